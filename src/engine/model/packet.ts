@@ -1,0 +1,120 @@
+/**
+ * Packets and batches.
+ *
+ * A `Packet` is a *batch* of `count` identical back-to-back wire packets of one flow (count = 1 in
+ * per-packet mode). It is the unit every stage handles: like a GSO super-packet on the way down
+ * the host stack, a NAPI/GRO batch on the way up. Stages treat a batch exactly as `count` packets
+ * arriving back to back: service time is count × per-packet time, token buckets are charged
+ * count × size, queue limits count packets. A stage that must keep only part of a batch splits it
+ * with `splitBatch` (the split-off part keeps the later sequence numbers).
+ *
+ * Sizes: `sizeBytes` is the IP total length of ONE packet (what the MTU bounds); `payloadBytes` the
+ * L4 payload of one packet. Link-layer overhead is added where a stage accounts for it
+ * (`ETH_HEADER_BYTES` for qdisc_pkt_len, `ETH_WIRE_OVERHEAD_BYTES` on the wire).
+ */
+export type L4Proto = 'tcp' | 'udp' | 'icmp';
+
+/** Ethernet header as seen by qdiscs (skb->len includes it): 14 bytes. */
+export const ETH_HEADER_BYTES = 14;
+/** Ethernet header + FCS + preamble + inter-frame gap on a wire: 14 + 4 + 8 + 12. */
+export const ETH_WIRE_OVERHEAD_BYTES = 38;
+export const IPV4_HEADER_BYTES = 20;
+export const TCP_HEADER_BYTES = 20;
+/** TCP timestamp option (10 bytes, padded to 12), on by default in Linux. */
+export const TCP_TIMESTAMP_OPTION_BYTES = 12;
+export const UDP_HEADER_BYTES = 8;
+
+export interface FiveTuple {
+  readonly srcIp: string;
+  readonly dstIp: string;
+  readonly proto: L4Proto;
+  readonly srcPort: number;
+  readonly dstPort: number;
+}
+
+/** A flow: one direction of a 5-tuple, with a run-unique integer id. */
+export interface Flow {
+  readonly id: number;
+  readonly tuple: FiveTuple;
+  /** Linux skb->hash for this flow (used by qdiscs such as fq_codel and for XPS-less TX queue pick). */
+  readonly skbHash: number;
+  /** The socket that owns the flow on the sending host (fq keys flows by socket). */
+  readonly socketId: number;
+}
+
+export const TCP_FLAG_SYN = 1;
+export const TCP_FLAG_ACK = 2;
+export const TCP_FLAG_FIN = 4;
+export const TCP_FLAG_PSH = 8;
+
+export interface Packet {
+  flow: Flow;
+  /** Number of identical wire packets in this batch (≥ 1). */
+  count: number;
+  /** IP total length of one packet, bytes. */
+  sizeBytes: number;
+  /** L4 payload of one packet, bytes. */
+  payloadBytes: number;
+  /** TCP: sequence number of the first payload byte. UDP: number of the first datagram. */
+  seq: number;
+  /** TCP: cumulative ACK carried (valid when flags has TCP_FLAG_ACK). */
+  ack: number;
+  flags: number;
+  /** TCP SACK blocks carried by an ACK: [start, end) pairs, flattened. */
+  sack: number[] | null;
+  /** TCP receive window advertised, bytes. */
+  window: number;
+  /** IP TOS byte (pfifo_fast band selection). */
+  tos: number;
+  /** Time the first packet of the batch left the application/socket layer (UDP jitter, latency). */
+  sentAtNs: number;
+  /** Time the batch entered the current queue (CoDel sojourn, ring occupancy). */
+  enqueuedAtNs: number;
+  /** TX queue picked by the sending host (skb queue_mapping); -1 until picked. */
+  txq: number;
+  /** Opaque per-stage scratch (e.g. fq_codel flow index); stages must not rely on it across stages. */
+  mark: number;
+}
+
+/** Copy a batch's fields into a new batch object of `count` packets. */
+export function cloneBatch(p: Packet, count: number): Packet {
+  return {
+    flow: p.flow,
+    count,
+    sizeBytes: p.sizeBytes,
+    payloadBytes: p.payloadBytes,
+    seq: p.seq,
+    ack: p.ack,
+    flags: p.flags,
+    sack: p.sack,
+    window: p.window,
+    tos: p.tos,
+    sentAtNs: p.sentAtNs,
+    enqueuedAtNs: p.enqueuedAtNs,
+    txq: p.txq,
+    mark: p.mark,
+  };
+}
+
+/**
+ * Split a batch: keep the first `keep` packets in `p` (mutated) and return a new batch holding the
+ * rest, whose sequence number advances past the kept part. Precondition: 0 < keep < p.count.
+ * NOTE mutates p.
+ */
+export function splitBatch(p: Packet, keep: number): Packet {
+  if (!(keep > 0 && keep < p.count)) throw new RangeError(`splitBatch: keep=${keep} of ${p.count}`);
+  const rest = cloneBatch(p, p.count - keep);
+  rest.seq = p.flow.tuple.proto === 'tcp' ? p.seq + keep * p.payloadBytes : p.seq + keep;
+  p.count = keep;
+  return rest;
+}
+
+/** Bytes of one packet as Linux qdiscs count it (skb->len at the device: IP + Ethernet header). */
+export function qdiscPacketBytes(p: Packet): number {
+  return p.sizeBytes + ETH_HEADER_BYTES;
+}
+
+/** Total qdisc bytes of a batch (qdisc_pkt_len of a GSO skb counts every segment's headers). */
+export function qdiscBatchBytes(p: Packet): number {
+  return (p.sizeBytes + ETH_HEADER_BYTES) * p.count;
+}

@@ -1,0 +1,19 @@
+// Reads Vitest's JSON report and prints the plain `N passed, N failed` line CI reads.
+// Exits 1 when a test failed, a suite failed to load, or no test ran.
+import { readFileSync } from 'node:fs';
+
+const file = process.argv[2] ?? '.vitest-report.json';
+let report;
+try {
+  report = JSON.parse(readFileSync(file, 'utf8'));
+} catch (e) {
+  console.log(`could not read ${file}: ${e.message}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const passed = report.numPassedTests ?? 0;
+const failedTests = report.numFailedTests ?? 0;
+const failedSuites = (report.testResults ?? []).filter((r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0).length;
+const failed = failedTests + failedSuites;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
