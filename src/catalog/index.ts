@@ -1,0 +1,24 @@
+/**
+ * The catalog's import surface: per-type network specs and VPC-wide limits, every figure tagged
+ * documented / measured / assumed with its source. Pure data and pure functions; no engine imports.
+ */
+export { assumed, documented, type Figure, isFigure, measured, type Provenance } from './figure';
+export {
+  type ConntrackTimeouts,
+  effectiveQueueCount,
+  getInstanceType,
+  INSTANCE_TYPES,
+  type InstanceTypeSpec,
+  listInstanceTypes,
+  type NitroGeneration,
+  suggestInstanceType,
+} from './instance-types';
+export {
+  CONNTRACK_TIMEOUT_BOUNDS_SECONDS,
+  EGRESS_FRAGMENT_PPS_PER_ENI,
+  INTERNET_GATEWAY_RULE,
+  internetGatewayBandwidthGbps,
+  LINK_LOCAL_PPS_PER_ENI,
+  MTU_BYTES,
+  PER_FLOW_LIMIT_GBPS,
+} from './vpc-limits';
