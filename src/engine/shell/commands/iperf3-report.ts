@@ -1,0 +1,1029 @@
+/**
+ * iperf3's output: raw measurements of one simulated test (`Iperf3RunData`, filled by the
+ * simulation) → exactly what iperf3 3.16 prints on the client (text or -J JSON) and on the server.
+ *
+ * Guarantees:
+ * - Pure and deterministic: no clock, no randomness; every timestamp, cookie and host name comes
+ *   from the data. Output is built in one pass over the intervals.
+ * - Layout follows src/iperf_api.c (print_interval_results, iperf_print_intermediate,
+ *   iperf_print_results, iperf_on_connect, connect_msg) and the format strings of
+ *   src/iperf_locale.c, including iperf3's quirks: the final summary uses the first stream's
+ *   sender/receiver times for every stream, a server prints only its own side of the summary,
+ *   the UDP out-of-order line is tagged [SUM] even per stream, --bidir tags lines [TX-C]/[RX-C].
+ * - Numbers are rendered like glibc printf (%6.2f, %.2g, %5.3f: exact-tie rounding to even) and
+ *   unit_snprintf (src/units.c: Bytes 1024-based, bits 1000-based, "%4.2f"/"%4.1f"/"%4.0f").
+ * - `serializeIperf3Json` prints the -J document like cJSON_Print (tabs, "%1.15g"/"%1.17g").
+ */
+import { IPERF3_VERSION, type Iperf3Format, type Iperf3Options } from './iperf3-options';
+
+// ---------------------------------------------------------------------------------------------
+// Measurement contract filled by the simulation
+
+/** One end of a connection. */
+export interface Iperf3Addr {
+  ip: string;
+  port: number;
+}
+
+/** A data stream of the test, described from the client's point of view. */
+export interface Iperf3StreamInfo {
+  /** Socket number the client prints in "[  5]" (iperf3 on Linux: 5, 7, 9 …). Also the key used in intervals/end. */
+  id: number;
+  /** Socket number the server prints for this stream; defaults to `id`. */
+  serverId?: number;
+  /** True if the client sends on this stream: all streams normally, none with -R, the first half with --bidir. */
+  clientSends: boolean;
+  /** Client end of the data connection (ephemeral port). */
+  client: Iperf3Addr;
+  /** Server end of the data connection (the -p port). */
+  server: Iperf3Addr;
+}
+
+/** What the sending socket measured during one interval. */
+export interface Iperf3SenderSample {
+  /** Payload bytes written in the interval. */
+  bytes: number;
+  /** UDP: datagrams sent in the interval. */
+  packets?: number;
+  /** TCP: segments retransmitted in the interval (tcpi_total_retrans delta). */
+  retransmits?: number;
+  /** TCP: congestion window at the end of the interval, bytes (tcpi_snd_cwnd × MSS). */
+  sndCwndBytes?: number;
+  /** TCP: peer's advertised receive window, bytes (tcpi_snd_wnd). */
+  sndWndBytes?: number;
+  /** TCP: smoothed RTT, microseconds (tcpi_rtt). */
+  rttUs?: number;
+  /** TCP: RTT variance, microseconds (tcpi_rttvar). */
+  rttvarUs?: number;
+  /** TCP: path MTU, bytes (tcpi_pmtu). */
+  pmtuBytes?: number;
+}
+
+/** What the receiving socket measured during one interval. */
+export interface Iperf3ReceiverSample {
+  /** Payload bytes read in the interval. */
+  bytes: number;
+  /** UDP: datagrams expected in the interval from the sequence numbers (received + lost) — iperf3's "Total". */
+  packets?: number;
+  /** UDP: datagrams lost in the interval (sequence gaps). */
+  lostPackets?: number;
+  /** UDP: RFC 1889 jitter at the end of the interval, milliseconds. */
+  jitterMs?: number;
+  /** UDP: datagrams received out of order in the interval. */
+  outOfOrder?: number;
+}
+
+/** One stream during one reporting interval; both ends' measurements, each side prints its own. */
+export interface Iperf3IntervalStream {
+  /** `Iperf3StreamInfo.id`. */
+  id: number;
+  /** Interval start/end, seconds since the stream's test start (0.00-1.00 …). */
+  startSec: number;
+  endSec: number;
+  /** True inside the -O omit period: printed with "(omitted)". */
+  omitted?: boolean;
+  sender: Iperf3SenderSample;
+  receiver: Iperf3ReceiverSample;
+}
+
+export interface Iperf3Interval {
+  /** One entry per stream, in `Iperf3RunData.streams` order. */
+  streams: Iperf3IntervalStream[];
+}
+
+/** Whole-test totals of one stream (omit period excluded). */
+export interface Iperf3StreamEnd {
+  id: number;
+  sender: {
+    /** Bytes the sender wrote. */
+    bytes: number;
+    /** TCP: total retransmits. */
+    retransmits?: number;
+    /** TCP: largest cwnd seen, bytes. */
+    maxSndCwndBytes?: number;
+    /** TCP: largest send window seen, bytes. */
+    maxSndWndBytes?: number;
+    /** TCP: largest / smallest / mean of the per-interval RTT samples, microseconds. */
+    maxRttUs?: number;
+    minRttUs?: number;
+    meanRttUs?: number;
+    /** UDP: datagrams sent. */
+    packets?: number;
+  };
+  receiver: {
+    /** Bytes the receiver read. */
+    bytes: number;
+    /** UDP: datagrams expected from the sequence numbers (received + lost). */
+    packets?: number;
+    /** UDP: datagrams lost. */
+    lostPackets?: number;
+    /** UDP: final jitter, milliseconds. */
+    jitterMs?: number;
+    /** UDP: datagrams received out of order. */
+    outOfOrder?: number;
+  };
+}
+
+/** CPU use during the test, percent (iperf3's cpu_util: host = the side printing, remote = the peer). */
+export interface Iperf3CpuUtil {
+  total: number;
+  user: number;
+  system: number;
+}
+
+/** Everything one simulated iperf3 test measured; the formatters derive every printed figure from it. */
+export interface Iperf3RunData {
+  /** "iperf 3.16" unless overridden. */
+  version?: string;
+  /** uname line of the client host ("Linux ip-10-0-0-10 6.1… x86_64"), JSON "system_info". */
+  systemInfo: string;
+  /** Test start in RFC 1123 form and as Unix seconds (JSON "timestamp"); supplied by the simulation clock. */
+  timestamp: { time: string; timesecs: number };
+  /** 36-character test cookie (JSON "cookie"). */
+  cookie: string;
+
+  protocol: 'tcp' | 'udp';
+  /** -P. */
+  numStreams: number;
+  /** Block size actually used (TCP: -l or 131072; UDP: -l or the control connection's MSS). */
+  blksizeBytes: number;
+  /** test duration as iperf3 reports it (0 with -n). */
+  durationSec: number;
+  /** -n bytes, 0 if not given. */
+  bytes: number;
+  /** -O seconds. */
+  omitSec: number;
+  reverse: boolean;
+  bidir: boolean;
+  /** -b target (UDP default 1048576), 0 = unlimited. */
+  targetBitrateBps: number;
+  /** -i seconds (0 = no periodic reports). */
+  intervalSec: number;
+  /** IP TOS byte (always 0 unless -S were simulated). */
+  tos?: number;
+
+  /** The server as typed after -c ("Connecting to host app-server, port 5201"). */
+  serverHost: string;
+  serverPort: number;
+  /** The control connection: the server prints "Accepted connection from <client.ip>, port <client.port>". */
+  control: { client: Iperf3Addr; server: Iperf3Addr };
+  /** MSS of the control connection (JSON "tcp_mss_default"). */
+  tcpMssDefault: number;
+  /** -M value if given (JSON "tcp_mss" replaces "tcp_mss_default"). */
+  tcpMss?: number;
+  /** -w request (0 = autotuning) and the socket buffer sizes the kernel granted. */
+  sockBufsize: number;
+  sndbufActual: number;
+  rcvbufActual: number;
+  /** Congestion control in use on each host (JSON sender/receiver_tcp_congestion); "cubic" if absent. */
+  congestion?: { client: string; server: string };
+
+  /** Data streams in creation order (with --bidir: the client's sending streams first). */
+  streams: Iperf3StreamInfo[];
+  /** Reporting intervals in time order (with -i 0: one interval covering the whole test). */
+  intervals: Iperf3Interval[];
+  end: {
+    /** Test length as measured by the sending side and by the receiving side, seconds. */
+    senderSeconds: number;
+    receiverSeconds: number;
+    streams: Iperf3StreamEnd[];
+  };
+  cpu: { client: Iperf3CpuUtil; server: Iperf3CpuUtil };
+  /** The client was interrupted (Ctrl-C): no "iperf Done."; the runner adds IPERF3_CLIENT_INTERRUPT_STDERR. */
+  interrupted?: boolean;
+}
+
+/** What the client prints on stderr after an interrupted test (iperf_got_sigend → iperf_errexit, exit 1). */
+export const IPERF3_CLIENT_INTERRUPT_STDERR = 'iperf3: interrupt - the client has terminated\n';
+
+// ---------------------------------------------------------------------------------------------
+// C-style number formatting
+
+/** True if x's exact binary value lies exactly halfway at decimal place d+1 (C and JS round these differently). */
+function exactTie(x: number, d: number): { truncated: string } | undefined {
+  const probe = Math.abs(x).toFixed(Math.min(100, d + 1));
+  if (!probe.endsWith('5')) return undefined;
+  const exact = Math.abs(x).toFixed(100);
+  const dot = exact.indexOf('.');
+  if (!/^50*$/.test(exact.slice(dot + 1 + d))) return undefined;
+  return { truncated: d === 0 ? exact.slice(0, dot) : exact.slice(0, dot + 1 + d) };
+}
+
+/** printf("%.{d}f", x) as glibc does it (exact ties round to even; JS toFixed rounds them up). */
+export function cFixed(x: number, d: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  const js = x.toFixed(d);
+  const tie = exactTie(x, d);
+  if (!tie) return js;
+  const last = tie.truncated.charCodeAt(tie.truncated.length - 1) - 48;
+  if (last % 2 === 0) return (x < 0 ? '-' : '') + tie.truncated;
+  return js;
+}
+
+/** printf("%.{p}g", x) (no '#' flag: trailing zeros removed). */
+export function cG(x: number, p: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const P = p === 0 ? 1 : p;
+  const expForm = x.toExponential(P - 1);
+  const X = Number(expForm.slice(expForm.indexOf('e') + 1));
+  if (X < -4 || X >= P) {
+    let [mant, ex] = expForm.split('e') as [string, string];
+    if (mant.includes('.')) mant = mant.replace(/0+$/, '').replace(/\.$/, '');
+    const e = Number(ex);
+    const mag = String(Math.abs(e)).padStart(2, '0');
+    return `${mant}e${e < 0 ? '-' : '+'}${mag}`;
+  }
+  let s = cFixed(x, P - 1 - X);
+  if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
+  return s;
+}
+
+const BYTE_LABELS = ['Byte', 'KByte', 'MByte', 'GByte', 'TByte'];
+const BIT_LABELS = ['bit', 'Kbit', 'Mbit', 'Gbit', 'Tbit'];
+
+/**
+ * unit_snprintf (src/units.c). Upper-case formats print bytes (1024-based), lower-case bits
+ * (value × 8, 1000-based); 'A'/'a' choose the unit adaptively. The label is singular: callers
+ * append "s" or "s/sec" as iperf3's format strings do ("%ss  %ss/sec").
+ */
+export function unitSnprintf(value: number, fmt: Iperf3Format | 'A'): string {
+  const bytesMode = fmt === fmt.toUpperCase();
+  let n = bytesMode ? value : value * 8;
+  const base = bytesMode ? 1024 : 1000;
+  let conv: number;
+  switch (fmt.toUpperCase()) {
+    case 'K':
+      conv = 1;
+      break;
+    case 'M':
+      conv = 2;
+      break;
+    case 'G':
+      conv = 3;
+      break;
+    case 'T':
+      conv = 4;
+      break;
+    default: {
+      conv = 0;
+      let tmp = n;
+      while (tmp >= base && conv < 4) {
+        tmp /= base;
+        conv++;
+      }
+    }
+  }
+  n *= 1 / base ** conv;
+  const label = (bytesMode ? BYTE_LABELS : BIT_LABELS)[conv]!;
+  // "print such that we always fit in 4 places"
+  let s: string;
+  if (n < 9.995) s = cFixed(n, 2);
+  else if (n < 99.95) s = cFixed(n, 1);
+  else s = cFixed(n, 0);
+  return `${s.padStart(4)} ${label}`;
+}
+
+const d3 = (n: number): string => String(n).padStart(3);
+const f62 = (x: number): string => cFixed(x, 2).padStart(6);
+const f62l = (x: number): string => cFixed(x, 2).padEnd(6);
+const f41 = (x: number): string => cFixed(x, 1).padStart(4);
+const f53 = (x: number): string => cFixed(x, 3).padStart(5);
+
+// ---------------------------------------------------------------------------------------------
+// Format strings (src/iperf_locale.c)
+
+const REPORT_BW_SEPARATOR = '- - - - - - - - - - - - - - - - - - - - - - - - -\n';
+const HDR = {
+  bw: '[ ID] Interval           Transfer     Bitrate\n',
+  bwBidir: '[ ID][Role] Interval           Transfer     Bitrate\n',
+  retrans: '[ ID] Interval           Transfer     Bitrate         Retr\n',
+  retransBidir: '[ ID][Role] Interval           Transfer     Bitrate         Retr\n',
+  retransCwnd: '[ ID] Interval           Transfer     Bitrate         Retr  Cwnd\n',
+  retransCwndBidir: '[ ID][Role] Interval           Transfer     Bitrate         Retr  Cwnd\n',
+  udp: '[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams\n',
+  udpBidir: '[ ID][Role] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams\n',
+  udpSender: '[ ID] Interval           Transfer     Bitrate         Total Datagrams\n',
+};
+
+/** "[%3d]%s %6.2f-%-6.2f sec  %ss  %ss/sec" — the common head of every data line. */
+function head(tag: string, role: string, st: number, et: number, bytes: string, rate: string): string {
+  return `${tag}${role} ${f62(st)}-${f62l(et)} sec  ${bytes}s  ${rate}s/sec`;
+}
+const idTag = (id: number): string => `[${d3(id)}]`;
+
+/** report_bw_format / report_sum_bw_format tail. */
+const tailBw = (extra: string): string => `                  ${extra}\n`;
+/** report_bw_retrans_format tail ("%3u" / "%3d"). */
+const tailRetrans = (retr: number, extra: string): string => `  ${d3(retr)}             ${extra}\n`;
+/** report_bw_retrans_cwnd_format tail. */
+const tailRetransCwnd = (retr: number, cwnd: string, extra: string): string =>
+  `  ${d3(retr)}   ${cwnd}s       ${extra}\n`;
+/** report_bw_udp_format tail: "%5.3f ms  %d/%d (%.2g%%)  %s". */
+const tailUdp = (jitterMs: number, lost: number, total: number, pct: number, extra: string): string =>
+  `  ${f53(jitterMs)} ms  ${lost}/${total} (${cG(pct, 2)}%)  ${extra}\n`;
+/** report_bw_udp_sender_format tail: " %s %d  %s" (zbuf pads under the [Role] column). */
+const tailUdpSender = (zbuf: string, packets: number, extra: string): string =>
+  ` ${zbuf} ${packets}  ${extra}\n`;
+
+// ---------------------------------------------------------------------------------------------
+// Shared model of "one side's view" of the test
+
+type Side = 'c' | 's';
+const SENDER = 1;
+const RECEIVER = 0;
+const BIDIRECTIONAL = -1;
+
+interface View {
+  side: Side;
+  data: Iperf3RunData;
+  tcp: boolean;
+  /** iperf3's test->mode for this side. */
+  mode: number;
+  streams: { info: Iperf3StreamInfo; socket: number; sender: boolean }[];
+  /** sender_has_retransmits while the test runs. */
+  shrRunning: boolean;
+  /** sender_has_retransmits / other_side_has_retransmits when the final summary prints. */
+  shrFinal: boolean;
+  otherFinal: boolean;
+  format: Iperf3Format;
+}
+
+function makeView(side: Side, data: Iperf3RunData, format: Iperf3Format): View {
+  const tcp = data.protocol === 'tcp';
+  const mode = data.bidir ? BIDIRECTIONAL : (side === 'c') !== data.reverse ? SENDER : RECEIVER;
+  const streams = data.streams.map((info) => ({
+    info,
+    socket: side === 'c' ? info.id : (info.serverId ?? info.id),
+    sender: side === 'c' ? info.clientSends : !info.clientSends,
+  }));
+  // Linux has tcpi_total_retrans, so a TCP side that sends reports retransmits (check_sender_has_retransmits).
+  const shrRunning = tcp && mode !== RECEIVER;
+  // The client prints its summary after exchanging results (a receiving client learns the server's
+  // flag); the server prints before the exchange and knows only its own side.
+  const shrFinal = side === 'c' ? tcp : shrRunning;
+  const otherFinal = side === 'c' && tcp && mode === BIDIRECTIONAL;
+  return { side, data, tcp, mode, streams, shrRunning, shrFinal, otherFinal, format };
+}
+
+/** The stream groups iperf3 iterates (stream_must_be_sender per mode), in print order. */
+function groups(v: View): boolean[] {
+  if (v.mode === BIDIRECTIONAL) return v.side === 'c' ? [true, false] : [false, true];
+  return [v.mode === SENDER];
+}
+
+function roleTag(v: View, sender: boolean): string {
+  return v.mode === BIDIRECTIONAL ? `[${sender ? 'TX' : 'RX'}-${v.side === 'c' ? 'C' : 'S'}]` : '';
+}
+
+const bandwidthOf = (bytes: number, seconds: number): number => (seconds > 0 ? bytes / seconds : 0);
+
+function intervalSample(it: Iperf3Interval, id: number): Iperf3IntervalStream | undefined {
+  return it.streams.find((s) => s.id === id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text output
+
+function printIntervals(v: View, out: string[]): void {
+  const { data } = v;
+  const first = v.streams[0];
+  if (!first) return;
+  data.intervals.forEach((it, idx) => {
+    // A receiving client learns the peer's retransmit flag before it prints the final interval,
+    // which only matters for the header when that interval is also the first (-i 0).
+    const printedAtEnd = idx === data.intervals.length - 1 && data.intervalSec === 0;
+    const shr = v.side === 'c' && printedAtEnd ? v.shrFinal : v.shrRunning;
+    const firstSample = intervalSample(it, first.info.id);
+    for (const mustSend of groups(v)) {
+      const mbuf = roleTag(v, mustSend);
+      const zbuf = v.mode === BIDIRECTIONAL ? '          ' : '';
+      let bytes = 0;
+      let retrans = 0;
+      let packets = 0;
+      let lost = 0;
+      let jitterSum = 0;
+      for (const s of v.streams) {
+        if (s.sender !== mustSend) continue;
+        const smp = intervalSample(it, s.info.id);
+        if (!smp) continue;
+        if (s === first) {
+          if (idx === 0) out.push(intervalHeader(v, shr));
+          else if (data.numStreams > 1) out.push(REPORT_BW_SEPARATOR);
+        }
+        out.push(streamIntervalLine(v, s, smp, shr, mbuf, zbuf));
+        const side = s.sender ? smp.sender : smp.receiver;
+        bytes += side.bytes;
+        if (v.tcp) {
+          if (shr) retrans += smp.sender.retransmits ?? 0;
+        } else if (s.sender) packets += smp.sender.packets ?? 0;
+        else {
+          packets += smp.receiver.packets ?? 0;
+          lost += smp.receiver.lostPackets ?? 0;
+          jitterSum += smp.receiver.jitterMs ?? 0;
+        }
+      }
+      if (data.numStreams > 1 && firstSample) {
+        // Timing of the sum comes from the first stream (iperf_print_intermediate).
+        const st = firstSample.startSec;
+        const et = firstSample.endSec;
+        const rate = unitSnprintf(bandwidthOf(bytes, et - st), v.format);
+        const h = head('[SUM]', mbuf, st, et, unitSnprintf(bytes, 'A'), rate);
+        const omitted = firstSample.omitted ? '(omitted)' : '';
+        if (v.tcp) {
+          out.push(h + (shr && mustSend ? tailRetrans(retrans, omitted) : tailBw(omitted)));
+        } else if (mustSend) out.push(h + tailUdpSender(zbuf, packets, omitted));
+        else {
+          const pct = packets > 0 ? (100 * lost) / packets : 0;
+          out.push(h + tailUdp(jitterSum / data.numStreams, lost, packets, pct, omitted));
+        }
+      }
+    }
+  });
+}
+
+function intervalHeader(v: View, shr: boolean): string {
+  const bidir = v.mode === BIDIRECTIONAL;
+  if (v.tcp) {
+    if (shr) return bidir ? HDR.retransCwndBidir : HDR.retransCwnd;
+    return bidir ? HDR.bwBidir : HDR.bw;
+  }
+  if (v.mode === SENDER) return HDR.udpSender;
+  if (v.mode === RECEIVER) return HDR.udp;
+  return HDR.udpBidir;
+}
+
+function streamIntervalLine(
+  v: View,
+  s: View['streams'][number],
+  smp: Iperf3IntervalStream,
+  shr: boolean,
+  mbuf: string,
+  zbuf: string,
+): string {
+  const local = s.sender ? smp.sender : smp.receiver;
+  const st = smp.startSec;
+  const et = smp.endSec;
+  const h = head(
+    idTag(s.socket),
+    mbuf,
+    st,
+    et,
+    unitSnprintf(local.bytes, 'A'),
+    unitSnprintf(bandwidthOf(local.bytes, et - st), v.format),
+  );
+  const omitted = smp.omitted ? '(omitted)' : '';
+  if (v.tcp) {
+    if (shr && s.sender) {
+      const cwnd = unitSnprintf(smp.sender.sndCwndBytes ?? 0, 'A');
+      return h + tailRetransCwnd(smp.sender.retransmits ?? 0, cwnd, omitted);
+    }
+    return h + tailBw(omitted);
+  }
+  if (s.sender) return h + tailUdpSender(zbuf, smp.sender.packets ?? 0, omitted);
+  const total = smp.receiver.packets ?? 0;
+  const lost = smp.receiver.lostPackets ?? 0;
+  const pct = total > 0 ? (100 * lost) / total : 0;
+  return h + tailUdp(smp.receiver.jitterMs ?? 0, lost, total, pct, omitted);
+}
+
+function streamEnd(data: Iperf3RunData, id: number): Iperf3StreamEnd {
+  return data.end.streams.find((e) => e.id === id) ?? { id, sender: { bytes: 0 }, receiver: { bytes: 0 } };
+}
+
+/** sender_time / receiver_time as iperf3 takes them: from the first stream, with its local clock. */
+function endTimes(v: View): { senderTime: number; receiverTime: number; endTime: number } {
+  const first = v.streams[0];
+  const { senderSeconds, receiverSeconds } = v.data.end;
+  if (!first) return { senderTime: 0, receiverTime: 0, endTime: 0 };
+  // The server prints before results are exchanged: the peer's time falls back to its own.
+  if (first.sender) {
+    const receiverTime = v.side === 'c' ? receiverSeconds : senderSeconds;
+    return { senderTime: senderSeconds, receiverTime, endTime: senderSeconds };
+  }
+  const senderTime = v.side === 'c' ? senderSeconds : receiverSeconds;
+  return { senderTime, receiverTime: receiverSeconds, endTime: receiverSeconds };
+}
+
+function printSummary(v: View, out: string[]): void {
+  const { data } = v;
+  const bidir = v.mode === BIDIRECTIONAL;
+  out.push(REPORT_BW_SEPARATOR);
+  if (v.tcp) {
+    if (v.shrFinal || v.otherFinal) out.push(bidir ? HDR.retransBidir : HDR.retrans);
+    else out.push(bidir ? HDR.bwBidir : HDR.bw);
+  } else out.push(bidir ? HDR.udpBidir : HDR.udp);
+
+  const { senderTime, receiverTime } = endTimes(v);
+  const server = v.side === 's';
+  for (const mustSend of groups(v)) {
+    const mbuf = roleTag(v, mustSend);
+    // With --bidir the receive-side group reports the other side's retransmit capability.
+    const shr = bidir && !mustSend ? v.otherFinal : v.shrFinal;
+    let totalSent = 0;
+    let totalReceived = 0;
+    let totalRetrans = 0;
+    let totalPackets = 0;
+    let senderTotalPackets = 0;
+    let receiverTotalPackets = 0;
+    let lostPackets = 0;
+    let jitterSum = 0;
+    for (const s of v.streams) {
+      if (s.sender !== mustSend) continue;
+      const e = streamEnd(data, s.info.id);
+      const sent = e.sender.bytes;
+      const received = e.receiver.bytes;
+      totalSent += sent;
+      totalReceived += received;
+      const tag = idTag(s.socket);
+      if (v.tcp) {
+        if (shr) totalRetrans += e.sender.retransmits ?? 0;
+        const sh = head(
+          tag,
+          mbuf,
+          0,
+          senderTime,
+          unitSnprintf(sent, 'A'),
+          unitSnprintf(bandwidthOf(sent, senderTime), v.format),
+        );
+        if (!(server && !s.sender))
+          out.push(sh + (shr ? tailRetrans(e.sender.retransmits ?? 0, 'sender') : tailBw('sender')));
+        const rh = head(
+          tag,
+          mbuf,
+          0,
+          receiverTime,
+          unitSnprintf(received, 'A'),
+          unitSnprintf(bandwidthOf(received, receiverTime), v.format),
+        );
+        if (!(server && s.sender)) out.push(rh + tailBw('receiver'));
+      } else {
+        const sentPackets = e.sender.packets ?? 0;
+        const expected = e.receiver.packets ?? 0;
+        const lost = e.receiver.lostPackets ?? 0;
+        totalPackets += sentPackets || expected;
+        senderTotalPackets += sentPackets;
+        receiverTotalPackets += expected;
+        lostPackets += lost;
+        jitterSum += e.receiver.jitterMs ?? 0;
+        const sh = head(
+          tag,
+          mbuf,
+          0,
+          senderTime,
+          unitSnprintf(sent, 'A'),
+          unitSnprintf(bandwidthOf(sent, senderTime), v.format),
+        );
+        if (!(server && !s.sender)) out.push(sh + tailUdp(0, 0, sentPackets, 0, 'sender'));
+        // The out-of-order count is the local socket's, and iperf3 labels it [SUM] even per stream.
+        const ooo = s.sender ? 0 : (e.receiver.outOfOrder ?? 0);
+        if (ooo > 0)
+          out.push(`[SUM]${mbuf} ${f41(0)}-${f41(senderTime)} sec  ${ooo} datagrams received out-of-order\n`);
+        const rh = head(
+          tag,
+          mbuf,
+          0,
+          receiverTime,
+          unitSnprintf(received, 'A'),
+          unitSnprintf(bandwidthOf(received, receiverTime), v.format),
+        );
+        const pct = expected > 0 ? (100 * lost) / expected : 0;
+        if (!(server && s.sender))
+          out.push(rh + tailUdp(e.receiver.jitterMs ?? 0, lost, expected, pct, 'receiver'));
+      }
+    }
+    if (data.numStreams > 1) {
+      const sh = head(
+        '[SUM]',
+        mbuf,
+        0,
+        senderTime,
+        unitSnprintf(totalSent, 'A'),
+        unitSnprintf(bandwidthOf(totalSent, senderTime), v.format),
+      );
+      const rh = head(
+        '[SUM]',
+        mbuf,
+        0,
+        receiverTime,
+        unitSnprintf(totalReceived, 'A'),
+        unitSnprintf(bandwidthOf(totalReceived, receiverTime), v.format),
+      );
+      if (v.tcp) {
+        if (!(server && !mustSend))
+          out.push(sh + (shr ? tailRetrans(totalRetrans, 'sender') : tailBw('sender')));
+        if (!(server && mustSend)) out.push(rh + tailBw('receiver'));
+      } else {
+        const pct = totalPackets > 0 ? (100 * lostPackets) / totalPackets : 0;
+        if (!(server && !mustSend)) out.push(sh + tailUdp(0, 0, senderTotalPackets, 0, 'sender'));
+        if (!(server && mustSend))
+          out.push(
+            rh + tailUdp(jitterSum / data.numStreams, lostPackets, receiverTotalPackets, pct, 'receiver'),
+          );
+      }
+    }
+  }
+}
+
+function connectedLine(socket: number, local: Iperf3Addr, remote: Iperf3Addr): string {
+  return `[${d3(socket)}] local ${local.ip} port ${local.port} connected to ${remote.ip} port ${remote.port}\n`;
+}
+
+/** Prefix each line with "-T title:  " as iperf_printf does on the client. */
+function withTitle(lines: string[], title: string | undefined): string {
+  if (title === undefined) return lines.join('');
+  return lines.map((l) => `${title}:  ${l}`).join('');
+}
+
+/**
+ * The client's text output (stdout) for a finished (or interrupted) test, exactly as iperf3 prints
+ * it: connection lines, interval reports, the summary and "iperf Done.".
+ */
+export function formatIperf3Text(data: Iperf3RunData, opts: Pick<Iperf3Options, 'format' | 'title'>): string {
+  const v = makeView('c', data, opts.format);
+  const out: string[] = [];
+  out.push(`Connecting to host ${data.serverHost}, port ${data.serverPort}\n`);
+  if (data.reverse) out.push(`Reverse mode, remote host ${data.serverHost} is sending\n`);
+  for (const s of data.streams) out.push(connectedLine(s.id, s.client, s.server));
+  printIntervals(v, out);
+  printSummary(v, out);
+  if (!data.interrupted) {
+    out.push('\n');
+    out.push('iperf Done.\n');
+  }
+  return withTitle(out, opts.title);
+}
+
+/** The banner `iperf3 -s` prints while waiting for test number `testNumber` (1-based). */
+export function formatIperf3ServerBanner(port: number, testNumber: number): string {
+  const dashes = '-----------------------------------------------------------\n';
+  return `${dashes}Server listening on ${port} (test #${testNumber})\n${dashes}`;
+}
+
+/**
+ * The server's report for one test (between two banners): the accepted control connection, the
+ * streams, interval reports from the server's side and the server's half of the summary.
+ */
+export function formatIperf3ServerText(data: Iperf3RunData, opts: { format?: Iperf3Format } = {}): string {
+  const v = makeView('s', data, opts.format ?? 'a');
+  const out: string[] = [];
+  out.push(`Accepted connection from ${data.control.client.ip}, port ${data.control.client.port}\n`);
+  for (const s of v.streams) out.push(connectedLine(s.socket, s.info.server, s.info.client));
+  printIntervals(v, out);
+  printSummary(v, out);
+  return out.join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON output (-J)
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/**
+ * The client's -J document with iperf3's keys and key order (start, intervals, end). Numbers are
+ * plain JS numbers; `serializeIperf3Json` prints it byte-for-byte like iperf3.
+ */
+export function formatIperf3Json(data: Iperf3RunData, opts: Pick<Iperf3Options, 'title'> = {}): JsonObject {
+  const v = makeView('c', data, 'a');
+  const start: JsonObject = {
+    connected: data.streams.map((s) => ({
+      socket: s.id,
+      local_host: s.client.ip,
+      local_port: s.client.port,
+      remote_host: s.server.ip,
+      remote_port: s.server.port,
+    })),
+    version: data.version ?? IPERF3_VERSION,
+    system_info: data.systemInfo,
+    timestamp: { time: data.timestamp.time, timesecs: data.timestamp.timesecs },
+    connecting_to: { host: data.serverHost, port: data.serverPort },
+    cookie: data.cookie,
+  };
+  if (v.tcp) {
+    if (data.tcpMss !== undefined) start.tcp_mss = data.tcpMss;
+    else start.tcp_mss_default = data.tcpMssDefault;
+    if (data.targetBitrateBps) start.target_bitrate = data.targetBitrateBps;
+  }
+  start.sock_bufsize = data.sockBufsize;
+  start.sndbuf_actual = data.sndbufActual;
+  start.rcvbuf_actual = data.rcvbufActual;
+  start.test_start = {
+    protocol: v.tcp ? 'TCP' : 'UDP',
+    num_streams: data.numStreams,
+    blksize: data.blksizeBytes,
+    omit: data.omitSec,
+    duration: data.durationSec,
+    bytes: data.bytes,
+    blocks: 0,
+    reverse: data.reverse ? 1 : 0,
+    tos: data.tos ?? 0,
+    target_bitrate: data.targetBitrateBps,
+    bidir: data.bidir ? 1 : 0,
+    fqrate: 0,
+    interval: data.intervalSec,
+  };
+
+  const intervals: Json[] = data.intervals.map((it, idx) => jsonInterval(v, it, idx));
+  const doc: JsonObject = { start, intervals, end: jsonEnd(v) };
+  if (opts.title !== undefined) doc.title = opts.title;
+  return doc;
+}
+
+function jsonInterval(v: View, it: Iperf3Interval, idx: number): JsonObject {
+  const { data } = v;
+  const printedAtEnd = idx === data.intervals.length - 1 && data.intervalSec === 0;
+  const shr = printedAtEnd ? v.shrFinal : v.shrRunning;
+  const streams: Json[] = [];
+  const obj: JsonObject = { streams };
+  const first = v.streams[0] ? intervalSample(it, v.streams[0].info.id) : undefined;
+  groups(v).forEach((mustSend, gi) => {
+    let bytes = 0;
+    let retrans = 0;
+    let packets = 0;
+    let lost = 0;
+    let jitterSum = 0;
+    for (const s of v.streams) {
+      if (s.sender !== mustSend) continue;
+      const smp = intervalSample(it, s.info.id);
+      if (!smp) continue;
+      const local = s.sender ? smp.sender : smp.receiver;
+      const seconds = smp.endSec - smp.startSec;
+      const base: JsonObject = {
+        socket: s.socket,
+        start: smp.startSec,
+        end: smp.endSec,
+        seconds,
+        bytes: local.bytes,
+        bits_per_second: bandwidthOf(local.bytes, seconds) * 8,
+      };
+      bytes += local.bytes;
+      if (v.tcp) {
+        if (shr && s.sender) {
+          retrans += smp.sender.retransmits ?? 0;
+          Object.assign(base, {
+            retransmits: smp.sender.retransmits ?? 0,
+            snd_cwnd: smp.sender.sndCwndBytes ?? 0,
+            snd_wnd: smp.sender.sndWndBytes ?? 0,
+            rtt: smp.sender.rttUs ?? 0,
+            rttvar: smp.sender.rttvarUs ?? 0,
+            pmtu: smp.sender.pmtuBytes ?? 0,
+          });
+        }
+      } else if (s.sender) {
+        packets += smp.sender.packets ?? 0;
+        base.packets = smp.sender.packets ?? 0;
+      } else {
+        const total = smp.receiver.packets ?? 0;
+        const l = smp.receiver.lostPackets ?? 0;
+        packets += total;
+        lost += l;
+        jitterSum += smp.receiver.jitterMs ?? 0;
+        Object.assign(base, {
+          jitter_ms: smp.receiver.jitterMs ?? 0,
+          lost_packets: l,
+          packets: total,
+          lost_percent: total > 0 ? (100 * l) / total : 0,
+        });
+      }
+      base.omitted = smp.omitted ?? false;
+      base.sender = s.sender;
+      streams.push(base);
+    }
+    if (!first) return;
+    const seconds = first.endSec - first.startSec;
+    const sum: JsonObject = {
+      start: first.startSec,
+      end: first.endSec,
+      seconds,
+      bytes,
+      bits_per_second: bandwidthOf(bytes, seconds) * 8,
+    };
+    if (v.tcp) {
+      if (shr && mustSend) sum.retransmits = retrans;
+    } else if (mustSend) sum.packets = packets;
+    else
+      Object.assign(sum, {
+        jitter_ms: jitterSum / data.numStreams,
+        lost_packets: lost,
+        packets,
+        lost_percent: packets > 0 ? (100 * lost) / packets : 0,
+      });
+    sum.omitted = first.omitted ?? false;
+    sum.sender = mustSend;
+    obj[gi === 0 ? 'sum' : 'sum_bidir_reverse'] = sum;
+  });
+  return obj;
+}
+
+function jsonEnd(v: View): JsonObject {
+  const { data } = v;
+  const streams: Json[] = [];
+  const end: JsonObject = { streams };
+  const { senderTime, receiverTime, endTime } = endTimes(v);
+  const gs = groups(v);
+  gs.forEach((mustSend, gi) => {
+    const suffix = gi === 0 ? '' : '_bidir_reverse';
+    const shr = v.mode === BIDIRECTIONAL && !mustSend ? v.otherFinal : v.shrFinal;
+    let totalSent = 0;
+    let totalReceived = 0;
+    let totalRetrans = 0;
+    let totalPackets = 0;
+    let senderTotalPackets = 0;
+    let receiverTotalPackets = 0;
+    let lostPackets = 0;
+    let jitterSum = 0;
+    for (const s of v.streams) {
+      if (s.sender !== mustSend) continue;
+      const e = streamEnd(data, s.info.id);
+      totalSent += e.sender.bytes;
+      totalReceived += e.receiver.bytes;
+      if (v.tcp) {
+        const sender: JsonObject = {
+          socket: s.socket,
+          start: 0,
+          end: senderTime,
+          seconds: senderTime,
+          bytes: e.sender.bytes,
+          bits_per_second: bandwidthOf(e.sender.bytes, senderTime) * 8,
+        };
+        if (shr) {
+          totalRetrans += e.sender.retransmits ?? 0;
+          Object.assign(sender, {
+            retransmits: e.sender.retransmits ?? 0,
+            max_snd_cwnd: e.sender.maxSndCwndBytes ?? 0,
+            max_snd_wnd: e.sender.maxSndWndBytes ?? 0,
+            max_rtt: e.sender.maxRttUs ?? 0,
+            min_rtt: e.sender.minRttUs ?? 0,
+            mean_rtt: e.sender.meanRttUs ?? 0,
+          });
+        }
+        sender.sender = mustSend;
+        const receiver: JsonObject = {
+          socket: s.socket,
+          start: 0,
+          end: receiverTime,
+          seconds: endTime,
+          bytes: e.receiver.bytes,
+          bits_per_second: bandwidthOf(e.receiver.bytes, receiverTime) * 8,
+          sender: mustSend,
+        };
+        streams.push({ sender, receiver });
+      } else {
+        const sentPackets = e.sender.packets ?? 0;
+        const expected = e.receiver.packets ?? 0;
+        const lost = e.receiver.lostPackets ?? 0;
+        const packetCount = sentPackets || expected;
+        totalPackets += packetCount;
+        senderTotalPackets += sentPackets;
+        receiverTotalPackets += expected;
+        lostPackets += lost;
+        jitterSum += e.receiver.jitterMs ?? 0;
+        streams.push({
+          udp: {
+            socket: s.socket,
+            start: 0,
+            end: senderTime,
+            seconds: senderTime,
+            bytes: e.sender.bytes,
+            bits_per_second: bandwidthOf(e.sender.bytes, senderTime) * 8,
+            jitter_ms: e.receiver.jitterMs ?? 0,
+            lost_packets: lost,
+            packets: packetCount,
+            lost_percent: sentPackets > 0 ? (100 * lost) / sentPackets : 0,
+            out_of_order: e.receiver.outOfOrder ?? 0,
+            sender: mustSend,
+          },
+        });
+      }
+    }
+    if (v.tcp) {
+      const sumSent: JsonObject = {
+        start: 0,
+        end: senderTime,
+        seconds: senderTime,
+        bytes: totalSent,
+        bits_per_second: bandwidthOf(totalSent, senderTime) * 8,
+      };
+      if (shr) sumSent.retransmits = totalRetrans;
+      sumSent.sender = mustSend;
+      end[`sum_sent${suffix}`] = sumSent;
+      end[`sum_received${suffix}`] = {
+        start: 0,
+        end: receiverTime,
+        seconds: receiverTime,
+        bytes: totalReceived,
+        bits_per_second: bandwidthOf(totalReceived, receiverTime) * 8,
+        sender: mustSend,
+      };
+    } else {
+      const jitter = jitterSum / data.numStreams;
+      const pct = totalPackets > 0 ? (100 * lostPackets) / totalPackets : 0;
+      // Legacy "sum": sender's bytes and rate with the receiver's loss figures (iperf_print_results).
+      end[`sum${suffix}`] = {
+        start: 0,
+        end: receiverTime,
+        seconds: receiverTime,
+        bytes: totalSent,
+        bits_per_second: bandwidthOf(totalSent, senderTime) * 8,
+        jitter_ms: jitter,
+        lost_packets: lostPackets,
+        packets: totalPackets,
+        lost_percent: pct,
+        sender: mustSend,
+      };
+      // sum_sent / sum_received (esnet/iperf PR #1174, iperf 3.11+) mirror the text summary lines.
+      end[`sum_sent${suffix}`] = {
+        start: 0,
+        end: senderTime,
+        seconds: senderTime,
+        bytes: totalSent,
+        bits_per_second: bandwidthOf(totalSent, senderTime) * 8,
+        jitter_ms: 0,
+        lost_packets: 0,
+        packets: senderTotalPackets,
+        lost_percent: 0,
+        sender: mustSend,
+      };
+      end[`sum_received${suffix}`] = {
+        start: 0,
+        end: receiverTime,
+        seconds: receiverTime,
+        bytes: totalReceived,
+        bits_per_second: bandwidthOf(totalReceived, receiverTime) * 8,
+        jitter_ms: jitter,
+        lost_packets: lostPackets,
+        packets: receiverTotalPackets,
+        lost_percent: receiverTotalPackets > 0 ? (100 * lostPackets) / receiverTotalPackets : 0,
+        sender: mustSend,
+      };
+    }
+  });
+  const host = data.cpu.client;
+  const remote = data.cpu.server;
+  end.cpu_utilization_percent = {
+    host_total: host.total,
+    host_user: host.user,
+    host_system: host.system,
+    remote_total: remote.total,
+    remote_user: remote.user,
+    remote_system: remote.system,
+  };
+  if (v.tcp) {
+    // Printed with the last group: its senders' algorithm is "sender_tcp_congestion".
+    const lastGroupSends = gs[gs.length - 1]!;
+    const local = data.congestion?.client ?? 'cubic';
+    const remoteCc = data.congestion?.server ?? 'cubic';
+    end.sender_tcp_congestion = lastGroupSends ? local : remoteCc;
+    end.receiver_tcp_congestion = lastGroupSends ? remoteCc : local;
+  }
+  return end;
+}
+
+// ---------------------------------------------------------------------------------------------
+// cJSON_Print
+
+/** cJSON's print_number: integers in int range with %d, else %1.15g unless it does not round-trip, then %1.17g. */
+function cjsonNumber(d: number): string {
+  if (!Number.isFinite(d)) return 'null';
+  if (Number.isInteger(d) && d <= 2147483647 && d >= -2147483648) return String(d);
+  const s15 = cG(d, 15);
+  const back = Number(s15);
+  const maxVal = Math.max(Math.abs(back), Math.abs(d));
+  if (Math.abs(back - d) <= maxVal * Number.EPSILON) return s15;
+  return cG(d, 17);
+}
+
+function cjsonString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\b') out += '\\b';
+    else if (ch === '\f') out += '\\f';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 32) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+function cjsonValue(v: Json, depth: number): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') return cjsonNumber(v);
+  if (typeof v === 'string') return cjsonString(v);
+  if (Array.isArray(v)) return `[${v.map((x) => cjsonValue(x, depth + 1)).join(', ')}]`;
+  const inner = depth + 1;
+  const tabs = '\t'.repeat(inner);
+  const items = Object.entries(v).map(([k, x]) => `${tabs}${cjsonString(k)}:\t${cjsonValue(x, inner)}`);
+  return `{\n${items.join(',\n')}${items.length ? '\n' : ''}${'\t'.repeat(inner - 1)}}`;
+}
+
+/** The -J document as iperf3 writes it to stdout (cJSON_Print + "\n"). */
+export function serializeIperf3Json(doc: JsonObject): string {
+  return `${cjsonValue(doc, 0)}\n`;
+}
