@@ -12,6 +12,12 @@ export interface RingParams {
   txMax: number;
   rx: number;
   tx: number;
+  /**
+   * LLQ (TX push) state as the driver reports it to `ethtool -g` (kernel >= 6.4): the pushed header
+   * size (96 normal LLQ, 224 large LLQ) and the largest the device allows. Absent: host-memory TX
+   * (no LLQ), shown as "TX Push: off".
+   */
+  txPush?: { bufLenBytes: number; bufMaxLenBytes: number };
 }
 
 export interface ChannelParams {
