@@ -1,0 +1,645 @@
+/**
+ * A device's traffic-control tree: the `QdiscTree` the host drives, plus the management operations
+ * `tc` performs (the kernel side of RTM_NEWQDISC / RTM_DELQDISC / RTM_NEWTCLASS / RTM_DELTCLASS).
+ *
+ * Boot state (LINUX sch_generic.c attach_default_qdiscs): with more than one TX queue the root is
+ * `mq` with one default qdisc per TX queue (parent :1 … :n, handle 0); otherwise the default qdisc is
+ * the root. Deleting the root restores that state. Handle-0 qdiscs are "default" and cannot be
+ * changed or deleted; the decisions and extack texts follow LINUX net/sched/sch_api.c
+ * (tc_modify_qdisc, tc_get_qdisc, qdisc_graft, tc_ctl_tclass).
+ *
+ * Requeue (dev_requeue_skb): a packet handed back is held per TX queue (mq) or for the whole device
+ * and is the first one returned next time; it counts as a requeue of the qdisc it came from.
+ * A qdisc that is replaced or deleted loses its backlog silently (qdisc_reset), as in Linux.
+ */
+import { type Packet, qdiscBatchBytes } from '../../model/packet';
+import {
+  addStats,
+  type ClassDump,
+  type ClassOps,
+  emptyStats,
+  type HtbClassOptions,
+  isTcError,
+  type QdiscKind,
+  type QdiscNode,
+  type QdiscOptions,
+  TC_H_ROOT,
+  type TcResult,
+  tcMajor,
+  tcMake,
+  tcMinor,
+} from './common';
+import { FifoQdisc, NoqueueQdisc, PfifoFastQdisc } from './fifo';
+import { FqQdisc } from './fq';
+import { FqCodelQdisc } from './fq-codel';
+import { HtbQdisc } from './htb';
+import { TbfQdisc } from './tbf';
+import type { QdiscContext, QdiscStats, QdiscTree } from './types';
+
+export type DefaultQdiscKind = 'fq_codel' | 'pfifo_fast' | 'noqueue';
+
+/** mq: one child per TX queue; the host dequeues each child for its own queue (sch_mq.c). */
+export class MqQdisc implements QdiscNode {
+  readonly kind = 'mq';
+  handle = 0;
+  parent = TC_H_ROOT;
+  readonly children: QdiscNode[];
+  readonly classOps: ClassOps;
+  /** Which children are defaults (created by mq itself). */
+  private readonly isDefault: boolean[];
+
+  constructor(
+    n: number,
+    private readonly makeDefault: () => QdiscNode,
+  ) {
+    this.children = [];
+    this.isDefault = [];
+    for (let i = 0; i < n; i++) {
+      const c = makeDefault();
+      c.parent = tcMake(0, i + 1);
+      this.children.push(c);
+      this.isDefault.push(true);
+    }
+    this.classOps = this.makeClassOps();
+  }
+
+  /** Re-parent children after the mq handle is known. */
+  setHandle(h: number): void {
+    this.handle = h;
+    this.children.forEach((c, i) => {
+      c.parent = tcMake(tcMajor(h), i + 1);
+    });
+  }
+
+  private pick(txq: number): QdiscNode {
+    const n = this.children.length;
+    return this.children[txq >= 0 && txq < n ? txq : ((txq % n) + n) % n]!;
+  }
+  enqueue(p: Packet, nowNs: number): void {
+    this.pick(p.txq).enqueue(p, nowNs);
+  }
+  dequeueTx(txq: number, nowNs: number): Packet | null {
+    return this.pick(txq).dequeue(nowNs);
+  }
+  dequeue(nowNs: number): Packet | null {
+    for (const c of this.children) {
+      const p = c.dequeue(nowNs);
+      if (p) return p;
+    }
+    return null;
+  }
+  nextWakeNs(nowNs: number): number {
+    let t = Number.POSITIVE_INFINITY;
+    for (const c of this.children) t = Math.min(t, c.nextWakeNs(nowNs));
+    return t;
+  }
+  qlen(): number {
+    let n = 0;
+    for (const c of this.children) n += c.qlen();
+    return n;
+  }
+  backlogBytes(): number {
+    let n = 0;
+    for (const c of this.children) n += c.backlogBytes();
+    return n;
+  }
+  /** mq_dump: the sum of the children's statistics. */
+  stats(): QdiscStats {
+    const s = emptyStats();
+    for (const c of this.children) addStats(s, c.stats());
+    return s;
+  }
+  dumpOptions(): Record<string, never> {
+    return {};
+  }
+  xstats(): null {
+    return null;
+  }
+  change(): TcResult {
+    return { errno: 'EINVAL', extack: 'Change operation not supported by specified qdisc' };
+  }
+  reset(): void {
+    for (const c of this.children) c.reset();
+  }
+  childQdiscs(): QdiscNode[] {
+    return [...this.children];
+  }
+  private makeClassOps(): ClassOps {
+    const index = (id: number): number =>
+      tcMajor(id) === tcMajor(this.handle) && tcMinor(id) >= 1 && tcMinor(id) <= this.children.length
+        ? tcMinor(id) - 1
+        : -1;
+    return {
+      has: (id) => index(id) >= 0,
+      leaf: (id) => (index(id) >= 0 ? this.children[index(id)]! : null),
+      canGraft: (id) => index(id) >= 0,
+      graft: (id, q): TcResult => {
+        const i = index(id);
+        if (i < 0) return { errno: 'ENOENT', extack: 'Specified class not found' };
+        this.children[i]!.reset();
+        const next = q ?? this.makeDefault();
+        next.parent = id;
+        this.children[i] = next;
+        this.isDefault[i] = q === null;
+        return {};
+      },
+      dump: (): ClassDump[] =>
+        this.children.map((c, i) => ({
+          kind: 'mq',
+          classid: tcMake(tcMajor(this.handle), i + 1),
+          parent: TC_H_ROOT,
+          leafHandle: c.handle,
+          options: {},
+          stats: c.stats(),
+          xstats: null,
+        })),
+      change: () => ({ errno: 'EOPNOTSUPP' }),
+      remove: () => ({ errno: 'EOPNOTSUPP' }),
+    };
+  }
+}
+
+/** One qdisc as `tc -s -j qdisc show` reports it. */
+export interface QdiscDump {
+  kind: QdiscKind;
+  handle: number;
+  parent: number;
+  /** tcm_info: the reference count tc prints when it is not 1. */
+  refcnt: number;
+  options: Record<string, number | boolean | string>;
+  stats: QdiscStats;
+  xstats: Record<string, number> | null;
+}
+
+export interface QdiscModifyFlags {
+  create: boolean;
+  replace: boolean;
+  excl: boolean;
+}
+
+export interface QdiscModifyRequest {
+  flags: QdiscModifyFlags;
+  /** tcm_parent: TC_H_ROOT, a classid, or 0 when not given. */
+  parent: number;
+  /** tcm_handle: 0 when not given. */
+  handle: number;
+  /** Kind and options; null when tc sent no kind. */
+  opts: QdiscOptions | null;
+}
+
+export interface QdiscDeleteRequest {
+  parent: number;
+  handle: number;
+  kind?: string;
+}
+
+export interface ClassModifyRequest {
+  flags: QdiscModifyFlags;
+  parent: number;
+  classid: number;
+  kind?: string;
+  opts: HtbClassOptions | null;
+}
+
+/** What the host and `tc` get for a device: the data path plus management. */
+export interface QdiscManager extends QdiscTree {
+  modifyQdisc(req: QdiscModifyRequest, nowNs?: number): TcResult;
+  deleteQdisc(req: QdiscDeleteRequest): TcResult;
+  modifyClass(req: ClassModifyRequest): TcResult;
+  deleteClass(req: { parent: number; classid: number }): TcResult;
+  dumpQdiscs(): QdiscDump[];
+  dumpClasses(): ClassDump[];
+  numTxQueues(): number;
+  /** The root node (tests and the host's statistics). */
+  root(): QdiscNode;
+}
+
+export interface CreateQdiscTreeOptions {
+  defaultQdisc: DefaultQdiscKind;
+}
+
+/** Build a device's qdisc tree in its boot state. */
+export function createQdiscTree(ctx: QdiscContext, opts: CreateQdiscTreeOptions): QdiscManager {
+  return new QdiscTreeImpl(ctx, opts.defaultQdisc);
+}
+
+/** Create a qdisc of `opts.kind` (qdisc_create): validation errors are returned, not thrown. */
+export function createQdisc(
+  ctx: QdiscContext,
+  opts: QdiscOptions,
+  parent: number,
+  nowNs = 0,
+): QdiscNode | { errno: TcResult & { errno: string } } {
+  let q: QdiscNode;
+  switch (opts.kind) {
+    case 'pfifo':
+    case 'bfifo':
+      q = new FifoQdisc(ctx, opts.kind, opts.limit);
+      break;
+    case 'pfifo_fast':
+      q = new PfifoFastQdisc(ctx);
+      break;
+    case 'noqueue':
+      q = new NoqueueQdisc(ctx);
+      break;
+    case 'fq_codel': {
+      const v = FqCodelQdisc.validate(opts, true);
+      if (isTcError(v)) return { errno: v };
+      q = new FqCodelQdisc(ctx, opts);
+      break;
+    }
+    case 'fq': {
+      const v = FqQdisc.validate(opts);
+      if (isTcError(v)) return { errno: v };
+      q = new FqQdisc(ctx, opts);
+      break;
+    }
+    case 'htb':
+      q = new HtbQdisc(ctx, opts);
+      break;
+    case 'tbf':
+      q = new TbfQdisc(ctx, opts, nowNs);
+      break;
+    case 'mq':
+      // mq_init: only at the root of a multi-queue device.
+      if (parent !== TC_H_ROOT || ctx.numTxQueues() <= 1) return { errno: { errno: 'EOPNOTSUPP' } };
+      q = new MqQdisc(ctx.numTxQueues(), () => new FqCodelQdisc(ctx));
+      break;
+  }
+  q.parent = parent;
+  return q;
+}
+
+class QdiscTreeImpl implements QdiscManager {
+  private rootQ!: QdiscNode;
+  /** Creation order of visible qdiscs (the dump lists the most recent first after the root). */
+  private readonly visible = new Map<QdiscNode, number>();
+  private seq = 0;
+  private nextAutoHandle = 0x8001;
+  /** Requeued packets: per TX queue with mq at the root, slot 0 otherwise. */
+  private requeued: Packet[][] = [];
+  private requeuedPackets = 0;
+  private readonly requeueCounts = new Map<QdiscNode, number>();
+
+  constructor(
+    private readonly ctx: QdiscContext,
+    private readonly defaultKind: DefaultQdiscKind,
+  ) {
+    this.attachDefault();
+  }
+
+  get rootKind(): string {
+    return this.rootQ.kind;
+  }
+  root(): QdiscNode {
+    return this.rootQ;
+  }
+  numTxQueues(): number {
+    return this.ctx.numTxQueues();
+  }
+
+  private makeDefault(): QdiscNode {
+    if (this.defaultKind === 'fq_codel') return new FqCodelQdisc(this.ctx);
+    if (this.defaultKind === 'noqueue') return new NoqueueQdisc(this.ctx);
+    return new PfifoFastQdisc(this.ctx);
+  }
+
+  /** attach_default_qdiscs: mq + defaults on multi-queue devices, the default at the root otherwise. */
+  private attachDefault(): void {
+    this.visible.clear();
+    const n = this.ctx.numTxQueues();
+    if (n > 1 && this.defaultKind !== 'noqueue') {
+      const mq = new MqQdisc(n, () => this.makeDefault());
+      mq.parent = TC_H_ROOT;
+      this.rootQ = mq;
+      // mq_attach hashes its children in queue order; the dump lists the newest first (:n … :1).
+      mq.children.forEach((c) => this.visible.set(c, this.seq++));
+    } else {
+      const q = this.makeDefault();
+      q.parent = TC_H_ROOT;
+      this.rootQ = q;
+    }
+    this.resetRequeue();
+  }
+
+  private resetRequeue(): void {
+    const slots = this.rootQ instanceof MqQdisc ? this.rootQ.children.length : 1;
+    this.requeued = Array.from({ length: slots }, () => []);
+    this.requeuedPackets = 0;
+  }
+
+  // ---- data path ----
+
+  enqueue(p: Packet, nowNs: number): void {
+    this.rootQ.enqueue(p, nowNs);
+  }
+
+  dequeue(txq: number, nowNs: number): Packet | null {
+    const mq = this.rootQ instanceof MqQdisc ? this.rootQ : null;
+    if (this.requeuedPackets > 0) {
+      const slot = mq ? this.requeued[this.slotOf(txq)] : this.requeued[0];
+      if (slot && slot.length > 0) {
+        const p = slot.shift()!;
+        this.requeuedPackets -= p.count;
+        return p;
+      }
+    }
+    return mq ? mq.dequeueTx(txq, nowNs) : this.rootQ.dequeue(nowNs);
+  }
+
+  private slotOf(txq: number): number {
+    const n = this.requeued.length;
+    return txq >= 0 && txq < n ? txq : ((txq % n) + n) % n;
+  }
+
+  requeue(p: Packet): void {
+    const mq = this.rootQ instanceof MqQdisc ? this.rootQ : null;
+    const slot = mq ? this.slotOf(p.txq) : 0;
+    this.requeued[slot]!.push(p);
+    this.requeuedPackets += p.count;
+    const owner = mq ? mq.children[slot]! : this.rootQ;
+    this.requeueCounts.set(owner, (this.requeueCounts.get(owner) ?? 0) + 1);
+  }
+
+  nextWakeNs(nowNs: number): number {
+    if (this.requeuedPackets > 0) return nowNs;
+    return this.rootQ.nextWakeNs(nowNs);
+  }
+
+  backlogPackets(): number {
+    return this.rootQ.qlen() + this.requeuedPackets;
+  }
+
+  backlogBytes(): number {
+    let b = this.rootQ.backlogBytes();
+    if (this.requeuedPackets > 0) for (const s of this.requeued) for (const p of s) b += qdiscBatchBytes(p);
+    return b;
+  }
+
+  // ---- lookup helpers ----
+
+  private allNodes(): QdiscNode[] {
+    const out: QdiscNode[] = [];
+    const walk = (q: QdiscNode): void => {
+      out.push(q);
+      for (const c of q.childQdiscs()) walk(c);
+    };
+    walk(this.rootQ);
+    return out;
+  }
+
+  /** qdisc_lookup: by non-zero handle anywhere in the tree. */
+  private lookup(handle: number): QdiscNode | null {
+    if (!handle) return null;
+    for (const q of this.allNodes()) if (q.handle === handle) return q;
+    return null;
+  }
+
+  private parentOf(q: QdiscNode): QdiscNode | null {
+    for (const n of this.allNodes()) if (n.childQdiscs().includes(q)) return n;
+    return null;
+  }
+
+  /** qdisc_leaf with the kernel's extack texts. */
+  private leafOf(p: QdiscNode, classid: number): QdiscNode | null | { err: TcResult } {
+    if (!p.classOps) return { err: { errno: 'EOPNOTSUPP', extack: 'Parent qdisc is not classful' } };
+    if (!p.classOps.has(classid)) return { err: { errno: 'ENOENT', extack: 'Specified class not found' } };
+    return p.classOps.leaf(classid);
+  }
+
+  private allocHandle(): number {
+    for (let i = 0; i < 0x8000; i++) {
+      const h = tcMake(this.nextAutoHandle, 0);
+      this.nextAutoHandle = this.nextAutoHandle >= 0xffff ? 0x8000 : this.nextAutoHandle + 1;
+      if (!this.lookup(h)) return h;
+    }
+    return 0;
+  }
+
+  // ---- management ----
+
+  modifyQdisc(req: QdiscModifyRequest, nowNs = 0): TcResult {
+    const { flags, handle } = req;
+    const clid = req.parent;
+    const kind = req.opts?.kind;
+    let p: QdiscNode | null = null;
+    let q: QdiscNode | null = null;
+    let create = false;
+    if (clid) {
+      if (clid !== TC_H_ROOT) {
+        p = this.lookup(tcMake(tcMajor(clid), 0));
+        if (!p) return { errno: 'ENOENT', extack: 'Failed to find specified qdisc' };
+        const l = this.leafOf(p, clid);
+        if (l && 'err' in l) return l.err;
+        q = l;
+      } else {
+        q = this.rootQ;
+      }
+      // It may be default qdisc, ignore it.
+      if (q && q.handle === 0) q = null;
+      if (!q || !handle || q.handle !== handle) {
+        if (handle) {
+          if (q && !flags.replace) return { errno: 'EEXIST', extack: 'NLM_F_REPLACE needed to override' };
+          if (tcMinor(handle)) return { errno: 'EINVAL', extack: 'Invalid minor handle' };
+          q = this.lookup(handle);
+          if (!q) create = true;
+          else {
+            if (flags.excl) return { errno: 'EEXIST', extack: 'Exclusivity flag on, cannot override' };
+            if (kind && kind !== q.kind) return { errno: 'EINVAL', extack: 'Invalid qdisc name' };
+            if (q === p || (p && this.isAncestor(q, p))) {
+              return { errno: 'ELOOP', extack: 'Qdisc parent/child loop detected' };
+            }
+            return { errno: 'EOPNOTSUPP', extack: 'moving an existing qdisc is not simulated in ec2-netlab' };
+          }
+        } else if (!q) {
+          create = true;
+        } else if (flags.create && flags.replace && (flags.excl || (kind && kind !== q.kind))) {
+          create = true;
+        }
+      }
+    } else {
+      if (!handle) return { errno: 'EINVAL', extack: 'Handle cannot be zero' };
+      q = this.lookup(handle);
+    }
+
+    if (!create) {
+      if (!q) return { errno: 'ENOENT', extack: 'Specified qdisc not found' };
+      if (flags.excl) return { errno: 'EEXIST', extack: 'Exclusivity flag on, cannot modify' };
+      if (kind && kind !== q.kind) return { errno: 'EINVAL', extack: 'Invalid qdisc name' };
+      if (!req.opts) return {};
+      return q.change(req.opts);
+    }
+
+    // create_n_graft
+    if (!flags.create)
+      return { errno: 'ENOENT', extack: 'Qdisc not found. To create specify NLM_F_CREATE flag' };
+    if (!req.opts) return { errno: 'ENOENT', extack: 'Specified qdisc kind is unknown' };
+    if (!clid) return { errno: 'EINVAL' };
+    if (p?.classOps && !p.classOps.canGraft(clid)) return { errno: 'EINVAL' };
+    const h = handle || this.allocHandle();
+    const made = createQdisc(this.ctx, req.opts, clid, nowNs);
+    if ('errno' in made) return made.errno as TcResult;
+    made.handle = h;
+    if (made instanceof MqQdisc) made.setHandle(h);
+    return this.graft(p, clid, made);
+  }
+
+  private isAncestor(a: QdiscNode, b: QdiscNode): boolean {
+    let x: QdiscNode | null = b;
+    while (x) {
+      if (x === a) return true;
+      x = this.parentOf(x);
+    }
+    return false;
+  }
+
+  /** qdisc_graft: attach `q` (null = default) at the root or under class `clid` of `p`. */
+  private graft(p: QdiscNode | null, clid: number, q: QdiscNode | null): TcResult {
+    if (clid === TC_H_ROOT || !p) {
+      for (const n of this.allNodes()) this.visible.delete(n);
+      this.rootQ.reset();
+      if (!q) {
+        this.attachDefault();
+        return {};
+      }
+      q.parent = TC_H_ROOT;
+      this.rootQ = q;
+      this.visible.set(q, this.seq++);
+      if (q instanceof MqQdisc) for (const c of q.children) this.visible.set(c, this.seq++);
+      this.resetRequeue();
+      return {};
+    }
+    if (!p.classOps) return { errno: 'EOPNOTSUPP' };
+    const old = p.classOps.leaf(clid);
+    if (old) for (const n of this.subtree(old)) this.visible.delete(n);
+    const r = p.classOps.graft(clid, q);
+    if (isTcError(r)) return r;
+    if (q) this.visible.set(q, this.seq++);
+    else if (p instanceof MqQdisc) {
+      const fresh = p.classOps.leaf(clid);
+      if (fresh) this.visible.set(fresh, this.seq++);
+    }
+    return {};
+  }
+
+  private subtree(q: QdiscNode): QdiscNode[] {
+    const out: QdiscNode[] = [q];
+    for (const c of q.childQdiscs()) out.push(...this.subtree(c));
+    return out;
+  }
+
+  deleteQdisc(req: QdiscDeleteRequest): TcResult {
+    const clid = req.parent;
+    let p: QdiscNode | null = null;
+    let q: QdiscNode | null;
+    if (clid) {
+      if (clid !== TC_H_ROOT) {
+        p = this.lookup(tcMake(tcMajor(clid), 0));
+        if (!p) return { errno: 'ENOENT', extack: 'Failed to find qdisc with specified classid' };
+        const l = this.leafOf(p, clid);
+        if (l && 'err' in l) return l.err;
+        q = l;
+      } else {
+        q = this.rootQ;
+      }
+      if (!q) return { errno: 'ENOENT', extack: 'Cannot find specified qdisc on specified device' };
+      if (req.handle && q.handle !== req.handle) return { errno: 'EINVAL', extack: 'Invalid handle' };
+    } else {
+      q = this.lookup(req.handle);
+      if (!q) return { errno: 'ENOENT', extack: 'Failed to find qdisc with specified handle' };
+    }
+    if (req.kind && req.kind !== q.kind) return { errno: 'EINVAL', extack: 'Invalid qdisc name' };
+    if (!clid) return { errno: 'EINVAL', extack: 'Classid cannot be zero' };
+    if (q.handle === 0) return { errno: 'ENOENT', extack: 'Cannot delete qdisc with handle of zero' };
+    return this.graft(p, clid, null);
+  }
+
+  /** tc_ctl_tclass (RTM_NEWTCLASS): locate the qdisc, then create or change the class. */
+  modifyClass(req: ClassModifyRequest): TcResult {
+    const located = this.locateClassQdisc(req.parent, req.classid);
+    if ('errno' in located) return located;
+    const q = located.q;
+    const clid = located.classid;
+    if (!q.classOps) return { errno: 'EINVAL' };
+    const exists = clid !== 0 && q.classOps.has(clid);
+    if (!exists && !req.flags.create) return { errno: 'ENOENT' };
+    if (exists && req.flags.excl) return { errno: 'EEXIST' };
+    if (req.kind && req.kind !== q.kind) return { errno: 'EINVAL' };
+    const parentId = req.parent === TC_H_ROOT ? TC_H_ROOT : req.parent;
+    const r = q.classOps.change(clid, parentId, req.opts, !exists);
+    if (isTcError(r)) return r;
+    return r;
+  }
+
+  deleteClass(req: { parent: number; classid: number }): TcResult {
+    const located = this.locateClassQdisc(req.parent, req.classid);
+    if ('errno' in located) return located;
+    const q = located.q;
+    if (!q.classOps || !q.classOps.has(located.classid)) return { errno: 'ENOENT' };
+    const leaf = q.classOps.leaf(located.classid);
+    const r = q.classOps.remove(located.classid);
+    if (!isTcError(r) && leaf) for (const n of this.subtree(leaf)) this.visible.delete(n);
+    return r;
+  }
+
+  /** Step 1 of tc_ctl_tclass: find the qdisc X:0 that owns the class. */
+  private locateClassQdisc(
+    portid: number,
+    clid: number,
+  ): { q: QdiscNode; classid: number } | (TcResult & { errno: 'EINVAL' | 'ENOENT' }) {
+    let qid = tcMajor(clid);
+    if (portid !== TC_H_ROOT) {
+      const qid1 = tcMajor(portid);
+      if (qid && qid1) {
+        if (qid !== qid1) return { errno: 'EINVAL' };
+      } else if (qid1) {
+        qid = qid1;
+      } else if (qid === 0) {
+        qid = tcMajor(this.rootQ.handle);
+      }
+      if (clid && tcMajor(clid) === 0) clid = tcMake(qid, tcMinor(clid));
+    } else {
+      qid = tcMajor(this.rootQ.handle);
+    }
+    const q = this.lookup(tcMake(qid, 0)) ?? (qid === 0 ? this.rootQ : null);
+    if (!q) return { errno: 'ENOENT' };
+    return { q, classid: clid };
+  }
+
+  dumpQdiscs(): QdiscDump[] {
+    const n = this.ctx.numTxQueues();
+    const root = this.rootQ;
+    const out: QdiscDump[] = [this.dumpOne(root, root instanceof MqQdisc ? 1 : n + 1)];
+    if (root.kind === 'noqueue') out[0]!.refcnt = 2;
+    const rest = this.allNodes()
+      .filter((q) => q !== root && this.visible.has(q))
+      .sort((a, b) => this.visible.get(b)! - this.visible.get(a)!);
+    for (const q of rest) out.push(this.dumpOne(q, 1));
+    return out;
+  }
+
+  private dumpOne(q: QdiscNode, refcnt: number): QdiscDump {
+    const stats = q.stats();
+    if (q instanceof MqQdisc) {
+      for (const c of q.children) stats.requeues += this.requeueCounts.get(c) ?? 0;
+    } else {
+      stats.requeues += this.requeueCounts.get(q) ?? 0;
+    }
+    return {
+      kind: q.kind,
+      handle: q.handle,
+      parent: q.parent,
+      refcnt,
+      options: q.dumpOptions(),
+      stats,
+      xstats: q.xstats(),
+    };
+  }
+
+  dumpClasses(): ClassDump[] {
+    const out: ClassDump[] = [];
+    for (const q of this.allNodes())
+      if (q.classOps && (q === this.rootQ || this.visible.has(q))) out.push(...q.classOps.dump());
+    return out;
+  }
+}
