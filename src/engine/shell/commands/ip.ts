@@ -1,0 +1,391 @@
+/**
+ * `ip link` for the simulated host: `ip [-s [-s]] link [show|list] [dev] NAME`, and
+ * `ip link set [dev] NAME mtu N`, with iproute2 6.x's output layout, parsing and errors.
+ *
+ * Sources: iproute2 ip/ip.c (do_cmd: option/object matching by prefix, exit code = -handler
+ * result), ip/iplink.c (iplink_parse, do_iplink), ip/ipaddress.c (print_linkinfo, print_stats64
+ * with size_columns, ipaddr_list_flush_or_save), lib/utils.c (invarg, duparg, duparg2,
+ * get_integer); kernel net/core/dev.c dev_validate_mtu (extack "mtu less than device minimum" /
+ * "mtu greater than device maximum"), printed by iproute2 as "Error: <msg>.".
+ * Exit codes: 0 ok; 1 unknown device or object; 2 kernel refusal (rtnl_talk); 255 for parse
+ * errors (exit(-1)).
+ *
+ * The loopback device is shown as iproute2 shows it on any Linux host; its statistics are zero.
+ * Everything else ip can do (addr, route, neigh, link add/del, up/down, txqueuelen, -j, -d …) is
+ * refused with "… is not simulated in ec2-netlab".
+ */
+import type { EnaDeviceView, LinkInfo, LinkStats } from '../../host/device-view';
+import { type CommandOutcome, done, fail } from '../types';
+import type { DeviceLookup } from './ethtool';
+
+export interface IpOptions {
+  /** Names of the host's ENA interfaces, for listing. Default: eth0 … eth7 that `dev` knows. */
+  deviceNames?: string[];
+}
+
+const DEFAULT_NAMES = ['eth0', 'eth1', 'eth2', 'eth3', 'eth4', 'eth5', 'eth6', 'eth7'];
+/** carrier_changes of a device brought up once at boot: one carrier-up, the probe-time off is not counted. */
+const CARRIER_CHANGES = 1;
+
+const notSimulated = (what: string): CommandOutcome => fail(`ip: ${what} is not simulated in ec2-netlab`, 1);
+const exitMinus1 = (msg: string): CommandOutcome => fail(msg, 255);
+
+/** iproute2 matches(): the word typed is a prefix of the keyword. */
+const matches = (typed: string, keyword: string) => typed.length > 0 && keyword.startsWith(typed);
+
+const IP_OBJECTS = [
+  'address',
+  'addrlabel',
+  'maddress',
+  'route',
+  'rule',
+  'neighbor',
+  'neighbour',
+  'ntable',
+  'ntbl',
+  'link',
+  'l2tp',
+  'fou',
+  'ila',
+  'macsec',
+  'tunnel',
+  'tunl',
+  'tuntap',
+  'tap',
+  'token',
+  'tcpmetrics',
+  'tcp_metrics',
+  'monitor',
+  'xfrm',
+  'mroute',
+  'mrule',
+  'netns',
+  'netconf',
+  'vrf',
+  'sr',
+  'nexthop',
+  'mptcp',
+  'ioam',
+  'stats',
+  'help',
+];
+
+interface Dev {
+  link: LinkInfo;
+  stats: LinkStats;
+  view?: EnaDeviceView;
+  loopback: boolean;
+}
+
+const ZERO_STATS: LinkStats = {
+  rxBytes: 0,
+  rxPackets: 0,
+  rxErrors: 0,
+  rxDropped: 0,
+  rxOverErrors: 0,
+  rxMissed: 0,
+  rxMcast: 0,
+  txBytes: 0,
+  txPackets: 0,
+  txErrors: 0,
+  txDropped: 0,
+  txCarrier: 0,
+  txCollisions: 0,
+};
+
+const LOOPBACK: LinkInfo = {
+  name: 'lo',
+  ifindex: 1,
+  mtu: 65536,
+  minMtu: 0,
+  maxMtu: 0x7fffffff,
+  mac: '00:00:00:00:00:00',
+  txQueueLen: 1000,
+  qdiscKind: 'noqueue',
+  numTxQueues: 1,
+  numRxQueues: 1,
+  up: true,
+};
+
+function allDevices(dev: DeviceLookup, opts: IpOptions): Dev[] {
+  const out: Dev[] = [{ link: LOOPBACK, stats: ZERO_STATS, loopback: true }];
+  for (const name of opts.deviceNames ?? DEFAULT_NAMES) {
+    const v = dev(name);
+    if (v) out.push({ link: v.link(), stats: v.linkStats(), view: v, loopback: false });
+  }
+  return out.sort((a, b) => a.link.ifindex - b.link.ifindex);
+}
+
+function findDevice(name: string, dev: DeviceLookup, opts: IpOptions): Dev | undefined {
+  return (
+    allDevices(dev, opts).find((d) => d.link.name === name) ??
+    // A device the caller did not list but the lookup knows.
+    (() => {
+      const v = dev(name);
+      return v ? { link: v.link(), stats: v.linkStats(), view: v, loopback: false } : undefined;
+    })()
+  );
+}
+
+/** Run `ip` (argv without the program name). */
+export function runIp(argv: string[], dev: DeviceLookup, opts: IpOptions = {}): CommandOutcome {
+  let i = 0;
+  let showStats = 0;
+  while (i < argv.length && argv[i]!.startsWith('-') && argv[i]!.length > 1) {
+    let opt = argv[i]!;
+    if (opt.startsWith('--')) opt = opt.slice(1);
+    if (opt === '-') break;
+    if (matches(opt, '-statistics') || matches(opt, '-stats')) showStats++;
+    else if (
+      ['-details', '-json', '-brief', '-pretty', '-color', '-oneline', '-human', '-iec'].some((o) =>
+        matches(opt, o),
+      )
+    ) {
+      return notSimulated(`option ${argv[i]}`);
+    } else if (
+      ['-4', '-6', '-0', '-family', '-netns', '-batch', '-force', '-timestamp', '-Version', '-help'].some(
+        (o) => matches(opt, o),
+      )
+    ) {
+      return notSimulated(`option ${argv[i]}`);
+    } else return exitMinus1(`Option "${argv[i]}" is unknown, try "ip -help".`);
+    i++;
+  }
+  const object = argv[i];
+  if (object === undefined) return notSimulated('the usage text (ip with no object)');
+  const obj = IP_OBJECTS.find((o) => matches(object, o));
+  if (!obj) return fail(`Object "${object}" is unknown, try "ip help".`, 1);
+  if (obj !== 'link') return notSimulated(`ip ${obj}`);
+  const rest = argv.slice(i + 1);
+  const cmd = rest[0];
+  if (cmd === undefined) return linkShow([], showStats, dev, opts);
+  if (matches(cmd, 'add')) return notSimulated('ip link add');
+  if (matches(cmd, 'change') || matches(cmd, 'set')) return linkSet(rest.slice(1), dev, opts);
+  if (matches(cmd, 'replace')) return notSimulated('ip link replace');
+  if (matches(cmd, 'delete')) return notSimulated('ip link delete');
+  if (matches(cmd, 'show') || matches(cmd, 'lst') || matches(cmd, 'list')) {
+    return linkShow(rest.slice(1), showStats, dev, opts);
+  }
+  if (matches(cmd, 'xstats') || matches(cmd, 'afstats') || matches(cmd, 'property'))
+    return notSimulated(`ip link ${cmd}`);
+  if (matches(cmd, 'help')) return notSimulated('ip link help');
+  return exitMinus1(`Command "${cmd}" is unknown, try "ip link help".`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ip link show
+
+function linkShow(args: string[], showStats: number, dev: DeviceLookup, opts: IpOptions): CommandOutcome {
+  let filterDev: string | undefined;
+  let upOnly = false;
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i]!;
+    if (a === 'up') {
+      upOnly = true;
+      continue;
+    }
+    if (['type', 'group', 'master', 'nomaster', 'vrf', 'label', 'to', 'scope'].includes(a)) {
+      return notSimulated(`ip link show ${a}`);
+    }
+    if (matches(a, 'dev')) {
+      i++;
+      if (i >= args.length) return exitMinus1('Command line is not complete. Try option "help"');
+      a = args[i]!;
+    } else if (matches(a, 'help')) return notSimulated('ip link help');
+    if (filterDev !== undefined)
+      return exitMinus1(`Error: either "dev" is duplicate, or "${a}" is a garbage.`);
+    filterDev = a;
+  }
+  let devs: Dev[];
+  if (filterDev !== undefined) {
+    const d = findDevice(filterDev, dev, opts);
+    if (!d) return fail(`Device "${filterDev}" does not exist.`, 1);
+    devs = [d];
+  } else devs = allDevices(dev, opts);
+  if (upOnly) devs = devs.filter((d) => d.link.up);
+  let text = '';
+  for (const d of devs) text += formatLink(d, showStats);
+  return done(
+    text,
+    0,
+    devs.map((d) => ({ ...d.link, ...(showStats ? { stats64: { ...d.stats } } : {}) })),
+  );
+}
+
+function formatLink(d: Dev, showStats: number): string {
+  const l = d.link;
+  const flags = d.loopback
+    ? l.up
+      ? 'LOOPBACK,UP,LOWER_UP'
+      : 'LOOPBACK'
+    : l.up
+      ? 'BROADCAST,MULTICAST,UP,LOWER_UP'
+      : 'BROADCAST,MULTICAST';
+  const state = d.loopback ? 'UNKNOWN' : l.up ? 'UP' : 'DOWN';
+  let s = `${l.ifindex}: ${l.name}: <${flags}> mtu ${l.mtu} qdisc ${l.qdiscKind} state ${state} mode DEFAULT group default qlen ${l.txQueueLen}\n`;
+  s += d.loopback
+    ? '    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00'
+    : `    link/ether ${l.mac} brd ff:ff:ff:ff:ff:ff`;
+  if (showStats > 0) s += `\n${formatStats64(d.stats, showStats)}`;
+  return `${s}\n`;
+}
+
+/**
+ * iproute2 print_stats64 (text mode): column widths start at the header words and grow to fit the
+ * numbers (size_columns); numbers are right-aligned and each followed by a space.
+ */
+export function formatStats64(st: LinkStats, showStats: number): string {
+  const cols = [
+    '*X errors:',
+    'packets',
+    'errors',
+    'dropped',
+    'heartbt',
+    'overrun',
+    'compressed',
+    'otherhost',
+  ].map((w) => w.length);
+  const size = (...vals: number[]) => {
+    vals.forEach((v, i) => {
+      const len = String(v).length;
+      if (len > cols[i]!) cols[i] = len;
+    });
+  };
+  const rx = [st.rxBytes, st.rxPackets, st.rxErrors, st.rxDropped, st.rxMissed, st.rxMcast];
+  const rxErr = [0, 0, 0, 0, st.rxOverErrors]; // length, crc, frame, fifo, overrun
+  const tx = [st.txBytes, st.txPackets, st.txErrors, st.txDropped, st.txCarrier, st.txCollisions];
+  const txErr = [0, 0, 0, 0]; // aborted, fifo, window, heartbeat
+  size(...rx, 0, 0);
+  if (showStats > 1) size(0, ...rxErr, 0, 0);
+  size(...tx, 0, 0);
+  if (showStats > 1) size(0, 0, ...txErr, CARRIER_CHANGES, 0);
+  const c = (i: number) => cols[i]!;
+  const num = (w: number, v: number) => `${String(v).padStart(w)} `;
+  const pad = (w: number, s: string) => s.padStart(w);
+  let out = `    RX: ${pad(c(0) - 4, 'bytes')} ${pad(c(1), 'packets')} ${pad(c(2), 'errors')} ${pad(c(3), 'dropped')} ${pad(c(4), 'missed')} ${pad(c(5), 'mcast')} ${pad(c(6), '')}\n`;
+  out += `    ${rx.map((v, i) => num(c(i), v)).join('')}`;
+  if (showStats > 1) {
+    out += '\n';
+    out += `    RX errors:${pad(c(0) - 10, '')} ${pad(c(1), 'length')} ${pad(c(2), 'crc')} ${pad(c(3), 'frame')} ${pad(c(4), 'fifo')} ${pad(c(5), 'overrun')}\n`;
+    out += `${' '.repeat(c(0) + 5)}${rxErr.map((v, i) => num(c(i + 1), v)).join('')}`;
+  }
+  out += '\n';
+  out += `    TX: ${pad(c(0) - 4, 'bytes')} ${pad(c(1), 'packets')} ${pad(c(2), 'errors')} ${pad(c(3), 'dropped')} ${pad(c(4), 'carrier')} ${pad(c(5), 'collsns')} ${pad(c(6), '')}\n`;
+  out += `    ${tx.map((v, i) => num(c(i), v)).join('')}`;
+  if (showStats > 1) {
+    out += '\n';
+    out += `    TX errors:${pad(c(0) - 10, '')} ${pad(c(1), 'aborted')} ${pad(c(2), 'fifo')} ${pad(c(3), 'window')} ${pad(c(4), 'heartbt')} ${pad(c(5), 'transns')}\n`;
+    out += `${' '.repeat(c(0) + 5)}${[...txErr, CARRIER_CHANGES].map((v, i) => num(c(i + 1), v)).join('')}`;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ip link set
+
+/** lib/utils.c get_integer: strtol base 0, whole string, int range. */
+function getInteger(s: string): number | undefined {
+  const m = /^\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
+  if (!m) return undefined;
+  const body = m[2]!;
+  let v: number;
+  if (/^0[xX]/.test(body)) v = Number.parseInt(body.slice(2), 16);
+  else if (body.startsWith('0')) v = body.length > 1 ? Number.parseInt(body.slice(1), 8) : 0;
+  else v = Number(body);
+  if (m[1] === '-') v = -v;
+  if (v < -0x80000000 || v > 0x7fffffff) return undefined;
+  return v;
+}
+
+const UNMODELLED_SET = [
+  'up',
+  'down',
+  'name',
+  'txqueuelen',
+  'qlen',
+  'address',
+  'broadcast',
+  'brd',
+  'peer',
+  'netns',
+  'multicast',
+  'allmulticast',
+  'promisc',
+  'trailers',
+  'arp',
+  'dynamic',
+  'alias',
+  'group',
+  'master',
+  'nomaster',
+  'vrf',
+  'mode',
+  'state',
+  'numtxqueues',
+  'numrxqueues',
+  'addrgenmode',
+  'link-netns',
+  'link-netnsid',
+  'protodown',
+  'protodown_reason',
+  'gso_max_size',
+  'gso_max_segs',
+  'gro_max_size',
+  'xdp',
+  'xdpgeneric',
+  'xdpdrv',
+  'xdpoffload',
+  'vf',
+  'type',
+  'alt-name',
+  'altname',
+  'carrier',
+];
+
+function linkSet(args: string[], dev: DeviceLookup, opts: IpOptions): CommandOutcome {
+  let name: string | undefined;
+  let mtu = -1;
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i]!;
+    if (a === 'mtu') {
+      i++;
+      if (i >= args.length) return exitMinus1('Command line is not complete. Try option "help"');
+      if (mtu !== -1) return exitMinus1(`Error: duplicate "mtu": "${args[i]}" is the second value.`);
+      const v = getInteger(args[i]!);
+      // invarg() prints the message, which itself ends in a newline, plus one more.
+      if (v === undefined)
+        return exitMinus1(`Error: argument "${args[i]}" is wrong: Invalid "mtu" value\n\n`);
+      mtu = v;
+      continue;
+    }
+    if (UNMODELLED_SET.includes(a)) return notSimulated(`ip link set … ${a}`);
+    if (matches(a, 'dev')) {
+      i++;
+      if (i >= args.length) return exitMinus1('Command line is not complete. Try option "help"');
+      a = args[i]!;
+    } else if (matches(a, 'help')) return notSimulated('ip link help');
+    if (name !== undefined) return exitMinus1(`Error: either "dev" is duplicate, or "${a}" is a garbage.`);
+    name = a;
+  }
+  if (name === undefined) return exitMinus1('Not enough information: "dev" argument is required.');
+  const d = findDevice(name, dev, opts);
+  if (!d) return fail(`Cannot find device "${name}"`, 1);
+  if (mtu === -1) return done(''); // iproute2 uses -1 as "not given": nothing to change
+  if (!d.view) return notSimulated('changing the loopback device');
+  const mtuU32 = mtu >>> 0; // IFLA_MTU is a u32
+  if (mtuU32 < d.link.minMtu) return fail('Error: mtu less than device minimum.', 2);
+  if (mtuU32 > d.link.maxMtu) return fail('Error: mtu greater than device maximum.', 2);
+  const err = d.view.setMtu(mtuU32);
+  if (err) {
+    const text: Record<string, string> = {
+      EINVAL: 'Invalid argument',
+      EOPNOTSUPP: 'Operation not supported',
+      EBUSY: 'Device or resource busy',
+      ENOSPC: 'No space left on device',
+      ERANGE: 'Numerical result out of range',
+      ENOENT: 'No such file or directory',
+    };
+    return fail(`RTNETLINK answers: ${text[err] ?? err}`, 2);
+  }
+  return done('', 0, { mtu: mtuU32 });
+}
