@@ -1,7 +1,9 @@
 /** Placeholder shell until the visual lab lands: points people at the headless lab. */
 export function App() {
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 720, margin: '3rem auto', lineHeight: 1.5 }}>
+    <main
+      style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 720, margin: '3rem auto', lineHeight: 1.5 }}
+    >
       <h1>ec2-netlab</h1>
       <p>
         A lab for EC2 Nitro networking: simulated instances, the host stack, ENA rings and the Nitro card,

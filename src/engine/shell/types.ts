@@ -54,7 +54,8 @@ export function tokenize(line: string): string[] | { error: string } {
     const c = line[i]!;
     if (quote) {
       if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) cur += line[++i];
+      else if (c === '\\' && quote === '"' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!))
+        cur += line[++i];
       else cur += c;
     } else if (c === '"' || c === "'") {
       quote = c;

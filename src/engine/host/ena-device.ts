@@ -1,0 +1,626 @@
+/**
+ * The ENA network device of one host: TX/RX rings per queue, the device's per-queue packet
+ * processing, interrupt moderation, NAPI polling with GRO, RSS and n-tuple steering.
+ *
+ * TX:  host → ring[txq] → device fetches one packet per `enaQueuePacketNs` (≈1 Mpps per queue,
+ *      measured) → Nitro egress. Fetched descriptors are completed after the tx-usecs interrupt
+ *      delay and cleaned in NAPI on the queue's vCPU, which frees ring slots (waking a stopped queue)
+ *      and reports completed bytes to the sockets (TCP Small Queues).
+ * RX:  Nitro ingress → steering (n-tuple rule, else RSS: indir[hash % 128]) → ring[rxq]; a full ring
+ *      drops (`rx_overruns`, ip -s link's rx_over_errors). The first packet after the interrupt was
+ *      unmasked arms the IRQ rx-usecs later; NAPI then polls up to `napiBudget` packets per round on the
+ *      queue's vCPU, GRO-merges consecutive packets of a flow up to 64 KB, hands the skbs to the
+ *      stack and refills the ring; with packets left it polls again, else it unmasks.
+ * Queue i's interrupt is served by vCPU i mod nVcpu (the usual irqbalance/ENA affinity).
+ */
+import type { Scheduler } from '../core/scheduler';
+import type { DropCounters } from '../model/drop-reasons';
+import type { FiveTuple, Packet } from '../model/packet';
+import { cloneBatch, splitBatch } from '../model/packet';
+import type { ParamValues } from '../params';
+import type { Vcpu } from './cpu';
+import type {
+  ChannelParams,
+  CoalesceParams,
+  DriverInfo,
+  EnaDeviceView,
+  Errno,
+  LinkInfo,
+  LinkStats,
+  NtupleRule,
+  RingParams,
+  RssHashFunction,
+  RssParams,
+} from './device-view';
+
+export interface EnaDeviceConfig {
+  hostName: string;
+  name: string;
+  ifindex: number;
+  mac: string;
+  mtu: number;
+  maxMtu: number;
+  queues: number;
+  maxQueues: number;
+  txRing: number;
+  txRingMax: number;
+  rxRing: number;
+  rxRingMax: number;
+  rssKeyConfigurable: boolean;
+  ntupleSupported: boolean;
+  ntupleCapacity: number;
+  rssKey: Uint8Array;
+  nitroGeneration: number;
+}
+
+/** The RSS hash the device computes for a received packet's tuple. */
+export type RssHashFn = (
+  tuple: FiveTuple,
+  key: Uint8Array,
+  hfunc: RssHashFunction,
+  configurable: boolean,
+) => number;
+
+/** One GRO-merged delivery to the stack: `segs` packets of one flow, in order. */
+export interface RxDelivery {
+  packets: Packet[];
+  segs: number;
+  bytes: number;
+  skbs: number;
+}
+
+const TX_WAKEUP_THRESH = 17 + 2; // MAX_SKB_FRAGS + 2 (ENA_TX_WAKEUP_THRESH)
+const INDIR_SIZE = 128;
+
+class TxQueue {
+  ring: Packet[] = [];
+  ringHead = 0;
+  /** Descriptors in use: waiting for the device, or fetched but not yet cleaned. */
+  used = 0;
+  stopped = false;
+  deviceBusy = false;
+  awaitingClean: Packet[] = [];
+  cleanArmed = false;
+  cnt = 0;
+  bytes = 0;
+  queueStop = 0;
+  queueWakeup = 0;
+  napiComp = 0;
+  doorbells = 0;
+  unmask = 0;
+  peakUsed = 0;
+}
+
+class RxQueue {
+  ring: Packet[] = [];
+  ringHead = 0;
+  used = 0;
+  irqArmed = true;
+  irqPending = false;
+  polling = false;
+  cnt = 0;
+  bytes = 0;
+  copybreak = 0;
+  refilPartial = 0;
+  peakUsed = 0;
+  overruns = 0;
+}
+
+export class EnaDevice implements EnaDeviceView {
+  readonly name: string;
+  private tx: TxQueue[] = [];
+  private rx: RxQueue[] = [];
+  private cfg: EnaDeviceConfig;
+  private coal: CoalesceParams = { adaptiveRx: true, adaptiveTx: false, rxUsecs: 20, txUsecs: 64 };
+  private rssState: RssParams;
+  private ntuple: NtupleRule[] = [];
+  private txRingSize: number;
+  private rxRingSize: number;
+  private nQueues: number;
+  txDropsTotal = 0;
+  rxOverruns = 0;
+  interfaceUp = 1;
+  /** Called for each TX queue when descriptors free up (the host restarts its qdisc on it). */
+  onTxRoom: (txq: number) => void = () => {};
+  /** Called with completed TX batches (for TCP Small Queues and UDP wmem accounting). */
+  onTxComplete: (p: Packet) => void = () => {};
+  /** Called with each GRO delivery from NAPI, on the queue's vCPU, after its cost. */
+  onRx: (d: RxDelivery, vcpu: Vcpu) => void = () => {};
+  /** Where fetched TX packets go (the Nitro card). */
+  toNitro: (p: Packet) => void = () => {};
+  /** Nitro counters for ethtool -S (set by the host). */
+  nitroCounters: () => Array<[string, number]> = () => [];
+  /** Called when MTU changes. */
+  onMtuChange: (mtu: number) => void = () => {};
+  /** Called when the queue count changes (the qdisc tree is rebuilt). */
+  onQueuesChange: (n: number) => void = () => {};
+
+  constructor(
+    private readonly sched: Scheduler,
+    cfg: EnaDeviceConfig,
+    private readonly params: ParamValues,
+    private readonly vcpus: Vcpu[],
+    private readonly drops: DropCounters,
+    private readonly hashFn: RssHashFn,
+  ) {
+    this.cfg = cfg;
+    this.name = cfg.name;
+    this.txRingSize = cfg.txRing;
+    this.rxRingSize = cfg.rxRing;
+    this.nQueues = cfg.queues;
+    this.rssState = {
+      key: cfg.rssKey,
+      indir: Array.from({ length: INDIR_SIZE }, (_, i) => i % cfg.queues),
+      hfunc: 'toeplitz',
+      keyConfigurable: cfg.rssKeyConfigurable,
+    };
+    this.buildQueues();
+  }
+
+  private buildQueues(): void {
+    this.tx = Array.from({ length: this.nQueues }, () => new TxQueue());
+    this.rx = Array.from({ length: this.nQueues }, () => new RxQueue());
+  }
+
+  get queueCount(): number {
+    return this.nQueues;
+  }
+
+  get mtu(): number {
+    return this.cfg.mtu;
+  }
+
+  vcpuForQueue(q: number): Vcpu {
+    return this.vcpus[q % this.vcpus.length]!;
+  }
+
+  // ------------------------------------------------------------------ TX
+
+  /** Free descriptors on TX queue q (the driver keeps the queue stopped below the wake threshold). */
+  txRoom(q: number): number {
+    const t = this.tx[q]!;
+    return t.stopped ? 0 : this.txRingSize - t.used;
+  }
+
+  /** Post a batch to TX ring q. Precondition: p.count ≤ txRoom(q). */
+  xmit(q: number, p: Packet): void {
+    const t = this.tx[q]!;
+    t.ring.push(p);
+    t.used += p.count;
+    if (t.used > t.peakUsed) t.peakUsed = t.used;
+    t.doorbells++;
+    // ena_start_xmit stops the queue when it cannot hold another max-fragment packet
+    if (this.txRingSize - t.used < TX_WAKEUP_THRESH) {
+      if (!t.stopped) {
+        t.stopped = true;
+        t.queueStop++;
+      }
+    }
+    if (!t.deviceBusy) this.fetchNext(q);
+  }
+
+  private fetchNext(q: number): void {
+    const t = this.tx[q]!;
+    if (t.ringHead >= t.ring.length) {
+      t.deviceBusy = false;
+      t.ring.length = 0;
+      t.ringHead = 0;
+      return;
+    }
+    t.deviceBusy = true;
+    const p = t.ring[t.ringHead]!;
+    this.sched.after(p.count * this.params.enaQueuePacketNs, this.fetchedFns[q]!, p);
+  }
+
+  private fetchedFns: Array<(arg: unknown) => void> = [];
+
+  private makeFetched(q: number) {
+    return (arg: unknown) => {
+      const p = arg as Packet;
+      const t = this.tx[q]!;
+      t.ring[t.ringHead++] = undefined as unknown as Packet;
+      t.cnt += p.count;
+      t.bytes += p.count * p.sizeBytes;
+      // Later stages may split (mutate) the batch: complete what was fetched, as fetched.
+      t.awaitingClean.push(cloneBatch(p, p.count));
+      this.toNitro(p);
+      if (!t.cleanArmed) {
+        t.cleanArmed = true;
+        this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[q]!, undefined);
+      }
+      this.fetchNext(q);
+    };
+  }
+
+  private cleanFns: Array<(arg: unknown) => void> = [];
+
+  private makeClean(q: number) {
+    return () => {
+      const t = this.tx[q]!;
+      const batch = t.awaitingClean;
+      t.awaitingClean = [];
+      let n = 0;
+      for (const p of batch) n += p.count;
+      // TX completion cleaning runs in NAPI on the queue's vCPU
+      this.vcpuForQueue(q).run(n * 50, () => {
+        t.cleanArmed = false;
+        t.napiComp++;
+        t.unmask++;
+        t.used -= n;
+        for (const p of batch) this.onTxComplete(p);
+        if (t.stopped && this.txRingSize - t.used >= TX_WAKEUP_THRESH) {
+          t.stopped = false;
+          t.queueWakeup++;
+        }
+        this.onTxRoom(q);
+        if (t.awaitingClean.length > 0 && !t.cleanArmed) {
+          t.cleanArmed = true;
+          this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[q]!, undefined);
+        }
+      });
+    };
+  }
+
+  // ------------------------------------------------------------------ RX
+
+  /** RX queue a packet is steered to: n-tuple rule first, else RSS. */
+  steer(p: Packet): number {
+    const tup = p.flow.tuple;
+    for (const r of this.ntuple) {
+      if ((r.flowType === 'tcp4') !== (tup.proto === 'tcp')) continue;
+      if (r.flowType === 'udp4' && tup.proto !== 'udp') continue;
+      if (r.srcIp !== undefined && r.srcIp !== tup.srcIp) continue;
+      if (r.dstIp !== undefined && r.dstIp !== tup.dstIp) continue;
+      if (r.srcPort !== undefined && r.srcPort !== tup.srcPort) continue;
+      if (r.dstPort !== undefined && r.dstPort !== tup.dstPort) continue;
+      return r.action;
+    }
+    const h = this.hashFn(tup, this.rssState.key, this.rssState.hfunc, this.rssState.keyConfigurable);
+    return this.rssState.indir[h % INDIR_SIZE]!;
+  }
+
+  /** A packet arriving from the Nitro card. */
+  receive(p: Packet): void {
+    const q = this.steer(p);
+    const r = this.rx[q]!;
+    const room = this.rxRingSize - r.used;
+    if (room <= 0) {
+      this.rxOverrun(r, p, p.count);
+      return;
+    }
+    if (p.count > room) {
+      const rest = splitBatch(p, room);
+      this.rxOverrun(r, rest, rest.count);
+    }
+    p.enqueuedAtNs = this.sched.now;
+    r.ring.push(p);
+    r.used += p.count;
+    if (r.used > r.peakUsed) r.peakUsed = r.used;
+    if (r.irqArmed && !r.irqPending && !r.polling) {
+      r.irqPending = true;
+      this.sched.after(this.coal.rxUsecs * 1000, this.irqFns[q]!, undefined);
+    }
+  }
+
+  private rxOverrun(r: RxQueue, p: Packet, n: number): void {
+    r.overruns += n;
+    this.rxOverruns += n;
+    this.drops.add(this.cfg.hostName, 'rx_ring', 'rx_ring_full', n, n * p.sizeBytes);
+  }
+
+  private irqFns: Array<(arg: unknown) => void> = [];
+
+  private makeIrq(q: number) {
+    return () => {
+      const r = this.rx[q]!;
+      r.irqPending = false;
+      r.irqArmed = false;
+      this.poll(q);
+    };
+  }
+
+  /** One NAPI poll round on queue q: take up to napiBudget packets, GRO them, charge the vCPU. */
+  private poll(q: number): void {
+    const r = this.rx[q]!;
+    r.polling = true;
+    const budget = this.params.napiBudget;
+    const taken: Packet[] = [];
+    let n = 0;
+    while (n < budget && r.ringHead < r.ring.length) {
+      const p = r.ring[r.ringHead]!;
+      if (n + p.count > budget) {
+        const rest = splitBatch(p, budget - n);
+        r.ring[r.ringHead] = rest;
+        taken.push(p);
+        n += p.count;
+        break;
+      }
+      r.ring[r.ringHead++] = undefined as unknown as Packet;
+      taken.push(p);
+      n += p.count;
+    }
+    if (r.ringHead >= r.ring.length) {
+      r.ring.length = 0;
+      r.ringHead = 0;
+    }
+    // GRO: merge consecutive packets of one TCP flow, up to gro_max_size bytes per skb
+    const deliveries: RxDelivery[] = [];
+    let cur: RxDelivery | null = null;
+    let skbs = 0;
+    for (const p of taken) {
+      r.cnt += p.count;
+      r.bytes += p.count * p.sizeBytes;
+      if (p.sizeBytes <= 256) r.copybreak += p.count;
+      const gro = p.flow.tuple.proto === 'tcp' && p.payloadBytes > 0;
+      if (cur && gro && cur.packets[0]!.flow === p.flow) {
+        cur.packets.push(p);
+        cur.segs += p.count;
+        cur.bytes += p.count * p.sizeBytes;
+      } else {
+        cur = { packets: [p], segs: p.count, bytes: p.count * p.sizeBytes, skbs: 0 };
+        deliveries.push(cur);
+        if (!gro) cur = null;
+      }
+    }
+    for (const d of deliveries) {
+      const isGro = d.packets[0]!.flow.tuple.proto === 'tcp' && d.packets[0]!.payloadBytes > 0;
+      d.skbs = isGro ? Math.max(1, Math.ceil(d.bytes / this.params.groMaxBytes)) : d.segs;
+      skbs += d.skbs;
+    }
+    const cost = n * this.params.hostRxPacketNs + skbs * this.params.hostStackSkbNs;
+    const vcpu = this.vcpuForQueue(q);
+    vcpu.run(cost, () => {
+      r.used -= n;
+      for (const d of deliveries) this.onRx(d, vcpu);
+      if (r.ringHead < r.ring.length) {
+        this.poll(q);
+      } else {
+        r.polling = false;
+        r.irqArmed = true;
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  /** Must be called once after construction and after queue changes. */
+  wire(): void {
+    this.fetchedFns = this.tx.map((_, q) => this.makeFetched(q));
+    this.cleanFns = this.tx.map((_, q) => this.makeClean(q));
+    this.irqFns = this.rx.map((_, q) => this.makeIrq(q));
+  }
+
+  /** Occupancy snapshot for summaries: [used, peak] per queue. */
+  occupancy(): { tx: Array<[number, number]>; rx: Array<[number, number]> } {
+    return {
+      tx: this.tx.map((t) => [t.used, t.peakUsed]),
+      rx: this.rx.map((r) => [r.used, r.peakUsed]),
+    };
+  }
+
+  private idle(): boolean {
+    return this.tx.every((t) => t.used === 0) && this.rx.every((r) => r.used === 0 && !r.polling);
+  }
+
+  // ------------------------------------------------------------------ EnaDeviceView
+
+  driverInfo(): DriverInfo {
+    return {
+      driver: 'ena',
+      version: '2.13.3g',
+      firmwareVersion: '',
+      busInfo: '0000:00:05.0',
+    };
+  }
+
+  link(): LinkInfo {
+    return {
+      name: this.name,
+      ifindex: this.cfg.ifindex,
+      mtu: this.cfg.mtu,
+      minMtu: 128,
+      maxMtu: this.cfg.maxMtu,
+      mac: this.cfg.mac,
+      txQueueLen: 1000,
+      qdiscKind: 'mq',
+      numTxQueues: this.nQueues,
+      numRxQueues: this.nQueues,
+      up: true,
+    };
+  }
+
+  linkStats(): LinkStats {
+    let rxB = 0;
+    let rxP = 0;
+    let txB = 0;
+    let txP = 0;
+    for (const r of this.rx) {
+      rxB += r.bytes;
+      rxP += r.cnt;
+    }
+    for (const t of this.tx) {
+      txB += t.bytes;
+      txP += t.cnt;
+    }
+    return {
+      rxBytes: rxB + rxP * 14,
+      rxPackets: rxP,
+      rxErrors: 0,
+      rxDropped: 0,
+      rxOverErrors: this.rxOverruns,
+      rxMissed: 0,
+      rxMcast: 0,
+      txBytes: txB + txP * 14,
+      txPackets: txP,
+      txErrors: 0,
+      txDropped: this.txDropsTotal,
+      txCarrier: 0,
+      txCollisions: 0,
+    };
+  }
+
+  statistics(): Array<[string, number]> {
+    const out: Array<[string, number]> = [
+      ['tx_timeout', 0],
+      ['suspend', 0],
+      ['resume', 0],
+      ['wd_expired', 0],
+      ['interface_up', this.interfaceUp],
+      ['interface_down', this.interfaceUp - 1],
+      ['admin_q_pause', 0],
+      ['rx_drops', 0],
+      ['tx_drops', this.txDropsTotal],
+      ['rx_overruns', this.rxOverruns],
+      ...this.nitroCounters(),
+    ];
+    this.tx.forEach((t, i) => {
+      out.push(
+        [`queue_${i}_tx_cnt`, t.cnt],
+        [`queue_${i}_tx_bytes`, t.bytes + t.cnt * 14],
+        [`queue_${i}_tx_queue_stop`, t.queueStop],
+        [`queue_${i}_tx_queue_wakeup`, t.queueWakeup],
+        [`queue_${i}_tx_dma_mapping_err`, 0],
+        [`queue_${i}_tx_linearize`, 0],
+        [`queue_${i}_tx_linearize_failed`, 0],
+        [`queue_${i}_tx_napi_comp`, t.napiComp],
+        [`queue_${i}_tx_tx_poll`, t.napiComp],
+        [`queue_${i}_tx_doorbells`, t.doorbells],
+        [`queue_${i}_tx_prepare_ctx_err`, 0],
+        [`queue_${i}_tx_bad_req_id`, 0],
+        [`queue_${i}_tx_llq_buffer_copy`, 0],
+        [`queue_${i}_tx_missed_tx`, 0],
+        [`queue_${i}_tx_unmask_interrupt`, t.unmask],
+      );
+      const r = this.rx[i]!;
+      out.push(
+        [`queue_${i}_rx_cnt`, r.cnt],
+        [`queue_${i}_rx_bytes`, r.bytes + r.cnt * 14],
+        [`queue_${i}_rx_rx_copybreak_pkt`, r.copybreak],
+        [`queue_${i}_rx_csum_good`, r.cnt],
+        [`queue_${i}_rx_refil_partial`, r.refilPartial],
+        [`queue_${i}_rx_csum_bad`, 0],
+        [`queue_${i}_rx_page_alloc_fail`, 0],
+        [`queue_${i}_rx_skb_alloc_fail`, 0],
+        [`queue_${i}_rx_dma_mapping_err`, 0],
+        [`queue_${i}_rx_bad_desc_num`, 0],
+        [`queue_${i}_rx_bad_req_id`, 0],
+        [`queue_${i}_rx_empty_rx_ring`, 0],
+        [`queue_${i}_rx_csum_unchecked`, 0],
+      );
+    });
+    out.push(
+      ['ena_admin_q_aborted_cmd', 0],
+      ['ena_admin_q_submitted_cmd', 0],
+      ['ena_admin_q_completed_cmd', 0],
+      ['ena_admin_q_out_of_space', 0],
+      ['ena_admin_q_no_completion', 0],
+    );
+    return out;
+  }
+
+  rings(): RingParams {
+    return { rxMax: this.cfg.rxRingMax, txMax: this.cfg.txRingMax, rx: this.rxRingSize, tx: this.txRingSize };
+  }
+
+  setRings(rx: number | undefined, tx: number | undefined): Errno | null {
+    // ena_set_ringparam: values outside [ENA_MIN_RING_SIZE, max] are rejected; others are rounded down to a power of 2.
+    const check = (v: number | undefined, max: number) => v === undefined || (v >= 256 && v <= max);
+    if (!check(rx, this.cfg.rxRingMax) || !check(tx, this.cfg.txRingMax)) return 'EINVAL';
+    if (!this.idle()) {
+      // Resizing resets the interface; in-flight ring contents are dropped ("short-lasting packet drops", ENA-BP).
+    }
+    const pow2 = (v: number) => 2 ** Math.floor(Math.log2(v));
+    if (rx !== undefined) this.rxRingSize = pow2(rx);
+    if (tx !== undefined) this.txRingSize = pow2(tx);
+    return null;
+  }
+
+  channels(): ChannelParams {
+    return { combinedMax: this.cfg.maxQueues, combined: this.nQueues };
+  }
+
+  setChannels(combined: number): Errno | null {
+    if (!Number.isInteger(combined) || combined < 1 || combined > this.cfg.maxQueues) return 'EINVAL';
+    if (!this.idle()) return 'EBUSY';
+    this.nQueues = combined;
+    this.rssState.indir = Array.from({ length: INDIR_SIZE }, (_, i) => i % combined);
+    this.buildQueues();
+    this.wire();
+    this.onQueuesChange(combined);
+    return null;
+  }
+
+  coalesce(): CoalesceParams {
+    return { ...this.coal };
+  }
+
+  setCoalesce(p: Partial<CoalesceParams>): Errno | null {
+    if (p.adaptiveTx) return 'EOPNOTSUPP';
+    for (const v of [p.rxUsecs, p.txUsecs]) {
+      if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > 0xffff)) return 'EINVAL';
+    }
+    this.coal = { ...this.coal, ...p, adaptiveTx: false };
+    return null;
+  }
+
+  rss(): RssParams {
+    return { ...this.rssState, key: this.rssState.key.slice(), indir: this.rssState.indir.slice() };
+  }
+
+  setRss(p: { key?: Uint8Array; indir?: number[]; hfunc?: RssHashFunction }): Errno | null {
+    if ((p.key || p.hfunc) && !this.cfg.rssKeyConfigurable) return 'EOPNOTSUPP';
+    if (p.key && p.key.length !== 40) return 'EINVAL';
+    if (
+      p.indir &&
+      (p.indir.length !== INDIR_SIZE ||
+        p.indir.some((q) => !Number.isInteger(q) || q < 0 || q >= this.nQueues))
+    ) {
+      return 'EINVAL';
+    }
+    if (p.key) this.rssState.key = p.key.slice();
+    if (p.indir) this.rssState.indir = p.indir.slice();
+    if (p.hfunc) this.rssState.hfunc = p.hfunc;
+    return null;
+  }
+
+  ntupleSupported(): boolean {
+    return this.cfg.ntupleSupported;
+  }
+
+  ntupleRuleCapacity(): number {
+    return this.cfg.ntupleCapacity;
+  }
+
+  ntupleRules(): NtupleRule[] {
+    return this.ntuple.map((r) => ({ ...r }));
+  }
+
+  addNtupleRule(rule: Omit<NtupleRule, 'loc'> & { loc?: number }): number | Errno {
+    if (!this.cfg.ntupleSupported) return 'EOPNOTSUPP';
+    if (!Number.isInteger(rule.action) || rule.action < 0 || rule.action >= this.nQueues) return 'EINVAL';
+    let loc = rule.loc;
+    if (loc === undefined) {
+      loc = 0;
+      while (this.ntuple.some((r) => r.loc === loc)) loc++;
+    }
+    if (loc < 0 || loc >= this.cfg.ntupleCapacity) return 'EINVAL';
+    this.ntuple = this.ntuple.filter((r) => r.loc !== loc);
+    this.ntuple.push({ ...rule, loc });
+    this.ntuple.sort((a, b) => a.loc - b.loc);
+    return loc;
+  }
+
+  deleteNtupleRule(loc: number): Errno | null {
+    if (!this.cfg.ntupleSupported) return 'EOPNOTSUPP';
+    const before = this.ntuple.length;
+    this.ntuple = this.ntuple.filter((r) => r.loc !== loc);
+    return this.ntuple.length === before ? 'ENOENT' : null;
+  }
+
+  setMtu(mtu: number): Errno | null {
+    if (!Number.isInteger(mtu) || mtu < 128 || mtu > this.cfg.maxMtu) return 'EINVAL';
+    this.cfg = { ...this.cfg, mtu };
+    this.onMtuChange(mtu);
+    return null;
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * One simulated EC2 instance's operating system: vCPUs, the ENA device `eth0`, its qdisc tree,
+ * and the sockets of the applications running on it.
+ *
+ * Transmit path (dev_queue_xmit): the socket's send cost runs on the current vCPU; the batch is
+ * then given a TX queue (skb_tx_hash: reciprocal_scale(skb hash, queues) — ENA sets no XPS and no
+ * ndo_select_queue), enqueued on the qdisc tree, and the queue is run: packets are dequeued while
+ * their TX ring has room (__qdisc_run). A throttled qdisc is retried when its watchdog fires; a
+ * stopped ring is retried when the driver wakes it.
+ * Receive path: NAPI deliveries from the device go to the socket registered for the flow
+ * (TCP data/ACK, UDP datagram); SYNs go to the listener on the destination port.
+ */
+import type { Scheduler } from '../core/scheduler';
+import { Timer } from '../core/scheduler';
+import type { DropCounters } from '../model/drop-reasons';
+import type { Packet } from '../model/packet';
+import { splitBatch, TCP_FLAG_ACK, TCP_FLAG_SYN } from '../model/packet';
+import type { ParamValues } from '../params';
+import type { Vcpu } from './cpu';
+import type { EnaDevice, RxDelivery } from './ena-device';
+import type { QdiscContext, QdiscTree } from './qdisc/types';
+import type { TcpEndpoint } from './tcp';
+import type { UdpSocket } from './udp';
+
+export type SocketHandler = { kind: 'tcp'; ep: TcpEndpoint } | { kind: 'udp'; sock: UdpSocket };
+
+export class Host {
+  /** The vCPU whose context is running now (softirq or a thread), for charging send costs. */
+  ctxVcpu: Vcpu | null = null;
+  qdisc!: QdiscTree;
+  private readonly rxBySrcFlow = new Map<number, SocketHandler>();
+  private readonly txByFlow = new Map<number, SocketHandler>();
+  private readonly listeners = new Map<string, (p: Packet) => void>();
+  private readonly pacing = new Map<number, TcpEndpoint>();
+  private readonly watchdog: Timer;
+  /** UDP datagrams to closed ports (UDP NoPorts), TCP resets not modelled. */
+  noPorts = 0;
+  nextEphemeralPort = 45_000;
+
+  constructor(
+    private readonly sched: Scheduler,
+    readonly name: string,
+    readonly ip: string,
+    readonly vcpus: Vcpu[],
+    readonly eth0: EnaDevice,
+    private readonly params: ParamValues,
+    private readonly drops: DropCounters,
+    makeQdiscTree: (ctx: QdiscContext) => QdiscTree,
+  ) {
+    this.watchdog = new Timer(sched, () => this.runAllQueues());
+    const ctx: QdiscContext = {
+      mtu: () => this.eth0.mtu,
+      txQueueLen: () => 1000,
+      numTxQueues: () => this.eth0.queueCount,
+      drop: (p, count, reason) => {
+        this.drops.add(this.name, 'qdisc', reason, count, count * p.sizeBytes);
+        // the skb is freed: release its TCP Small Queues / wmem charge
+        const h = this.txByFlow.get(p.flow.id);
+        if (h) {
+          const fake = { ...p, count };
+          if (h.kind === 'tcp') h.ep.txCompleted(fake);
+          else h.sock.txCompleted(fake);
+        }
+      },
+      socketPacingRateBytesPerSec: (socketId) =>
+        this.pacing.get(socketId)?.pacingRateBytesPerSec() ?? Number.POSITIVE_INFINITY,
+    };
+    this.qdisc = makeQdiscTree(ctx);
+    eth0.onTxRoom = (q) => (this.qdisc.rootKind === 'mq' ? this.runQueue(q) : this.runAllQueues());
+    eth0.onTxComplete = (p) => {
+      const h = this.txByFlow.get(p.flow.id);
+      if (!h) return;
+      if (h.kind === 'tcp') h.ep.txCompleted(p);
+      else h.sock.txCompleted(p);
+    };
+    eth0.onRx = (d, vcpu) => this.receive(d, vcpu);
+  }
+
+  allocPort(): number {
+    return this.nextEphemeralPort++;
+  }
+
+  // ------------------------------------------------------------------ registration
+
+  registerTx(flowId: number, h: SocketHandler): void {
+    this.txByFlow.set(flowId, h);
+    if (h.kind === 'tcp') this.pacing.set(h.ep.flow.socketId, h.ep);
+  }
+
+  /** Packets of the peer's flow `srcFlowId` arriving here go to `h`. */
+  registerRx(srcFlowId: number, h: SocketHandler): void {
+    this.rxBySrcFlow.set(srcFlowId, h);
+  }
+
+  unregister(flowIds: number[]): void {
+    for (const id of flowIds) {
+      this.rxBySrcFlow.delete(id);
+      this.txByFlow.delete(id);
+    }
+  }
+
+  listen(proto: 'tcp' | 'udp', port: number, onSyn: (p: Packet) => void): void {
+    this.listeners.set(`${proto}:${port}`, onSyn);
+  }
+
+  unlisten(proto: 'tcp' | 'udp', port: number): void {
+    this.listeners.delete(`${proto}:${port}`);
+  }
+
+  isListening(proto: 'tcp' | 'udp', port: number): boolean {
+    return this.listeners.has(`${proto}:${port}`);
+  }
+
+  // ------------------------------------------------------------------ transmit
+
+  /** Send a batch from a socket: charge the send-path CPU cost, then enqueue it on the qdisc. */
+  transmit(p: Packet, vcpu: Vcpu): void {
+    const segs = p.count;
+    const bytes = segs * p.payloadBytes;
+    const skbs = Math.max(1, Math.ceil(bytes / this.params.gsoMaxBytes));
+    const cost = skbs * this.params.hostStackSkbNs + segs * this.params.hostTxSegmentNs;
+    vcpu.run(cost, this.enqueueFn, p);
+  }
+
+  private readonly enqueueFn = (arg: unknown) => this.enqueue(arg as Packet);
+
+  /** dev_queue_xmit: pick the TX queue, enqueue, run the queue. */
+  enqueue(p: Packet): void {
+    const n = this.eth0.queueCount;
+    p.txq = Math.floor(((p.flow.skbHash >>> 0) * n) / 4294967296);
+    p.enqueuedAtNs = this.sched.now;
+    this.qdisc.enqueue(p, this.sched.now);
+    if (this.qdisc.rootKind === 'mq') this.runQueue(p.txq);
+    else this.runAllQueues();
+  }
+
+  private runAllQueues(): void {
+    for (let q = 0; q < this.eth0.queueCount; q++) this.runQueue(q);
+  }
+
+  /** __qdisc_run for TX queue q. */
+  runQueue(q: number): void {
+    const now = this.sched.now;
+    for (let guard = 0; guard < 100_000; guard++) {
+      if (this.qdisc.rootKind === 'mq' && this.eth0.txRoom(q) <= 0) return;
+      const p = this.qdisc.dequeue(q, now);
+      if (!p) {
+        const wake = this.qdisc.nextWakeNs(now);
+        if (Number.isFinite(wake)) this.watchdog.armNoLaterThan(wake);
+        return;
+      }
+      const target = p.txq >= 0 && p.txq < this.eth0.queueCount ? p.txq : q;
+      const room = this.eth0.txRoom(target);
+      if (room <= 0) {
+        this.qdisc.requeue(p);
+        return;
+      }
+      if (p.count > room) {
+        const rest = splitBatch(p, room);
+        this.qdisc.requeue(rest);
+      }
+      this.eth0.xmit(target, p);
+    }
+  }
+
+  // ------------------------------------------------------------------ receive
+
+  private receive(d: RxDelivery, vcpu: Vcpu): void {
+    const prev = this.ctxVcpu;
+    this.ctxVcpu = vcpu;
+    try {
+      for (const p of d.packets) {
+        const h = this.rxBySrcFlow.get(p.flow.id);
+        if (!h) {
+          const l = this.listeners.get(`${p.flow.tuple.proto}:${p.flow.tuple.dstPort}`);
+          if (l && (p.flow.tuple.proto === 'udp' || p.flags & TCP_FLAG_SYN)) {
+            l(p);
+            const h2 = this.rxBySrcFlow.get(p.flow.id);
+            if (h2) this.dispatch(h2, p, d);
+          } else {
+            this.noPorts += p.count;
+            this.drops.add(this.name, 'socket', 'no_listener', p.count, p.count * p.sizeBytes);
+          }
+          continue;
+        }
+        this.dispatch(h, p, d);
+      }
+    } finally {
+      this.ctxVcpu = prev;
+    }
+  }
+
+  private dispatch(h: SocketHandler, p: Packet, d: RxDelivery): void {
+    if (h.kind === 'tcp') {
+      const syn = (p.flags & TCP_FLAG_SYN) !== 0;
+      const ack = (p.flags & TCP_FLAG_ACK) !== 0;
+      if (syn && ack) {
+        h.ep.onAck(p); // SYN-ACK: the connecting side becomes established
+      } else if (syn || p.payloadBytes > 0) {
+        const share = Math.max(1, Math.round((d.skbs * p.count) / d.segs));
+        h.ep.onData(p, share);
+        if (ack && p.payloadBytes > 0 && h.ep.sndNxt > h.ep.sndUna) h.ep.onAck(p);
+      } else {
+        h.ep.onAck(p);
+      }
+    } else {
+      const dropped = h.sock.deliver(p, splitBatch);
+      if (dropped > 0)
+        this.drops.add(this.name, 'socket', 'socket_rcvbuf_full', dropped, dropped * p.sizeBytes);
+    }
+  }
+}

@@ -1,0 +1,613 @@
+/**
+ * A Linux-like TCP endpoint: one direction of bulk data with its ACK stream.
+ *
+ * Sender: CUBIC congestion control (Linux bictcp: β = 717/1024, C = 0.4, fast convergence,
+ * TCP-friendly region; HyStart is not modelled), slow start, SACK scoreboard with RACK loss
+ * detection (a segment is lost when something sent after it was delivered, beyond a reordering
+ * window of min_rtt/4), fast retransmit and recovery, RTO with exponential backoff (min 200 ms),
+ * receive-window limit, TCP Small Queues (bytes between the socket and TX completion), and a send
+ * buffer the application blocks on.
+ * Receiver: cumulative ACK with up to 4 SACK blocks, one ACK per GRO skb when ≥ 2 segments arrived
+ * or data is out of order, otherwise a delayed ACK (40 ms); a receive buffer drained by the app.
+ *
+ * Batches: data leaves in batches of up to `maxBatchSegs` equal segments (a GSO super-packet);
+ * every scoreboard entry is one batch and is split when a SACK or ACK covers part of it.
+ * Sequence numbers are byte offsets starting at 0 (no ISN: nothing in the model depends on it).
+ */
+import type { Scheduler } from '../core/scheduler';
+import { Timer } from '../core/scheduler';
+import {
+  IPV4_HEADER_BYTES,
+  type Flow,
+  type Packet,
+  TCP_FLAG_ACK,
+  TCP_FLAG_SYN,
+  TCP_HEADER_BYTES,
+  TCP_TIMESTAMP_OPTION_BYTES,
+} from '../model/packet';
+import type { ParamValues } from '../params';
+import type { Vcpu } from './cpu';
+
+const BETA = 717 / 1024;
+const CUBIC_C = 0.4;
+const TCP_HDR = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + TCP_TIMESTAMP_OPTION_BYTES; // 52
+
+interface Seg {
+  start: number;
+  end: number;
+  segs: number;
+  sentNs: number;
+  retrans: boolean;
+  sacked: boolean;
+  lost: boolean;
+  /** Lost and not yet retransmitted. */
+  pendingRetrans: boolean;
+}
+
+export interface TcpHostHooks {
+  /** Put a packet on the wire path of this host (qdisc → ring), after CPU cost on `vcpu`. */
+  transmit(p: Packet): void;
+  /** The vCPU the application thread of this socket runs on. */
+  appVcpu: Vcpu;
+}
+
+export interface TcpInfo {
+  sndCwndBytes: number;
+  sndCwndSegs: number;
+  ssthresh: number;
+  srttUs: number;
+  rttvarUs: number;
+  minRttUs: number;
+  totalRetrans: number;
+  sndMss: number;
+  bytesAcked: number;
+  bytesReceived: number;
+  sndWnd: number;
+  pmtu: number;
+}
+
+export class TcpEndpoint {
+  // ---- identity
+  readonly flow: Flow;
+  peer: TcpEndpoint | null = null;
+  established = false;
+  onEstablished: (() => void) | null = null;
+
+  // ---- sender state
+  mss: number;
+  sndUna = 0;
+  sndNxt = 0;
+  /** Bytes the application has written (the send buffer holds writeSeq − sndUna). */
+  writeSeq = 0;
+  sndbufBytes: number;
+  cwnd: number;
+  ssthresh = Number.POSITIVE_INFINITY;
+  private scoreboard: Seg[] = [];
+  private sbHead = 0;
+  private sackedBytes = 0;
+  private lostBytes = 0;
+  private inRecovery = false;
+  private recoveryPoint = 0;
+  srttNs = 0;
+  rttvarNs = 0;
+  minRttNs = Number.POSITIVE_INFINITY;
+  private rtoNs: number;
+  private backoff = 0;
+  private readonly rtoTimer: Timer;
+  totalRetransSegs = 0;
+  /** Bytes handed to the host and not yet TX-completed (TCP Small Queues). */
+  tsqBytes = 0;
+  peerWindow: number;
+  private rackXmitNs = 0;
+  // cubic
+  private lastMaxCwnd = 0;
+  private epochStartNs = 0;
+  private originPoint = 0;
+  private bicK = 0;
+  private tcpCwndEst = 0;
+  private ackCnt = 0;
+  /** Called when send-buffer space frees up (the app may write again). */
+  onWritable: (() => void) | null = null;
+
+  // ---- receiver state
+  rcvNxt = 0;
+  private ooo: Array<[number, number]> = [];
+  /** Bytes received in order and not yet read by the application. */
+  rcvQueued = 0;
+  rcvbufBytes: number;
+  bytesReceived = 0;
+  private unackedSegs = 0;
+  private readonly delackTimer: Timer;
+  /** Called when in-order data becomes readable. */
+  onReadable: (() => void) | null = null;
+
+  constructor(
+    private readonly sched: Scheduler,
+    flow: Flow,
+    private readonly params: ParamValues,
+    private readonly hooks: TcpHostHooks,
+    opts: { mss: number; sndbufBytes: number; rcvbufBytes: number; maxBatchSegs: number },
+  ) {
+    this.flow = flow;
+    this.mss = opts.mss;
+    this.sndbufBytes = opts.sndbufBytes;
+    this.rcvbufBytes = opts.rcvbufBytes;
+    this.maxBatchSegs = opts.maxBatchSegs;
+    this.cwnd = params.tcpInitCwnd;
+    this.rtoNs = 1_000_000_000; // RFC 6298 initial RTO 1 s
+    this.peerWindow = 65535;
+    this.rtoTimer = new Timer(sched, () => this.onRto());
+    this.delackTimer = new Timer(sched, () => this.sendAck(1));
+  }
+
+  private readonly maxBatchSegs: number;
+
+  // ================================================================ connection setup
+
+  /** Client side: send SYN. */
+  connect(): void {
+    this.transmitControl(TCP_FLAG_SYN);
+  }
+
+  private transmitControl(flags: number): void {
+    const p = this.makePacket(1, 0, 0, flags);
+    p.sizeBytes = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + 20; // SYN options: MSS, SACK-perm, TS, WS
+    this.hooks.transmit(p);
+  }
+
+  // ================================================================ application side
+
+  /** Bytes the application may still write without blocking. */
+  sndbufFree(): number {
+    return Math.max(0, this.sndbufBytes - (this.writeSeq - this.sndUna));
+  }
+
+  /** The application wrote `bytes` (already charged to its vCPU). */
+  write(bytes: number): void {
+    this.writeSeq += bytes;
+    this.trySend();
+  }
+
+  /** The application read `bytes` from the receive queue. */
+  read(bytes: number): void {
+    const before = this.advertisedWindow();
+    this.rcvQueued -= bytes;
+    // Window update when the window opens by ≥ 2 MSS from a nearly closed state (tcp_cleanup_rbuf)
+    if (before < 2 * this.mss && this.advertisedWindow() >= 2 * this.mss) this.sendAck(1);
+  }
+
+  advertisedWindow(): number {
+    return Math.max(0, Math.floor((this.rcvbufBytes - this.rcvQueued) / 2));
+  }
+
+  // ================================================================ sender
+
+  /** Bytes in flight as the pipe estimate (RFC 6675): sent − SACKed − lost-not-retransmitted. */
+  pipeBytes(): number {
+    return this.sndNxt - this.sndUna - this.sackedBytes - this.lostBytes;
+  }
+
+  private tsqLimit(): number {
+    // tcp_small_queue_check: max(2 skbs, ~1 ms at the pacing rate), capped by tcp_limit_output_bytes
+    const pacing = this.pacingRateBytesPerSec();
+    const ms = Number.isFinite(pacing) ? pacing / 1000 : this.params.tcpLimitOutputBytes;
+    return Math.min(this.params.tcpLimitOutputBytes, Math.max(2 * this.params.gsoMaxBytes, ms));
+  }
+
+  /** sk_pacing_rate: 2× cwnd/srtt in slow start, 1.2× in congestion avoidance (tcp_update_pacing_rate). */
+  pacingRateBytesPerSec(): number {
+    if (this.srttNs <= 0) return Number.POSITIVE_INFINITY;
+    const ratio = this.cwnd < this.ssthresh ? 2 : 1.2;
+    return (ratio * this.cwnd * this.mss * 1e9) / this.srttNs;
+  }
+
+  /** Send what cwnd, rwnd, TSQ and the send buffer allow. */
+  trySend(): void {
+    if (!this.established) return;
+    const window = Math.min(Math.floor(this.cwnd) * this.mss, this.peerWindow);
+    for (let guard = 0; guard < 10_000; guard++) {
+      if (this.tsqBytes >= this.tsqLimit()) return; // throttled until TX completion
+      const room = window - this.pipeBytes();
+      // 1. retransmit lost segments first
+      if (this.lostBytes > 0) {
+        const seg = this.firstPendingRetrans();
+        if (seg) {
+          if (room < this.mss) return;
+          const maxSegs = Math.max(1, Math.min(this.maxBatchSegs, Math.floor(room / this.mss)));
+          if (seg.segs > maxSegs) this.splitSeg(seg, seg.start + maxSegs * this.segPayload(seg));
+          this.retransmit(seg);
+          continue;
+        }
+      }
+      // 2. new data
+      const avail = this.writeSeq - this.sndNxt;
+      if (avail <= 0) return;
+      if (room < this.mss && !(avail < this.mss && room >= avail)) return;
+      let bytes = Math.min(avail, room, this.maxBatchSegs * this.mss);
+      let segs = Math.floor(bytes / this.mss);
+      let payload = this.mss;
+      if (segs === 0) {
+        // a tail smaller than one MSS: send it only when nothing else is in flight (Nagle)
+        if (this.sndNxt > this.sndUna) return;
+        segs = 1;
+        payload = bytes;
+      } else {
+        bytes = segs * this.mss;
+      }
+      this.sendNew(segs, payload);
+    }
+  }
+
+  private segPayload(s: Seg): number {
+    return (s.end - s.start) / s.segs;
+  }
+
+  private sendNew(segs: number, payload: number): void {
+    const start = this.sndNxt;
+    const end = start + segs * payload;
+    this.scoreboard.push({
+      start,
+      end,
+      segs,
+      sentNs: this.sched.now,
+      retrans: false,
+      sacked: false,
+      lost: false,
+      pendingRetrans: false,
+    });
+    this.sndNxt = end;
+    const p = this.makePacket(segs, payload, start, TCP_FLAG_ACK);
+    this.tsqBytes += segs * payload;
+    this.hooks.transmit(p);
+    if (!this.rtoTimer.armed) this.rtoTimer.armAt(this.sched.now + this.currentRto());
+  }
+
+  private retransmit(seg: Seg): void {
+    seg.pendingRetrans = false;
+    seg.retrans = true;
+    seg.sentNs = this.sched.now;
+    this.lostBytes -= seg.end - seg.start;
+    this.totalRetransSegs += seg.segs;
+    const payload = this.segPayload(seg);
+    const p = this.makePacket(seg.segs, payload, seg.start, TCP_FLAG_ACK);
+    this.tsqBytes += seg.end - seg.start;
+    this.hooks.transmit(p);
+    if (!this.rtoTimer.armed) this.rtoTimer.armAt(this.sched.now + this.currentRto());
+  }
+
+  private firstPendingRetrans(): Seg | null {
+    for (let i = this.sbHead; i < this.scoreboard.length; i++) {
+      const s = this.scoreboard[i]!;
+      if (s.pendingRetrans) return s;
+    }
+    return null;
+  }
+
+  private makePacket(count: number, payload: number, seq: number, flags: number): Packet {
+    return {
+      flow: this.flow,
+      count,
+      sizeBytes: payload + TCP_HDR,
+      payloadBytes: payload,
+      seq,
+      ack: this.rcvNxt,
+      flags,
+      sack: null,
+      window: this.advertisedWindow(),
+      tos: 0,
+      sentAtNs: this.sched.now,
+      enqueuedAtNs: this.sched.now,
+      txq: -1,
+      mark: 0,
+    };
+  }
+
+  /** TX completion of a batch we sent (frees TCP Small Queues budget). */
+  txCompleted(p: Packet): void {
+    if (p.payloadBytes === 0) return;
+    const wasThrottled = this.tsqBytes >= this.tsqLimit();
+    this.tsqBytes -= p.count * p.payloadBytes;
+    if (this.tsqBytes < 0) this.tsqBytes = 0;
+    if (wasThrottled && this.tsqBytes < this.tsqLimit()) this.trySend();
+  }
+
+  private currentRto(): number {
+    const base = this.srttNs > 0 ? this.srttNs + Math.max(4 * this.rttvarNs, 200_000) : this.rtoNs;
+    return Math.min(120e9, Math.max(this.params.tcpRtoMinNs, base) * 2 ** this.backoff);
+  }
+
+  /** Split scoreboard entry `s` at byte `at` (segment-aligned); `s` keeps the front part. */
+  private splitSeg(s: Seg, at: number): void {
+    const per = this.segPayload(s);
+    const frontSegs = Math.round((at - s.start) / per);
+    if (frontSegs <= 0 || frontSegs >= s.segs) return;
+    const back: Seg = { ...s, start: at, segs: s.segs - frontSegs };
+    s.end = at;
+    s.segs = frontSegs;
+    const idx = this.scoreboard.indexOf(s, this.sbHead);
+    this.scoreboard.splice(idx + 1, 0, back);
+  }
+
+  /** An ACK arrived (the segment's header fields); runs in softirq on `vcpu`. */
+  onAck(p: Packet): void {
+    const now = this.sched.now;
+    if (p.flags & TCP_FLAG_SYN) {
+      // SYN-ACK: established
+      if (!this.established) {
+        this.established = true;
+        const rtt = now - p.sentAtNs;
+        this.rttSample(Math.max(rtt, 1));
+        this.peerWindow = p.window;
+        this.onEstablished?.();
+        this.trySend();
+      }
+      return;
+    }
+    this.peerWindow = p.window;
+    const ack = p.ack;
+    let ackedBytes = 0;
+    let newestAckedSent = -1;
+    let rttSampleNs = -1;
+    // cumulative ACK
+    if (ack > this.sndUna) {
+      while (this.sbHead < this.scoreboard.length) {
+        const s = this.scoreboard[this.sbHead]!;
+        if (s.end <= ack) {
+          if (s.sacked) this.sackedBytes -= s.end - s.start;
+          else {
+            ackedBytes += s.end - s.start;
+            if (s.pendingRetrans) this.lostBytes -= s.end - s.start;
+            if (!s.retrans) rttSampleNs = now - s.sentNs;
+          }
+          newestAckedSent = Math.max(newestAckedSent, s.sentNs);
+          this.scoreboard[this.sbHead++] = undefined as unknown as Seg;
+        } else if (s.start < ack) {
+          this.splitSeg(s, ack);
+          // loop again: the front part now ends at ack
+        } else break;
+      }
+      if (this.sbHead > 1024 && this.sbHead * 2 > this.scoreboard.length) {
+        this.scoreboard = this.scoreboard.slice(this.sbHead);
+        this.sbHead = 0;
+      }
+      this.sndUna = ack;
+      this.backoff = 0;
+    }
+    // SACK blocks
+    if (p.sack) {
+      for (let i = 0; i < p.sack.length; i += 2) {
+        const bs = p.sack[i]!;
+        const be = p.sack[i + 1]!;
+        for (let j = this.sbHead; j < this.scoreboard.length; j++) {
+          const s = this.scoreboard[j]!;
+          if (s.start >= be) break;
+          if (s.end <= bs || s.sacked) continue;
+          if (s.start < bs) {
+            this.splitSeg(s, bs);
+            continue;
+          }
+          if (s.end > be) this.splitSeg(s, be);
+          s.sacked = true;
+          this.sackedBytes += s.end - s.start;
+          ackedBytes += s.end - s.start;
+          if (s.pendingRetrans) {
+            s.pendingRetrans = false;
+            this.lostBytes -= s.end - s.start;
+          }
+          newestAckedSent = Math.max(newestAckedSent, s.sentNs);
+          if (!s.retrans) rttSampleNs = Math.max(rttSampleNs, now - s.sentNs);
+        }
+      }
+    }
+    if (rttSampleNs > 0) this.rttSample(rttSampleNs);
+    if (newestAckedSent > this.rackXmitNs) this.rackXmitNs = newestAckedSent;
+    // RACK: anything sent before the newest delivered segment, beyond the reordering window, is lost
+    const reoWnd = Number.isFinite(this.minRttNs) ? this.minRttNs / 4 : 0;
+    let newLoss = false;
+    // Without a hole (SACKed data) or a recovery in progress nothing can be marked lost: skip the scan.
+    if (this.sackedBytes > 0 || this.inRecovery) {
+      const threshold = this.rackXmitNs - reoWnd;
+      for (let j = this.sbHead; j < this.scoreboard.length; j++) {
+        const s = this.scoreboard[j]!;
+        if (!s.sacked && !s.pendingRetrans && s.sentNs < threshold) {
+          s.pendingRetrans = true;
+          s.lost = true;
+          this.lostBytes += s.end - s.start;
+          newLoss = true;
+        }
+      }
+    }
+    if (newLoss && !this.inRecovery) this.enterRecovery();
+    if (this.inRecovery && this.sndUna >= this.recoveryPoint) this.inRecovery = false;
+    const ackedSegs = ackedBytes / this.mss;
+    if (!this.inRecovery && ackedSegs > 0) this.congAvoid(ackedSegs, now);
+    // RTO management
+    if (this.sndUna >= this.sndNxt) this.rtoTimer.stop();
+    else if (ack > 0 && ackedBytes > 0) this.rtoTimer.armAt(now + this.currentRto());
+    if (ackedBytes > 0 && this.onWritable && this.sndbufFree() > 0) this.onWritable();
+    this.trySend();
+  }
+
+  private rttSample(rtt: number): void {
+    if (rtt < this.minRttNs) this.minRttNs = rtt;
+    if (this.srttNs === 0) {
+      this.srttNs = rtt;
+      this.rttvarNs = rtt / 2;
+    } else {
+      const err = rtt - this.srttNs;
+      this.srttNs += err / 8;
+      this.rttvarNs += (Math.abs(err) - this.rttvarNs) / 4;
+    }
+  }
+
+  private enterRecovery(): void {
+    this.inRecovery = true;
+    this.recoveryPoint = this.sndNxt;
+    this.cubicOnLoss();
+    this.cwnd = this.ssthresh;
+  }
+
+  private cubicOnLoss(): void {
+    this.epochStartNs = 0;
+    if (this.cwnd < this.lastMaxCwnd)
+      this.lastMaxCwnd = (this.cwnd * (1 + BETA)) / 2; // fast convergence
+    else this.lastMaxCwnd = this.cwnd;
+    this.ssthresh = Math.max(this.cwnd * BETA, 2);
+  }
+
+  private onRto(): void {
+    if (this.sndUna >= this.sndNxt) return;
+    this.cubicOnLoss();
+    this.cwnd = 1;
+    this.inRecovery = false;
+    this.backoff = Math.min(this.backoff + 1, 15);
+    for (let j = this.sbHead; j < this.scoreboard.length; j++) {
+      const s = this.scoreboard[j]!;
+      if (!s.sacked && !s.pendingRetrans) {
+        s.pendingRetrans = true;
+        s.lost = true;
+        this.lostBytes += s.end - s.start;
+      }
+    }
+    this.rtoTimer.armAt(this.sched.now + this.currentRto());
+    this.trySend();
+  }
+
+  /** Linux bictcp_cong_avoid with float cwnd. */
+  private congAvoid(acked: number, now: number): void {
+    if (this.cwnd < this.ssthresh) {
+      const room = this.ssthresh - this.cwnd;
+      const inc = Math.min(acked, room);
+      this.cwnd += inc;
+      acked -= inc;
+      if (acked <= 0) return;
+    }
+    if (this.epochStartNs === 0) {
+      this.epochStartNs = now;
+      this.ackCnt = acked;
+      this.tcpCwndEst = this.cwnd;
+      if (this.lastMaxCwnd <= this.cwnd) {
+        this.bicK = 0;
+        this.originPoint = this.cwnd;
+      } else {
+        this.bicK = Math.cbrt((this.lastMaxCwnd - this.cwnd) / CUBIC_C);
+        this.originPoint = this.lastMaxCwnd;
+      }
+    } else {
+      this.ackCnt += acked;
+    }
+    const minRtt = Number.isFinite(this.minRttNs) ? this.minRttNs : 0;
+    const t = (now - this.epochStartNs + minRtt) / 1e9;
+    const target = this.originPoint + CUBIC_C * (t - this.bicK) ** 3;
+    let cnt = target > this.cwnd ? this.cwnd / (target - this.cwnd) : 100 * this.cwnd;
+    // TCP-friendly region: estimate Reno's cwnd and grow at least as fast
+    const renoDelta = (3 * BETA) / (2 - BETA) / this.cwnd; // segments per acked segment
+    this.tcpCwndEst += acked * renoDelta;
+    if (this.tcpCwndEst > this.cwnd) {
+      const maxCnt = this.cwnd / (this.tcpCwndEst - this.cwnd);
+      if (cnt > maxCnt) cnt = maxCnt;
+    }
+    if (cnt < 2) cnt = 2; // cubic never more than 1.5× per RTT
+    this.cwnd += acked / cnt;
+  }
+
+  // ================================================================ receiver
+
+  /** A data (or SYN) packet arrived; `skbs` is how many GRO skbs it came in. */
+  onData(p: Packet, skbs: number): void {
+    if (p.flags & TCP_FLAG_SYN) {
+      // server side: answer the SYN with SYN-ACK
+      this.established = true;
+      const synack = this.makePacket(1, 0, 0, TCP_FLAG_SYN | TCP_FLAG_ACK);
+      synack.sizeBytes = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + 20;
+      synack.sentAtNs = p.sentAtNs; // echo the SYN's timestamp (TSecr) so the client measures the RTT
+      this.hooks.transmit(synack);
+      this.onEstablished?.();
+      return;
+    }
+    const start = p.seq;
+    const end = p.seq + p.count * p.payloadBytes;
+    let outOfOrder = false;
+    if (end <= this.rcvNxt) {
+      outOfOrder = true; // duplicate: ACK at once (D-SACK not modelled)
+    } else if (start <= this.rcvNxt) {
+      const fresh = end - this.rcvNxt;
+      this.rcvNxt = end;
+      this.deliverInOrder(fresh);
+      // merge out-of-order ranges now contiguous
+      while (this.ooo.length > 0 && this.ooo[0]![0] <= this.rcvNxt) {
+        const [, e] = this.ooo.shift()!;
+        if (e > this.rcvNxt) {
+          this.deliverInOrder(e - this.rcvNxt);
+          this.rcvNxt = e;
+        }
+      }
+      if (this.ooo.length > 0) outOfOrder = true;
+    } else {
+      outOfOrder = true;
+      this.insertOoo(start, end);
+    }
+    this.unackedSegs += p.count;
+    // ACK policy (__tcp_ack_snd_check): immediately when ≥ 2 full segments are unacknowledged or data is
+    // out of order; otherwise a delayed ACK. One ACK per GRO skb.
+    if (outOfOrder || this.unackedSegs >= 2) {
+      this.sendAck(Math.max(1, Math.min(skbs, this.unackedSegs)));
+    } else if (!this.delackTimer.armed) {
+      this.delackTimer.armAt(this.sched.now + this.params.tcpDelAckNs);
+    }
+  }
+
+  private deliverInOrder(bytes: number): void {
+    this.rcvQueued += bytes;
+    this.bytesReceived += bytes;
+    this.onReadable?.();
+  }
+
+  private insertOoo(s: number, e: number): void {
+    const r = this.ooo;
+    let i = 0;
+    while (i < r.length && r[i]![1] < s) i++;
+    if (i < r.length && r[i]![0] <= e) {
+      r[i]![0] = Math.min(r[i]![0], s);
+      r[i]![1] = Math.max(r[i]![1], e);
+      while (i + 1 < r.length && r[i + 1]![0] <= r[i]![1]) {
+        r[i]![1] = Math.max(r[i]![1], r[i + 1]![1]);
+        r.splice(i + 1, 1);
+      }
+    } else {
+      r.splice(i, 0, [s, e]);
+    }
+  }
+
+  /** Send `count` ACK packets (a batch standing for one ACK per GRO skb); the last carries the state. */
+  private sendAck(count: number): void {
+    this.delackTimer.stop();
+    this.unackedSegs = 0;
+    const p = this.makePacket(count, 0, 0, TCP_FLAG_ACK);
+    if (this.ooo.length > 0) {
+      const blocks: number[] = [];
+      for (let i = this.ooo.length - 1; i >= 0 && blocks.length < 8; i--)
+        blocks.push(this.ooo[i]![0], this.ooo[i]![1]);
+      p.sack = blocks;
+      p.sizeBytes += 4 + 8 * (blocks.length / 2); // SACK option
+    }
+    this.hooks.transmit(p);
+  }
+
+  info(): TcpInfo {
+    return {
+      sndCwndBytes: Math.floor(this.cwnd) * this.mss,
+      sndCwndSegs: Math.floor(this.cwnd),
+      ssthresh: this.ssthresh,
+      srttUs: Math.round(this.srttNs / 1000),
+      rttvarUs: Math.round(this.rttvarNs / 1000),
+      minRttUs: Number.isFinite(this.minRttNs) ? Math.round(this.minRttNs / 1000) : 0,
+      totalRetrans: this.totalRetransSegs,
+      sndMss: this.mss,
+      bytesAcked: this.sndUna,
+      bytesReceived: this.bytesReceived,
+      sndWnd: this.peerWindow,
+      pmtu: this.mss + TCP_HDR,
+    };
+  }
+}

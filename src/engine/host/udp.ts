@@ -1,0 +1,93 @@
+/**
+ * UDP sockets. The sender's sendmsg cost runs on its application thread's vCPU; datagrams then go
+ * through the qdisc and TX ring. Like Linux, a sender blocks when the bytes it has handed down and
+ * not yet seen TX-completed reach its send buffer (sk_wmem_alloc vs SO_SNDBUF). The receiver queues
+ * datagrams up to its receive buffer (drops beyond: UDP RcvbufErrors) for the application to read.
+ */
+import { IPV4_HEADER_BYTES, type Flow, type Packet, UDP_HEADER_BYTES } from '../model/packet';
+
+export const UDP_IP_OVERHEAD = IPV4_HEADER_BYTES + UDP_HEADER_BYTES;
+
+export class UdpSocket {
+  /** Bytes handed to the qdisc and not yet TX-completed. */
+  wmemBytes = 0;
+  sndbufBytes: number;
+  rcvbufBytes: number;
+  /** Received datagram batches not yet read. */
+  rxQueue: Packet[] = [];
+  rxQueuedBytes = 0;
+  rcvbufErrors = 0;
+  inDatagrams = 0;
+  outDatagrams = 0;
+  onWritable: (() => void) | null = null;
+  onReadable: (() => void) | null = null;
+
+  constructor(
+    readonly flow: Flow,
+    opts: { sndbufBytes: number; rcvbufBytes: number },
+  ) {
+    this.sndbufBytes = opts.sndbufBytes;
+    this.rcvbufBytes = opts.rcvbufBytes;
+  }
+
+  /** How many datagrams of `len` payload bytes may be handed down now without blocking. */
+  sendable(len: number): number {
+    const truesize = len + UDP_IP_OVERHEAD + 256;
+    return Math.max(0, Math.floor((this.sndbufBytes - this.wmemBytes) / truesize));
+  }
+
+  charge(count: number, len: number): void {
+    this.wmemBytes += count * (len + UDP_IP_OVERHEAD + 256);
+    this.outDatagrams += count;
+  }
+
+  txCompleted(p: Packet): void {
+    const was = this.wmemBytes;
+    this.wmemBytes -= p.count * (p.payloadBytes + UDP_IP_OVERHEAD + 256);
+    if (this.wmemBytes < 0) this.wmemBytes = 0;
+    if (was >= this.sndbufBytes / 2 && this.wmemBytes < this.sndbufBytes / 2) this.onWritable?.();
+  }
+
+  /** Deliver a received batch; returns how many datagrams were dropped for lack of buffer. */
+  deliver(p: Packet, split: (p: Packet, keep: number) => Packet): number {
+    const truesize = p.payloadBytes + 768; // skb + data overhead counted against SO_RCVBUF
+    const room = Math.floor((this.rcvbufBytes - this.rxQueuedBytes) / truesize);
+    if (room <= 0) {
+      this.rcvbufErrors += p.count;
+      return p.count;
+    }
+    let dropped = 0;
+    if (p.count > room) {
+      const rest = split(p, room);
+      dropped = rest.count;
+      this.rcvbufErrors += dropped;
+    }
+    this.rxQueue.push(p);
+    this.rxQueuedBytes += p.count * truesize;
+    this.inDatagrams += p.count;
+    this.onReadable?.();
+    return dropped;
+  }
+
+  /** Take up to `max` datagrams from the receive queue (splitting a batch if needed). */
+  take(max: number, split: (p: Packet, keep: number) => Packet): Packet[] {
+    const out: Packet[] = [];
+    let n = 0;
+    while (this.rxQueue.length > 0 && n < max) {
+      const p = this.rxQueue[0]!;
+      if (n + p.count > max) {
+        const rest = split(p, max - n);
+        this.rxQueue[0] = rest;
+        out.push(p);
+        n += p.count;
+        this.rxQueuedBytes -= p.count * (p.payloadBytes + 768);
+        break;
+      }
+      this.rxQueue.shift();
+      out.push(p);
+      n += p.count;
+      this.rxQueuedBytes -= p.count * (p.payloadBytes + 768);
+    }
+    return out;
+  }
+}

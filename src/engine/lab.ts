@@ -1,0 +1,230 @@
+/**
+ * The lab: one simulation built from a validated scenario. It owns the scheduler, the instances
+ * (Host + ENA device + Nitro card each), the VPC fabric between them, and the drop counters.
+ *
+ * Guarantees: a lab is a pure function of its scenario (seed included): the same scenario and the
+ * same commands give the same results byte for byte. Nothing here reads a clock or Math.random.
+ */
+import {
+  effectiveQueueCount,
+  getInstanceType,
+  type InstanceTypeSpec,
+  internetGatewayBandwidthGbps,
+  MTU_BYTES,
+  PER_FLOW_LIMIT_GBPS,
+} from '../catalog';
+import type { Placement, Scenario } from '../scenario/schema';
+import { Rng, hashString, mix32 } from './core/rng';
+import { Scheduler } from './core/scheduler';
+import { Vcpu } from './host/cpu';
+import type { RssHashFunction } from './host/device-view';
+import { EnaDevice } from './host/ena-device';
+import { Host } from './host/host';
+import type { QdiscContext, QdiscTree } from './host/qdisc/types';
+import { enaRxHash } from './host/rss';
+import { DropCounters } from './model/drop-reasons';
+import type { FiveTuple, Flow, L4Proto, Packet } from './model/packet';
+import { NitroCard } from './nitro/nitro-card';
+import { type ParamValues, resolveParams } from './params';
+
+export interface Instance {
+  name: string;
+  spec: InstanceTypeSpec;
+  host: Host;
+  nitro: NitroCard;
+  rng: Rng;
+}
+
+export type QdiscTreeFactory = (ctx: QdiscContext, defaultQdisc: 'fq_codel' | 'pfifo_fast') => QdiscTree;
+
+export class Lab {
+  readonly sched = new Scheduler(4096);
+  readonly params: ParamValues;
+  readonly drops = new DropCounters();
+  readonly instances = new Map<string, Instance>();
+  private readonly byIp = new Map<string, Instance>();
+  private nextFlowId = 1;
+  private nextSocketId = 1;
+  readonly maxBatch: number;
+  readonly placement: Placement;
+
+  constructor(
+    readonly scenario: Scenario,
+    makeQdiscTree: QdiscTreeFactory,
+  ) {
+    this.params = resolveParams(scenario.params);
+    this.placement = scenario.placement;
+    this.maxBatch = scenario.settings.batch === 'auto' ? 64 : scenario.settings.batch;
+    const internet = scenario.placement === 'internet';
+    scenario.instances.forEach((inst, i) => {
+      const spec = getInstanceType(inst.type);
+      if (!spec) throw new Error(`unknown instance type ${inst.type}`); // the schema already rejects these
+      const ip = inst.ip ?? `10.0.0.${10 + i}`;
+      const rng = new Rng(scenario.seed, `instance/${inst.name}`);
+      const vcpus = Array.from({ length: spec.vcpus.value }, (_, k) => new Vcpu(k, this.sched));
+      const key = new Uint8Array(40);
+      for (let b = 0; b < 40; b++) key[b] = rng.nextU32() & 0xff; // netdev_rss_key_fill
+      const mac = `02:${[0, 0, 0, 0, 0].map(() => (rng.nextU32() & 0xff).toString(16).padStart(2, '0')).join(':')}`;
+      const queues = effectiveQueueCount(spec);
+      const eth0 = new EnaDevice(
+        this.sched,
+        {
+          hostName: inst.name,
+          name: 'eth0',
+          ifindex: 2,
+          mac,
+          mtu: MTU_BYTES.withinVpc.value,
+          maxMtu: MTU_BYTES.withinVpc.value,
+          queues,
+          maxQueues: Math.min(spec.vcpus.value, spec.maxEnaQueuesPerEni.value),
+          txRing: spec.txRingDefault.value,
+          txRingMax: spec.txRingMax.value,
+          rxRing: spec.rxRingDefault.value,
+          rxRingMax: spec.rxRingMax.value,
+          rssKeyConfigurable: spec.rssKeyConfigurable.value,
+          ntupleSupported: spec.ntupleSupported.value,
+          ntupleCapacity: Math.max(8, spec.vcpus.value * 4),
+          rssKey: key,
+          nitroGeneration: spec.nitroGeneration.value,
+        },
+        this.params,
+        vcpus,
+        this.drops,
+        cachedRssHash(),
+      );
+      eth0.wire();
+      const peakGbps = spec.peakBandwidthGbps.value;
+      const nitro = new NitroCard(
+        this.sched,
+        {
+          hostName: inst.name,
+          baselineBps: spec.baselineBandwidthGbps.value * 1e9,
+          peakBps: peakGbps * 1e9,
+          burstCreditSeconds: spec.burstCreditSeconds?.value ?? 0,
+          ppsAllowance: spec.ppsAllowance.value,
+          flowLimitBps:
+            (scenario.placement === 'cluster'
+              ? PER_FLOW_LIMIT_GBPS.insideClusterPlacementGroup.value
+              : PER_FLOW_LIMIT_GBPS.outsideClusterPlacementGroup.value) * 1e9,
+          internetFlowLimitBps: PER_FLOW_LIMIT_GBPS.outsideClusterPlacementGroup.value * 1e9,
+          igwLimitBps: internetGatewayBandwidthGbps(spec.vcpus.value, peakGbps) * 1e9,
+        },
+        this.params,
+        this.drops,
+      );
+      nitro.isInternetBound = () => internet;
+      const host = new Host(this.sched, inst.name, ip, vcpus, eth0, this.params, this.drops, (ctx) =>
+        makeQdiscTree(ctx, scenario.settings.defaultQdisc),
+      );
+      eth0.toNitro = (p) => nitro.egress(p);
+      nitro.toHost = (p) => eth0.receive(p);
+      eth0.nitroCounters = () => {
+        const c = nitro.counters();
+        return [
+          ['bw_in_allowance_exceeded', c.bw_in_allowance_exceeded],
+          ['bw_out_allowance_exceeded', c.bw_out_allowance_exceeded],
+          ['pps_allowance_exceeded', c.pps_allowance_exceeded],
+          ['conntrack_allowance_exceeded', c.conntrack_allowance_exceeded],
+          ['linklocal_allowance_exceeded', c.linklocal_allowance_exceeded],
+          ['conntrack_allowance_available', spec.conntrackAllowanceMax.value],
+        ];
+      };
+      const instance: Instance = { name: inst.name, spec, host, nitro, rng };
+      this.instances.set(inst.name, instance);
+      this.byIp.set(ip, instance);
+    });
+    for (const inst of this.instances.values()) {
+      inst.nitro.toFabric = (p) => this.fabricSend(p);
+    }
+  }
+
+  /** One-way fabric latency for the scenario's placement. */
+  oneWayDelayNs(): number {
+    switch (this.placement) {
+      case 'cluster':
+        return this.params.fabricOneWayNsCluster;
+      case 'same-az':
+        return this.params.fabricOneWayNsSameAz;
+      case 'cross-az':
+        return this.params.fabricOneWayNsCrossAz;
+      case 'internet':
+        return this.params.fabricOneWayNsInternet;
+    }
+  }
+
+  /** Path MTU between instances: 9001 inside the VPC, 1500 through an internet gateway. */
+  pathMtu(): number {
+    return this.placement === 'internet' ? MTU_BYTES.viaInternetGateway.value : MTU_BYTES.withinVpc.value;
+  }
+
+  private readonly deliverFn = (arg: unknown) => {
+    const p = arg as Packet;
+    const dst = this.byIp.get(p.flow.tuple.dstIp);
+    if (dst) dst.nitro.ingress(p);
+  };
+
+  private fabricSend(p: Packet): void {
+    if (p.sizeBytes > this.pathMtu()) {
+      const src = this.byIp.get(p.flow.tuple.srcIp);
+      this.drops.add(src?.name ?? '?', 'vpc', 'mtu_exceeded', p.count, p.count * p.sizeBytes);
+      return;
+    }
+    this.sched.after(this.oneWayDelayNs(), this.deliverFn, p);
+  }
+
+  instance(name: string): Instance | undefined {
+    return this.instances.get(name);
+  }
+
+  /** Resolve a host argument the way the instances' /etc/hosts would: by name or by IP. */
+  resolve(nameOrIp: string): Instance | undefined {
+    return this.instances.get(nameOrIp) ?? this.byIp.get(nameOrIp);
+  }
+
+  /** Create a flow (one direction of a 5-tuple). skb->hash is a per-host keyed hash of the tuple. */
+  makeFlow(owner: Instance, tuple: FiveTuple, socketId = this.nextSocketId++): Flow {
+    const h = mix32(
+      hashString(`${tuple.proto}|${tuple.srcIp}|${tuple.srcPort}|${tuple.dstIp}|${tuple.dstPort}`) ^
+        owner.rng.nextU32(),
+    );
+    return { id: this.nextFlowId++, tuple, skbHash: h, socketId };
+  }
+
+  newSocketId(): number {
+    return this.nextSocketId++;
+  }
+
+  tuple(src: Instance, dst: Instance, proto: L4Proto, srcPort: number, dstPort: number): FiveTuple {
+    return { srcIp: src.host.ip, dstIp: dst.host.ip, proto, srcPort, dstPort };
+  }
+
+  /** Advance the simulation to `untilNs`, processing at most `maxEvents`. Returns events processed. */
+  runUntil(untilNs: number, maxEvents = Number.POSITIVE_INFINITY): number {
+    return this.sched.runUntil(untilNs, maxEvents);
+  }
+
+  get nowNs(): number {
+    return this.sched.now;
+  }
+}
+
+/** The device RSS hash with a per-tuple cache (the tuple parsing is not free; flows are long-lived). */
+function cachedRssHash() {
+  const cache = new WeakMap<
+    FiveTuple,
+    { key: Uint8Array; hfunc: RssHashFunction; conf: boolean; hash: number }
+  >();
+  return (t: FiveTuple, key: Uint8Array, hfunc: RssHashFunction, conf: boolean): number => {
+    const c = cache.get(t);
+    if (c && c.key === key && c.hfunc === hfunc && c.conf === conf) return c.hash;
+    const ports = t.proto === 'tcp' || t.proto === 'udp';
+    const hash = enaRxHash(
+      { key, hfunc, keyConfigurable: conf },
+      ports
+        ? { srcIp: t.srcIp, dstIp: t.dstIp, srcPort: t.srcPort, dstPort: t.dstPort }
+        : { srcIp: t.srcIp, dstIp: t.dstIp },
+    );
+    cache.set(t, { key, hfunc, conf, hash });
+    return hash;
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Why and where a packet died. Reasons that map to an ENA driver counter use its name.
+ */
+export type DropReason =
+  | 'bw_out_allowance_exceeded'
+  | 'bw_in_allowance_exceeded'
+  | 'pps_allowance_exceeded'
+  | 'flow_limit_exceeded' // per-flow limit (no ENA counter exists for it: a lab-only reason)
+  | 'igw_limit_exceeded' // internet-gateway bandwidth limit (lab-only reason)
+  | 'rx_ring_full' // ENA rx_overruns: no free RX descriptor
+  | 'qdisc_overlimit'
+  | 'codel_drop'
+  | 'fq_codel_memory_limit'
+  | 'socket_rcvbuf_full' // UDP receive buffer overflow (UDP RcvbufErrors)
+  | 'no_listener' // UDP to a port nobody listens on (UDP NoPorts)
+  | 'mtu_exceeded';
+
+export type DropStage =
+  | 'app'
+  | 'socket'
+  | 'qdisc'
+  | 'tx_ring'
+  | 'nitro_egress'
+  | 'vpc'
+  | 'nitro_ingress'
+  | 'rx_ring';
+
+export interface DropRecord {
+  stage: DropStage;
+  reason: DropReason;
+  host: string;
+  packets: number;
+  bytes: number;
+}
+
+/** Per (host, stage, reason) drop counters. */
+export class DropCounters {
+  private readonly map = new Map<string, DropRecord>();
+
+  add(host: string, stage: DropStage, reason: DropReason, packets: number, bytes: number): void {
+    const key = `${host}|${stage}|${reason}`;
+    let r = this.map.get(key);
+    if (!r) {
+      r = { host, stage, reason, packets: 0, bytes: 0 };
+      this.map.set(key, r);
+    }
+    r.packets += packets;
+    r.bytes += bytes;
+  }
+
+  list(): DropRecord[] {
+    return [...this.map.values()].sort((a, b) =>
+      a.host === b.host
+        ? a.stage === b.stage
+          ? a.reason.localeCompare(b.reason)
+          : a.stage.localeCompare(b.stage)
+        : a.host.localeCompare(b.host),
+    );
+  }
+
+  total(host?: string, reason?: DropReason): number {
+    let n = 0;
+    for (const r of this.map.values())
+      if ((!host || r.host === host) && (!reason || r.reason === reason)) n += r.packets;
+    return n;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Network I/O credits for "up to" bandwidth instances (AWS-BW): an instance gets the maximum credits
+ * at launch, spends them while it uses more than its baseline, earns them while it uses less, and
+ * returns to its baseline when they run out. In and out have separate accounts.
+ *
+ * The account holds bits. It is updated lazily on every charge: credits += baseline·Δt − bits sent,
+ * clamped to [·, capacity]. Capacity = (peak − baseline) × burstCreditSeconds, where
+ * burstCreditSeconds is an assumed per-type figure (AWS publishes only "5 to 60 minutes").
+ * When the account is empty the shaping bucket's rate drops to baseline; it returns to peak once
+ * the account holds at least `resumeBits` again.
+ */
+import type { TokenBucket } from '../model/token-bucket';
+
+export class CreditAccount {
+  creditsBits: number;
+  private lastNs = 0;
+  /** Simulated time at which the credits last ran out (NaN if never). */
+  exhaustedAtNs = Number.NaN;
+  atBaseline = false;
+
+  constructor(
+    readonly baselineBps: number,
+    readonly peakBps: number,
+    readonly capacityBits: number,
+    private readonly bucket: TokenBucket,
+    private readonly bucketNs: number,
+  ) {
+    this.creditsBits = capacityBits;
+  }
+
+  get bursting(): boolean {
+    return !this.atBaseline;
+  }
+
+  /** Account for `bits` sent at `nowNs`. */
+  charge(bits: number, nowNs: number): void {
+    if (nowNs > this.lastNs) {
+      this.creditsBits = Math.min(
+        this.capacityBits,
+        this.creditsBits + ((nowNs - this.lastNs) * this.baselineBps) / 1e9,
+      );
+      this.lastNs = nowNs;
+    }
+    this.creditsBits -= bits;
+    if (!this.atBaseline && this.creditsBits <= 0) {
+      this.atBaseline = true;
+      if (Number.isNaN(this.exhaustedAtNs)) this.exhaustedAtNs = nowNs;
+      this.bucket.setRate(nowNs, this.baselineBps / 8, (this.baselineBps / 8) * (this.bucketNs / 1e9));
+    } else if (this.atBaseline && this.creditsBits > this.resumeBits()) {
+      this.atBaseline = false;
+      this.bucket.setRate(nowNs, this.peakBps / 8, (this.peakBps / 8) * (this.bucketNs / 1e9));
+    }
+  }
+
+  /** Credits needed to resume bursting: 1 s of burst above baseline (avoids flapping at the edge). */
+  private resumeBits(): number {
+    return Math.min(this.capacityBits, this.peakBps - this.baselineBps);
+  }
+
+  /** Credits remaining now, 0..1 of capacity. */
+  fraction(nowNs: number): number {
+    const c = Math.min(
+      this.capacityBits,
+      this.creditsBits + ((nowNs - this.lastNs) * this.baselineBps) / 1e9,
+    );
+    return this.capacityBits > 0 ? Math.max(0, c) / this.capacityBits : 0;
+  }
+}

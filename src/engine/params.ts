@@ -1,0 +1,188 @@
+/**
+ * Model parameters that are not properties of an instance type: host-stack costs, Nitro internals,
+ * VPC fabric latencies. Every value carries its provenance:
+ * - documented: read in AWS documentation, the ENA driver or Linux sources;
+ * - measured: derived from a public measurement (the seeds), with the derivation in `note`;
+ * - assumed: not published anywhere; a named, overridable parameter with the reasoning in `note`.
+ * A scenario may override any of them by name (scenario.params); the UI shows the mark.
+ */
+export type Provenance = 'documented' | 'measured' | 'assumed';
+
+export interface Param {
+  value: number;
+  unit: string;
+  provenance: Provenance;
+  source: string;
+  note?: string;
+}
+
+const p = (value: number, unit: string, provenance: Provenance, source: string, note?: string): Param => ({
+  value,
+  unit,
+  provenance,
+  source,
+  note,
+});
+
+export const MODEL_PARAMS = {
+  // ---------- ENA device ----------
+  enaQueuePacketNs: p(
+    1000,
+    'ns/packet',
+    'measured',
+    'ENA-UTIL ena-dts RESULTS.md; TOONK',
+    'Each ENA queue is processed at about 1 Mpps (ena-dts: 64 B, 1 flow/1 queue = 0.998 Mpps; TOONK: 0.7–1 Mpps per TX queue). Modelled as a per-queue service time in the device, applied to TX fetch and RX delivery alike (RX symmetry assumed).',
+  ),
+  // ---------- Nitro card ----------
+  nitroShaperQueueNs: p(
+    2_000_000,
+    'ns at the shaped rate',
+    'assumed',
+    'AWS-ENAPERF ("queueing and then dropping"); REINVENT 6-s test',
+    'Depth of each Nitro shaper queue, expressed as time at the rate it shapes to. AWS does not publish it. NET402 shows a single flow held at the 10 Gbps flow limit with cwnd 1.6–1.83 MB and 0 retransmits, i.e. ≥ 1.4 ms of queueing without loss; 2 ms is the smallest round figure consistent with that.',
+  ),
+  nitroShaperMinQueuePackets: p(
+    64,
+    'packets',
+    'assumed',
+    'none',
+    'Floor on a shaper queue depth so that very low shaped rates still absorb a burst of a few dozen packets.',
+  ),
+  ppsBucketNs: p(
+    1_000_000,
+    'ns of allowance',
+    'assumed',
+    'none',
+    'Token-bucket depth of the PPS allowance: 1 ms worth of packets. Unpublished; microbursts shorter than this pass unshaped.',
+  ),
+  bwBucketNs: p(
+    1_000_000,
+    'ns of allowance',
+    'assumed',
+    'none',
+    'Token-bucket depth of the bandwidth shapers (instance in/out, per flow): 1 ms at the shaped rate. Unpublished.',
+  ),
+  nitroChargeOverheadBytes: p(
+    18,
+    'bytes/packet',
+    'assumed',
+    'none',
+    'Bytes a Nitro bandwidth allowance charges per packet beyond the IP length: the Ethernet header and FCS (14 + 4). AWS does not say at which layer allowances count.',
+  ),
+  // ---------- VPC fabric ----------
+  fabricOneWayNsCluster: p(
+    12_000,
+    'ns',
+    'assumed',
+    'ENA-UTIL ena-dts (p50 RTT 25 µs at 64 B, c5n.18xlarge cluster)',
+    "One-way fabric latency between Nitro cards in a cluster placement group, chosen so that the modelled 64-B round trip lands near ena-dts' 25 µs p50.",
+  ),
+  fabricOneWayNsSameAz: p(
+    40_000,
+    'ns',
+    'assumed',
+    'none',
+    'One-way latency between instances in one AZ outside a cluster placement group (typical published RTTs 50–100 µs).',
+  ),
+  fabricOneWayNsCrossAz: p(
+    400_000,
+    'ns',
+    'assumed',
+    'none',
+    'One-way latency across AZs (AWS describes inter-AZ latency as single-digit milliseconds at most; ~0.5–1 ms RTT is typical).',
+  ),
+  fabricOneWayNsInternet: p(
+    10_000_000,
+    'ns',
+    'assumed',
+    'none',
+    'One-way latency from the internet gateway to a peer on the internet (20 ms RTT).',
+  ),
+  // ---------- Linux host stack ----------
+  tcpLimitOutputBytes: p(
+    1_048_576,
+    'bytes',
+    'documented',
+    'LINUX net.ipv4.tcp_limit_output_bytes (6.1, Amazon Linux 2023)',
+    'TCP Small Queues: bytes a socket may have in the qdisc and driver before TX completion.',
+  ),
+  tcpWmemMax: p(4_194_304, 'bytes', 'documented', 'LINUX net.ipv4.tcp_wmem[2]'),
+  tcpRmemMax: p(6_291_456, 'bytes', 'documented', 'LINUX net.ipv4.tcp_rmem[2]'),
+  udpWmemDefault: p(212_992, 'bytes', 'documented', 'LINUX net.core.wmem_default'),
+  udpRmemDefault: p(212_992, 'bytes', 'documented', 'LINUX net.core.rmem_default'),
+  tcpRtoMinNs: p(200_000_000, 'ns', 'documented', 'LINUX TCP_RTO_MIN'),
+  tcpInitCwnd: p(10, 'segments', 'documented', 'LINUX TCP_INIT_CWND (RFC 6928)'),
+  tcpDelAckNs: p(40_000_000, 'ns', 'documented', 'LINUX TCP_DELACK_MIN (HZ/25)'),
+  napiBudget: p(64, 'packets', 'documented', 'LINUX NAPI_POLL_WEIGHT'),
+  groMaxBytes: p(65_536, 'bytes', 'documented', 'LINUX gro_max_size default (GRO_LEGACY_MAX_SIZE)'),
+  gsoMaxBytes: p(65_536, 'bytes', 'documented', 'LINUX gso_max_size default'),
+  hostRxPacketNs: p(
+    350,
+    'ns/packet',
+    'assumed',
+    'none',
+    "Kernel RX cost per packet in NAPI (descriptor, skb, GRO) on the queue's vCPU. Typical Linux figures are 0.2–0.5 µs.",
+  ),
+  hostStackSkbNs: p(
+    1_500,
+    'ns/skb',
+    'assumed',
+    'none',
+    'Kernel protocol cost per skb (a GSO or GRO super-packet): TCP/UDP/IP processing, one socket wake-up.',
+  ),
+  hostTxSegmentNs: p(
+    150,
+    'ns/segment',
+    'assumed',
+    'none',
+    'Software GSO segmentation and driver transmit cost per wire packet (ENA has no TSO on EC2: domain facts §1.9).',
+  ),
+  hostCopyNsPerByte: p(
+    0.1,
+    'ns/byte',
+    'assumed',
+    'none',
+    'User↔kernel copy: 10 GB/s per core, a common memcpy figure for these CPUs.',
+  ),
+  tcpSendmsgNs: p(
+    1_000,
+    'ns/call',
+    'assumed',
+    'none',
+    'Fixed cost of one write()/sendmsg() on a TCP socket (syscall, socket lock, skb allocation), before the per-byte copy.',
+  ),
+  tcpRecvmsgNs: p(
+    1_000,
+    'ns/call',
+    'assumed',
+    'none',
+    'Fixed cost of one read()/recvmsg() on a TCP socket, before the copy.',
+  ),
+  udpSendmsgNs: p(
+    4_500,
+    'ns/call',
+    'measured',
+    'REINVENT UDP microburst (c7i.large, 8 streams × -b 10G, 1 s: 364,279 datagrams of ~8.9 kB)',
+    '364,279 datagrams/s on 2 vCPUs is 5.5 µs of CPU per datagram; less the modelled copy (0.9 µs) and segment cost leaves ≈ 4.5 µs per sendmsg call (syscall, iperf3 loop, UDP/IP, qdisc, driver).',
+  ),
+  udpRecvmsgNs: p(
+    2_000,
+    'ns/call',
+    'assumed',
+    'none',
+    'Receiver recvmsg syscall cost per datagram (plus copy).',
+  ),
+} satisfies Record<string, Param>;
+
+export type ParamName = keyof typeof MODEL_PARAMS;
+export type ParamValues = Record<ParamName, number>;
+
+/** Parameter values with scenario overrides applied. Unknown names are rejected by the scenario schema. */
+export function resolveParams(overrides: Partial<Record<string, number>> = {}): ParamValues {
+  const out = {} as ParamValues;
+  for (const [k, v] of Object.entries(MODEL_PARAMS) as [ParamName, Param][]) {
+    const o = overrides[k];
+    out[k] = typeof o === 'number' ? o : v.value;
+  }
+  return out;
+}
