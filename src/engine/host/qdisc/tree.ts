@@ -313,7 +313,7 @@ class QdiscTreeImpl implements QdiscManager {
       mq.parent = TC_H_ROOT;
       this.rootQ = mq;
       // mq_attach hashes its children in queue order; the dump lists the newest first (:n … :1).
-      mq.children.forEach((c) => this.visible.set(c, this.seq++));
+      for (const c of mq.children) this.visible.set(c, this.seq++);
     } else {
       const q = this.makeDefault();
       q.parent = TC_H_ROOT;
