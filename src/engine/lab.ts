@@ -20,7 +20,8 @@ import { Vcpu } from './host/cpu';
 import type { RssHashFunction } from './host/device-view';
 import { EnaDevice } from './host/ena-device';
 import { Host } from './host/host';
-import type { QdiscContext, QdiscTree } from './host/qdisc/types';
+import type { QdiscManager } from './host/qdisc/tree';
+import type { QdiscContext } from './host/qdisc/types';
 import { enaRxHash } from './host/rss';
 import { DropCounters } from './model/drop-reasons';
 import type { FiveTuple, Flow, L4Proto, Packet } from './model/packet';
@@ -35,7 +36,7 @@ export interface Instance {
   rng: Rng;
 }
 
-export type QdiscTreeFactory = (ctx: QdiscContext, defaultQdisc: 'fq_codel' | 'pfifo_fast') => QdiscTree;
+export type QdiscTreeFactory = (ctx: QdiscContext, defaultQdisc: 'fq_codel' | 'pfifo_fast') => QdiscManager;
 
 export class Lab {
   readonly sched = new Scheduler(4096);

@@ -151,7 +151,7 @@ export class Iperf3Test {
     readonly cfg: Iperf3TestConfig,
   ) {
     this.startNs = lab.nowNs;
-    const pathMss = lab.pathMtu() - 40;
+    const pathMss = Math.min(lab.pathMtu(), client.host.eth0.mtu, server.host.eth0.mtu) - 40;
     this.mss = Math.min(cfg.mssBytes ?? pathMss, pathMss) - TCP_TIMESTAMP_OPTION_BYTES;
     this.intervalTimer = new Timer(lab.sched, () => this.tick());
     this.endTimer = new Timer(lab.sched, () => this.endTest());

@@ -130,6 +130,8 @@ export class EnaDevice implements EnaDeviceView {
   toNitro: (p: Packet) => void = () => {};
   /** Nitro counters for ethtool -S (set by the host). */
   nitroCounters: () => Array<[string, number]> = () => [];
+  /** The root qdisc's kind, for `ip link show` (set by the host). */
+  qdiscKind: () => string = () => 'mq';
   /** Called when MTU changes. */
   onMtuChange: (mtu: number) => void = () => {};
   /** Called when the queue count changes (the qdisc tree is rebuilt). */
@@ -422,7 +424,7 @@ export class EnaDevice implements EnaDeviceView {
       maxMtu: this.cfg.maxMtu,
       mac: this.cfg.mac,
       txQueueLen: 1000,
-      qdiscKind: 'mq',
+      qdiscKind: this.qdiscKind(),
       numTxQueues: this.nQueues,
       numRxQueues: this.nQueues,
       up: true,

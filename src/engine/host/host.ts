@@ -18,7 +18,8 @@ import { splitBatch, TCP_FLAG_ACK, TCP_FLAG_SYN } from '../model/packet';
 import type { ParamValues } from '../params';
 import type { Vcpu } from './cpu';
 import type { EnaDevice, RxDelivery } from './ena-device';
-import type { QdiscContext, QdiscTree } from './qdisc/types';
+import type { QdiscManager } from './qdisc/tree';
+import type { QdiscContext } from './qdisc/types';
 import type { TcpEndpoint } from './tcp';
 import type { UdpSocket } from './udp';
 
@@ -27,7 +28,7 @@ export type SocketHandler = { kind: 'tcp'; ep: TcpEndpoint } | { kind: 'udp'; so
 export class Host {
   /** The vCPU whose context is running now (softirq or a thread), for charging send costs. */
   ctxVcpu: Vcpu | null = null;
-  qdisc!: QdiscTree;
+  qdisc!: QdiscManager;
   private readonly rxBySrcFlow = new Map<number, SocketHandler>();
   private readonly txByFlow = new Map<number, SocketHandler>();
   private readonly listeners = new Map<string, (p: Packet) => void>();
@@ -45,7 +46,7 @@ export class Host {
     readonly eth0: EnaDevice,
     private readonly params: ParamValues,
     private readonly drops: DropCounters,
-    makeQdiscTree: (ctx: QdiscContext) => QdiscTree,
+    makeQdiscTree: (ctx: QdiscContext) => QdiscManager,
   ) {
     this.watchdog = new Timer(sched, () => this.runAllQueues());
     const ctx: QdiscContext = {
@@ -74,6 +75,7 @@ export class Host {
       else h.sock.txCompleted(p);
     };
     eth0.onRx = (d, vcpu) => this.receive(d, vcpu);
+    eth0.qdiscKind = () => this.qdisc.rootKind;
   }
 
   allocPort(): number {

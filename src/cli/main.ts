@@ -1,0 +1,172 @@
+/**
+ * `npm run lab -- [options] -- "COMMAND" ["COMMAND" ...]`: the headless lab from a terminal.
+ *
+ * Options: --client TYPE, --server TYPE, --placement cluster|same-az|cross-az|internet, --seed N,
+ * --json, --scenario FILE, --batch auto|N. Commands run on the client unless prefixed `server:`.
+ * Exit code 0 when the lab ran (a command that fails prints its tool's error and the run goes on);
+ * 2 with a one-line message on stderr for bad input.
+ */
+import { readFileSync } from 'node:fs';
+import { runLine } from '../engine/runner';
+import { createLab } from '../engine/runner';
+import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../scenario/schema';
+
+const USAGE =
+  'usage: npm run lab -- [--client TYPE] [--server TYPE] [--placement cluster|same-az|cross-az|internet] [--seed N] [--batch auto|N] [--json] [--scenario FILE] -- "COMMAND" ["COMMAND" ...]';
+
+function die(msg: string): never {
+  process.stderr.write(`lab: ${msg}\n`);
+  process.exit(2);
+}
+
+interface CliArgs {
+  client?: string;
+  server?: string;
+  placement?: string;
+  seed?: number;
+  batch?: 'auto' | number;
+  json: boolean;
+  scenarioFile?: string;
+  commands: string[];
+}
+
+export function parseCliArgs(argv: string[]): CliArgs | { error: string } {
+  const a: CliArgs = { json: false, commands: [] };
+  let i = 0;
+  const need = (opt: string) => {
+    const v = argv[++i];
+    if (v === undefined || v === '--') throw new Error(`option ${opt} needs a value`);
+    return v;
+  };
+  try {
+    for (; i < argv.length; i++) {
+      const t = argv[i]!;
+      if (t === '--') {
+        a.commands.push(...argv.slice(i + 1));
+        break;
+      }
+      switch (t) {
+        case '--client':
+          a.client = need(t);
+          break;
+        case '--server':
+          a.server = need(t);
+          break;
+        case '--placement': {
+          const v = need(t);
+          if (!(PLACEMENTS as readonly string[]).includes(v))
+            throw new Error(`--placement must be one of ${PLACEMENTS.join(', ')} (got "${v}")`);
+          a.placement = v;
+          break;
+        }
+        case '--seed': {
+          const v = need(t);
+          if (!/^\d+$/.test(v) || Number(v) > 0xffffffff)
+            throw new Error(`--seed must be an integer from 0 to 4294967295 (got "${v}")`);
+          a.seed = Number(v);
+          break;
+        }
+        case '--batch': {
+          const v = need(t);
+          if (v === 'auto') a.batch = 'auto';
+          else if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 256) a.batch = Number(v);
+          else throw new Error(`--batch must be "auto" or an integer from 1 to 256 (got "${v}")`);
+          break;
+        }
+        case '--json':
+          a.json = true;
+          break;
+        case '--scenario':
+          a.scenarioFile = need(t);
+          break;
+        case '-h':
+        case '--help':
+          throw new Error(USAGE);
+        default:
+          if (t.startsWith('-')) throw new Error(`unknown option ${t} (${USAGE})`);
+          a.commands.push(...argv.slice(i));
+          i = argv.length;
+      }
+    }
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+  return a;
+}
+
+export function main(argv: string[]): number {
+  const args = parseCliArgs(argv);
+  if ('error' in args) die(args.error);
+  let doc: Record<string, unknown> = { version: SCENARIO_VERSION };
+  if (args.scenarioFile) {
+    let text: string;
+    try {
+      text = readFileSync(args.scenarioFile, 'utf8');
+    } catch (e) {
+      die(
+        `cannot read scenario file ${args.scenarioFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
+    }
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      die(`scenario file ${args.scenarioFile} is not valid JSON: ${(e as Error).message}`);
+    }
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+      die(`scenario file ${args.scenarioFile}: (root): a scenario must be a JSON object`);
+  }
+  const instances = (doc.instances as Array<{ name: string; type: string }> | undefined) ?? [
+    { name: 'client', type: 'c7i.large' },
+    { name: 'server', type: 'c7i.large' },
+  ];
+  if (args.client || args.server) {
+    if (!Array.isArray(instances)) die('scenario: instances must be an array');
+    const set = (name: string, type: string) => {
+      const found = instances.find((x) => x && x.name === name);
+      if (found) found.type = type;
+      else instances.push({ name, type });
+    };
+    if (args.client) set('client', args.client);
+    if (args.server) set('server', args.server);
+  }
+  doc.instances = instances;
+  if (args.placement) doc.placement = args.placement;
+  if (args.seed !== undefined) doc.seed = args.seed;
+  if (args.batch !== undefined) doc.settings = { ...((doc.settings as object) ?? {}), batch: args.batch };
+  const parsed = parseScenario(doc);
+  if (!parsed.ok)
+    die(`${args.scenarioFile ? `scenario file ${args.scenarioFile}: ` : ''}${parsed.errors.join('; ')}`);
+  const scenario = parsed.scenario;
+  const commands = args.commands.length > 0 ? args.commands : scenario.script;
+  if (commands.length === 0) die(`no commands given (${USAGE})`);
+  const lab = createLab(scenario);
+  const runs = [];
+  for (const line of commands) {
+    const r = runLine(lab, line);
+    runs.push(r);
+    if (!args.json) {
+      process.stdout.write(`[ec2-user@${r.host} ~]$ ${r.command}\n`);
+      const stdout = r.output.slice(0, r.output.length - r.stderr.length);
+      process.stdout.write(stdout);
+      if (r.stderr) process.stderr.write(r.stderr);
+    }
+  }
+  if (args.json) {
+    const doc = {
+      runs: runs.map((r) => ({
+        host: r.host,
+        command: r.command,
+        startNs: r.startNs,
+        endNs: r.endNs,
+        exitCode: r.exitCode,
+        output: r.output,
+        result: r.result,
+      })),
+    };
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  }
+  return 0;
+}
+
+const code = main(process.argv.slice(2));
+process.exitCode = code;

@@ -1,0 +1,252 @@
+/**
+ * The `iperf3` command on a simulated host: parses with iperf3's rules, runs an Iperf3Test on the
+ * model, and prints what iperf3 prints (text, or the -J document). `result` is always the -J
+ * document so `--json` runs and the UI get iperf3's own layout.
+ *
+ * Servers: every instance boots with `iperf3 -s` listening on 5201 (scenario setting), as in the
+ * NET402 tests. Typing `iperf3 -s [-p N]` starts another listener in the background (as `-D` would)
+ * and prints the banner; a port already in use fails as iperf3 fails.
+ */
+import { Iperf3Test, type Iperf3TestResult } from '../../apps/iperf3-test';
+import type { Instance, Lab } from '../../lab';
+import { UDP_IP_OVERHEAD } from '../../host/udp';
+import { type CommandOutcome, done, fail, type Job } from '../types';
+import {
+  type Iperf3Options,
+  iperf3MssSetupError,
+  iperf3UdpBlockSize,
+  parseIperf3Args,
+} from './iperf3-options';
+import {
+  formatIperf3Json,
+  formatIperf3ServerBanner,
+  formatIperf3Text,
+  IPERF3_CLIENT_INTERRUPT_STDERR,
+  type Iperf3RunData,
+  serializeIperf3Json,
+} from './iperf3-report';
+
+const SERVER_PORTS_KEY = Symbol('iperf3-server-ports');
+
+type WithPorts = Instance & { [SERVER_PORTS_KEY]?: Set<number> };
+
+/** Ports an iperf3 server listens on, on this instance. */
+export function iperf3ServerPorts(inst: Instance): Set<number> {
+  const i = inst as WithPorts;
+  if (!i[SERVER_PORTS_KEY]) i[SERVER_PORTS_KEY] = new Set();
+  return i[SERVER_PORTS_KEY]!;
+}
+
+export function startIperf3Server(inst: Instance, port: number): void {
+  iperf3ServerPorts(inst).add(port);
+}
+
+export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutcome {
+  const systemInfo = `Linux ip-${self.host.ip.replace(/\./g, '-')} 6.1.115-126.197.amzn2023.x86_64 #1 SMP x86_64`;
+  const parsed = parseIperf3Args(argv, { systemInfo });
+  if (!parsed.ok)
+    return {
+      kind: 'done',
+      out: { stdout: parsed.stdout ?? '', stderr: parsed.stderr, exitCode: parsed.exitCode },
+    };
+  const o = parsed.opts;
+  const warn = o.warnings.join('');
+  if (o.role === 'server') {
+    const ports = iperf3ServerPorts(self);
+    if (ports.has(o.port)) {
+      return fail(
+        `iperf3: error - unable to start listener for connections: Address already in use\niperf3: exiting`,
+        1,
+      );
+    }
+    ports.add(o.port);
+    return done(formatIperf3ServerBanner(o.port, 1), 0, undefined, warn);
+  }
+  const target = lab.resolve(o.host ?? '');
+  const connectFail = (why: string) =>
+    fail(
+      `${warn}iperf3: error - unable to connect to server - server may have stopped running or use a different port, firewall issue, etc.: ${why}`,
+      1,
+    );
+  if (!target) return connectFail('Name or service not known');
+  if (target === self) {
+    return fail(
+      'iperf3: loopback tests (client and server on the same instance) are not simulated in ec2-netlab',
+      1,
+    );
+  }
+  if (!iperf3ServerPorts(target).has(o.port)) return connectFail('Connection refused');
+  const mssErr = iperf3MssSetupError(o);
+  if (mssErr) return fail(`Connecting to host ${o.host}, port ${o.port}\n${mssErr}`, 1);
+  const pathMtu = Math.min(lab.pathMtu(), self.host.eth0.mtu, target.host.eth0.mtu);
+  const controlMss = pathMtu - 40 - 12;
+  const blk = o.protocol === 'udp' ? iperf3UdpBlockSize(o, controlMss) : (o.blockSizeBytes ?? 131072);
+  if (o.protocol === 'udp' && blk + UDP_IP_OVERHEAD > pathMtu) {
+    return fail(
+      `iperf3: ${blk}-byte datagrams exceed the path MTU (${pathMtu}) and would be IP-fragmented; fragmentation is not simulated in ec2-netlab (use -l ${pathMtu - UDP_IP_OVERHEAD} or less)`,
+      1,
+    );
+  }
+  const test = new Iperf3Test(lab, self, target, {
+    protocol: o.protocol,
+    port: o.port,
+    durationNs: Math.round(o.durationSec * 1e9),
+    bytesLimit: o.bytes,
+    parallel: o.parallel,
+    blockSizeBytes: blk,
+    mssBytes: o.mssBytes,
+    targetBitrateBps: o.targetBitrateBps,
+    reverse: o.reverse,
+    bidir: o.bidir,
+    intervalNs: Math.round(o.intervalSec * 1e9),
+    windowBytes: o.windowBytes,
+  });
+  test.start();
+  let interrupted = false;
+  const job: Job = {
+    done: () => test.done(),
+    deadlineNs: () => test.deadlineNs(),
+    interrupt: () => {
+      interrupted = true;
+      test.interrupt();
+    },
+    finish: () => {
+      const r = test.result();
+      const data = toRunData(r, o, lab, self, target, interrupted);
+      const doc = formatIperf3Json(data, { title: o.title });
+      const stdout = o.json
+        ? serializeIperf3Json(doc)
+        : formatIperf3Text(data, { format: o.format, title: o.title });
+      return {
+        stdout,
+        stderr: warn + (interrupted ? IPERF3_CLIENT_INTERRUPT_STDERR : ''),
+        exitCode: interrupted ? 1 : 0,
+        result: doc,
+      };
+    },
+  };
+  return { kind: 'job', job };
+}
+
+/** iperf3's test start time as its JSON prints it: the lab's wall clock starts at the scenario epoch. */
+const EPOCH_S = Date.UTC(2024, 11, 2, 17, 0, 0) / 1000; // 2 Dec 2024 17:00 UTC: NET402 day
+
+function rfc1123(sec: number): string {
+  const d = new Date(Math.floor(sec) * 1000);
+  return d.toUTCString().replace(/GMT$/, 'GMT');
+}
+
+function toRunData(
+  r: Iperf3TestResult,
+  o: Iperf3Options,
+  lab: Lab,
+  client: Instance,
+  server: Instance,
+  interrupted: boolean,
+): Iperf3RunData {
+  const ts = EPOCH_S + Math.floor(r.testStartNs / 1e9);
+  const cookieRng = client.rng.nextU32().toString(36) + lab.scenario.seed.toString(36);
+  const cookie = cookieRng.padEnd(36, 'abcdefghijklmnopqrstuvwxyz234567').slice(0, 36);
+  const udp = r.config.protocol === 'udp';
+  const streams = r.streams.map((s) => ({
+    id: s.id,
+    clientSends: s.clientSends,
+    client: { ip: s.clientIp, port: s.clientPort },
+    server: { ip: s.serverIp, port: s.serverPort },
+  }));
+  const nIntervals = Math.max(0, ...r.streams.map((s) => s.intervals.length));
+  const intervals = [];
+  for (let i = 0; i < nIntervals; i++) {
+    intervals.push({
+      streams: r.streams.map((s) => {
+        const iv = s.intervals[i]!;
+        return {
+          id: s.id,
+          startSec: iv.startNs / 1e9,
+          endSec: iv.endNs / 1e9,
+          sender: udp
+            ? { bytes: iv.sentBytes, packets: iv.sentPackets }
+            : {
+                bytes: iv.sentBytes,
+                retransmits: iv.retransmits,
+                sndCwndBytes: iv.sndCwndBytes,
+                sndWndBytes: iv.sndWndBytes,
+                rttUs: iv.rttUs,
+                rttvarUs: iv.rttvarUs,
+                pmtuBytes: iv.pmtu,
+              },
+          receiver: udp
+            ? {
+                bytes: iv.recvBytes,
+                packets: iv.recvPackets + iv.lostPackets,
+                lostPackets: iv.lostPackets,
+                jitterMs: iv.jitterMs,
+                outOfOrder: iv.outOfOrder,
+              }
+            : { bytes: iv.recvBytes },
+        };
+      }),
+    });
+  }
+  const first = r.streams[0];
+  return {
+    systemInfo: `Linux ip-${client.host.ip.replace(/\./g, '-')} 6.1.115-126.197.amzn2023.x86_64 #1 SMP x86_64`,
+    timestamp: { time: rfc1123(ts), timesecs: ts },
+    cookie,
+    protocol: r.config.protocol,
+    numStreams: o.parallel,
+    blksizeBytes: r.config.blockSizeBytes,
+    durationSec: o.durationSec,
+    bytes: o.bytes,
+    omitSec: o.omitSec,
+    reverse: o.reverse,
+    bidir: o.bidir,
+    targetBitrateBps: o.targetBitrateBps,
+    intervalSec: o.intervalSec,
+    serverHost: o.host ?? server.name,
+    serverPort: o.port,
+    control: {
+      client: { ip: client.host.ip, port: client.host.allocPort() },
+      server: { ip: server.host.ip, port: o.port },
+    },
+    tcpMssDefault: r.mss,
+    tcpMss: o.mssBytes,
+    sockBufsize: o.windowBytes ?? 0,
+    sndbufActual: o.windowBytes ? 2 * o.windowBytes : 16384,
+    rcvbufActual: o.windowBytes ? 2 * o.windowBytes : 131072,
+    streams,
+    intervals,
+    end: {
+      senderSeconds: first?.senderSeconds ?? 0,
+      receiverSeconds: first?.receiverSeconds ?? 0,
+      streams: r.streams.map((s) => ({
+        id: s.id,
+        sender: udp
+          ? { bytes: s.sentBytes, packets: s.sentPackets }
+          : {
+              bytes: s.sentBytes,
+              retransmits: s.retransmits,
+              maxSndCwndBytes: s.maxSndCwndBytes,
+              maxSndWndBytes: s.maxSndWndBytes,
+              maxRttUs: s.maxRttUs,
+              minRttUs: s.minRttUs,
+              meanRttUs: s.meanRttUs,
+            },
+        receiver: udp
+          ? {
+              bytes: s.recvBytes,
+              packets: s.recvPackets + s.lostPackets,
+              lostPackets: s.lostPackets,
+              jitterMs: s.jitterMs,
+              outOfOrder: s.outOfOrder,
+            }
+          : { bytes: s.recvBytes },
+      })),
+    },
+    cpu: {
+      client: { total: r.clientCpuPercent, user: r.clientCpuPercent * 0.1, system: r.clientCpuPercent * 0.9 },
+      server: { total: r.serverCpuPercent, user: r.serverCpuPercent * 0.1, system: r.serverCpuPercent * 0.9 },
+    },
+    interrupted,
+  };
+}
