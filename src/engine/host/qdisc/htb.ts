@@ -126,9 +126,16 @@ export class HtbQdisc implements QdiscNode {
     this.levelScratch = new Int32Array(this.leaves.length);
   }
 
+  /**
+   * Classification hook standing in for tc filters / SO_PRIORITY (skb->priority = classid selects that
+   * class directly in htb_classify). Returns a classid, or 0 to use the `default` class.
+   */
+  classifier: ((p: Packet) => number) | null = null;
+
   enqueue(p: Packet, nowNs: number): void {
     this.lastNowNs = nowNs;
-    const cl = this.classes.get(tcMake(tcMajor(this.handle), this.defcls));
+    const chosen = this.classifier ? this.classifier(p) : 0;
+    const cl = this.classes.get(chosen || tcMake(tcMajor(this.handle), this.defcls));
     if (!cl || cl.level !== 0 || !cl.leaf) {
       const kept = admit(this.ctx, p, this.directQlen - this.direct.packets, this.st);
       if (!kept) {

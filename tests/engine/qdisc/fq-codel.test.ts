@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { FqCodelQdisc } from '../../../src/engine/host/qdisc/fq-codel';
+import { bytesBy, drain } from './drive';
+import { fakeCtx, flow, pkt } from './fake-ctx';
+
+describe('fq_codel', () => {
+  it('has the kernel defaults (quantum = mtu + 14)', () => {
+    const q = new FqCodelQdisc(fakeCtx({ mtu: 9001 }));
+    expect(q.dumpOptions()).toEqual({
+      limit: 10240,
+      flows: 1024,
+      quantum: 9015,
+      target: 5000,
+      interval: 100000,
+      memory_limit: 32 * 1024 * 1024,
+      ecn: true,
+      drop_batch: 64,
+    });
+  });
+
+  it('shares the link fairly (DRR) between a fat flow sending big batches and a thin one', () => {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx, {
+      kind: 'fq_codel',
+      limit: 100000,
+      targetUs: 1_000_000_000,
+      intervalUs: 1_000_000_000,
+    });
+    const fat = flow({ skbHash: 0x10000000 });
+    const thin = flow({ skbHash: 0x90000000 });
+    // Offered: fat 2 Gbit/s in 16-packet batches, thin 0.6 Gbit/s in single packets; link 1 Gbit/s.
+    const fatGapNs = (16 * 1514 * 8) / 2;
+    const thinGapNs = (1514 * 8) / 0.6;
+    let nextFat = 0;
+    let nextThin = 0;
+    const sent = drain(q, {
+      untilNs: 100e6,
+      linkBps: 1e9,
+      refill: (t) => {
+        for (; nextFat <= t; nextFat += fatGapNs) q.enqueue(pkt(fat, { count: 16 }), nextFat);
+        for (; nextThin <= t; nextThin += thinGapNs) q.enqueue(pkt(thin, { count: 1 }), nextThin);
+      },
+    });
+    const by = bytesBy(sent, (p) => p.flow.id);
+    const a = by.get(fat.id)!;
+    const b = by.get(thin.id)!;
+    expect(Math.abs(a - b) / (a + b)).toBeLessThan(0.1);
+  });
+
+  it('CoDel starts dropping only after the sojourn stays above target for an interval', () => {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', ecn: false });
+    const f = flow();
+    // Arrivals at 2× the drain rate: the standing queue grows, sojourn exceeds 5 ms after ~5 ms.
+    const linkBps = 100e6;
+    const perPktNs = (1514 * 8 * 1e9) / linkBps;
+    let nextArrival = 0;
+    const sent = drain(q, {
+      untilNs: 400e6,
+      linkBps,
+      refill: (t) => {
+        while (nextArrival <= t) {
+          q.enqueue(pkt(f), nextArrival);
+          nextArrival += perPktNs / 2;
+        }
+      },
+    });
+    expect(sent.length).toBeGreaterThan(0);
+    expect(ctx.drops.codel_drop).toBeGreaterThan(3);
+    expect(ctx.drops.qdisc_overlimit).toBeUndefined();
+    // No drop before target (5 ms) + interval (100 ms) has passed with the queue above target.
+    expect(ctx.dropped.every((p) => p.enqueuedAtNs > 0)).toBe(true);
+    const st = q.flowState(q.flowIndex(pkt(f)));
+    expect(st.dropping || st.count > 1).toBe(true);
+  });
+
+  it('does not drop before an interval has elapsed above target', () => {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', ecn: false });
+    const f = flow();
+    for (let i = 0; i < 2000; i++) q.enqueue(pkt(f), 0);
+    // Dequeue slowly: 1 packet per ms. Sojourn ≥ target from the first dequeue at 10 ms.
+    let firstDrop = -1;
+    for (let t = 10e6; t < 300e6; t += 1e6) {
+      q.dequeue(t);
+      if (firstDrop < 0 && (ctx.drops.codel_drop ?? 0) > 0) firstDrop = t;
+    }
+    expect(firstDrop).toBeGreaterThan(10e6 + 100e6);
+    expect(firstDrop).toBeLessThanOrEqual(10e6 + 102e6);
+  });
+
+  it('ECN-capable packets are marked CE instead of dropped', () => {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx);
+    const f = flow();
+    for (let i = 0; i < 500; i++) q.enqueue(pkt(f, { tos: 0x02, count: 4 }), 0);
+    let marked = 0;
+    for (let t = 10e6; t < 400e6; t += 1e6) {
+      const p = q.dequeue(t);
+      if (p && (p.tos & 3) === 3) marked += p.count;
+    }
+    expect(ctx.drops.codel_drop).toBeUndefined();
+    expect(marked).toBeGreaterThan(0);
+    expect(q.xstats().ecn_mark).toBe(marked);
+  });
+
+  it('on overflow drops from the head of the fattest flow: half its backlog, at most 64 packets', () => {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', limit: 200 });
+    const fat = flow({ skbHash: 0x10000000 });
+    const thin = flow({ skbHash: 0x90000000 });
+    q.enqueue(pkt(fat, { count: 190, seq: 0 }), 0);
+    q.enqueue(pkt(thin, { count: 10 }), 0);
+    q.enqueue(pkt(thin, { count: 1 }), 0); // 201 > limit
+    expect(ctx.drops.qdisc_overlimit).toBe(64); // half of 190 would be 95, capped at drop_batch 64
+    expect(ctx.dropped.every((p) => p.flow === fat)).toBe(true);
+    expect(ctx.dropped[0]!.seq).toBe(0); // from the head
+    expect(q.qlen()).toBe(201 - 64);
+    expect(q.xstats().drop_overlimit).toBe(64);
+
+    const ctx2 = fakeCtx();
+    const q2 = new FqCodelQdisc(ctx2, { kind: 'fq_codel', limit: 100 });
+    q2.enqueue(pkt(fat, { count: 60 }), 0);
+    q2.enqueue(pkt(thin, { count: 41 }), 0);
+    expect(ctx2.drops.qdisc_overlimit).toBe(30); // half of the fattest flow's 60
+  });
+
+  it('memory_limit drops are reported as such', () => {
+    const ctx = fakeCtx({ mtu: 9001 });
+    const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', memoryLimit: 1_000_000 });
+    q.enqueue(pkt(flow(), { count: 200, sizeBytes: 9001 }), 0);
+    expect(ctx.drops.fq_codel_memory_limit).toBeGreaterThan(0);
+    expect(q.xstats().drop_overmemory).toBe(ctx.drops.fq_codel_memory_limit);
+  });
+
+  it('a batch is served like the same packets one by one', () => {
+    const run = (batch: number) => {
+      const ctx = fakeCtx();
+      const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', ecn: false });
+      const f = flow({ skbHash: 1 });
+      for (let i = 0; i < 1200 / batch; i++) q.enqueue(pkt(f, { count: batch }), 0);
+      let sent = 0;
+      for (let t = 1e6; t < 200e6; t += 1e6) {
+        for (let k = 0; k < 6 / Math.min(batch, 6); k++) {
+          const p = q.dequeue(t);
+          if (p) sent += p.count;
+        }
+      }
+      return { sent, dropped: ctx.drops.codel_drop ?? 0 };
+    };
+    const one = run(1);
+    const six = run(6);
+    expect(Math.abs(six.sent + six.dropped - (one.sent + one.dropped))).toBeLessThanOrEqual(6);
+    expect(six.dropped).toBeGreaterThan(0);
+    expect(Math.abs(six.dropped - one.dropped)).toBeLessThanOrEqual(2);
+  });
+});
