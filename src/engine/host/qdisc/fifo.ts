@@ -72,7 +72,7 @@ export class FifoQdisc extends SimpleQdisc {
     this.limit = limit ?? (kind === 'pfifo' ? txql : txql * (ctx.mtu() + 14));
   }
 
-  enqueue(p: Packet): void {
+  enqueue(p: Packet, _nowNs?: number): void {
     let kept: Packet | null;
     if (this.kind === 'pfifo') {
       kept = admit(this.ctx, p, this.limit - this.q.packets, this.st);
@@ -122,7 +122,7 @@ export class PfifoFastQdisc extends SimpleQdisc {
   readonly kind = 'pfifo_fast';
   private readonly bands = [new BatchDeque(), new BatchDeque(), new BatchDeque()];
 
-  enqueue(p: Packet): void {
+  enqueue(p: Packet, _nowNs?: number): void {
     const band = this.bands[pfifoFastBand(p.tos)]!;
     // Each band is an skb_array of txqueuelen entries (lockless pfifo_fast, Linux ≥ 4.16).
     const kept = admit(this.ctx, p, Math.max(this.ctx.txQueueLen(), 1) - band.packets, this.st);
@@ -164,7 +164,7 @@ export class PfifoFastQdisc extends SimpleQdisc {
 export class NoqueueQdisc extends SimpleQdisc {
   readonly kind = 'noqueue';
   private readonly q = new BatchDeque();
-  enqueue(p: Packet): void {
+  enqueue(p: Packet, _nowNs?: number): void {
     this.q.pushBack(p);
   }
   dequeue(): Packet | null {
