@@ -38,7 +38,12 @@ export function splitHostPrefix(lab: Lab, line: string): { host: string; command
   return { host: lab.instances.keys().next().value as string, command: line.trim() };
 }
 
+/** A command with no end of its own (iperf3 -t 0, -n never reached) is stopped, as Ctrl-C would, after this. */
+export const DEFAULT_UNBOUNDED_LIMIT_NS = 60e9;
+
 export interface RunOptions {
+  /** Simulated time after which a command that has not ended is interrupted (default 60 s beyond its deadline). */
+  unboundedLimitNs?: number;
   /** Events per chunk between progress callbacks. */
   chunkEvents?: number;
   onProgress?: (nowNs: number) => void;
@@ -55,8 +60,18 @@ export function runLine(lab: Lab, line: string, opts: RunOptions = {}): RunRecor
   else {
     const job = outcome.job;
     const chunk = opts.chunkEvents ?? 200_000;
+    const limit = opts.unboundedLimitNs ?? DEFAULT_UNBOUNDED_LIMIT_NS;
+    let stoppedByLimit = false;
     while (!job.done()) {
-      const target = Math.max(job.deadlineNs(), lab.nowNs + 1_000_000);
+      const deadline = job.deadlineNs();
+      const ref = Number.isFinite(deadline) ? Math.max(startNs, deadline) : startNs;
+      if (!stoppedByLimit && lab.nowNs - ref > limit) {
+        // the command would run forever (as `iperf3 -t 0` does until Ctrl-C): interrupt it
+        stoppedByLimit = true;
+        job.interrupt();
+        continue;
+      }
+      const target = Math.min(Math.max(deadline, lab.nowNs + 1_000_000), ref + limit + 1);
       const n = lab.runUntil(target, chunk);
       opts.onProgress?.(lab.nowNs);
       if (n === 0 && !job.done() && lab.sched.pending === 0 && lab.nowNs >= target) {
@@ -65,6 +80,12 @@ export function runLine(lab: Lab, line: string, opts: RunOptions = {}): RunRecor
       }
     }
     out = job.finish();
+    if (stoppedByLimit) {
+      out = {
+        ...out,
+        stderr: `${out.stderr}lab: "${command}" had not ended after ${(limit / 1e9).toFixed(0)} s of simulated time; interrupted as Ctrl-C would\n`,
+      };
+    }
   }
   return {
     host,

@@ -620,7 +620,9 @@ export class Iperf3Test {
   /** Earliest time the test can be done. */
   deadlineNs(): number {
     if (this.state === 'done') return this.endNs;
-    if (this.state === 'running' && this.cfg.durationNs > 0) return this.testStartNs + this.cfg.durationNs;
+    if (this.state === 'running') {
+      return this.cfg.durationNs > 0 ? this.testStartNs + this.cfg.durationNs : Number.POSITIVE_INFINITY;
+    }
     return this.lab.nowNs;
   }
 

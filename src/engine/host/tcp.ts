@@ -106,6 +106,8 @@ export class TcpEndpoint {
   private bicK = 0;
   private tcpCwndEst = 0;
   private ackCnt = 0;
+  /** tp->is_cwnd_limited: sending was last stopped by the congestion window (cwnd grows only then). */
+  private cwndLimited = false;
   /** Called when send-buffer space frees up (the app may write again). */
   onWritable: (() => void) | null = null;
 
@@ -208,6 +210,7 @@ export class TcpEndpoint {
     for (let guard = 0; guard < 10_000; guard++) {
       if (this.tsqBytes >= this.tsqLimit()) return; // throttled until TX completion
       const room = window - this.pipeBytes();
+      if (room < this.mss && window === Math.floor(this.cwnd) * this.mss) this.cwndLimited = true;
       // 1. retransmit lost segments first
       if (this.lostBytes > 0) {
         const seg = this.firstPendingRetrans();
@@ -420,7 +423,11 @@ export class TcpEndpoint {
     if (newLoss && !this.inRecovery) this.enterRecovery();
     if (this.inRecovery && this.sndUna >= this.recoveryPoint) this.inRecovery = false;
     const ackedSegs = ackedBytes / this.mss;
-    if (!this.inRecovery && ackedSegs > 0) this.congAvoid(ackedSegs, now);
+    // tcp_cong_avoid only when cwnd-limited (tcp_is_cwnd_limited; in slow start also while cwnd < 2 × in flight)
+    const inFlightSegs = (this.sndNxt - this.sndUna) / this.mss;
+    const limited = this.cwndLimited || (this.cwnd < this.ssthresh && this.cwnd < 2 * inFlightSegs);
+    if (!this.inRecovery && ackedSegs > 0 && limited) this.congAvoid(ackedSegs, now);
+    this.cwndLimited = false;
     // RTO management
     if (this.sndUna >= this.sndNxt) this.rtoTimer.stop();
     else if (ack > 0 && ackedBytes > 0) this.rtoTimer.armAt(now + this.currentRto());

@@ -362,7 +362,8 @@ class QdiscTreeImpl implements QdiscManager {
   }
 
   nextWakeNs(nowNs: number): number {
-    if (this.requeuedPackets > 0) return nowNs;
+    // Requeued packets wait for their TX ring to be woken by the driver, not for a watchdog: reporting
+    // them here would re-arm the watchdog at the current instant forever.
     return this.rootQ.nextWakeNs(nowNs);
   }
 
