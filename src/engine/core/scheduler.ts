@@ -169,12 +169,17 @@ export class Scheduler {
 }
 
 /**
- * A re-armable timer on top of the scheduler. Arming again or stopping invalidates the previous
- * firing (stale events are ignored by version), which is how TCP's RTO or a qdisc watchdog move.
+ * A re-armable timer on top of the scheduler, lazy in the way kernel timers are: moving the
+ * expiry later (TCP re-arming its RTO on every ACK) does not add a heap event; the pending event
+ * fires at the old time, sees the new expiry, and reschedules itself once. Moving it earlier adds
+ * an event and invalidates the old one by version. This keeps the heap small and the run fast
+ * without changing when the timer's callback runs.
  */
 export class Timer {
   private version = 0;
   private armedAt = Number.POSITIVE_INFINITY;
+  /** Time of the heap event currently scheduled for this timer (Infinity if none). */
+  private scheduledAt = Number.POSITIVE_INFINITY;
   private readonly fire: EventFn;
 
   constructor(
@@ -184,6 +189,13 @@ export class Timer {
   ) {
     this.fire = (v) => {
       if (v !== this.version) return;
+      this.scheduledAt = Number.POSITIVE_INFINITY;
+      if (this.armedAt === Number.POSITIVE_INFINITY) return; // stopped
+      if (this.armedAt > this.sched.now) {
+        this.scheduledAt = this.armedAt;
+        this.sched.at(this.armedAt, this.fire, this.version, this.priority);
+        return;
+      }
       this.armedAt = Number.POSITIVE_INFINITY;
       this.onFire();
     };
@@ -199,9 +211,12 @@ export class Timer {
 
   /** Arm (or re-arm) to fire at absolute time `atNs`. */
   armAt(atNs: number): void {
+    const t = Math.max(Math.ceil(atNs), this.sched.now);
+    this.armedAt = t;
+    if (this.scheduledAt <= t) return; // the pending event fires first and reschedules
     this.version++;
-    this.armedAt = Math.max(atNs, this.sched.now);
-    this.sched.at(this.armedAt, this.fire, this.version, this.priority);
+    this.scheduledAt = t;
+    this.sched.at(t, this.fire, this.version, this.priority);
   }
 
   /** Arm only if not armed or if `atNs` is earlier than the current expiry. */
@@ -210,7 +225,6 @@ export class Timer {
   }
 
   stop(): void {
-    this.version++;
     this.armedAt = Number.POSITIVE_INFINITY;
   }
 }

@@ -29,6 +29,21 @@ export class Vcpu {
     return end;
   }
 
+  /**
+   * Account `costNs` of work on this vCPU without an event: its effect happens now, and work
+   * submitted later waits behind it. Used for short kernel paths (a transmit, a TX-completion
+   * clean) where a few µs of delay do not matter but the CPU they use does.
+   * Returns the time the work ends.
+   */
+  charge(costNs: number): number {
+    const now = this.sched.now;
+    const start = this.busyUntilNs > now ? this.busyUntilNs : now;
+    const end = start + Math.max(0, Math.round(costNs));
+    this.busyUntilNs = end;
+    this.busyNs += end - start;
+    return end;
+  }
+
   /** Time at which work submitted now would start. */
   freeAtNs(): number {
     return Math.max(this.busyUntilNs, this.sched.now);

@@ -91,7 +91,59 @@ class TxQueue {
   peakUsed = 0;
 }
 
+/**
+ * Dynamic interrupt moderation (adaptive-rx, on by default on ENA since 2.8.3): Linux net_dim with
+ * the EQE RX profiles (usec: 1, 8, 64, 128, 256). Every DIM_NEVENTS interrupts it compares the
+ * packet rate and the interrupt rate with the previous epoch: a higher packet rate, or the same
+ * rate with fewer interrupts, keeps it stepping the same way; a worse result turns it round; at an
+ * end it parks. Simplified from lib/dim/net_dim.c (no tired counter, 10% significance threshold).
+ */
+export const DIM_RX_PROFILE_USECS = [1, 8, 64, 128, 256] as const;
+const DIM_NEVENTS = 64;
+
+class Dim {
+  idx = 1; // NET_DIM_DEF_PROFILE_EQE
+  private dir = 1;
+  private events = 0;
+  private packets = 0;
+  private epochStartNs = 0;
+  private prevPps = -1;
+  private prevIps = -1;
+
+  usecs(): number {
+    return DIM_RX_PROFILE_USECS[this.idx]!;
+  }
+
+  /** One interrupt served `packets` packets. */
+  sample(nowNs: number, packets: number): void {
+    if (this.events === 0) this.epochStartNs = nowNs;
+    this.events++;
+    this.packets += packets;
+    if (this.events < DIM_NEVENTS) return;
+    const dt = Math.max(1, nowNs - this.epochStartNs) / 1e9;
+    const pps = this.packets / dt;
+    const ips = this.events / dt;
+    if (this.prevPps >= 0) {
+      const better = pps > this.prevPps * 1.1 || (pps >= this.prevPps * 0.9 && ips < this.prevIps * 0.9);
+      const worse = pps < this.prevPps * 0.9;
+      if (worse) this.dir = -this.dir;
+      if (better || worse) {
+        const next = this.idx + this.dir;
+        if (next >= 0 && next < DIM_RX_PROFILE_USECS.length) this.idx = next;
+      }
+    } else {
+      const next = this.idx + this.dir;
+      if (next < DIM_RX_PROFILE_USECS.length) this.idx = next;
+    }
+    this.prevPps = pps;
+    this.prevIps = ips;
+    this.events = 0;
+    this.packets = 0;
+  }
+}
+
 class RxQueue {
+  dim = new Dim();
   ring: Packet[] = [];
   ringHead = 0;
   used = 0;
@@ -243,23 +295,22 @@ export class EnaDevice implements EnaDeviceView {
       t.awaitingClean = [];
       let n = 0;
       for (const p of batch) n += p.count;
-      // TX completion cleaning runs in NAPI on the queue's vCPU
-      this.vcpuForQueue(q).run(n * 50, () => {
-        t.cleanArmed = false;
-        t.napiComp++;
-        t.unmask++;
-        t.used -= n;
-        for (const p of batch) this.onTxComplete(p);
-        if (t.stopped && this.txRingSize - t.used >= TX_WAKEUP_THRESH) {
-          t.stopped = false;
-          t.queueWakeup++;
-        }
-        this.onTxRoom(q);
-        if (t.awaitingClean.length > 0 && !t.cleanArmed) {
-          t.cleanArmed = true;
-          this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[q]!, undefined);
-        }
-      });
+      // TX completion cleaning runs in NAPI on the queue's vCPU (charged, effect immediate)
+      this.vcpuForQueue(q).charge(n * 50);
+      t.cleanArmed = false;
+      t.napiComp++;
+      t.unmask++;
+      t.used -= n;
+      for (const p of batch) this.onTxComplete(p);
+      if (t.stopped && this.txRingSize - t.used >= TX_WAKEUP_THRESH) {
+        t.stopped = false;
+        t.queueWakeup++;
+      }
+      this.onTxRoom(q);
+      if (t.awaitingClean.length > 0 && !t.cleanArmed) {
+        t.cleanArmed = true;
+        this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[q]!, undefined);
+      }
     };
   }
 
@@ -300,7 +351,8 @@ export class EnaDevice implements EnaDeviceView {
     if (r.used > r.peakUsed) r.peakUsed = r.used;
     if (r.irqArmed && !r.irqPending && !r.polling) {
       r.irqPending = true;
-      this.sched.after(this.coal.rxUsecs * 1000, this.irqFns[q]!, undefined);
+      const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
+      this.sched.after(usecs * 1000, this.irqFns[q]!, undefined);
     }
   }
 
@@ -317,6 +369,7 @@ export class EnaDevice implements EnaDeviceView {
       const r = this.rx[q]!;
       r.irqPending = false;
       r.irqArmed = false;
+      if (this.coal.adaptiveRx) r.dim.sample(this.sched.now, r.used);
       this.poll(q);
     };
   }
@@ -393,6 +446,11 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   /** Occupancy snapshot for summaries: [used, peak] per queue. */
+  /** Current adaptive-rx interval per RX queue, µs. */
+  dimUsecs(): number[] {
+    return this.rx.map((r) => r.dim.usecs());
+  }
+
   occupancy(): { tx: Array<[number, number]>; rx: Array<[number, number]> } {
     return {
       tx: this.tx.map((t) => [t.used, t.peakUsed]),

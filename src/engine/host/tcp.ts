@@ -119,6 +119,7 @@ export class TcpEndpoint {
   rcvbufBytes: number;
   bytesReceived = 0;
   private unackedSegs = 0;
+  private pendingOoo = false;
   private readonly delackTimer: Timer;
   /** Called when in-order data becomes readable. */
   onReadable: (() => void) | null = null;
@@ -520,8 +521,12 @@ export class TcpEndpoint {
 
   // ================================================================ receiver
 
-  /** A data (or SYN) packet arrived; `skbs` is how many GRO skbs it came in. */
-  onData(p: Packet, skbs: number): void {
+  /**
+   * A data (or SYN) packet arrived. A GRO delivery of several batches calls this once per batch
+   * with `last` false, then with `last` true and the delivery's skb count: the ACK decision is taken
+   * once per delivery, as TCP takes it once per GRO skb.
+   */
+  onData(p: Packet, skbs: number, last = true): void {
     if (p.flags & TCP_FLAG_SYN) {
       // server side: answer the SYN with SYN-ACK
       this.established = true;
@@ -555,6 +560,10 @@ export class TcpEndpoint {
       this.insertOoo(start, end);
     }
     this.unackedSegs += p.count;
+    if (outOfOrder) this.pendingOoo = true;
+    if (!last) return;
+    outOfOrder = outOfOrder || this.pendingOoo;
+    this.pendingOoo = false;
     // ACK policy (__tcp_ack_snd_check): immediately when ≥ 2 full segments are unacknowledged or data is
     // out of order; otherwise a delayed ACK. One ACK per GRO skb.
     if (outOfOrder || this.unackedSegs >= 2) {
