@@ -7,8 +7,7 @@
  * 2 with a one-line message on stderr for bad input.
  */
 import { readFileSync } from 'node:fs';
-import { runLine } from '../engine/runner';
-import { createLab } from '../engine/runner';
+import { createLab, LabSession, type RunRecord } from '../engine/runner';
 import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../scenario/schema';
 
 const USAGE =
@@ -140,17 +139,19 @@ export function main(argv: string[]): number {
   const commands = args.commands.length > 0 ? args.commands : scenario.script;
   if (commands.length === 0) die(`no commands given (${USAGE})`);
   const lab = createLab(scenario);
-  const runs = [];
-  for (const line of commands) {
-    const r = runLine(lab, line);
-    runs.push(r);
-    if (!args.json) {
+  const session = new LabSession(lab);
+  const runs: RunRecord[] = [];
+  const show = (recs: RunRecord[]) => {
+    for (const r of recs) {
+      runs.push(r);
+      if (args.json) continue;
       process.stdout.write(`[ec2-user@${r.host} ~]$ ${r.command}\n`);
-      const stdout = r.output.slice(0, r.output.length - r.stderr.length);
-      process.stdout.write(stdout);
+      process.stdout.write(r.output.slice(0, r.output.length - r.stderr.length));
       if (r.stderr) process.stderr.write(r.stderr);
     }
-  }
+  };
+  for (const line of commands) show(session.run(line));
+  show(session.close());
   if (args.json) {
     const doc = {
       runs: runs.map((r) => ({

@@ -9,7 +9,7 @@ import { Lab } from './lab';
 import type { Scenario } from '../scenario/schema';
 import { startIperf3Server } from './shell/commands/iperf3';
 import { execLine } from './shell/shell';
-import type { CommandOutput } from './shell/types';
+import type { CommandOutput, Job } from './shell/types';
 
 export interface RunRecord {
   host: string;
@@ -49,18 +49,62 @@ export interface RunOptions {
   onProgress?: (nowNs: number) => void;
 }
 
-/** Run one command line to completion. */
-export function runLine(lab: Lab, line: string, opts: RunOptions = {}): RunRecord {
-  const { host, command } = splitHostPrefix(lab, line);
-  const inst = lab.instance(host)!;
-  const startNs = lab.nowNs;
-  const outcome = execLine(lab, inst, command);
-  let out: CommandOutput;
-  if (outcome.kind === 'done') out = outcome.out;
-  else {
-    const job = outcome.job;
-    const chunk = opts.chunkEvents ?? 200_000;
-    const limit = opts.unboundedLimitNs ?? DEFAULT_UNBOUNDED_LIMIT_NS;
+interface BackgroundJob {
+  n: number;
+  host: string;
+  command: string;
+  job: Job;
+  startNs: number;
+}
+
+/**
+ * A shell session on a lab: runs lines one after another in simulated time; a line ending in `&`
+ * runs in the background (as in bash) while later lines run, and its output is recorded when it
+ * ends. `close()` interrupts background jobs still running (the session ends) and records them.
+ */
+export class LabSession {
+  private bg: BackgroundJob[] = [];
+  private nextJobNumber = 1;
+
+  constructor(
+    readonly lab: Lab,
+    private readonly opts: RunOptions = {},
+  ) {}
+
+  /** Run one line; returns its record followed by records of background jobs that ended meanwhile. */
+  run(line: string): RunRecord[] {
+    const lab = this.lab;
+    const { host, command: raw } = splitHostPrefix(lab, line);
+    const background = /\s&\s*$|^[^'"]*[^&]&\s*$/.test(raw) && !/&&\s*$/.test(raw);
+    const command = background ? raw.replace(/\s*&\s*$/, '') : raw;
+    const inst = lab.instance(host)!;
+    const startNs = lab.nowNs;
+    const outcome = execLine(lab, inst, command);
+    const records: RunRecord[] = [];
+    if (background) {
+      if (outcome.kind === 'job') {
+        const n = this.nextJobNumber++;
+        this.bg.push({ n, host, command, job: outcome.job, startNs });
+        records.push(
+          record(host, raw, startNs, lab.nowNs, { stdout: '', stderr: `[${n}] ${1000 + n}\n`, exitCode: 0 }),
+        );
+      } else {
+        records.push(record(host, raw, startNs, lab.nowNs, outcome.out));
+      }
+      return records;
+    }
+    let out: CommandOutput;
+    if (outcome.kind === 'done') out = outcome.out;
+    else out = this.drive(outcome.job, command, startNs, records);
+    records.unshift(record(host, command, startNs, lab.nowNs, out));
+    return records;
+  }
+
+  /** Advance the lab until `job` is done, collecting background jobs that end meanwhile. */
+  private drive(job: Job, command: string, startNs: number, sink: RunRecord[]): CommandOutput {
+    const lab = this.lab;
+    const chunk = this.opts.chunkEvents ?? 200_000;
+    const limit = this.opts.unboundedLimitNs ?? DEFAULT_UNBOUNDED_LIMIT_NS;
     let stoppedByLimit = false;
     while (!job.done()) {
       const deadline = job.deadlineNs();
@@ -73,25 +117,67 @@ export function runLine(lab: Lab, line: string, opts: RunOptions = {}): RunRecor
       }
       const target = Math.min(Math.max(deadline, lab.nowNs + 1_000_000), ref + limit + 1);
       const n = lab.runUntil(target, chunk);
-      opts.onProgress?.(lab.nowNs);
-      if (n === 0 && !job.done() && lab.sched.pending === 0 && lab.nowNs >= target) {
-        // nothing left to happen and the job cannot finish: stop it rather than spin
-        job.interrupt();
-      }
+      this.opts.onProgress?.(lab.nowNs);
+      this.reapBackground(sink);
+      if (n === 0 && !job.done() && lab.sched.pending === 0 && lab.nowNs >= target) job.interrupt();
     }
-    out = job.finish();
+    let out = job.finish();
     if (stoppedByLimit) {
       out = {
         ...out,
         stderr: `${out.stderr}lab: "${command}" had not ended after ${(limit / 1e9).toFixed(0)} s of simulated time; interrupted as Ctrl-C would\n`,
       };
     }
+    return out;
   }
+
+  private reapBackground(sink: RunRecord[]): void {
+    if (this.bg.length === 0) return;
+    const still: BackgroundJob[] = [];
+    for (const b of this.bg) {
+      if (b.job.done()) sink.push(this.bgRecord(b, 'Done'));
+      else still.push(b);
+    }
+    this.bg = still;
+  }
+
+  private bgRecord(b: BackgroundJob, how: 'Done' | 'Interrupted'): RunRecord {
+    const out = b.job.finish();
+    const status = how === 'Interrupted' ? 'Interrupt' : out.exitCode === 0 ? 'Done' : `Exit ${out.exitCode}`;
+    return record(b.host, `${b.command} &`, b.startNs, this.lab.nowNs, {
+      ...out,
+      stderr: `${out.stderr}[${b.n}]+  ${status.padEnd(24)}${b.command}\n`,
+    });
+  }
+
+  /** End the session: interrupt background jobs still running and record their output. */
+  close(): RunRecord[] {
+    const out: RunRecord[] = [];
+    for (const b of this.bg) {
+      b.job.interrupt();
+      // let the interrupted job wind down (a final exchange of results) for a bounded time
+      const until = this.lab.nowNs + 1e9;
+      while (!b.job.done() && this.lab.nowNs < until)
+        this.lab.runUntil(Math.min(until, this.lab.nowNs + 1e6), 200_000);
+      out.push(this.bgRecord(b, 'Interrupted'));
+    }
+    this.bg = [];
+    return out;
+  }
+}
+
+function record(
+  host: string,
+  command: string,
+  startNs: number,
+  endNs: number,
+  out: CommandOutput,
+): RunRecord {
   return {
     host,
     command,
     startNs,
-    endNs: lab.nowNs,
+    endNs,
     exitCode: out.exitCode,
     output: out.stdout + out.stderr,
     stderr: out.stderr,
@@ -99,7 +185,19 @@ export function runLine(lab: Lab, line: string, opts: RunOptions = {}): RunRecor
   };
 }
 
-/** Run a whole script. */
+/** Run one command line to completion on a fresh session (background jobs are not kept). */
+export function runLine(lab: Lab, line: string, opts: RunOptions = {}): RunRecord {
+  const s = new LabSession(lab, opts);
+  const r = s.run(line);
+  s.close();
+  return r[0]!;
+}
+
+/** Run a whole script in one session; background jobs still running at the end are interrupted. */
 export function runScript(lab: Lab, lines: string[], opts: RunOptions = {}): RunRecord[] {
-  return lines.map((l) => runLine(lab, l, opts));
+  const s = new LabSession(lab, opts);
+  const out: RunRecord[] = [];
+  for (const l of lines) out.push(...s.run(l));
+  out.push(...s.close());
+  return out;
 }

@@ -144,6 +144,8 @@ class Dim {
 
 class RxQueue {
   dim = new Dim();
+  /** A poll-mode driver owns this queue: no interrupts, the application polls the ring. */
+  polled = false;
   ring: Packet[] = [];
   ringHead = 0;
   used = 0;
@@ -349,6 +351,7 @@ export class EnaDevice implements EnaDeviceView {
     r.ring.push(p);
     r.used += p.count;
     if (r.used > r.peakUsed) r.peakUsed = r.used;
+    if (r.polled) return;
     if (r.irqArmed && !r.irqPending && !r.polling) {
       r.irqPending = true;
       const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
@@ -434,6 +437,57 @@ export class EnaDevice implements EnaDeviceView {
         r.irqArmed = true;
       }
     });
+  }
+
+  // ------------------------------------------------------------------ poll-mode drivers (DPDK)
+
+  /**
+   * Hand RX queue q to a poll-mode driver (DPDK's ENA PMD): interrupts stop and packets wait in
+   * the ring until `pollRx` takes them. `release` gives the queue back to the kernel driver.
+   */
+  setPolled(q: number, polled: boolean): void {
+    const r = this.rx[q];
+    if (!r) throw new RangeError(`no RX queue ${q}`);
+    r.polled = polled;
+    if (!polled && r.used > 0 && r.irqArmed && !r.irqPending && !r.polling) {
+      r.irqPending = true;
+      this.sched.after(this.coal.rxUsecs * 1000, this.irqFns[q]!, undefined);
+    }
+  }
+
+  /** Take up to `max` packets from RX ring q (rte_eth_rx_burst); frees their descriptors at once. */
+  pollRx(q: number, max: number): Packet[] {
+    const r = this.rx[q]!;
+    const out: Packet[] = [];
+    let n = 0;
+    while (n < max && r.ringHead < r.ring.length) {
+      const p = r.ring[r.ringHead]!;
+      if (n + p.count > max) {
+        const rest = splitBatch(p, max - n);
+        r.ring[r.ringHead] = rest;
+        out.push(p);
+        n += p.count;
+        break;
+      }
+      r.ring[r.ringHead++] = undefined as unknown as Packet;
+      out.push(p);
+      n += p.count;
+    }
+    if (r.ringHead >= r.ring.length) {
+      r.ring.length = 0;
+      r.ringHead = 0;
+    }
+    for (const p of out) {
+      r.cnt += p.count;
+      r.bytes += p.count * p.sizeBytes;
+    }
+    r.used -= n;
+    return out;
+  }
+
+  /** Packets waiting in RX ring q. */
+  rxPending(q: number): number {
+    return this.rx[q]!.used;
   }
 
   // ------------------------------------------------------------------ lifecycle

@@ -7,11 +7,11 @@ import type { Instance, Lab } from '../lab';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
 import { runIperf3 } from './commands/iperf3';
-import { runSleep } from './commands/sleep';
+import { parseDurationSeconds, runSleep } from './commands/sleep';
 import { runTc } from './commands/tc';
-import { type CommandOutcome, done, fail, tokenize } from './types';
+import { type CommandOutcome, done, fail, type Job, tokenize } from './types';
 
-const SHELL_FEATURES = /[|;&<>`$()]/;
+const SHELL_FEATURES = /[|;&<>`$()]/; // a trailing `&` is taken off by the session before this runs
 
 export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome {
   const trimmed = line.trim();
@@ -43,6 +43,8 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
       return runTc(args, new Map([['eth0', host.host.qdisc]]));
     case 'sleep':
       return runSleep(args, lab);
+    case 'timeout':
+      return runTimeout(args, lab, host);
     case 'true':
       return done('');
     case 'false':
@@ -54,4 +56,47 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
     default:
       return fail(`bash: ${cmd}: command not found`, 127);
   }
+}
+
+/**
+ * coreutils `timeout DURATION COMMAND [ARG]...`: run COMMAND and interrupt it (SIGTERM) after
+ * DURATION; exit status 124 when it timed out. Options (-s, -k, --preserve-status) are not simulated.
+ */
+function runTimeout(args: string[], lab: Lab, host: Instance): CommandOutcome {
+  if (args.length > 0 && args[0]!.startsWith('-') && args[0] !== '--') {
+    return fail(`timeout: option ${args[0]} is not simulated in ec2-netlab`);
+  }
+  const a = args[0] === '--' ? args.slice(1) : args;
+  if (a.length === 0)
+    return fail("timeout: missing operand\nTry 'timeout --help' for more information.", 125);
+  const secs = parseDurationSeconds(a[0]!);
+  if (secs === null)
+    return fail(`timeout: invalid time interval ‘${a[0]}’\nTry 'timeout --help' for more information.`, 125);
+  if (a.length === 1)
+    return fail(`timeout: missing operand after ‘${a[0]}’\nTry 'timeout --help' for more information.`, 125);
+  const inner = execLine(lab, host, a.slice(1).map(quoteArg).join(' '));
+  if (inner.kind === 'done' || secs === 0) return inner;
+  const until = lab.nowNs + Math.round(secs * 1e9);
+  let timedOut = false;
+  const j = inner.job;
+  const job: Job = {
+    done: () => {
+      if (!timedOut && !j.done() && lab.nowNs >= until) {
+        timedOut = true;
+        j.interrupt();
+      }
+      return j.done();
+    },
+    deadlineNs: () => Math.min(j.deadlineNs(), until),
+    interrupt: () => j.interrupt(),
+    finish: () => {
+      const out = j.finish();
+      return timedOut ? { ...out, exitCode: 124 } : out;
+    },
+  };
+  return { kind: 'job', job };
+}
+
+function quoteArg(s: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

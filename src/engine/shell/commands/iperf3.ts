@@ -37,6 +37,16 @@ export function iperf3ServerPorts(inst: Instance): Set<number> {
   return i[SERVER_PORTS_KEY]!;
 }
 
+const BUSY_KEY = Symbol('iperf3-busy-ports');
+type WithBusy = Instance & { [BUSY_KEY]?: Set<number> };
+
+/** Ports whose iperf3 server is running a test (iperf3 serves one test at a time). */
+function busyPorts(inst: Instance): Set<number> {
+  const i = inst as WithBusy;
+  if (!i[BUSY_KEY]) i[BUSY_KEY] = new Set();
+  return i[BUSY_KEY]!;
+}
+
 export function startIperf3Server(inst: Instance, port: number): void {
   iperf3ServerPorts(inst).add(port);
 }
@@ -76,6 +86,9 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     );
   }
   if (!iperf3ServerPorts(target).has(o.port)) return connectFail('Connection refused');
+  if (busyPorts(target).has(o.port)) {
+    return fail(`${warn}iperf3: error - the server is busy running a test. try again later`, 1);
+  }
   const mssErr = iperf3MssSetupError(o);
   if (mssErr) return fail(`Connecting to host ${o.host}, port ${o.port}\n${mssErr}`, 1);
   const pathMtu = Math.min(lab.pathMtu(), self.host.eth0.mtu, target.host.eth0.mtu);
@@ -102,6 +115,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     windowBytes: o.windowBytes,
   });
   test.start();
+  busyPorts(target).add(o.port);
   let interrupted = false;
   const job: Job = {
     done: () => test.done(),
@@ -111,6 +125,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
       test.interrupt();
     },
     finish: () => {
+      busyPorts(target).delete(o.port);
       const r = test.result();
       const data = toRunData(r, o, lab, self, target, interrupted);
       const doc = formatIperf3Json(data, { title: o.title });

@@ -7,14 +7,22 @@ import { type CommandOutcome, fail, type Job } from '../types';
 
 const MAX_SLEEP_S = 100 * 86400; // the engine's integer-ns clock is exact to ~104 days
 
+/** A coreutils duration ("1.5", "2m", "1h", "1d"), in seconds; null when malformed. */
+export function parseDurationSeconds(a: string): number | null {
+  const m = /^(\d+\.?\d*|\.\d+)([smhd]?)$/.exec(a);
+  if (!m) return null;
+  const mult = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * mult;
+}
+
 export function runSleep(argv: string[], lab: Lab): CommandOutcome {
   if (argv.length === 0) return fail("sleep: missing operand\nTry 'sleep --help' for more information.");
   let total = 0;
   for (const a of argv) {
-    const m = /^(\d+\.?\d*|\.\d+)([smhd]?)$/.exec(a);
-    if (!m) return fail(`sleep: invalid time interval ‘${a}’\nTry 'sleep --help' for more information.`);
-    const mult = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
-    total += Number(m[1]) * mult;
+    const secs = parseDurationSeconds(a);
+    if (secs === null)
+      return fail(`sleep: invalid time interval ‘${a}’\nTry 'sleep --help' for more information.`);
+    total += secs;
   }
   if (total > MAX_SLEEP_S) {
     return fail(
