@@ -44,6 +44,8 @@ export const DEFAULT_UNBOUNDED_LIMIT_NS = 60e9;
 export interface RunOptions {
   /** Simulated time after which a command that has not ended is interrupted (default 60 s beyond its deadline). */
   unboundedLimitNs?: number;
+  /** Hard cap: interrupt any command after this much simulated time (tests, the UI's safety net). */
+  maxCommandNs?: number;
   /** Events per chunk between progress callbacks. */
   chunkEvents?: number;
   onProgress?: (nowNs: number) => void;
@@ -109,13 +111,15 @@ export class LabSession {
     while (!job.done()) {
       const deadline = job.deadlineNs();
       const ref = Number.isFinite(deadline) ? Math.max(startNs, deadline) : startNs;
-      if (!stoppedByLimit && lab.nowNs - ref > limit) {
+      const hardCap = this.opts.maxCommandNs;
+      if (!stoppedByLimit && (lab.nowNs - ref > limit || (hardCap !== undefined && lab.nowNs - startNs >= hardCap))) {
         // the command would run forever (as `iperf3 -t 0` does until Ctrl-C): interrupt it
         stoppedByLimit = true;
         job.interrupt();
         continue;
       }
-      const target = Math.min(Math.max(deadline, lab.nowNs + 1_000_000), ref + limit + 1);
+      let target = Math.min(Math.max(deadline, lab.nowNs + 1_000_000), ref + limit + 1);
+      if (hardCap !== undefined) target = Math.min(target, startNs + hardCap);
       const n = lab.runUntil(target, chunk);
       this.opts.onProgress?.(lab.nowNs);
       this.reapBackground(sink);
@@ -125,7 +129,7 @@ export class LabSession {
     if (stoppedByLimit) {
       out = {
         ...out,
-        stderr: `${out.stderr}lab: "${command}" had not ended after ${(limit / 1e9).toFixed(0)} s of simulated time; interrupted as Ctrl-C would\n`,
+        stderr: `${out.stderr}lab: "${command}" had not ended after ${((lab.nowNs - startNs) / 1e9).toFixed(0)} s of simulated time; interrupted as Ctrl-C would\n`,
       };
     }
     return out;

@@ -182,6 +182,8 @@ export class EnaDevice implements EnaDeviceView {
   onRx: (d: RxDelivery, vcpu: Vcpu) => void = () => {};
   /** Where fetched TX packets go (the Nitro card). */
   toNitro: (p: Packet) => void = () => {};
+  /** A packet landed in an RX queue owned by a poll-mode driver (the PMD schedules its next poll). */
+  onPolledRx: (q: number) => void = () => {};
   /** Nitro counters for ethtool -S (set by the host). */
   nitroCounters: () => Array<[string, number]> = () => [];
   /** The root qdisc's kind, for `ip link show` (set by the host). */
@@ -351,7 +353,10 @@ export class EnaDevice implements EnaDeviceView {
     r.ring.push(p);
     r.used += p.count;
     if (r.used > r.peakUsed) r.peakUsed = r.used;
-    if (r.polled) return;
+    if (r.polled) {
+      this.onPolledRx(q);
+      return;
+    }
     if (r.irqArmed && !r.irqPending && !r.polling) {
       r.irqPending = true;
       const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
