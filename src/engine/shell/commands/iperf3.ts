@@ -7,6 +7,7 @@
  * NET402 tests. Typing `iperf3 -s [-p N]` starts another listener in the background (as `-D` would)
  * and prints the banner; a port already in use fails as iperf3 fails.
  */
+import { LAB_EPOCH_UNIX_S, rfc1123 } from '../../../lib/time';
 import { Iperf3Test, type Iperf3TestResult } from '../../apps/iperf3-test';
 import type { Instance, Lab } from '../../lab';
 import { UDP_IP_OVERHEAD } from '../../host/udp';
@@ -143,14 +144,6 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
   return { kind: 'job', job };
 }
 
-/** iperf3's test start time as its JSON prints it: the lab's wall clock starts at the scenario epoch. */
-const EPOCH_S = Date.UTC(2024, 11, 2, 17, 0, 0) / 1000; // 2 Dec 2024 17:00 UTC: NET402 day
-
-function rfc1123(sec: number): string {
-  const d = new Date(Math.floor(sec) * 1000);
-  return d.toUTCString().replace(/GMT$/, 'GMT');
-}
-
 function toRunData(
   r: Iperf3TestResult,
   o: Iperf3Options,
@@ -159,7 +152,7 @@ function toRunData(
   server: Instance,
   interrupted: boolean,
 ): Iperf3RunData {
-  const ts = EPOCH_S + Math.floor(r.testStartNs / 1e9);
+  const ts = LAB_EPOCH_UNIX_S + Math.floor(r.testStartNs / 1e9);
   const cookieRng = client.rng.nextU32().toString(36) + lab.scenario.seed.toString(36);
   const cookie = cookieRng.padEnd(36, 'abcdefghijklmnopqrstuvwxyz234567').slice(0, 36);
   const udp = r.config.protocol === 'udp';
