@@ -33,6 +33,14 @@ export const MODEL_PARAMS = {
     'ENA-UTIL ena-dts RESULTS.md; TOONK',
     'Each ENA queue is processed at about 1 Mpps (ena-dts: 64 B, 1 flow/1 queue = 0.998 Mpps; TOONK: 0.7–1 Mpps per TX queue). Modelled as a per-queue service time in the device, applied to TX fetch and RX delivery alike (RX symmetry assumed).',
   ),
+  // ---------- DPDK poll-mode drivers ----------
+  dpdkPmdPacketNs: p(
+    30,
+    'ns/packet',
+    'assumed',
+    'none (DPDK performance reports give tens of ns per packet per core for io/txonly forwarding)',
+    'CPU time a DPDK forwarding lcore spends per packet (build or receive, rte_eth_tx_burst/rx_burst, mbuf free) on its vCPU; an empty poll of one queue is charged the same. At 30 ns one lcore drives ~33 Mpps, far above the ~1 Mpps an ENA queue moves, so the device and the Nitro card stay the bottleneck, as in TOONK and ena-dts.',
+  ),
   // ---------- Nitro card ----------
   nitroShaperQueueNs: p(
     2_000_000,

@@ -4,6 +4,7 @@
  * commands; anything that is not a modelled tool gets bash's "command not found".
  */
 import type { Instance, Lab } from '../lab';
+import { runDpdkTestpmd } from './commands/dpdk-testpmd';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
 import { runIperf3 } from './commands/iperf3';
@@ -35,6 +36,8 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
   switch (cmd) {
     case 'iperf3':
       return runIperf3(args, lab, host);
+    case 'dpdk-testpmd':
+      return runDpdkTestpmd(args, lab, host);
     case 'ethtool':
       return runEthtool(args, dev);
     case 'ip':
