@@ -56,6 +56,13 @@ export const MODEL_PARAMS = {
     'none',
     'Floor on a shaper queue depth so that very low shaped rates still absorb a burst of a few dozen packets.',
   ),
+  nitroFlowQuantumBytes: p(
+    65_536,
+    'bytes',
+    'assumed',
+    'REINVENT ("Independent Assignment – Queue – Nitro Processor"; even splits 6.24/6.22 Gbps and 471/477 Mbps)',
+    "Deficit-round-robin quantum with which a Nitro shaper serves the flows waiting in it. AWS does not describe the scheduler; the talk's two-flow tests split the instance allowance evenly, which a FIFO would not guarantee.",
+  ),
   ppsBucketNs: p(
     1_000_000,
     'ns of allowance',

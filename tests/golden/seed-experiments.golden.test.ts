@@ -12,18 +12,17 @@ const summary: string[] = ['# Seed experiments: what the model printed', ''];
 
 describe('NET402 c7i.large → c7i.large in a cluster placement group', () => {
   it('exp 1: one flow ≈ 9.5 Gbps (the 10 Gbps flow limit); two flows ≈ 12.5 Gbps in sum, split evenly', () => {
-    const { runs } = runLab(pair('c7i.large'), [
-      'iperf3 -c server -t 1 -l 9000 -P 1 -J',
-      'sleep 1',
-      'iperf3 -c server -t 1 -l 9000 -P 2 -J',
-    ]);
-    const p1 = iperfEnd(runs[0]!);
-    const p2 = iperfEnd(runs[2]!);
+    // Each test on a freshly launched pair, as the talk ran them. A one-second test is sensitive to a single
+    // retransmission timeout (200 ms minimum): after a lab has already run traffic a lost retransmission can
+    // stall one flow and cost ~10% of the second (see the notes on loss rates versus the talk's Retr 0).
+    const p1 = iperfEnd(runLab(pair('c7i.large'), ['iperf3 -c server -t 1 -l 9000 -P 1 -J']).runs[0]!);
+    const p2 = iperfEnd(runLab(pair('c7i.large'), ['iperf3 -c server -t 1 -l 9000 -P 2 -J']).runs[0]!);
     // Talk: 9.54 Gbps. The model's flow limit is the documented 10 Gbps charged per Ethernet frame:
     // 8949 B of payload per 9019 B frame gives ≤ 9.92 Gbps of goodput; slow start costs a little in 1 s.
     expect(within(p1.recvGbps, 9.5, 0.05)).toBe(true);
     expect(within(p2.recvGbps, 12.5, 0.05)).toBe(true);
-    for (const s of p2.streams) expect(s.recvGbps / p2.recvGbps).toBeGreaterThan(0.4);
+    // "split about evenly": each flow within 10% of an equal share (the Nitro shapers serve flows fairly)
+    for (const s of p2.streams) expect(within(s.recvGbps, p2.recvGbps / 2, 0.1)).toBe(true);
     summary.push(
       '## Exp 1 (c7i.large, cluster, -t 1 -l 9000)',
       `- -P 1: ${fmt(p1.recvGbps)} Gbps (talk 9.54)`,
@@ -81,6 +80,7 @@ describe('NET402 c7i.large → c7i.large in a cluster placement group', () => {
     const p2 = iperfEnd(runs[2]!);
     expect(within(p1.recvGbps, 0.93, 0.05)).toBe(true);
     expect(within(p2.recvGbps, 0.93, 0.05)).toBe(true);
+    for (const s of p2.streams) expect(within(s.recvGbps, p2.recvGbps / 2, 0.1)).toBe(true);
     const pps1 = counter(runs[1]!, 'pps_allowance_exceeded');
     const pps2 = counter(runs[3]!, 'pps_allowance_exceeded');
     expect(pps1).toBeGreaterThan(0);

@@ -16,7 +16,7 @@
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import type { FiveTuple, Packet } from '../model/packet';
-import { cloneBatch, splitBatch } from '../model/packet';
+import { splitBatch } from '../model/packet';
 import type { ParamValues } from '../params';
 import type { Vcpu } from './cpu';
 import type {
@@ -79,7 +79,9 @@ class TxQueue {
   used = 0;
   stopped = false;
   deviceBusy = false;
+  /** Fetched batches awaiting TX completion, with their counts at fetch time (later stages may split them). */
   awaitingClean: Packet[] = [];
+  awaitingCounts: number[] = [];
   cleanArmed = false;
   cnt = 0;
   bytes = 0;
@@ -176,8 +178,8 @@ export class EnaDevice implements EnaDeviceView {
   interfaceUp = 1;
   /** Called for each TX queue when descriptors free up (the host restarts its qdisc on it). */
   onTxRoom: (txq: number) => void = () => {};
-  /** Called with completed TX batches (for TCP Small Queues and UDP wmem accounting). */
-  onTxComplete: (p: Packet) => void = () => {};
+  /** Called with completed TX batches and how many packets of them completed (TCP Small Queues, UDP wmem). */
+  onTxComplete: (p: Packet, count: number) => void = () => {};
   /** Called with each GRO delivery from NAPI, on the queue's vCPU, after its cost. */
   onRx: (d: RxDelivery, vcpu: Vcpu) => void = () => {};
   /** Where fetched TX packets go (the Nitro card). */
@@ -280,7 +282,8 @@ export class EnaDevice implements EnaDeviceView {
       t.cnt += p.count;
       t.bytes += p.count * p.sizeBytes;
       // Later stages may split (mutate) the batch: complete what was fetched, as fetched.
-      t.awaitingClean.push(cloneBatch(p, p.count));
+      t.awaitingClean.push(p);
+      t.awaitingCounts.push(p.count);
       this.toNitro(p);
       if (!t.cleanArmed) {
         t.cleanArmed = true;
@@ -296,16 +299,18 @@ export class EnaDevice implements EnaDeviceView {
     return () => {
       const t = this.tx[q]!;
       const batch = t.awaitingClean;
+      const counts = t.awaitingCounts;
       t.awaitingClean = [];
+      t.awaitingCounts = [];
       let n = 0;
-      for (const p of batch) n += p.count;
+      for (const c of counts) n += c;
       // TX completion cleaning runs in NAPI on the queue's vCPU (charged, effect immediate)
       this.vcpuForQueue(q).charge(n * 50);
       t.cleanArmed = false;
       t.napiComp++;
       t.unmask++;
       t.used -= n;
-      for (const p of batch) this.onTxComplete(p);
+      for (let i = 0; i < batch.length; i++) this.onTxComplete(batch[i]!, counts[i]!);
       if (t.stopped && this.txRingSize - t.used >= TX_WAKEUP_THRESH) {
         t.stopped = false;
         t.queueWakeup++;

@@ -58,9 +58,8 @@ export class Host {
         // the skb is freed: release its TCP Small Queues / wmem charge
         const h = this.txByFlow.get(p.flow.id);
         if (h) {
-          const fake = { ...p, count };
-          if (h.kind === 'tcp') h.ep.txCompleted(fake);
-          else h.sock.txCompleted(fake);
+          if (h.kind === 'tcp') h.ep.txCompleted(p, count);
+          else h.sock.txCompleted(p, count);
         }
       },
       socketPacingRateBytesPerSec: (socketId) =>
@@ -68,11 +67,11 @@ export class Host {
     };
     this.qdisc = makeQdiscTree(ctx);
     eth0.onTxRoom = (q) => (this.qdisc.rootKind === 'mq' ? this.runQueue(q) : this.runAllQueues());
-    eth0.onTxComplete = (p) => {
+    eth0.onTxComplete = (p, count) => {
       const h = this.txByFlow.get(p.flow.id);
       if (!h) return;
-      if (h.kind === 'tcp') h.ep.txCompleted(p);
-      else h.sock.txCompleted(p);
+      if (h.kind === 'tcp') h.ep.txCompleted(p, count);
+      else h.sock.txCompleted(p, count);
     };
     eth0.onRx = (d, vcpu) => this.receive(d, vcpu);
     eth0.qdiscKind = () => this.qdisc.rootKind;

@@ -4,7 +4,9 @@
  * Sender: CUBIC congestion control (Linux bictcp: β = 717/1024, C = 0.4, fast convergence,
  * TCP-friendly region; HyStart is not modelled), slow start, SACK scoreboard with RACK loss
  * detection (a segment is lost when something sent after it was delivered, beyond a reordering
- * window of min_rtt/4), fast retransmit and recovery, RTO with exponential backoff (min 200 ms),
+ * window of min_rtt/4), Tail Loss Probe (PTO = 2·SRTT + 2 ms: send new data or re-send the last
+ * segment so a lost tail is SACK-detected instead of waiting for the RTO), fast retransmit and
+ * recovery, RTO with exponential backoff (min 200 ms),
  * receive-window limit, TCP Small Queues (bytes between the socket and TX completion), and a send
  * buffer the application blocks on.
  * Receiver: cumulative ACK with up to 4 SACK blocks, one ACK per GRO skb when ≥ 2 segments arrived
@@ -94,6 +96,7 @@ export class TcpEndpoint {
   private rtoNs: number;
   private backoff = 0;
   private readonly rtoTimer: Timer;
+  private readonly ptoTimer: Timer;
   totalRetransSegs = 0;
   /** Bytes handed to the host and not yet TX-completed (TCP Small Queues). */
   tsqBytes = 0;
@@ -140,6 +143,7 @@ export class TcpEndpoint {
     this.rtoNs = 1_000_000_000; // RFC 6298 initial RTO 1 s
     this.peerWindow = 65535;
     this.rtoTimer = new Timer(sched, () => this.onRto());
+    this.ptoTimer = new Timer(sched, () => this.onPto());
     this.delackTimer = new Timer(sched, () => this.sendAck(1));
   }
 
@@ -264,6 +268,51 @@ export class TcpEndpoint {
     this.tsqBytes += segs * payload;
     this.hooks.transmit(p);
     if (!this.rtoTimer.armed) this.rtoTimer.armAt(this.sched.now + this.currentRto());
+    this.armPto();
+  }
+
+  /** tcp_schedule_loss_probe: PTO = 2·SRTT + 2 ms (+ RTO_MIN with one segment out), never after the RTO. */
+  private armPto(): void {
+    if (this.inRecovery || this.srttNs <= 0 || this.sndUna >= this.sndNxt) return;
+    const outSegs = (this.sndNxt - this.sndUna) / this.mss;
+    const pto = 2 * this.srttNs + (outSegs <= 1 ? this.params.tcpRtoMinNs : 2_000_000);
+    const at = Math.min(this.sched.now + pto, this.rtoTimer.expiresAtNs);
+    this.ptoTimer.armAt(at);
+  }
+
+  /** tcp_send_loss_probe: new data if the window allows, else the last segment again. */
+  private onPto(): void {
+    if (this.inRecovery || this.sndUna >= this.sndNxt) return;
+    const avail = this.writeSeq - this.sndNxt;
+    if (avail >= this.mss && this.peerWindow - (this.sndNxt - this.sndUna) >= this.mss) {
+      this.sendNew(1, this.mss);
+      return;
+    }
+    // re-send the highest outstanding segment
+    for (let j = this.scoreboard.length - 1; j >= this.sbHead; j--) {
+      const s = this.scoreboard[j]!;
+      if (s.sacked) continue;
+      const per = this.segPayload(s);
+      if (s.segs > 1) {
+        this.splitSeg(s, s.end - per);
+        const tail = this.scoreboard[j + 1]!;
+        this.probe(tail);
+      } else this.probe(s);
+      return;
+    }
+  }
+
+  private probe(seg: Seg): void {
+    if (seg.pendingRetrans) {
+      seg.pendingRetrans = false;
+      this.lostBytes -= seg.end - seg.start;
+    }
+    seg.retrans = true;
+    seg.sentNs = this.sched.now;
+    this.totalRetransSegs += seg.segs;
+    const p = this.makePacket(seg.segs, this.segPayload(seg), seg.start, TCP_FLAG_ACK);
+    this.tsqBytes += seg.end - seg.start;
+    this.hooks.transmit(p);
   }
 
   private retransmit(seg: Seg): void {
@@ -307,10 +356,10 @@ export class TcpEndpoint {
   }
 
   /** TX completion of a batch we sent (frees TCP Small Queues budget). */
-  txCompleted(p: Packet): void {
+  txCompleted(p: Packet, count: number): void {
     if (p.payloadBytes === 0) return;
     const wasThrottled = this.tsqBytes >= this.tsqLimit();
-    this.tsqBytes -= p.count * p.payloadBytes;
+    this.tsqBytes -= count * p.payloadBytes;
     if (this.tsqBytes < 0) this.tsqBytes = 0;
     if (wasThrottled && this.tsqBytes < this.tsqLimit()) this.trySend();
   }
@@ -430,8 +479,13 @@ export class TcpEndpoint {
     if (!this.inRecovery && ackedSegs > 0 && limited) this.congAvoid(ackedSegs, now);
     this.cwndLimited = false;
     // RTO management
-    if (this.sndUna >= this.sndNxt) this.rtoTimer.stop();
-    else if (ack > 0 && ackedBytes > 0) this.rtoTimer.armAt(now + this.currentRto());
+    if (this.sndUna >= this.sndNxt) {
+      this.rtoTimer.stop();
+      this.ptoTimer.stop();
+    } else if (ack > 0 && ackedBytes > 0) {
+      this.rtoTimer.armAt(now + this.currentRto());
+      this.armPto();
+    }
     if (ackedBytes > 0 && this.onWritable && this.sndbufFree() > 0) this.onWritable();
     this.trySend();
   }

@@ -41,9 +41,9 @@ export class UdpSocket {
     this.outDatagrams += count;
   }
 
-  txCompleted(p: Packet): void {
+  txCompleted(p: Packet, count: number): void {
     const was = this.wmemBytes;
-    this.wmemBytes -= p.count * (p.payloadBytes + UDP_IP_OVERHEAD + 256);
+    this.wmemBytes -= count * (p.payloadBytes + UDP_IP_OVERHEAD + 256);
     if (this.wmemBytes < 0) this.wmemBytes = 0;
     if (was >= this.sndbufBytes / 2 && this.wmemBytes < this.sndbufBytes / 2) this.onWritable?.();
   }

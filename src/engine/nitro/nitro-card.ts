@@ -114,6 +114,7 @@ export class NitroCard {
       qMin,
       (p) => this.toFabric(p),
       (p, n, r) => this.drop(p, n, r, 'nitro_egress'),
+      params.nitroFlowQuantumBytes,
     );
     this.ingressStage = new ShaperStage(
       sched,
@@ -122,6 +123,7 @@ export class NitroCard {
       qMin,
       (p) => this.toHost(p),
       (p, n, r) => this.drop(p, n, r, 'nitro_ingress'),
+      params.nitroFlowQuantumBytes,
     );
     const igw = new TokenBucket(cfg.igwLimitBps / 8, (cfg.igwLimitBps / 8) * bucketS);
     this.igwStage = new ShaperStage(
@@ -131,6 +133,7 @@ export class NitroCard {
       qMin,
       (p) => this.egressStage.offer(p),
       (p, n, r) => this.drop(p, n, r, 'nitro_egress'),
+      params.nitroFlowQuantumBytes,
     );
   }
 

@@ -1,13 +1,14 @@
 /**
- * A Nitro shaping stage: a FIFO in front of one or more token buckets. AWS: "when the network
- * traffic for an instance exceeds a maximum, AWS shapes the traffic that exceeds the maximum by
- * queueing and then dropping network packets" (AWS-ENAPERF). So a batch that finds every bucket
- * conforming and nobody waiting passes at once; otherwise it waits in the queue, and when the queue
- * is full it is dropped. Each bucket has an `exceeded` counter that moves, as the ENA allowance
- * counters do, for every packet queued or dropped because of that bucket.
+ * A Nitro shaping stage: per-flow queues in front of one or more token buckets. AWS: "when the
+ * network traffic for an instance exceeds a maximum, AWS shapes the traffic that exceeds the maximum
+ * by queueing and then dropping network packets" (AWS-ENAPERF). So a batch that finds every bucket
+ * conforming and nobody waiting passes at once; otherwise it waits, and when the stage is full it is
+ * dropped. Waiting flows are served by deficit round robin (quantum MODEL_PARAMS.nitroFlowQuantumBytes,
+ * assumed), so flows sharing an allowance share it evenly, as NET402's two-flow tests show.
  *
- * Queue depth is time at the shaped rate (MODEL_PARAMS.nitroShaperQueueNs, assumed), with a floor in
- * packets, evaluated for the packet size being offered.
+ * Each bucket has an `exceeded` counter that moves, as the ENA allowance counters do, for every
+ * packet queued or dropped because of that bucket. Queue depth is time at the shaped rate
+ * (MODEL_PARAMS.nitroShaperQueueNs, assumed) with a floor in packets, for the whole stage.
  */
 import type { Scheduler } from '../core/scheduler';
 import type { DropReason } from '../model/drop-reasons';
@@ -27,9 +28,19 @@ export interface ShaperBucket {
   onCharge?: (p: Packet, nowNs: number) => void;
 }
 
+interface FlowQueue {
+  flowId: number;
+  q: Packet[];
+  head: number;
+  deficit: number;
+  active: boolean;
+}
+
 export class ShaperStage {
-  private q: Packet[] = [];
-  private head = 0;
+  private readonly flows = new Map<number, FlowQueue>();
+  /** Round-robin order of flows with packets waiting. */
+  private active: FlowQueue[] = [];
+  private activeHead = 0;
   queuedPackets = 0;
   queuedBytes = 0;
   /** Largest backlog seen, packets. */
@@ -50,6 +61,7 @@ export class ShaperStage {
     private readonly minQueuePackets: number,
     private readonly next: (p: Packet) => void,
     private readonly onDrop: (p: Packet, count: number, reason: DropReason) => void,
+    private readonly quantumBytes = 65_536,
   ) {}
 
   get backlogPackets(): number {
@@ -91,7 +103,17 @@ export class ShaperStage {
       this.onDrop(rest, rest.count, reasonBucket.reason);
     }
     p.enqueuedAtNs = now;
-    this.q.push(p);
+    let f = this.flows.get(p.flow.id);
+    if (!f) {
+      f = { flowId: p.flow.id, q: [], head: 0, deficit: 0, active: false };
+      this.flows.set(p.flow.id, f);
+    }
+    f.q.push(p);
+    if (!f.active) {
+      f.active = true;
+      f.deficit = this.quantumBytes;
+      this.active.push(f);
+    }
     this.queuedPackets += p.count;
     this.queuedBytes += p.count * p.sizeBytes;
     if (this.queuedPackets > this.peakQueuedPackets) this.peakQueuedPackets = this.queuedPackets;
@@ -121,28 +143,54 @@ export class ShaperStage {
     this.next(p);
   }
 
+  /** Serve waiting flows by deficit round robin while the buckets allow. */
   private drain(): void {
     const now = this.sched.now;
-    while (this.head < this.q.length) {
+    while (this.activeHead < this.active.length) {
       const blocking = this.firstNonConforming(now);
       if (blocking !== null) {
         this.blockedBy = blocking;
         this.scheduleWake(now);
         return;
       }
-      const p = this.q[this.head]!;
-      this.q[this.head++] = undefined as unknown as Packet;
+      const f = this.active[this.activeHead]!;
+      if (f.deficit <= 0) {
+        // used its turn: back of the line with a new quantum
+        f.deficit += this.quantumBytes;
+        this.active[this.activeHead++] = undefined as unknown as FlowQueue;
+        this.active.push(f);
+        this.compact();
+        continue;
+      }
+      const p = f.q[f.head]!;
+      f.q[f.head++] = undefined as unknown as Packet;
+      const bytes = p.count * p.sizeBytes;
+      f.deficit -= bytes;
       this.queuedPackets -= p.count;
-      this.queuedBytes -= p.count * p.sizeBytes;
+      this.queuedBytes -= bytes;
+      if (f.head >= f.q.length) {
+        f.q.length = 0;
+        f.head = 0;
+        f.active = false;
+        this.active[this.activeHead++] = undefined as unknown as FlowQueue;
+        this.compact();
+      }
       this.pass(p, now);
     }
-    this.q.length = 0;
-    this.head = 0;
+    this.active.length = 0;
+    this.activeHead = 0;
     this.blockedBy = null;
   }
 
+  private compact(): void {
+    if (this.activeHead > 64 && this.activeHead * 2 > this.active.length) {
+      this.active = this.active.slice(this.activeHead);
+      this.activeHead = 0;
+    }
+  }
+
   private scheduleWake(now: number): void {
-    if (this.head >= this.q.length) return;
+    if (this.activeHead >= this.active.length) return;
     let at = now;
     for (const b of this.buckets) at = Math.max(at, b.bucket.readyAtNs(now));
     if (at < this.wakeAt) {

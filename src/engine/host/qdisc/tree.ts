@@ -361,7 +361,13 @@ class QdiscTreeImpl implements QdiscManager {
     this.requeueCounts.set(owner, (this.requeueCounts.get(owner) ?? 0) + 1);
   }
 
+  /** Whether any qdisc in the tree can hold packets back on a timer (htb, tbf, fq); null = recompute. */
+  private shaping: boolean | null = null;
+
   nextWakeNs(nowNs: number): number {
+    if (this.shaping === null)
+      this.shaping = this.dumpQdiscs().some((q) => q.kind === 'htb' || q.kind === 'tbf' || q.kind === 'fq');
+    if (!this.shaping) return Number.POSITIVE_INFINITY;
     // Requeued packets wait for their TX ring to be woken by the driver, not for a watchdog: reporting
     // them here would re-arm the watchdog at the current instant forever.
     return this.rootQ.nextWakeNs(nowNs);
@@ -420,6 +426,7 @@ class QdiscTreeImpl implements QdiscManager {
   // ---- management ----
 
   modifyQdisc(req: QdiscModifyRequest, nowNs = 0): TcResult {
+    this.shaping = null;
     const { flags, handle } = req;
     const clid = req.parent;
     const kind = req.opts?.kind;
@@ -530,6 +537,7 @@ class QdiscTreeImpl implements QdiscManager {
   }
 
   deleteQdisc(req: QdiscDeleteRequest): TcResult {
+    this.shaping = null;
     const clid = req.parent;
     let p: QdiscNode | null = null;
     let q: QdiscNode | null;
@@ -557,6 +565,7 @@ class QdiscTreeImpl implements QdiscManager {
 
   /** tc_ctl_tclass (RTM_NEWTCLASS): locate the qdisc, then create or change the class. */
   modifyClass(req: ClassModifyRequest): TcResult {
+    this.shaping = null;
     const located = this.locateClassQdisc(req.parent, req.classid);
     if ('errno' in located) return located;
     const q = located.q;
@@ -573,6 +582,7 @@ class QdiscTreeImpl implements QdiscManager {
   }
 
   deleteClass(req: { parent: number; classid: number }): TcResult {
+    this.shaping = null;
     const located = this.locateClassQdisc(req.parent, req.classid);
     if ('errno' in located) return located;
     const q = located.q;
