@@ -1,0 +1,109 @@
+/**
+ * Runs the seeds' experiments for the bench: in-process (createLab + runLine, timing only the run)
+ * and through the real CLI (`npm run -s lab -- …` in a child process, timing the whole process as a
+ * user would see it).
+ *
+ * Guarantees: each in-process run builds a fresh lab from a scenario validated by parseScenario, so
+ * its figures are those of `npm run lab` with the same options; nothing here asserts.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { createLab, runLine, type RunRecord } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab';
+import { parseScenario } from '../../src/scenario/schema';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface LabRunSpec {
+  clientType: string;
+  serverType: string;
+  command: string;
+  batch: 'auto' | number;
+}
+
+export interface LabRunResult {
+  /** Wall time of runLine only (lab construction excluded), ms. */
+  wallMs: number;
+  /** Wall time to build the lab, ms. */
+  buildMs: number;
+  /** Scheduler events processed by the run. */
+  events: number;
+  /** Simulated time the command took, ns. */
+  simNs: number;
+  exitCode: number;
+  /** iperf3's end.sum_sent / end.sum_received bits_per_second, when the command is iperf3. */
+  sentBps: number | undefined;
+  receivedBps: number | undefined;
+  record: RunRecord;
+  /** The lab after the run, so a caller can measure what it holds; delete it to release it. */
+  lab?: Lab;
+}
+
+interface Iperf3Sum {
+  bits_per_second?: number;
+}
+
+export function runInProcess(spec: LabRunSpec): LabRunResult {
+  const parsed = parseScenario({
+    version: 1,
+    instances: [
+      { name: 'client', type: spec.clientType },
+      { name: 'server', type: spec.serverType },
+    ],
+    settings: { batch: spec.batch },
+  });
+  if (!parsed.ok) throw new Error(`bench scenario rejected: ${parsed.errors.join('; ')}`);
+  const b0 = performance.now();
+  const lab = createLab(parsed.scenario);
+  const buildMs = performance.now() - b0;
+  const events0 = lab.sched.processed;
+  const t0 = performance.now();
+  const record = runLine(lab, spec.command);
+  const wallMs = performance.now() - t0;
+  const end = (record.result as { end?: { sum_sent?: Iperf3Sum; sum_received?: Iperf3Sum } } | null)?.end;
+  return {
+    wallMs,
+    buildMs,
+    events: lab.sched.processed - events0,
+    simNs: record.endNs - record.startNs,
+    exitCode: record.exitCode,
+    sentBps: end?.sum_sent?.bits_per_second,
+    receivedBps: end?.sum_received?.bits_per_second,
+    record,
+    lab,
+  };
+}
+
+export interface CliRunResult {
+  wallMs: number;
+  status: number | null;
+  /** "[SUM] … receiver" bitrate as printed, e.g. "8.33 Gbits/sec", if found. */
+  sumReceiver: string | undefined;
+  ok: boolean;
+  stderrTail: string;
+}
+
+/** `npm run -s lab -- ARGS…` from the repo root, timed end to end (npm + tsx start-up included). */
+export function runCli(args: readonly string[]): CliRunResult {
+  const t0 = performance.now();
+  const r = spawnSync('npm', ['run', '-s', 'lab', '--', ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  const wallMs = performance.now() - t0;
+  const out = r.stdout ?? '';
+  const m = /^\[SUM\].*?([\d.]+ [KMG]?bits\/sec)\s.*receiver$/m.exec(out);
+  const stderr = (r.stderr ?? '')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('npm warn'))
+    .join('\n');
+  return {
+    wallMs,
+    status: r.status,
+    sumReceiver: m?.[1],
+    ok: r.status === 0 && !r.error,
+    stderrTail: (r.error ? String(r.error) : stderr).slice(-400),
+  };
+}
