@@ -118,7 +118,9 @@ export class Host {
   transmit(p: Packet, vcpu: Vcpu): void {
     const segs = p.count;
     const bytes = segs * p.payloadBytes;
-    const skbs = Math.max(1, Math.ceil(bytes / this.params.gsoMaxBytes));
+    // Data leaves in GSO skbs of up to gso_max_size whatever our batching: charge the fraction of skbs
+    // this batch is, so per-packet and batched runs cost the same CPU. Pure ACKs are one skb each.
+    const skbs = bytes > 0 ? bytes / this.params.gsoMaxBytes : segs;
     const cost = skbs * this.params.hostStackSkbNs + segs * this.params.hostTxSegmentNs;
     // The packet is queued once the vCPU has done the work; if the vCPU is free that is "now" plus
     // the cost, which we fold into the vCPU's busy time rather than an extra event.
