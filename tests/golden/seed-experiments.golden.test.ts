@@ -70,12 +70,10 @@ describe('NET402 c7i.large → c7i.large in a cluster placement group', () => {
   }, 120_000);
 
   it('exp 3: -M 128 with one or two flows gives the same ≈ 0.93 Gbps: the PPS allowance binds', () => {
-    const { runs } = runLab(pair('c7i.large'), [
-      'iperf3 -c server -t 10 -M 128 -P 1 -J',
-      'ethtool -S eth0',
-      'iperf3 -c server -t 10 -M 128 -P 2 -J',
-      'ethtool -S eth0',
-    ]);
+    // Fresh pairs, as the talk ran them (see exp 1).
+    const r1 = runLab(pair('c7i.large'), ['iperf3 -c server -t 10 -M 128 -P 1 -J', 'ethtool -S eth0']).runs;
+    const r2 = runLab(pair('c7i.large'), ['iperf3 -c server -t 10 -M 128 -P 2 -J', 'ethtool -S eth0']).runs;
+    const runs = [r1[0]!, r1[1]!, r2[0]!, r2[1]!];
     const p1 = iperfEnd(runs[0]!);
     const p2 = iperfEnd(runs[2]!);
     expect(within(p1.recvGbps, 0.93, 0.05)).toBe(true);
@@ -84,11 +82,11 @@ describe('NET402 c7i.large → c7i.large in a cluster placement group', () => {
     const pps1 = counter(runs[1]!, 'pps_allowance_exceeded');
     const pps2 = counter(runs[3]!, 'pps_allowance_exceeded');
     expect(pps1).toBeGreaterThan(0);
-    expect(pps2).toBeGreaterThan(pps1);
+    expect(pps2).toBeGreaterThan(0);
     summary.push(
       '## Exp 3 (c7i.large, -t 10 -M 128)',
       `- -P 1: ${fmt(p1.recvGbps, 3)} Gbps; -P 2: ${p2.streams.map((s) => fmt(s.recvGbps, 3)).join(' + ')} = ${fmt(p2.recvGbps, 3)} Gbps (talk 0.928 and 0.471 + 0.477 = 0.929)`,
-      `- pps_allowance_exceeded after each run: ${pps1}, ${pps2}`,
+      `- pps_allowance_exceeded after each run (fresh pairs): ${pps1}, ${pps2}`,
       '',
     );
   }, 60_000);
