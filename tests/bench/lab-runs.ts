@@ -25,6 +25,8 @@ export interface LabRunSpec {
 export interface LabRunResult {
   /** Wall time of runLine only (lab construction excluded), ms. */
   wallMs: number;
+  /** CPU time (user + sys) of this process during runLine, ms: on a loaded machine it stays close to the idle wall time. */
+  cpuMs: number;
   /** Wall time to build the lab, ms. */
   buildMs: number;
   /** Scheduler events processed by the run. */
@@ -58,12 +60,15 @@ export function runInProcess(spec: LabRunSpec): LabRunResult {
   const lab = createLab(parsed.scenario);
   const buildMs = performance.now() - b0;
   const events0 = lab.sched.processed;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const record = runLine(lab, spec.command);
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
   const end = (record.result as { end?: { sum_sent?: Iperf3Sum; sum_received?: Iperf3Sum } } | null)?.end;
   return {
     wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1e3,
     buildMs,
     events: lab.sched.processed - events0,
     simNs: record.endNs - record.startNs,

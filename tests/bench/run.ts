@@ -292,9 +292,14 @@ function printLongRun(title: string, r: LongRun, targetS: number): void {
       ['measure', 'value', 'unit'],
       [
         ['in-process wall (runLine)', fixed(p.wallMs / 1e3, 2), 's'],
+        [
+          'in-process CPU time of this process (user + sys)',
+          fixed(p.cpuMs / 1e3, 2),
+          's (less sensitive to load)',
+        ],
         ['CLI wall (npm run -s lab, whole process)', fixed(r.cli.wallMs / 1e3, 2), 's'],
         [
-          '  of which start-up (npm + tsx, `sleep 0`)',
+          'CLI start-up alone (npm + tsx, `sleep 0`, median of 3)',
           cliStartupMs === undefined ? 'n/a' : fixed(cliStartupMs / 1e3, 2),
           's',
         ],
@@ -382,9 +387,7 @@ section('5. batching', () => {
 
 // ---------------------------------------------------------------------------------- 6. memory
 if (!QUICK) {
-  out(
-    '6. Memory (process.memoryUsage of this bench process; the lab of exp 2 is unreferenced after its run)',
-  );
+  out('6. Memory: process.memoryUsage() of this bench process around the in-process exp 2 run');
   if (memRows.length > 0) out(table(['when', 'heapUsed', 'rss'], memRows));
   else out('not measured (exp 2 did not run)');
   if (!gc) out('(global gc unavailable: the "+ GC" rows are without a forced collection)');
@@ -437,6 +440,12 @@ if (batchDiff !== undefined)
 out(
   `Timer resolution vs shortest timing: ${fixed(res.medianStepNs, 0)} ns ÷ ${fixed(shortestMs, 1)} ms = ` +
     `${((res.medianStepNs / 1e6 / shortestMs) * 100).toExponential(1)} % (run-to-run noise on this machine dominates; compare best with median)`,
+);
+out(
+  `load average at the end (1/5/15 min): ${os
+    .loadavg()
+    .map((x) => fixed(x))
+    .join(' / ')}`,
 );
 out();
 out('Verdicts (reported, not asserted):');
