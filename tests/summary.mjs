@@ -13,7 +13,9 @@ try {
 }
 const passed = report.numPassedTests ?? 0;
 const failedTests = report.numFailedTests ?? 0;
-const failedSuites = (report.testResults ?? []).filter((r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0).length;
+const failedSuites = (report.testResults ?? []).filter(
+  (r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0,
+).length;
 const failed = failedTests + failedSuites;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -16,6 +16,7 @@ import {
 import type { Placement, Scenario } from '../scenario/schema';
 import { Rng, hashString, mix32 } from './core/rng';
 import { Scheduler } from './core/scheduler';
+import type { TraceEvent, TraceSink } from './core/trace';
 import { Vcpu } from './host/cpu';
 import type { RssHashFunction } from './host/device-view';
 import { EnaDevice } from './host/ena-device';
@@ -48,6 +49,7 @@ export class Lab {
   private nextSocketId = 1;
   readonly maxBatch: number;
   readonly placement: Placement;
+  private sinks: TraceSink[] = [];
 
   constructor(
     readonly scenario: Scenario,
@@ -136,7 +138,36 @@ export class Lab {
     });
     for (const inst of this.instances.values()) {
       inst.nitro.toFabric = (p) => this.fabricSend(p);
+      for (const [dir, acct] of [
+        ['in', inst.nitro.creditsIn],
+        ['out', inst.nitro.creditsOut],
+      ] as const) {
+        if (acct) {
+          acct.onChange = (exhausted, atNs) =>
+            this.emit({
+              type: exhausted ? 'CreditsExhausted' : 'CreditsRestored',
+              atNs,
+              host: inst.name,
+              direction: dir,
+            });
+        }
+      }
     }
+  }
+
+  /** Listen to typed trace events; returns an unsubscribe function. Tracing costs nothing without listeners. */
+  subscribe(sink: TraceSink): () => void {
+    this.sinks.push(sink);
+    this.drops.trace = (host, stage, reason, flowId, packets, bytes) =>
+      this.emit({ type: 'PacketDropped', atNs: this.sched.now, host, stage, reason, flowId, packets, bytes });
+    return () => {
+      this.sinks = this.sinks.filter((s) => s !== sink);
+      if (this.sinks.length === 0) this.drops.trace = null;
+    };
+  }
+
+  emit(e: TraceEvent): void {
+    for (const s of this.sinks) s(e);
   }
 
   /** One-way fabric latency for the scenario's placement. */
@@ -167,7 +198,7 @@ export class Lab {
   private fabricSend(p: Packet): void {
     if (p.sizeBytes > this.pathMtu()) {
       const src = this.byIp.get(p.flow.tuple.srcIp);
-      this.drops.add(src?.name ?? '?', 'vpc', 'mtu_exceeded', p.count, p.count * p.sizeBytes);
+      this.drops.add(src?.name ?? '?', 'vpc', 'mtu_exceeded', p.count, p.count * p.sizeBytes, p.flow.id);
       return;
     }
     this.sched.after(this.oneWayDelayNs(), this.deliverFn, p);

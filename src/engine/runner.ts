@@ -81,6 +81,7 @@ export class LabSession {
     const command = background ? raw.replace(/\s*&\s*$/, '') : raw;
     const inst = lab.instance(host)!;
     const startNs = lab.nowNs;
+    lab.emit({ type: 'CommandStarted', atNs: startNs, host, command: raw });
     const outcome = execLine(lab, inst, command);
     const records: RunRecord[] = [];
     if (background) {
@@ -99,6 +100,7 @@ export class LabSession {
     if (outcome.kind === 'done') out = outcome.out;
     else out = this.drive(outcome.job, command, startNs, records);
     records.unshift(record(host, command, startNs, lab.nowNs, out));
+    lab.emit({ type: 'CommandEnded', atNs: lab.nowNs, host, command, exitCode: out.exitCode });
     return records;
   }
 
@@ -112,7 +114,10 @@ export class LabSession {
       const deadline = job.deadlineNs();
       const ref = Number.isFinite(deadline) ? Math.max(startNs, deadline) : startNs;
       const hardCap = this.opts.maxCommandNs;
-      if (!stoppedByLimit && (lab.nowNs - ref > limit || (hardCap !== undefined && lab.nowNs - startNs >= hardCap))) {
+      if (
+        !stoppedByLimit &&
+        (lab.nowNs - ref > limit || (hardCap !== undefined && lab.nowNs - startNs >= hardCap))
+      ) {
         // the command would run forever (as `iperf3 -t 0` does until Ctrl-C): interrupt it
         stoppedByLimit = true;
         job.interrupt();

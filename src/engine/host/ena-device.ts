@@ -372,7 +372,7 @@ export class EnaDevice implements EnaDeviceView {
   private rxOverrun(r: RxQueue, p: Packet, n: number): void {
     r.overruns += n;
     this.rxOverruns += n;
-    this.drops.add(this.cfg.hostName, 'rx_ring', 'rx_ring_full', n, n * p.sizeBytes);
+    this.drops.add(this.cfg.hostName, 'rx_ring', 'rx_ring_full', n, n * p.sizeBytes, p.flow.id);
   }
 
   private irqFns: Array<(arg: unknown) => void> = [];

@@ -54,7 +54,7 @@ export class Host {
       txQueueLen: () => 1000,
       numTxQueues: () => this.eth0.queueCount,
       drop: (p, count, reason) => {
-        this.drops.add(this.name, 'qdisc', reason, count, count * p.sizeBytes);
+        this.drops.add(this.name, 'qdisc', reason, count, count * p.sizeBytes, p.flow.id);
         // the skb is freed: release its TCP Small Queues / wmem charge
         const h = this.txByFlow.get(p.flow.id);
         if (h) {
@@ -185,7 +185,7 @@ export class Host {
           }
           if (!h) {
             this.noPorts += p.count;
-            this.drops.add(this.name, 'socket', 'no_listener', p.count, p.count * p.sizeBytes);
+            this.drops.add(this.name, 'socket', 'no_listener', p.count, p.count * p.sizeBytes, p.flow.id);
             continue;
           }
         }
@@ -212,7 +212,7 @@ export class Host {
     } else {
       const dropped = h.sock.deliver(p, splitBatch);
       if (dropped > 0)
-        this.drops.add(this.name, 'socket', 'socket_rcvbuf_full', dropped, dropped * p.sizeBytes);
+        this.drops.add(this.name, 'socket', 'socket_rcvbuf_full', dropped, dropped * p.sizeBytes, p.flow.id);
     }
   }
 }

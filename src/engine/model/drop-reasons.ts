@@ -33,11 +33,23 @@ export interface DropRecord {
   bytes: number;
 }
 
-/** Per (host, stage, reason) drop counters. */
+/** Per (host, stage, reason) drop counters; each drop is also offered to the trace sink, if any. */
 export class DropCounters {
   private readonly map = new Map<string, DropRecord>();
+  /** Set by the lab: receives a PacketDropped event per drop (null: no tracing, no cost). */
+  trace:
+    | ((
+        host: string,
+        stage: DropStage,
+        reason: DropReason,
+        flowId: number,
+        packets: number,
+        bytes: number,
+      ) => void)
+    | null = null;
 
-  add(host: string, stage: DropStage, reason: DropReason, packets: number, bytes: number): void {
+  add(host: string, stage: DropStage, reason: DropReason, packets: number, bytes: number, flowId = -1): void {
+    this.trace?.(host, stage, reason, flowId, packets, bytes);
     const key = `${host}|${stage}|${reason}`;
     let r = this.map.get(key);
     if (!r) {

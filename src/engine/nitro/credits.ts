@@ -17,6 +17,8 @@ export class CreditAccount {
   /** Simulated time at which the credits last ran out (NaN if never). */
   exhaustedAtNs = Number.NaN;
   atBaseline = false;
+  /** Called when the account runs out (true) or can burst again (false). */
+  onChange: ((exhausted: boolean, nowNs: number) => void) | null = null;
 
   constructor(
     readonly baselineBps: number,
@@ -46,9 +48,11 @@ export class CreditAccount {
       this.atBaseline = true;
       if (Number.isNaN(this.exhaustedAtNs)) this.exhaustedAtNs = nowNs;
       this.bucket.setRate(nowNs, this.baselineBps / 8, (this.baselineBps / 8) * (this.bucketNs / 1e9));
+      this.onChange?.(true, nowNs);
     } else if (this.atBaseline && this.creditsBits > this.resumeBits()) {
       this.atBaseline = false;
       this.bucket.setRate(nowNs, this.peakBps / 8, (this.peakBps / 8) * (this.bucketNs / 1e9));
+      this.onChange?.(false, nowNs);
     }
   }
 

@@ -187,6 +187,6 @@ export class NitroCard {
   }
 
   private drop(p: Packet, count: number, reason: DropReason, stage: 'nitro_egress' | 'nitro_ingress'): void {
-    this.drops.add(this.cfg.hostName, stage, reason, count, count * p.sizeBytes);
+    this.drops.add(this.cfg.hostName, stage, reason, count, count * p.sizeBytes, p.flow.id);
   }
 }
