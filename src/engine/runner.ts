@@ -124,11 +124,14 @@ export class LabSession {
         continue;
       }
       let target = Math.min(Math.max(deadline, lab.nowNs + 1_000_000), ref + limit + 1);
-      if (hardCap !== undefined) target = Math.min(target, startNs + hardCap);
+      // once interrupted, let the job wind down (iperf3 exchanges its results) past the cap
+      if (hardCap !== undefined && !stoppedByLimit) target = Math.min(target, startNs + hardCap);
       const n = lab.runUntil(target, chunk);
       this.opts.onProgress?.(lab.nowNs);
       this.reapBackground(sink);
-      if (n === 0 && !job.done() && lab.sched.pending === 0 && lab.nowNs >= target) job.interrupt();
+      const atCap = hardCap !== undefined && !stoppedByLimit && lab.nowNs - startNs >= hardCap;
+      // nothing left that could end the job (the cap is handled above, with its message)
+      if (n === 0 && !job.done() && lab.sched.pending === 0 && lab.nowNs >= target && !atCap) job.interrupt();
     }
     let out = job.finish();
     if (stoppedByLimit) {

@@ -363,7 +363,7 @@ export class Iperf3Test {
     const p = this.lab.params;
     const bytes = k * blk;
     const host = s.sender.host;
-    s.senderVcpu.run(k * p.tcpSendmsgNs + bytes * p.hostCopyNsPerByte, () => {
+    s.senderVcpu.runSoon(k * p.tcpSendmsgNs + bytes * p.hostCopyNsPerByte, () => {
       s.busy = false;
       if (this.state !== 'running') return;
       const prev = host.ctxVcpu;
@@ -390,7 +390,7 @@ export class Iperf3Test {
     const bytes = Math.min(avail, MAX_CALLS_PER_EVENT * blk);
     const calls = Math.ceil(bytes / blk);
     const p = this.lab.params;
-    s.receiverVcpu.run(calls * p.tcpRecvmsgNs + bytes * p.hostCopyNsPerByte, () => {
+    s.receiverVcpu.runSoon(calls * p.tcpRecvmsgNs + bytes * p.hostCopyNsPerByte, () => {
       s.reading = false;
       const host = s.receiver.host;
       const prev = host.ctxVcpu;

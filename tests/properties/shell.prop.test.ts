@@ -1,0 +1,548 @@
+/**
+ * Property: any command line a user can type, however malformed, gets an answer. Random lines are
+ * built from the shell's vocabulary (iperf3, ethtool, tc, ip, sleep, timeout, sudo, unknown words;
+ * real and fake options; negative, zero, huge, NaN, unicode, quoted and unterminated values, odd
+ * units) and run in a LabSession on a fresh lab with a hard cap of 2 s of simulated time per
+ * command. For every line: nothing throws, a record comes back, a failing command says something,
+ * no JavaScript value leaks into the text ("NaN", "undefined", "[object Object]") unless the user
+ * typed it, and the session stays within a wall-time budget.
+ *
+ * A hang inside the drive loop is caught through onProgress (called after every chunk of events),
+ * which throws once the wall budget is spent, so CI fails with the line instead of timing out.
+ * Fixed seed, modest run count: the file stays well under a minute.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { defaultScenario } from '../../src/scenario/schema';
+
+const SEED = 402_2024;
+const MAX_COMMAND_NS = 2e9;
+/** Wall-clock budget for one whole session (up to 3 lines, each capped at 2 s simulated). */
+const SESSION_WALL_MS = 20_000;
+
+class WallBudgetExceeded extends Error {}
+
+// ---------------------------------------------------------------------------------------------
+// Vocabulary
+// ---------------------------------------------------------------------------------------------
+
+/** Values that have broken parsers elsewhere: signs, huge, tiny, non-numbers, unicode, units. */
+const NASTY_VALUES = [
+  '0',
+  '-0',
+  '-1',
+  '-5',
+  '1',
+  '2',
+  '1.5',
+  '0.0001',
+  '1e-9',
+  '1e308',
+  '1e309',
+  '-1e308',
+  '99999999999',
+  '9007199254740993',
+  '4294967296',
+  '2147483648',
+  '65536',
+  '65535',
+  'NaN',
+  'nan',
+  'Infinity',
+  '-Infinity',
+  'inf',
+  '0x10',
+  '010',
+  '1_000',
+  '10Q',
+  '1gbit',
+  '10G',
+  '10g',
+  '1.5M',
+  '100K',
+  '64k',
+  '8948',
+  '9001',
+  '1500',
+  '128',
+  '10mbit',
+  '1kbps',
+  '10ms',
+  '1s',
+  '1m',
+  '1h',
+  '5us',
+  'abc',
+  '１０', // fullwidth digits
+  'é',
+  '😀',
+  '٣', // Arabic-Indic three
+  '\u200b1', // zero-width space before a digit
+  '',
+  ' ',
+  '-',
+  '--',
+  ':',
+  '1:',
+  '1:10',
+  'ffff:',
+  'root',
+  'x'.repeat(300),
+];
+
+const HOSTS = ['server', 'client', '10.0.0.11', '10.0.0.10', '127.0.0.1', 'nowhere', '::1', '256.1.1.1', ''];
+
+const IPERF3_OPTS = [
+  ['-c', 'h'],
+  ['-s'],
+  ['-p', 'v'],
+  ['-t', 't'],
+  ['-n', 'v'],
+  ['-k', 'v'],
+  ['-P', 'v'],
+  ['-l', 'v'],
+  ['-M', 'v'],
+  ['-u'],
+  ['-b', 'v'],
+  ['-R'],
+  ['--bidir'],
+  ['-i', 'v'],
+  ['-w', 'v'],
+  ['-J'],
+  ['-f', 'v'],
+  ['-O', 'v'],
+  ['-T', 'v'],
+  ['-Z'],
+  ['-D'],
+  ['-1'],
+  ['-V'],
+  ['-v'],
+  ['-4'],
+  ['-6'],
+  ['-C', 'v'],
+  ['-B', 'h'],
+  ['--cport', 'v'],
+  ['--logfile', 'v'],
+  ['--json-stream'],
+  ['--par', 'v'],
+  ['--time=', 'v'],
+  ['--foo'],
+  ['-X'],
+  ['-uP4'],
+  ['--'],
+] as const;
+
+const ETHTOOL_SUB = [
+  '-S',
+  '-i',
+  '-g',
+  '-G',
+  '-l',
+  '-L',
+  '-c',
+  '-C',
+  '-x',
+  '-X',
+  '-n',
+  '-N',
+  '-k',
+  '-K',
+  '-s',
+  '--foo',
+  '-h',
+  '',
+];
+const ETHTOOL_WORDS = [
+  'rx',
+  'tx',
+  'combined',
+  'other',
+  'adaptive-rx',
+  'adaptive-tx',
+  'rx-usecs',
+  'tx-usecs',
+  'on',
+  'off',
+  'equal',
+  'weight',
+  'hkey',
+  'hfunc',
+  'toeplitz',
+  'xor',
+  'crc32',
+  'flow-type',
+  'tcp4',
+  'udp4',
+  'ip4',
+  'ether',
+  'dst-port',
+  'src-port',
+  'dst-ip',
+  'action',
+  'loc',
+  'delete',
+  'rx-flow-hash',
+  'tx-push',
+  'rx-buf-len',
+  'start',
+  'context',
+];
+const DEVICES = ['eth0', 'eth0', 'eth1', 'lo', 'ens5', ''];
+
+const TC_WORDS = [
+  'qdisc',
+  'class',
+  'filter',
+  'add',
+  'del',
+  'delete',
+  'replace',
+  'change',
+  'show',
+  'ls',
+  'list',
+  'dev',
+  'root',
+  'parent',
+  'handle',
+  'classid',
+  'htb',
+  'fq_codel',
+  'fq',
+  'tbf',
+  'pfifo',
+  'bfifo',
+  'pfifo_fast',
+  'mq',
+  'netem',
+  'foo',
+  'rate',
+  'ceil',
+  'burst',
+  'cburst',
+  'limit',
+  'maxrate',
+  'latency',
+  'default',
+  'quantum',
+  'target',
+  'interval',
+  'flows',
+  'ecn',
+  'noecn',
+  'flow_limit',
+  'r2q',
+  'prio',
+  'peakrate',
+  'mtu',
+  '-s',
+  '-d',
+  '-j',
+  'help',
+];
+
+const IP_WORDS = [
+  'link',
+  'addr',
+  'route',
+  'show',
+  'list',
+  'set',
+  'dev',
+  'mtu',
+  'up',
+  'down',
+  'txqueuelen',
+  '-s',
+  '-d',
+  '-j',
+  'help',
+  'neigh',
+];
+
+const UNKNOWN_COMMANDS = [
+  'ls',
+  'ipref3',
+  'iperf',
+  'ping',
+  'cat',
+  'IPERF3',
+  'ethtool2',
+  'nc',
+  '/usr/bin/iperf3',
+  'ｉｐｅｒｆ３',
+  '',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------------------------
+
+const value = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...NASTY_VALUES) },
+  { weight: 2, arbitrary: fc.integer({ min: -1_000_000, max: 100_000_000 }).map(String) },
+  { weight: 1, arbitrary: fc.double({ noDefaultInfinity: false, noNaN: false }).map(String) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
+);
+
+const host = fc.constantFrom(...HOSTS);
+
+/** Wraps a token the way a user might quote it (or fail to). */
+const quoted = (tok: fc.Arbitrary<string>) =>
+  fc
+    .tuple(tok, fc.constantFrom('plain', 'plain', 'plain', 'plain', 'single', 'double', 'open', 'backslash'))
+    .map(([t, q]) => {
+      switch (q) {
+        case 'single':
+          return `'${t.replace(/'/g, '')}'`;
+        case 'double':
+          return `"${t.replace(/"/g, '')}"`;
+        case 'open':
+          return `"${t}`;
+        case 'backslash':
+          return `\\${t}`;
+        default:
+          return t;
+      }
+    });
+
+const iperf3Line = fc
+  .array(
+    fc.constantFrom(...IPERF3_OPTS).chain((spec) => {
+      const [opt, kind] = spec as readonly [string, string?];
+      if (!kind) return fc.constant(opt);
+      // tests run with -t up to 1 s mostly, so most sessions are short; the cap stops the rest
+      const arg =
+        kind === 'h'
+          ? host
+          : kind === 't'
+            ? fc.constantFrom('0', '0.5', '1', '3', '-1', 'NaN', '1e308', '86401', 'abc')
+            : value;
+      return quoted(arg).map((v) => (opt.endsWith('=') ? `${opt}${v}` : `${opt} ${v}`));
+    }),
+    { maxLength: 6 },
+  )
+  .map((opts) => ['iperf3', ...opts].join(' '));
+
+const ethtoolLine = fc
+  .tuple(
+    fc.constantFrom(...ETHTOOL_SUB),
+    fc.constantFrom(...DEVICES),
+    fc.array(fc.oneof(fc.constantFrom(...ETHTOOL_WORDS), value), { maxLength: 6 }),
+  )
+  .map(([sub, dev, rest]) => ['ethtool', sub, dev, ...rest.map((t) => (t === '' ? "''" : t))].join(' '));
+
+const tcLine = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...TC_WORDS) },
+      { weight: 1, arbitrary: fc.constantFrom(...DEVICES) },
+      { weight: 2, arbitrary: value },
+    ),
+    {
+      minLength: 1,
+      maxLength: 12,
+    },
+  )
+  .map((ws) => ['tc', ...ws.map((t) => (t === '' ? "''" : t))].join(' '));
+
+/** A tc line that starts like a real one, so the deeper parsers are reached. */
+const tcRealisticLine = fc
+  .tuple(
+    fc.constantFrom(
+      'qdisc add',
+      'qdisc replace',
+      'qdisc change',
+      'qdisc del',
+      'class add',
+      'class change',
+      'qdisc show',
+      'class show',
+      '-s qdisc show',
+      'qdisc add',
+      'qdisc ls',
+    ),
+    fc.constantFrom('dev eth0', 'dev eth0', 'dev eth1', ''),
+    fc.constantFrom(
+      'root',
+      'parent 1:',
+      'parent 1:1',
+      'parent :1',
+      'handle 1:',
+      'root handle 1:',
+      'classid 1:10',
+      'parent 1: classid 1:10',
+      '',
+    ),
+    fc.constantFrom('htb', 'fq_codel', 'fq', 'tbf', 'pfifo', 'bfifo', 'pfifo_fast', 'mq', 'netem', 'foo', ''),
+    fc.array(fc.tuple(fc.constantFrom(...TC_WORDS), value), { maxLength: 4 }),
+  )
+  .map(
+    ([verb, dev, where, kind, params]) =>
+      `tc ${verb} ${dev} ${where} ${kind} ${params.map(([k, v]) => `${k} ${v === '' ? "''" : v}`).join(' ')}`,
+  );
+
+const ipLine = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...IP_WORDS) },
+      { weight: 1, arbitrary: fc.constantFrom(...DEVICES) },
+      { weight: 1, arbitrary: value },
+    ),
+    {
+      maxLength: 8,
+    },
+  )
+  .map((ws) => ['ip', ...ws.map((t) => (t === '' ? "''" : t))].join(' '));
+
+const sleepLine = fc
+  .array(quoted(fc.oneof(value, fc.constantFrom('0.01', '0.5', '1', '3', '1d', '1e', '.5', '5.'))), {
+    maxLength: 3,
+  })
+  .map((vs) => ['sleep', ...vs].join(' '));
+
+const unknownLine = fc
+  .tuple(fc.constantFrom(...UNKNOWN_COMMANDS), fc.array(value, { maxLength: 3 }))
+  .map(([c, vs]) => [c === '' ? "''" : c, ...vs].join(' '));
+
+const simpleLine: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: iperf3Line },
+  { weight: 3, arbitrary: ethtoolLine },
+  { weight: 2, arbitrary: tcLine },
+  { weight: 3, arbitrary: tcRealisticLine },
+  { weight: 2, arbitrary: ipLine },
+  { weight: 2, arbitrary: sleepLine },
+  { weight: 1, arbitrary: unknownLine },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('echo hi', 'hostname', 'true', '', '   ', '# comment', 'sudo', 'sudo sudo'),
+  },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+);
+
+/** Wrappers: sudo, timeout, host prefixes, background jobs and shell syntax the lab refuses. */
+const line = fc
+  .tuple(
+    simpleLine,
+    fc.constantFrom(
+      '',
+      '',
+      '',
+      '',
+      'sudo ',
+      'timeout 0.5 ',
+      'timeout 1 ',
+      'timeout -s KILL 1 ',
+      'timeout NaN ',
+      'timeout ',
+      'sudo timeout 0.2 ',
+    ),
+    fc.constantFrom('', '', '', '', 'server: ', 'client: ', 'nowhere: ', 'server:'),
+    fc.constantFrom(
+      '',
+      '',
+      '',
+      '',
+      '',
+      ' &',
+      '&',
+      ' && true',
+      ' | grep x',
+      ' > /dev/null',
+      ' ; ls',
+      ' $(x)',
+      ' `x`',
+    ),
+  )
+  .map(([body, wrap, prefix, suffix]) => `${prefix}${wrap}${body}${suffix}`);
+
+// ---------------------------------------------------------------------------------------------
+// The property
+// ---------------------------------------------------------------------------------------------
+
+/** Words whose appearance in output is a leaked JavaScript value, not something a tool prints. */
+const LEAKS = ['NaN', 'undefined', '[object Object]', 'Infinity', 'null'];
+
+/** Commands that really exit non-zero in silence: coreutils `timeout` (124) prints nothing. */
+const silentFailureAllowed = (cmd: string, r: RunRecord) => r.exitCode === 124 && /(^|\s)timeout\s/.test(cmd);
+
+function checkRecord(typed: string, r: RunRecord): void {
+  expect(typeof r.output, typed).toBe('string');
+  expect(Number.isInteger(r.exitCode), `${typed}: exit code ${r.exitCode}`).toBe(true);
+  expect(r.exitCode, typed).toBeGreaterThanOrEqual(0);
+  expect(r.exitCode, typed).toBeLessThan(256);
+  expect(r.endNs, typed).toBeGreaterThanOrEqual(r.startNs);
+  if (r.exitCode !== 0 && !silentFailureAllowed(r.command, r))
+    expect(r.output.trim(), `"${typed}" exited ${r.exitCode} without a message`).not.toBe('');
+  for (const w of LEAKS) {
+    if (r.output.includes(w) && !typed.toLowerCase().includes(w.toLowerCase()))
+      expect.fail(`"${typed}" printed "${w}":\n${r.output.slice(0, 2000)}`);
+  }
+  // iperf3 -J output and the structured result must be plain JSON data
+  expect(() => JSON.stringify(r.result), typed).not.toThrow();
+}
+
+function runSession(lines: string[]): void {
+  const lab = createLab(defaultScenario());
+  const t0 = performance.now();
+  let current = '';
+  const session = new LabSession(lab, {
+    maxCommandNs: MAX_COMMAND_NS,
+    onProgress: () => {
+      if (performance.now() - t0 > SESSION_WALL_MS)
+        throw new WallBudgetExceeded(`"${current}" still running after ${SESSION_WALL_MS} ms of wall time`);
+    },
+  });
+  try {
+    for (const l of lines) {
+      current = l;
+      const recs = session.run(l);
+      expect(recs.length, l).toBeGreaterThan(0);
+      for (const r of recs) checkRecord(l, r);
+    }
+    current = '(close)';
+    for (const r of session.close()) checkRecord(r.command, r);
+  } catch (e) {
+    if (e instanceof WallBudgetExceeded) expect.fail(e.message);
+    if (e instanceof Error && e.name === 'AssertionError') throw e;
+    // anything else is an uncaught exception from the shell or the model
+    expect.fail(`"${current}" threw: ${(e as Error)?.stack ?? String(e)}`);
+  }
+  expect(performance.now() - t0, lines.join(' ⏎ ')).toBeLessThan(SESSION_WALL_MS);
+}
+
+describe('shell: random command lines (property)', () => {
+  it('never throws, always answers, says why it failed, stays within the wall budget', () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 3 }), (lines) => runSession(lines)),
+      { seed: SEED, numRuns: 120, endOnFailure: false },
+    );
+  });
+
+  it('survives hand-picked hostile lines', () => {
+    runSession([
+      'iperf3 -c server -t 0',
+      'iperf3 -c server -n 1e308',
+      'iperf3 -c server -b 10Q -t 0.5',
+      'sleep 99999999999',
+      'iperf3 -c server -t 1 -P 128 -l 1 -u -b 0 &',
+      'timeout 0.5 iperf3 -c server -t 5',
+    ]);
+    runSession([
+      'tc qdisc add dev eth0 root foo',
+      'ethtool -G eth0 rx 99999999999',
+      'ip link set dev eth0 mtu -1',
+      'iperf3 -c "unterminated',
+    ]);
+  });
+
+  it('the generator reaches every tool (guards against a vacuous property)', () => {
+    const sample = fc.sample(line, { seed: SEED, numRuns: 400 });
+    for (const w of ['iperf3', 'ethtool', 'tc ', 'ip ', 'sleep', 'timeout', 'sudo', 'server:', '&', '"'])
+      expect(
+        sample.some((l) => l.includes(w)),
+        w,
+      ).toBe(true);
+  });
+});
