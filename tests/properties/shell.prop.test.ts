@@ -16,7 +16,9 @@ import { describe, expect, it } from 'vitest';
 import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
 import { defaultScenario } from '../../src/scenario/schema';
 
-const SEED = 402_2024;
+/** Fixed for CI; PROP_SEED / PROP_RUNS=N (a multiplier) let a developer fuzz longer locally. */
+const SEED = Number(process.env.PROP_SEED ?? 402_2024);
+const RUNS_FACTOR = Number(process.env.PROP_RUNS ?? 1);
 const MAX_COMMAND_NS = 2e9;
 /** Wall-clock budget for one whole session (up to 3 lines, each capped at 2 s simulated). */
 const SESSION_WALL_MS = 20_000;
@@ -91,47 +93,53 @@ const NASTY_VALUES = [
   'x'.repeat(300),
 ];
 
+/** -c targets: the peer, itself, addresses in and out of the VPC, nonsense. */
 const HOSTS = ['server', 'client', '10.0.0.11', '10.0.0.10', '127.0.0.1', 'nowhere', '::1', '256.1.1.1', ''];
 
-const IPERF3_OPTS = [
-  ['-c', 'h'],
-  ['-s'],
-  ['-p', 'v'],
-  ['-t', 't'],
-  ['-n', 'v'],
-  ['-k', 'v'],
-  ['-P', 'v'],
-  ['-l', 'v'],
-  ['-M', 'v'],
-  ['-u'],
-  ['-b', 'v'],
-  ['-R'],
-  ['--bidir'],
-  ['-i', 'v'],
-  ['-w', 'v'],
-  ['-J'],
-  ['-f', 'v'],
-  ['-O', 'v'],
-  ['-T', 'v'],
-  ['-Z'],
-  ['-D'],
-  ['-1'],
-  ['-V'],
-  ['-v'],
-  ['-4'],
-  ['-6'],
-  ['-C', 'v'],
-  ['-B', 'h'],
-  ['--cport', 'v'],
-  ['--logfile', 'v'],
-  ['--json-stream'],
-  ['--par', 'v'],
-  ['--time=', 'v'],
-  ['--foo'],
-  ['-X'],
-  ['-uP4'],
-  ['--'],
-] as const;
+/** iperf3 options the lab models, with plausible values (the property mixes in nasty ones). */
+const IPERF3_MODELLED: Array<[string, string[]]> = [
+  ['-p', ['5201', '5202', '0', '65535', '65536']],
+  ['-t', ['0', '1', '2', '0.5', '-1', '86401']],
+  ['-n', ['1M', '100K', '1', '0', '10G']],
+  ['-P', ['1', '2', '4', '8', '128', '129', '0']],
+  ['-l', ['1', '16', '1400', '8948', '9000', '1M', '2M']],
+  ['-M', ['88', '87', '128', '536', '1460', '8961', '9216', '9217']],
+  ['-u', []],
+  ['-b', ['0', '1M', '100M', '1G', '10G', '10Q', '1gbit', '1G/10']],
+  ['-R', []],
+  ['--bidir', []],
+  ['-i', ['0', '0.1', '0.05', '0.5', '1', '60', '61']],
+  ['-w', ['1', '4K', '64K', '1M', '512M', '513M']],
+  ['-J', []],
+  ['-f', ['k', 'm', 'g', 'G', 'x']],
+  ['-c', HOSTS],
+];
+
+/** Options iperf3 has but the lab refuses, and options iperf3 itself does not know. */
+const IPERF3_OTHER = [
+  '-s',
+  '-k 10',
+  '-Z',
+  '-D',
+  '-1',
+  '-V',
+  '-v',
+  '-4',
+  '-6',
+  '-C cubic',
+  '-B 10.0.0.10',
+  '--cport 5000',
+  '--logfile x',
+  '-O 1',
+  '-T x',
+  '--json-stream',
+  '--par 2',
+  '--time=1',
+  '--foo',
+  '-X',
+  '-uP4',
+  '--',
+];
 
 const ETHTOOL_SUB = [
   '-S',
@@ -286,44 +294,65 @@ const value = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
 );
 
-const host = fc.constantFrom(...HOSTS);
+/** Mostly `x`, sometimes one of `others` (constantFrom alone would pick the decorations too often). */
+const mostly = (x: string, others: string[], weight = 8) =>
+  fc.oneof({ weight, arbitrary: fc.constant(x) }, { weight: 2, arbitrary: fc.constantFrom(...others) });
 
 /** Wraps a token the way a user might quote it (or fail to). */
 const quoted = (tok: fc.Arbitrary<string>) =>
-  fc
-    .tuple(tok, fc.constantFrom('plain', 'plain', 'plain', 'plain', 'single', 'double', 'open', 'backslash'))
-    .map(([t, q]) => {
-      switch (q) {
-        case 'single':
-          return `'${t.replace(/'/g, '')}'`;
-        case 'double':
-          return `"${t.replace(/"/g, '')}"`;
-        case 'open':
-          return `"${t}`;
-        case 'backslash':
-          return `\\${t}`;
-        default:
-          return t;
-      }
-    });
+  fc.tuple(tok, mostly('plain', ['single', 'double', 'open', 'backslash'], 12)).map(([t, q]) => {
+    switch (q) {
+      case 'single':
+        return `'${t.replace(/'/g, '')}'`;
+      case 'double':
+        return `"${t.replace(/"/g, '')}"`;
+      case 'open':
+        return `"${t}`;
+      case 'backslash':
+        return `\\${t}`;
+      default:
+        return t;
+    }
+  });
 
-const iperf3Line = fc
-  .array(
-    fc.constantFrom(...IPERF3_OPTS).chain((spec) => {
-      const [opt, kind] = spec as readonly [string, string?];
-      if (!kind) return fc.constant(opt);
-      // tests run with -t up to 1 s mostly, so most sessions are short; the cap stops the rest
-      const arg =
-        kind === 'h'
-          ? host
-          : kind === 't'
-            ? fc.constantFrom('0', '0.5', '1', '3', '-1', 'NaN', '1e308', '86401', 'abc')
-            : value;
-      return quoted(arg).map((v) => (opt.endsWith('=') ? `${opt}${v}` : `${opt} ${v}`));
+const iperf3Option = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(...IPERF3_MODELLED).chain(([opt, good]) => {
+      if (good.length === 0) return fc.constant(opt);
+      const arg = fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...good) },
+        { weight: 1, arbitrary: value },
+      );
+      return quoted(arg).map((v) => `${opt} ${v}`);
     }),
-    { maxLength: 6 },
+  },
+  { weight: 1, arbitrary: fc.constantFrom(...IPERF3_OTHER) },
+);
+
+/** Mostly a client run against a real server (so the model runs), else anything. */
+const iperf3Line = fc
+  .tuple(
+    fc.oneof(
+      // -n keeps a run to milliseconds of simulated time (`-t 0.5` is atoi()'d to 0 = unbounded, as in iperf3)
+      {
+        weight: 7,
+        arbitrary: fc.constantFrom(
+          '-c server -n 10M',
+          '-c server -n 20M -P 2',
+          '-c 10.0.0.11 -n 1M -J',
+          '-c server -u -b 1G -n 2M',
+          '-c server -R -n 5M',
+          '-c server --bidir -n 5M',
+          '-c server -t 1',
+          '-c server',
+        ),
+      },
+      { weight: 3, arbitrary: fc.constant('') },
+    ),
+    fc.array(iperf3Option, { maxLength: 5 }),
   )
-  .map((opts) => ['iperf3', ...opts].join(' '));
+  .map(([base, opts]) => ['iperf3', base, ...opts].filter(Boolean).join(' '));
 
 const ethtoolLine = fc
   .tuple(
@@ -425,11 +454,7 @@ const simpleLine: fc.Arbitrary<string> = fc.oneof(
 const line = fc
   .tuple(
     simpleLine,
-    fc.constantFrom(
-      '',
-      '',
-      '',
-      '',
+    mostly('', [
       'sudo ',
       'timeout 0.5 ',
       'timeout 1 ',
@@ -437,25 +462,72 @@ const line = fc
       'timeout NaN ',
       'timeout ',
       'sudo timeout 0.2 ',
-    ),
-    fc.constantFrom('', '', '', '', 'server: ', 'client: ', 'nowhere: ', 'server:'),
-    fc.constantFrom(
-      '',
-      '',
-      '',
-      '',
-      '',
-      ' &',
-      '&',
-      ' && true',
-      ' | grep x',
-      ' > /dev/null',
-      ' ; ls',
-      ' $(x)',
-      ' `x`',
-    ),
+    ]),
+    mostly('', ['server: ', 'server: ', 'client: ', 'nowhere: ', 'server:']),
+    mostly('', [' &', ' &', '&', ' && true', ' | grep x', ' > /dev/null', ' ; ls', ' $(x)', ' `x`'], 12),
   )
   .map(([body, wrap, prefix, suffix]) => `${prefix}${wrap}${body}${suffix}`);
+
+/**
+ * Configuration a user really types before a test (NET402 and the ethtool/tc man pages), some invalid.
+ * KNOWN MODEL BUG, excluded here: tbf (`tc qdisc replace dev eth0 root tbf rate 500mbit burst 64kb
+ * latency 10ms`) stalls for good under batching (settings.batch "auto"); see the `it.fails` below.
+ */
+const CONFIG_LINES = [
+  'tc qdisc replace dev eth0 root fq maxrate 1gbit',
+  'tc qdisc add dev eth0 root fq_codel maxrate 1gbit',
+  'tc qdisc replace dev eth0 root handle 1: htb default 10',
+  'tc class add dev eth0 parent 1: classid 1:10 htb rate 1gbit ceil 2gbit',
+  'tc qdisc replace dev eth0 root pfifo limit 10',
+  'tc qdisc replace dev eth0 root bfifo limit 100000', // (limit 1 drops even the SYN: no data, as on Linux)
+  'tc qdisc replace dev eth0 root pfifo_fast',
+  'tc qdisc del dev eth0 root',
+  'ethtool -G eth0 rx 256 tx 256',
+  'ethtool -G eth0 rx 16384',
+  'ethtool -L eth0 combined 1',
+  'ethtool -C eth0 adaptive-rx off rx-usecs 0',
+  'ethtool -X eth0 equal 1',
+  'ethtool -N eth0 flow-type tcp4 dst-port 5201 action 1',
+  'ip link set dev eth0 mtu 1500',
+  'ip link set dev eth0 mtu 576',
+  'ip link set dev eth0 mtu 68',
+  'server: ip link set dev eth0 mtu 9001',
+  'server: ethtool -G eth0 rx 64',
+  'sleep 0.01',
+];
+
+/**
+ * An iperf3 client run of plausible options only (every combination should move data).
+ * KNOWN MODEL BUG, excluded here: `-w` smaller than the block size (`-w 64K` with TCP's 128 KiB
+ * default -l) moves no data at all, because Iperf3Test.tcpWrite (src/engine/apps/iperf3-test.ts)
+ * only writes whole blocks into free send-buffer space; see the `it.fails` case below.
+ * KNOWN MODEL BUG, excluded here: `-P 128` (after a `-P 128 -M 536 -R` run the PPS allowance drops
+ * handshake packets and TcpEndpoint.connect never retransmits a SYN: the next test never connects).
+ */
+const plausibleIperf3 = fc
+  .tuple(
+    fc.constantFrom('-n 5M', '-n 20M', '-n 1M -J', '-t 1'),
+    fc.subarray(
+      [
+        '-P 4',
+        '-l 1400',
+        '-M 536',
+        '-u',
+        '-b 200M',
+        '-R',
+        '--bidir',
+        '-i 0.1',
+        '-w 1M',
+        '-J',
+        '-f m',
+        '-l 16',
+        '-b 0',
+      ],
+      { maxLength: 4 },
+    ),
+    fc.constantFrom('server', '10.0.0.11'),
+  )
+  .map(([end, opts, h]) => `iperf3 -c ${h} ${end} ${opts.join(' ')}`.trim());
 
 // ---------------------------------------------------------------------------------------------
 // The property
@@ -483,10 +555,11 @@ function checkRecord(typed: string, r: RunRecord): void {
   expect(() => JSON.stringify(r.result), typed).not.toThrow();
 }
 
-function runSession(lines: string[]): void {
+function runSession(lines: string[]): RunRecord[] {
   const lab = createLab(defaultScenario());
   const t0 = performance.now();
   let current = '';
+  const all: RunRecord[] = [];
   const session = new LabSession(lab, {
     maxCommandNs: MAX_COMMAND_NS,
     onProgress: () => {
@@ -500,6 +573,7 @@ function runSession(lines: string[]): void {
       const recs = session.run(l);
       expect(recs.length, l).toBeGreaterThan(0);
       for (const r of recs) checkRecord(l, r);
+      all.push(...recs);
     }
     current = '(close)';
     for (const r of session.close()) checkRecord(r.command, r);
@@ -510,14 +584,68 @@ function runSession(lines: string[]): void {
     expect.fail(`"${current}" threw: ${(e as Error)?.stack ?? String(e)}`);
   }
   expect(performance.now() - t0, lines.join(' ⏎ ')).toBeLessThan(SESSION_WALL_MS);
+  return all;
+}
+
+/** Bytes the iperf3 client side sent (its -J document's end.sum_sent, or end.sum for UDP). */
+function sentBytes(r: RunRecord): number {
+  const end = (r.result as { end?: Record<string, { bytes?: number } | undefined> } | null)?.end;
+  return end?.sum_sent?.bytes ?? end?.sum?.bytes ?? 0;
 }
 
 describe('shell: random command lines (property)', () => {
   it('never throws, always answers, says why it failed, stays within the wall budget', () => {
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 3 }), (lines) => runSession(lines)),
-      { seed: SEED, numRuns: 120, endOnFailure: false },
+      fc.property(fc.array(line, { minLength: 1, maxLength: 3 }), (lines) => {
+        runSession(lines);
+      }),
+      { seed: SEED, numRuns: 120 * RUNS_FACTOR, endOnFailure: false },
     );
+  });
+
+  it('plausible configuration followed by iperf3 runs: the model answers every combination', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...CONFIG_LINES), { maxLength: 3 }),
+        fc.array(plausibleIperf3, { minLength: 1, maxLength: 2 }),
+        (config, runs) => {
+          for (const r of runSession([...config, ...runs]))
+            if (r.command.startsWith('iperf3') && r.result !== null)
+              expect(sentBytes(r), `${r.command}\n${r.output}`).toBeGreaterThan(0);
+        },
+      ),
+      { seed: SEED + 1, numRuns: 40 * RUNS_FACTOR },
+    );
+  });
+
+  // Known model bug (see plausibleIperf3): this asserts the right behaviour and is expected to fail
+  // until Iperf3Test.tcpWrite copies partial blocks as Linux's tcp_sendmsg does. When it is fixed,
+  // vitest reports this as an unexpected pass: drop `.fails` and put -w 64K back into the generator.
+  it.fails('KNOWN BUG: iperf3 -c server -n 5M -w 64K (socket buffer smaller than -l) moves data', () => {
+    const [r] = runSession(['iperf3 -c server -n 5M -w 64K']);
+    expect(sentBytes(r!), r!.output).toBeGreaterThan(0);
+  });
+
+  // Known model bug: TbfQdisc.dequeue (src/engine/host/qdisc/tbf.ts) charges a whole batch, so tokens
+  // go far below zero, but it caps the elapsed credit at `buffer` *before* adding the (negative)
+  // tokens and does not advance tC on failure: `min(now - tC, buffer) + tokens` stays negative
+  // forever and the qdisc never dequeues again (116 packets stuck in backlog). With batch 1 the
+  // same run transfers 5 MB at 525 Mbit/s. Remove `.fails` and the exclusion once fixed.
+  it.fails('KNOWN BUG: tbf rate 500mbit burst 64kb then iperf3 -n 5M completes (batch "auto")', () => {
+    const recs = runSession([
+      'tc qdisc replace dev eth0 root tbf rate 500mbit burst 64kb latency 10ms',
+      'iperf3 -c server -n 5M',
+    ]);
+    expect(recs[1]!.exitCode, recs[1]!.output).toBe(0);
+  });
+
+  // Known model bug: TcpEndpoint.connect (src/engine/host/tcp.ts) sends the SYN once and arms no
+  // timer; Linux retransmits it after the 1 s initial RTO (tcp_syn_retries). When the Nitro PPS
+  // allowance drops a SYN or SYN-ACK (here: the server still drains 128 small-MSS streams), the
+  // iperf3 test stays "connecting" until the cap. Remove `.fails` and put -P 128 back once fixed.
+  it.fails('KNOWN BUG: a SYN lost to the PPS allowance is retransmitted (iperf3 -P 128 after -P 128 -M 536 -R)', () => {
+    const recs = runSession(['iperf3 -c server -t 1 -M 536 -R -P 128', 'iperf3 -c server -n 5M -P 128']);
+    expect(recs[1]!.exitCode, recs[1]!.output.slice(-500)).toBe(0);
   });
 
   it('survives hand-picked hostile lines', () => {
