@@ -498,11 +498,8 @@ const CONFIG_LINES = [
 
 /**
  * An iperf3 client run of plausible options only (every combination should move data).
- * KNOWN MODEL BUG, excluded here: `-w` smaller than the block size (`-w 64K` with TCP's 128 KiB
- * default -l) moves no data at all, because Iperf3Test.tcpWrite (src/engine/apps/iperf3-test.ts)
- * only writes whole blocks into free send-buffer space; see the `it.fails` case below.
- * KNOWN MODEL BUG, excluded here: `-P 128` (after a `-P 128 -M 536 -R` run the PPS allowance drops
- * handshake packets and TcpEndpoint.connect never retransmits a SYN: the next test never connects).
+ * `-w` smaller than -l and `-P 128` were excluded while two model bugs stood (partial writes, SYN
+ * retransmission); both are fixed and covered by the named tests below.
  */
 const plausibleIperf3 = fc
   .tuple(
@@ -618,10 +615,8 @@ describe('shell: random command lines (property)', () => {
     );
   });
 
-  // Known model bug (see plausibleIperf3): this asserts the right behaviour and is expected to fail
-  // until Iperf3Test.tcpWrite copies partial blocks as Linux's tcp_sendmsg does. When it is fixed,
-  // vitest reports this as an unexpected pass: drop `.fails` and put -w 64K back into the generator.
-  it.fails('KNOWN BUG: iperf3 -c server -n 5M -w 64K (socket buffer smaller than -l) moves data', () => {
+  // Was a model bug found by the generator: Iperf3Test.tcpWrite now copies partial blocks as Linux's tcp_sendmsg does.
+  it('iperf3 -c server -n 5M -w 64K (socket buffer smaller than -l) moves data', () => {
     const [r] = runSession(['iperf3 -c server -n 5M -w 64K']);
     expect(sentBytes(r!), r!.output).toBeGreaterThan(0);
   });
@@ -639,11 +634,9 @@ describe('shell: random command lines (property)', () => {
     expect(recs[1]!.exitCode, recs[1]!.output).toBe(0);
   });
 
-  // Known model bug: TcpEndpoint.connect (src/engine/host/tcp.ts) sends the SYN once and arms no
-  // timer; Linux retransmits it after the 1 s initial RTO (tcp_syn_retries). When the Nitro PPS
-  // allowance drops a SYN or SYN-ACK (here: the server still drains 128 small-MSS streams), the
-  // iperf3 test stays "connecting" until the cap. Remove `.fails` and put -P 128 back once fixed.
-  it.fails('KNOWN BUG: a SYN lost to the PPS allowance is retransmitted (iperf3 -P 128 after -P 128 -M 536 -R)', () => {
+  // Was a model bug found by the generator: TcpEndpoint.connect now retransmits the SYN on the initial RTO
+  // (1 s, doubling, tcp_syn_retries 6) when the Nitro PPS allowance drops it.
+  it('a SYN lost to the PPS allowance is retransmitted (iperf3 -P 128 after -P 128 -M 536 -R)', () => {
     const recs = runSession(['iperf3 -c server -t 1 -M 536 -R -P 128', 'iperf3 -c server -n 5M -P 128']);
     expect(recs[1]!.exitCode, recs[1]!.output.slice(-500)).toBe(0);
   });

@@ -143,6 +143,8 @@ export class Iperf3Test {
   private cpuAtStart: { client: number; server: number } = { client: 0, server: 0 };
   readonly mss: number;
   private totalSent = 0;
+  /** Bytes of writes decided but not yet complete (so parallel streams do not overshoot -n). */
+  private committed = 0;
 
   constructor(
     private readonly lab: Lab,
@@ -349,22 +351,29 @@ export class Iperf3Test {
     return len;
   }
 
+  /**
+   * The sender thread's write loop. Like Linux's tcp_sendmsg, a write copies what fits in the send
+   * buffer and blocks for the rest: a -w smaller than -l still moves data, one part-block at a time.
+   */
   private tcpWrite(s: Stream): void {
     if (s.busy || this.state !== 'running') return;
     const ep = s.tcpTx!;
     const blk = this.cfg.blockSizeBytes;
-    let k = Math.min(MAX_CALLS_PER_EVENT, Math.floor(ep.sndbufFree() / blk));
-    if (this.cfg.bytesLimit > 0) k = Math.min(k, Math.ceil((this.cfg.bytesLimit - this.totalSent) / blk));
-    if (k <= 0) {
+    let bytes = Math.min(ep.sndbufFree(), MAX_CALLS_PER_EVENT * blk);
+    if (this.cfg.bytesLimit > 0)
+      bytes = Math.min(bytes, this.cfg.bytesLimit - this.totalSent - this.committed);
+    if (bytes <= 0) {
       if (this.canSend(blk) > 0) s.waitingWritable = true;
       return;
     }
     s.busy = true;
+    this.committed += bytes;
     const p = this.lab.params;
-    const bytes = k * blk;
+    const calls = Math.ceil(bytes / blk);
     const host = s.sender.host;
-    s.senderVcpu.runSoon(k * p.tcpSendmsgNs + bytes * p.hostCopyNsPerByte, () => {
+    s.senderVcpu.runSoon(calls * p.tcpSendmsgNs + bytes * p.hostCopyNsPerByte, () => {
       s.busy = false;
+      this.committed -= bytes;
       if (this.state !== 'running') return;
       const prev = host.ctxVcpu;
       host.ctxVcpu = s.senderVcpu;
@@ -424,16 +433,19 @@ export class Iperf3Test {
       }
       k = Math.min(k, due);
     }
-    if (this.cfg.bytesLimit > 0) k = Math.min(k, Math.ceil((this.cfg.bytesLimit - this.totalSent) / len));
+    if (this.cfg.bytesLimit > 0)
+      k = Math.min(k, Math.ceil((this.cfg.bytesLimit - this.totalSent - this.committed) / len));
     k = Math.min(k, sock.sendable(len));
     if (k <= 0) {
       s.waitingWritable = true;
       return;
     }
     s.busy = true;
+    this.committed += k * len;
     const p = this.lab.params;
     s.senderVcpu.run(k * (p.udpSendmsgNs + len * p.hostCopyNsPerByte), () => {
       s.busy = false;
+      this.committed -= k * len;
       if (this.state !== 'running') return;
       sock.charge(k, len);
       const pkt: Packet = {

@@ -151,9 +151,17 @@ export class TcpEndpoint {
 
   // ================================================================ connection setup
 
-  /** Client side: send SYN. */
+  /** SYN retransmissions so far (Linux gives up after tcp_syn_retries = 6, about 127 s). */
+  synRetries = 0;
+  /** Set when the handshake timed out (ETIMEDOUT). */
+  connectFailed = false;
+  private connecting = false;
+
+  /** Client side: send SYN, retransmitted on the initial RTO (1 s, doubling) until answered. */
   connect(): void {
+    this.connecting = true;
     this.transmitControl(TCP_FLAG_SYN);
+    this.rtoTimer.armAt(this.sched.now + this.rtoNs);
   }
 
   private transmitControl(flags: number): void {
@@ -388,6 +396,8 @@ export class TcpEndpoint {
       // SYN-ACK: established
       if (!this.established) {
         this.established = true;
+        this.connecting = false;
+        this.rtoTimer.stop();
         const rtt = now - p.sentAtNs;
         this.rttSample(Math.max(rtt, 1));
         this.peerWindow = p.window;
@@ -518,6 +528,17 @@ export class TcpEndpoint {
   }
 
   private onRto(): void {
+    if (this.connecting && !this.established) {
+      if (this.synRetries >= 6) {
+        this.connecting = false;
+        this.connectFailed = true;
+        return;
+      }
+      this.synRetries++;
+      this.transmitControl(TCP_FLAG_SYN);
+      this.rtoTimer.armAt(this.sched.now + this.rtoNs * 2 ** this.synRetries);
+      return;
+    }
     if (this.sndUna >= this.sndNxt) return;
     this.cubicOnLoss();
     this.cwnd = 1;
