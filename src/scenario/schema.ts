@@ -4,14 +4,38 @@
  * from a file, the URL codec will carry it, the engine builds from it.
  *
  * Versioning: every document carries `version`. Version 1 is the first; each later version adds a
- * migration in migrations.ts so old files and links keep opening.
+ * migration in migrations.ts so old files and links keep opening. Version 2 adds the VPC (vpc.ts):
+ * subnets, route tables, the internet gateway, network ACLs and security groups in the EC2 API's
+ * shapes, per-instance subnet / security groups / private IPs / ENA Express / conntrack timeouts,
+ * and an optional outside `client` on the internet. What a document leaves out is filled in
+ * deterministically from the seed (the default VPC is the NET402 "Flow Setup" picture), so a
+ * parsed Scenario always carries a complete VPC.
  * Errors name the field path (`instances[0].type: …`) so a user can fix the file.
  */
 import { z } from 'zod';
 import { getInstanceType, suggestInstanceType } from '../catalog';
 import { MODEL_PARAMS } from '../engine/params';
+import { migrate } from './migrations';
+import {
+  type ConnectionTrackingSpecification,
+  ConnectionTrackingSpecificationSchema,
+  checkVpc,
+  completeVpc,
+  defaultVpc,
+  type EnaSrdSpecification,
+  EnaSrdSpecificationSchema,
+  formatIpv4,
+  formatPath,
+  isResourceId,
+  parseCidr,
+  resourceId,
+  type Vpc,
+  VpcSchema,
+} from './vpc';
 
-export const SCENARIO_VERSION = 1;
+export const SCENARIO_VERSION = 2;
+/** Versions parseScenario opens (older ones are migrated). */
+export const KNOWN_SCENARIO_VERSIONS = [1, 2] as const;
 
 export const PLACEMENTS = ['cluster', 'same-az', 'cross-az', 'internet'] as const;
 export type Placement = (typeof PLACEMENTS)[number];
@@ -40,10 +64,35 @@ const ipv4 = z
     'must be an IPv4 address like 10.0.0.10',
   );
 
+const idOf = (prefix: string) =>
+  z.string().refine((s) => isResourceId(prefix, s), {
+    message: `must be an ID like ${prefix}-0123456789abcdef0 ("${prefix}-" and 8 or 17 hex digits)`,
+  });
+
 export const InstanceSchema = z.strictObject({
   name: hostName,
   type: instanceType,
+  /** Primary private IPv4 address. Default: the subnet's base + 10 + the instance's index (10.0.0.10, .11 …). */
   ip: ipv4.optional(),
+  /** v2: secondary private IPv4 addresses of the (single) network interface. */
+  secondaryIps: z.array(ipv4).max(49, 'at most 49 secondary addresses').optional(),
+  /** v2: SubnetId. Default: the VPC's first subnet. */
+  subnet: idOf('subnet').optional(),
+  /** v2: GroupIds of the network interface. Default: the group named "default" (else the first group). */
+  securityGroups: z.array(z.string()).optional(),
+  /** v2: ENA Express on the network interface (ModifyNetworkInterfaceAttribute EnaSrdSpecification). */
+  enaSrd: EnaSrdSpecificationSchema.optional(),
+  /** v2: conntrack idle timeouts of the network interface; unset fields take the type's defaults. */
+  connectionTracking: ConnectionTrackingSpecificationSchema.optional(),
+  /** v2: IDs; default derived from the seed and the instance name. */
+  instanceId: idOf('i').optional(),
+  eniId: idOf('eni').optional(),
+});
+
+/** The outside client "on the internet" (v2), reaching the VPC through the internet gateway. */
+export const ClientSchema = z.strictObject({
+  name: hostName.default('internet-client'),
+  ip: ipv4.default('203.0.113.1'),
 });
 
 const paramName = z.string().refine((k) => k in MODEL_PARAMS, { message: 'unknown model parameter' });
@@ -76,6 +125,9 @@ export const ScenarioSchema = z
     settings: SettingsSchema.default({ batch: 'auto', defaultQdisc: 'fq_codel', iperf3Server: true }),
     params: z.record(paramName, z.number().finite().nonnegative()).default({}),
     script: z.array(z.string().max(4096, 'command longer than 4096 characters')).max(10_000).default([]),
+    /** v2: the VPC. Default: defaultVpc(seed), the talk's picture. */
+    vpc: VpcSchema.optional(),
+    client: ClientSchema.optional(),
   })
   .superRefine((s, ctx) => {
     const seen = new Set<string>();
@@ -91,7 +143,27 @@ export const ScenarioSchema = z
     });
   });
 
-export type Scenario = z.output<typeof ScenarioSchema>;
+type ParsedDocument = z.output<typeof ScenarioSchema>;
+
+/** An instance of a parsed scenario: every VPC field filled in. */
+export interface ScenarioInstance {
+  name: string;
+  type: string;
+  ip: string;
+  secondaryIps: string[];
+  subnet: string;
+  securityGroups: string[];
+  enaSrd: EnaSrdSpecification;
+  connectionTracking: ConnectionTrackingSpecification;
+  instanceId: string;
+  eniId: string;
+}
+
+export type Scenario = Omit<ParsedDocument, 'instances' | 'vpc' | 'client'> & {
+  instances: ScenarioInstance[];
+  vpc: Vpc;
+  client?: { name: string; ip: string };
+};
 export type ScenarioInput = z.input<typeof ScenarioSchema>;
 
 /** Format zod issues as `path: message` lines. */
@@ -112,19 +184,63 @@ export function parseScenario(
     return { ok: false, errors: ['(root): a scenario must be a JSON object'] };
   }
   const v = (doc as { version?: unknown }).version;
-  if (v === undefined) return { ok: false, errors: ['version: missing (this lab reads version 1)'] };
-  if (v !== SCENARIO_VERSION) {
+  const known = KNOWN_SCENARIO_VERSIONS.join(', ');
+  if (v === undefined) return { ok: false, errors: [`version: missing (this lab reads versions ${known})`] };
+  if (!KNOWN_SCENARIO_VERSIONS.includes(v as 1 | 2)) {
     return {
       ok: false,
-      errors: [`version: ${JSON.stringify(v)} is not a known scenario version (known: 1)`],
+      errors: [`version: ${JSON.stringify(v)} is not a known scenario version (known: ${known})`],
     };
   }
-  const r = ScenarioSchema.safeParse(doc);
+  const m = migrate(doc as Record<string, unknown>, v as number, SCENARIO_VERSION);
+  if (!m.ok) return m;
+  const r = ScenarioSchema.safeParse(m.doc);
   if (!r.success) return { ok: false, errors: formatIssues(r.error) };
-  return { ok: true, scenario: r.data };
+  return completeScenario(r.data);
 }
 
-/** The default scenario: two c7i.large in a cluster placement group, as in NET402. */
+/** Fill the seed-derived defaults of a validated document and run the whole-VPC checks. */
+function completeScenario(
+  d: ParsedDocument,
+): { ok: true; scenario: Scenario } | { ok: false; errors: string[] } {
+  const vpc = completeVpc(d.vpc ?? defaultVpc(d.seed));
+  const firstSubnet = vpc.Subnets[0]!;
+  const defaultGroup = vpc.SecurityGroups.find((g) => g.GroupName === 'default') ?? vpc.SecurityGroups[0]!;
+  const instances: ScenarioInstance[] = d.instances.map((inst, i) => {
+    const subnetId = inst.subnet ?? firstSubnet.SubnetId;
+    const subnet = vpc.Subnets.find((s) => s.SubnetId === subnetId) ?? firstSubnet;
+    const base = parseCidr(subnet.CidrBlock)?.network ?? 0;
+    return {
+      name: inst.name,
+      type: inst.type,
+      ip: inst.ip ?? formatIpv4(base + 10 + i),
+      secondaryIps: inst.secondaryIps ?? [],
+      subnet: subnetId,
+      securityGroups: inst.securityGroups ?? [defaultGroup.GroupId],
+      enaSrd: inst.enaSrd ?? { EnaSrdEnabled: false, EnaSrdUdpSpecification: { EnaSrdUdpEnabled: false } },
+      connectionTracking: inst.connectionTracking ?? {},
+      instanceId: inst.instanceId ?? resourceId('i', d.seed, `instance/${inst.name}`),
+      eniId: inst.eniId ?? resourceId('eni', d.seed, `eni/${inst.name}`),
+    };
+  });
+  const errors = checkVpc(vpc, instances, d.client).map((i) => `${formatPath(i.path)}: ${i.message}`);
+  for (const key of ['instanceId', 'eniId'] as const) {
+    const seen = new Set<string>();
+    instances.forEach((inst, i) => {
+      if (seen.has(inst[key])) errors.push(`instances[${i}].${key}: duplicate ID "${inst[key]}"`);
+      seen.add(inst[key]);
+    });
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  const { vpc: _v, client, instances: _i, ...rest } = d;
+  const scenario: Scenario = { ...rest, instances, vpc };
+  if (client) scenario.client = client;
+  return { ok: true, scenario };
+}
+
+/** The default scenario: two c7i.large in a cluster placement group, as in NET402, in the talk's VPC. */
 export function defaultScenario(): Scenario {
-  return ScenarioSchema.parse({ version: SCENARIO_VERSION });
+  const r = parseScenario({ version: SCENARIO_VERSION });
+  if (!r.ok) throw new Error(`default scenario is invalid: ${r.errors.join('; ')}`);
+  return r.scenario;
 }

@@ -4,6 +4,7 @@
  * commands; anything that is not a modelled tool gets bash's "command not found".
  */
 import type { Instance, Lab } from '../lab';
+import { runAws } from './commands/aws';
 import { runDpdkTestpmd } from './commands/dpdk-testpmd';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
@@ -34,6 +35,8 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
   }
   const dev = (name: string) => (name === 'eth0' ? host.host.eth0 : undefined);
   switch (cmd) {
+    case 'aws':
+      return runAws(args, lab);
     case 'iperf3':
       return runIperf3(args, lab, host);
     case 'dpdk-testpmd':

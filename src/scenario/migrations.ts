@@ -1,0 +1,63 @@
+/**
+ * Scenario migrations: every older document version is lifted, one step at a time, to the current
+ * version before validation, so old files and links keep opening.
+ *
+ * Guarantees: a migration is a pure function of the document (it never reads the seed-derived
+ * defaults; those are filled in by parseScenario for every version alike), never mutates its input,
+ * and refuses fields the old version did not have (a v1 document carrying `vpc` is a mistake, not
+ * a v2 document).
+ *
+ * v1 → v2: v2 adds the VPC (`vpc`, the outside `client`, and per-instance `subnet`,
+ * `securityGroups`, `secondaryIps`, `enaSrd`, `connectionTracking`, `instanceId`, `eniId`). A v1
+ * document has none of these and gets the default VPC, so it opens to exactly what the same
+ * document with `version: 2` opens to.
+ */
+
+export type MigrationResult = { ok: true; doc: Record<string, unknown> } | { ok: false; errors: string[] };
+
+const V2_INSTANCE_FIELDS = [
+  'subnet',
+  'securityGroups',
+  'secondaryIps',
+  'enaSrd',
+  'connectionTracking',
+  'instanceId',
+  'eniId',
+] as const;
+
+export function migrateV1ToV2(doc: Record<string, unknown>): MigrationResult {
+  const errors: string[] = [];
+  for (const k of ['vpc', 'client']) {
+    if (k in doc) errors.push(`${k}: not part of a version 1 scenario (set "version": 2 to use it)`);
+  }
+  const instances = doc['instances'];
+  if (Array.isArray(instances)) {
+    instances.forEach((inst, i) => {
+      if (typeof inst !== 'object' || inst === null) return;
+      for (const k of V2_INSTANCE_FIELDS) {
+        if (k in inst)
+          errors.push(`instances[${i}].${k}: not part of a version 1 scenario (set "version": 2 to use it)`);
+      }
+    });
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, doc: { ...doc, version: 2 } };
+}
+
+/** Migrations by source version: MIGRATIONS[v] lifts a version-v document to v + 1. */
+export const MIGRATIONS: Readonly<Record<number, (doc: Record<string, unknown>) => MigrationResult>> = {
+  1: migrateV1ToV2,
+};
+
+/** Lift `doc` (of version `from`) to version `to`. */
+export function migrate(doc: Record<string, unknown>, from: number, to: number): MigrationResult {
+  let cur = doc;
+  for (let v = from; v < to; v++) {
+    const m = MIGRATIONS[v];
+    if (!m) return { ok: false, errors: [`version: no migration from version ${v}`] };
+    const r = m(cur);
+    if (!r.ok) return r;
+    cur = r.doc;
+  }
+  return { ok: true, doc: cur };
+}
