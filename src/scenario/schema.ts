@@ -95,7 +95,10 @@ export const ClientSchema = z.strictObject({
   ip: ipv4.default('203.0.113.1'),
 });
 
-const paramName = z.string().refine((k) => k in MODEL_PARAMS, { message: 'unknown model parameter' });
+// own keys only: `k in MODEL_PARAMS` would accept "toString", "constructor", … from Object.prototype
+const paramName = z
+  .string()
+  .refine((k) => Object.hasOwn(MODEL_PARAMS, k), { message: 'unknown model parameter' });
 
 export const SettingsSchema = z.strictObject({
   /**
@@ -172,7 +175,9 @@ export function formatIssues(error: z.ZodError): string[] {
     const path = i.path
       .map((p, k) => (typeof p === 'number' ? `[${p}]` : k === 0 ? String(p) : `.${String(p)}`))
       .join('');
-    return `${path || '(root)'}: ${i.message}`;
+    // a record key that fails its own check: say why ("unknown model parameter"), not just "Invalid key"
+    const msg = i.code === 'invalid_key' && i.issues[0] ? i.issues[0].message : i.message;
+    return `${path || '(root)'}: ${msg}`;
   });
 }
 
@@ -195,7 +200,14 @@ export function parseScenario(
   const m = migrate(doc as Record<string, unknown>, v as number, SCENARIO_VERSION);
   if (!m.ok) return m;
   const r = ScenarioSchema.safeParse(m.doc);
-  if (!r.success) return { ok: false, errors: formatIssues(r.error) };
+  // z.record silently drops an own "__proto__" key (JSON.parse makes one); say so instead
+  const params = (doc as { params?: unknown }).params;
+  const protoKey =
+    typeof params === 'object' && params !== null && Object.hasOwn(params, '__proto__')
+      ? ['params.__proto__: unknown model parameter']
+      : [];
+  if (!r.success) return { ok: false, errors: [...formatIssues(r.error), ...protoKey] };
+  if (protoKey.length > 0) return { ok: false, errors: protoKey };
   return completeScenario(r.data);
 }
 
