@@ -94,8 +94,9 @@ describe('tc qdisc show', () => {
       'qdisc fq_codel 0: parent :1 limit 10240p flows 1024 quantum 1514 target 5ms interval 100ms memory_limit 32Mb ecn drop_batch 64 ',
     );
     // The emptied flow stays on the new list until the next dequeue finds it empty (sch_fq_codel.c).
+    // maxpacket is the largest skb's qdisc_pkt_len: the 3-segment TCP batch is one GSO skb of 3 × 1514.
     expect(out.stdout).toContain(
-      '  maxpacket 1514 drop_overlimit 0 new_flow_count 1 ecn_mark 0\n  new_flows_len 1 old_flows_len 0\n',
+      '  maxpacket 4542 drop_overlimit 0 new_flow_count 1 ecn_mark 0\n  new_flows_len 1 old_flows_len 0\n',
     );
     const result = out.result as Array<Record<string, unknown>>;
     expect(result[0]).toMatchObject({
@@ -112,6 +113,20 @@ describe('tc qdisc show', () => {
       bytes: 4542,
       packets: 3,
     });
+  });
+
+  it('-s: Sent counts wire packets (bstats adds gso_segs), backlog counts GSO skbs', () => {
+    const { devs, eth0 } = devices({ numTxQueues: 2, mtu: 1500 });
+    const f = flow();
+    // three GSO skbs of 562 segments of 116 B (iperf3 -M 128) on TX queue 0, one of them sent
+    for (let i = 0; i < 3; i++) eth0.enqueue(pkt(f, { count: 562, sizeBytes: 168, txq: 0 }), 0);
+    expect(eth0.dequeue(0, 1000)!.count).toBe(562);
+    const lines = tc(devs, '-s qdisc show dev eth0').stdout.split('\n');
+    const skbBytes = 562 * (168 + 14);
+    expect(lines[1]).toBe(` Sent ${skbBytes} bytes 562 pkt (dropped 0, overlimits 0 requeues 0) `);
+    expect(lines[2]).toBe(` backlog ${sprintSize(2 * skbBytes)} 2p requeues 0`);
+    const j = tc(devs, '-s -j qdisc show dev eth0').result as Array<Record<string, unknown>>;
+    expect(j.find((q) => q.parent === ':1')).toMatchObject({ packets: 562, qlen: 2, backlog: 2 * skbBytes });
   });
 
   it('single-queue pfifo_fast root shows refcnt 2 and the priomap', () => {

@@ -95,20 +95,28 @@ describe('fq_codel', () => {
     const f = flow();
     for (let i = 0; i < 500; i++) q.enqueue(pkt(f, { tos: 0x02, count: 4 }), 0);
     let marked = 0;
+    let markedBatches = 0;
     for (let t = 10e6; t < 400e6; t += 1e6) {
       const p = q.dequeue(t);
-      if (p && (p.tos & 3) === 3) marked += p.count;
+      if (p && (p.tos & 3) === 3) {
+        marked += p.count;
+        markedBatches++;
+      }
     }
     expect(ctx.drops.codel_drop).toBeUndefined();
     expect(marked).toBeGreaterThan(0);
-    expect(q.xstats().ecn_mark).toBe(marked);
+    // ecn_mark counts skbs: CoDel marks the head GSO skb as a whole, here a whole 4-segment batch
+    // (smaller than a 45-segment skb), so every mark covers 4 wire packets.
+    expect(q.xstats().ecn_mark).toBe(markedBatches);
+    expect(marked).toBe(4 * markedBatches);
   });
 
   it('on overflow drops from the head of the fattest flow: half its backlog, at most 64 packets', () => {
+    // UDP datagrams: one skb each, so the limit and drop_batch count them one by one.
     const ctx = fakeCtx();
     const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', limit: 200 });
-    const fat = flow({ skbHash: 0x10000000 });
-    const thin = flow({ skbHash: 0x90000000 });
+    const fat = flow({ skbHash: 0x10000000, proto: 'udp' });
+    const thin = flow({ skbHash: 0x90000000, proto: 'udp' });
     q.enqueue(pkt(fat, { count: 190, seq: 0 }), 0);
     q.enqueue(pkt(thin, { count: 10 }), 0);
     q.enqueue(pkt(thin, { count: 1 }), 0); // 201 > limit
@@ -128,7 +136,8 @@ describe('fq_codel', () => {
   it('memory_limit drops are reported as such', () => {
     const ctx = fakeCtx({ mtu: 9001 });
     const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', memoryLimit: 1_000_000 });
-    q.enqueue(pkt(flow(), { count: 200, sizeBytes: 9001 }), 0);
+    // UDP: one skb per datagram, so drop_overmemory (skbs) equals the wire packets dropped.
+    q.enqueue(pkt(flow({ proto: 'udp' }), { count: 200, sizeBytes: 9001 }), 0);
     expect(ctx.drops.fq_codel_memory_limit).toBeGreaterThan(0);
     expect(q.xstats().drop_overmemory).toBe(ctx.drops.fq_codel_memory_limit);
   });
@@ -137,7 +146,7 @@ describe('fq_codel', () => {
     const run = (batch: number) => {
       const ctx = fakeCtx();
       const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', ecn: false });
-      const f = flow({ skbHash: 1 });
+      const f = flow({ skbHash: 1, proto: 'udp' });
       for (let i = 0; i < 1200 / batch; i++) q.enqueue(pkt(f, { count: batch }), 0);
       let sent = 0;
       for (let t = 1e6; t < 200e6; t += 1e6) {
@@ -153,5 +162,96 @@ describe('fq_codel', () => {
     expect(Math.abs(six.sent + six.dropped - (one.sent + one.dropped))).toBeLessThanOrEqual(6);
     expect(six.dropped).toBeGreaterThan(0);
     expect(Math.abs(six.dropped - one.dropped)).toBeLessThanOrEqual(2);
+  });
+
+  it('counts TCP GSO skbs against limit: 10240 skbs of 562 × 116 B fit, the 10241st overflows', () => {
+    const ctx = fakeCtx();
+    // memory_limit raised: 10240 full GSO skbs are 670 MB of truesize, over the 32 MB default
+    const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', memoryLimit: 1 << 30 });
+    const flows = Array.from({ length: 8 }, (_, i) => flow({ skbHash: (i * 0x20000000) >>> 0 }));
+    for (let i = 0; i < 10240; i++) q.enqueue(pkt(flows[i % 8]!, { count: 562, sizeBytes: 168 }), 0);
+    expect(q.qlen()).toBe(10240);
+    expect(ctx.drops).toEqual({});
+    expect(q.stats()).toMatchObject({ backlogPackets: 10240, backlogBytes: 10240 * 562 * 182, drops: 0 });
+    q.enqueue(pkt(flows[0]!, { count: 562, sizeBytes: 168 }), 0);
+    // fq_codel_drop: 64 skbs (drop_batch) from the head of the fattest flow (flow 0: 1281 skbs)
+    expect(ctx.drops.qdisc_overlimit).toBe(64 * 562);
+    expect(ctx.dropped.every((p) => p.flow === flows[0])).toBe(true);
+    expect(q.xstats().drop_overlimit).toBe(64);
+    expect(q.stats()).toMatchObject({ drops: 64, backlogPackets: 10241 - 64 });
+  });
+
+  it('1.2 MB of 116-byte TCP segments (10240 wire packets, ~18 skbs) is far below the limit', () => {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx);
+    const f = flow();
+    for (let i = 0; i < 400; i++) q.enqueue(pkt(f, { count: 64, sizeBytes: 168 }), 0);
+    expect(ctx.drops).toEqual({});
+    expect(q.stats().backlogPackets).toBe(Math.ceil((400 * 64) / 562));
+    // maxpacket is the head skb's qdisc_pkt_len: here a whole 64-segment batch (part of one skb)
+    q.dequeue(0);
+    expect(q.xstats().maxpacket).toBe(64 * 182);
+    expect(q.stats()).toMatchObject({ packets: 64, bytes: 64 * 182 });
+  });
+
+  it('the fattest-flow drop removes whole TCP skbs until half the backlog is gone', () => {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', limit: 4 });
+    const fat = flow({ skbHash: 0x10000000 });
+    const thin = flow({ skbHash: 0x90000000 });
+    // fat: 3 skbs of 45 × 1448 B in 9-segment batches; thin: 67 segments = 1.49 skbs → 4.49 > limit 4
+    for (let i = 0; i < 15; i++) q.enqueue(pkt(fat, { count: 9, seq: i * 9 * 1448 }), 0);
+    q.enqueue(pkt(thin, { count: 45 }), 0);
+    expect(ctx.drops).toEqual({});
+    q.enqueue(pkt(thin, { count: 22 }), 0);
+    // Linux drops skbs while len < half the fat flow's bytes: after 1 skb a third, after 2 two thirds.
+    expect(ctx.drops.qdisc_overlimit).toBe(90);
+    expect(ctx.dropped.every((p) => p.flow === fat)).toBe(true);
+    expect(ctx.dropped[0]!.seq).toBe(0);
+    expect(q.xstats().drop_overlimit).toBe(2);
+    expect(q.qlen()).toBeCloseTo(3 + 67 / 45 - 2, 9);
+    expect(q.stats().backlogPackets).toBe(3);
+  });
+
+  it('a CoDel drop of TCP data drops one GSO skb: 562 segments of 116 B across 64-segment batches', () => {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', ecn: false });
+    const f = flow();
+    for (let i = 0; i < 200; i++) q.enqueue(pkt(f, { count: 64, sizeBytes: 168, seq: i * 64 * 116 }), 0);
+    let next = null;
+    for (let t = 10e6; t < 300e6 && ctx.drops.codel_drop === undefined; t += 1e6) next = q.dequeue(t);
+    // The first drop (entering the dropping state) is exactly one skb: 8 batches + 50 segments.
+    expect(ctx.drops.codel_drop).toBe(562);
+    expect(ctx.dropped.map((p) => p.count)).toEqual([64, 64, 64, 64, 64, 64, 64, 64, 50]);
+    expect(q.stats().drops).toBe(1);
+    // the dequeue that dropped returns what follows the dropped skb: the rest of the 9th batch
+    if (!next) throw new Error('nothing dequeued');
+    expect(next.seq - ctx.dropped[0]!.seq).toBe(562 * 116);
+    expect(next.count).toBe(14);
+  });
+
+  it('CoDel on TCP: batched and per-packet runs drop the same skbs', () => {
+    const run = (batch: number) => {
+      const ctx = fakeCtx();
+      const q = new FqCodelQdisc(ctx, { kind: 'fq_codel', ecn: false });
+      const f = flow({ skbHash: 1 });
+      for (let i = 0; i < 9000 / batch; i++) q.enqueue(pkt(f, { count: batch }), 0);
+      let sent = 0;
+      for (let t = 1e6; t < 400e6; t += 1e6) {
+        // 45 segments (one skb) per ms whatever the batch size
+        for (let k = 0; k < 45 / batch; k++) {
+          const p = q.dequeue(t);
+          if (p) sent += p.count;
+        }
+      }
+      return { sent, dropped: ctx.drops.codel_drop ?? 0, drops: q.stats().drops };
+    };
+    const one = run(1);
+    const nine = run(9);
+    expect(nine.dropped).toBeGreaterThan(0);
+    expect(nine.dropped % 45).toBe(0); // whole skbs
+    expect(Math.abs(nine.dropped - one.dropped)).toBeLessThanOrEqual(45);
+    expect(Math.abs(nine.drops - one.drops)).toBeLessThanOrEqual(1);
+    expect(nine.sent + nine.dropped).toBe(9000);
   });
 });

@@ -49,8 +49,9 @@ describe('htb', () => {
     q.classOps.change(tcMake(1, 1), tcMake(1, 0), cls('100mbit'), true);
     q.classOps.change(tcMake(1, 0x10), tcMake(1, 1), cls('20mbit', '100mbit'), true);
     q.classOps.change(tcMake(1, 0x20), tcMake(1, 1), cls('20mbit', '50mbit'), true);
-    const a = flow();
-    const b = flow();
+    // UDP: the refill keeps 200 datagrams (skbs) queued, as this test always did.
+    const a = flow({ proto: 'udp' });
+    const b = flow({ proto: 'udp' });
     q.classifier = (p) => (p.flow === a ? tcMake(1, 0x10) : tcMake(1, 0x20));
     const load = (t: number) => {
       while (q.qlen() < 200) {
@@ -85,7 +86,7 @@ describe('htb', () => {
 
   it('unclassified traffic without a default class goes out through the direct queue', () => {
     const { q } = htb(0x99);
-    q.enqueue(pkt(flow(), { count: 3 }), 0);
+    q.enqueue(pkt(flow({ proto: 'udp' }), { count: 3 }), 0);
     expect(q.dequeue(0)!.count).toBe(3);
     expect(q.dumpOptions().direct_packets_stat).toBe(3);
   });
@@ -97,5 +98,19 @@ describe('htb', () => {
       errno: 'EINVAL',
     });
     expect(q.classOps.change(tcMake(1, 5), tcMake(1, 0), cls('8mbit'), true)).toEqual({});
+  });
+
+  it('direct_qlen and direct_packets_stat count skbs; Sent counts wire packets', () => {
+    const ctx = fakeCtx();
+    const q = new HtbQdisc(ctx, { kind: 'htb', defcls: 0x99, directQlen: 2 });
+    q.handle = tcMake(1, 0);
+    const f = flow();
+    // three 45-segment GSO skbs of 1448 B: two fit direct_qlen 2, the third is dropped whole
+    for (let i = 0; i < 3; i++) q.enqueue(pkt(f, { count: 45 }), 0);
+    expect(q.dumpOptions().direct_packets_stat).toBe(2);
+    expect(ctx.drops.qdisc_overlimit).toBe(45);
+    expect(q.stats()).toMatchObject({ drops: 1, backlogPackets: 2 });
+    while (q.dequeue(0));
+    expect(q.stats()).toMatchObject({ packets: 90, bytes: 90 * 1514, backlogPackets: 0 });
   });
 });

@@ -45,8 +45,9 @@ describe('fq', () => {
   it('paces each flow to maxrate', () => {
     const ctx = fakeCtx();
     const q = new FqQdisc(ctx, { kind: 'fq', maxrate: 100e6 / 8 });
-    const a = flow();
-    const b = flow();
+    // UDP: the refill keeps 50 datagrams (skbs) queued, as this test always did.
+    const a = flow({ proto: 'udp' });
+    const b = flow({ proto: 'udp' });
     const sent = drain(q, {
       untilNs: 1e9,
       refill: (t) => {
@@ -64,7 +65,7 @@ describe('fq', () => {
   it('uses the socket pacing rate when lower than maxrate, and enforces flow_limit', () => {
     const ctx = fakeCtx();
     const q = new FqQdisc(ctx, { kind: 'fq' });
-    const a = flow();
+    const a = flow({ proto: 'udp' });
     ctx.pacing.set(a.socketId, 50e6 / 8);
     const sent = drain(q, {
       untilNs: 1e9,
@@ -74,9 +75,27 @@ describe('fq', () => {
     });
     const bits = sent.reduce((s, { p }) => s + (p.sizeBytes + 14) * p.count * 8, 0);
     expect(bits / 50e6).toBeCloseTo(1, 1);
+    // UDP datagrams: one skb each against flow_limit 100
     const q2 = new FqQdisc(ctx, { kind: 'fq' });
-    q2.enqueue(pkt(flow(), { count: 150 }), 0);
+    q2.enqueue(pkt(flow({ proto: 'udp' }), { count: 150 }), 0);
     expect(q2.qlen()).toBe(100);
     expect(q2.xstats().flows_plimit).toBe(50);
+  });
+
+  it('flow_limit and limit count TCP GSO skbs, Sent counts wire packets', () => {
+    const ctx = fakeCtx();
+    const q = new FqQdisc(ctx, { kind: 'fq', flowLimit: 2 });
+    const f = flow();
+    // 2 skbs of 45 × 1448 B in 9-segment batches fit flow_limit 2; the next segments do not
+    for (let i = 0; i < 10; i++) q.enqueue(pkt(f, { count: 9 }), 0);
+    expect(q.qlen()).toBeCloseTo(2, 9);
+    expect(ctx.drops).toEqual({});
+    q.enqueue(pkt(f, { count: 9 }), 0);
+    expect(ctx.drops.qdisc_overlimit).toBe(9);
+    expect(q.xstats().flows_plimit).toBe(1); // 9/45 of an skb, shown as 1
+    expect(q.stats()).toMatchObject({ backlogPackets: 2, drops: 1 });
+    while (q.dequeue(0));
+    expect(q.stats()).toMatchObject({ packets: 90, backlogPackets: 0 });
+    expect(q.qlen()).toBe(0);
   });
 });

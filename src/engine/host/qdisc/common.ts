@@ -1,14 +1,18 @@
 /**
  * Building blocks shared by the simulated Linux qdiscs: the internal `QdiscNode` contract every
- * qdisc implements, tc handle arithmetic, a batch deque, and the kernel-style option records
- * (what `tc` sends over netlink, already converted to kernel units).
+ * qdisc implements, tc handle arithmetic, skb accounting for TCP GSO batches, a batch deque, and the
+ * kernel-style option records (what `tc` sends over netlink, already converted to kernel units).
  *
- * Guarantees: a node counts statistics the way the kernel's `gnet_stats` do — bytes/packets when a
- * packet leaves the qdisc, drops/backlog in packets (a batch counts `count` packets) and bytes
- * (`qdiscBatchBytes`). Nodes never throw on the hot path; management errors are returned as
- * `TcError` values (errno + the kernel's extack text) that the `tc` command prints.
+ * Guarantees: a node counts statistics the way the kernel's `gnet_stats` do — `bytes`/`packets` when a
+ * packet leaves the qdisc, in wire packets (bstats_update adds gso_segs for a GSO skb) and
+ * `qdiscBatchBytes`; limits, qlen/backlog packets and drops in skbs (`skbsOf`: a TCP data batch is
+ * a fraction of a GSO skb, a UDP datagram or pure ACK is one skb). Skb figures are kept fractional
+ * internally and rounded only for display (`displaySkbs`). Nodes never throw on the hot path;
+ * management errors are returned as `TcError` values (errno + the kernel's extack text) that the `tc`
+ * command prints.
  */
 import { type Packet, splitBatch } from '../../model/packet';
+import { MODEL_PARAMS } from '../../params';
 import type { QdiscContext, QdiscStats } from './types';
 
 /** TC_H_ROOT: the parent id of a root qdisc. */
@@ -22,6 +26,83 @@ export const tcMake = (major: number, minor: number): number => ((major << 16) |
 
 /** Kernel `psched_mtu`: the device MTU plus the Ethernet header. */
 export const pschedMtu = (ctx: QdiscContext): number => ctx.mtu() + 14;
+
+// ---------------------------------------------------------------- skb accounting
+
+/**
+ * MAX_TCP_HEADER (include/net/tcp.h: 128 + MAX_HEADER) on a distro kernel with tunnels and WLAN
+ * configured: 320 bytes. sk_setup_caps leaves sk_gso_max_size = gso_max_size − (MAX_TCP_HEADER + 1)
+ * (older kernels subtract the same in tcp_xmit_size_goal), so TCP builds skbs of
+ * floor(65215 / mss) segments: 562 of 116 bytes, 45 of 1448, 7 of 8949.
+ */
+export const MAX_TCP_HEADER_BYTES = 320;
+
+/**
+ * gso_max_size the qdiscs assume (the documented default). QdiscContext carries no model parameters,
+ * so a scenario override of `gsoMaxBytes` changes the host's CPU costs but not the qdiscs' skb counts.
+ */
+export const GSO_MAX_BYTES: number = MODEL_PARAMS.gsoMaxBytes.value;
+
+/**
+ * `Packet.mark` bit set by a qdisc that software-segments a GSO batch (tbf_segment): each segment is
+ * then an skb of its own. `mark` is per-stage scratch: the tree clears it when a packet enters.
+ */
+export const MARK_SEGMENTED = 1;
+
+/**
+ * Tolerance for fractional skb counts: sums of 1/segs drift by ~1e-13 per step, while one segment is
+ * at least 1/65215 ≈ 1.5e-5 of an skb.
+ */
+export const SKB_EPSILON = 1e-6;
+
+/**
+ * Wire packets per skb for this batch: the GSO segment count of a full TCP skb for TCP data (ENA has
+ * no TSO, so the qdisc sees GSO skbs that software GSO splits after it: domain facts §1.9), 1 for a
+ * UDP datagram, a pure ACK, or a segment a qdisc has already software-segmented.
+ */
+export function gsoSegs(p: Packet): number {
+  if (p.payloadBytes <= 0 || p.flow.tuple.proto !== 'tcp' || (p.mark & MARK_SEGMENTED) !== 0) return 1;
+  return Math.max(1, Math.floor((GSO_MAX_BYTES - MAX_TCP_HEADER_BYTES - 1) / p.payloadBytes));
+}
+
+/**
+ * The number of skbs batch `p` stands for: what Linux qdiscs count for packet limits, `qlen`, backlog
+ * packets and drops (sch->q.qlen counts skbs; only bstats adds gso_segs).
+ *
+ * For TCP data this is fractional, count / gsoSegs. Why: the model does not know where the sender's
+ * skb boundaries fall in a stream of batches — a 64-segment batch of 116-byte payloads is 0.11 of a
+ * 562-segment skb, and 562 one-segment batches (per-packet mode) are one skb together. A fraction is
+ * additive: splitting a batch never changes the total, and batched and per-packet runs count alike
+ * (the host charges its per-skb CPU cost the same way). It assumes full skbs (tcp_xmit_size_goal); a
+ * short tail skb, one skb in Linux, counts as its fraction. Figures are rounded only for display.
+ */
+export function skbsOf(p: Packet): number {
+  return p.count / gsoSegs(p);
+}
+
+/** How many leading packets of `p` fit in `skbs` skbs (0 … p.count). */
+export function packetsInSkbs(p: Packet, skbs: number): number {
+  if (skbs <= 0) return 0;
+  const segs = gsoSegs(p);
+  const n = Math.floor((skbs + SKB_EPSILON) * segs);
+  return n < p.count ? n : p.count;
+}
+
+/** Bytes of one skb of `p` as qdisc_pkt_len counts it (a GSO skb: every segment with its headers). */
+export function skbBytesOf(p: Packet): number {
+  const segs = gsoSegs(p);
+  return (segs < p.count ? segs : p.count) * (p.sizeBytes + 14);
+}
+
+/** A fractional skb count as `tc` prints it: anything queued shows as at least 1. */
+export function displaySkbs(x: number): number {
+  return x <= SKB_EPSILON ? 0 : Math.ceil(x - SKB_EPSILON);
+}
+
+/** Statistics with the skb-counted fields (drops, backlog packets) rounded for display. */
+export function displayStats(s: QdiscStats): QdiscStats {
+  return { ...s, drops: displaySkbs(s.drops), backlogPackets: displaySkbs(s.backlogPackets) };
+}
 
 export type QdiscKind =
   | 'pfifo'
@@ -147,9 +228,13 @@ export interface QdiscNode {
   enqueue(p: Packet, nowNs: number): void;
   dequeue(nowNs: number): Packet | null;
   nextWakeNs(nowNs: number): number;
+  /** skbs queued (`skbsOf`: fractional for TCP GSO batches; > 0 whenever anything is queued). */
   qlen(): number;
   backlogBytes(): number;
-  /** Statistics as `tc -s` reports them for this qdisc (composite qdiscs include their children). */
+  /**
+   * Statistics as `tc -s` reports them for this qdisc (composite qdiscs include their children):
+   * packets in wire packets, drops and backlog packets in skbs rounded by `displaySkbs`.
+   */
   stats(): QdiscStats;
   /** Options as the kernel dumps them (tc prints these), keys in iproute2's print order. */
   dumpOptions(): Record<string, number | boolean | string>;
@@ -207,13 +292,18 @@ export function addStats(into: QdiscStats, s: QdiscStats): void {
 
 /**
  * A FIFO of batches with O(1) push/pop at both ends (ring buffer that grows by doubling), tracking
- * packets and bytes. Allocation happens only when the ring grows.
+ * wire packets, skbs (`skbsOf`, fractional) and bytes. Allocation happens only when the ring grows or
+ * `takeFront` splits a batch. When the deque empties its counters are reset to exactly 0, so rounding
+ * in the fractional skb sum never accumulates.
  */
 export class BatchDeque {
   private buf: Array<Packet | undefined>;
   private head = 0;
   private size = 0;
+  /** Wire packets queued. */
   packets = 0;
+  /** skbs queued (fractional for TCP GSO batches). */
+  skbs = 0;
   bytes = 0;
 
   constructor(capacity = 16) {
@@ -238,6 +328,7 @@ export class BatchDeque {
     this.buf[(this.head + this.size) % this.buf.length] = p;
     this.size++;
     this.packets += p.count;
+    this.skbs += skbsOf(p);
     this.bytes += (p.sizeBytes + 14) * p.count;
   }
 
@@ -247,6 +338,7 @@ export class BatchDeque {
     this.buf[this.head] = p;
     this.size++;
     this.packets += p.count;
+    this.skbs += skbsOf(p);
     this.bytes += (p.sizeBytes + 14) * p.count;
   }
 
@@ -260,15 +352,27 @@ export class BatchDeque {
     this.buf[this.head] = undefined;
     this.head = (this.head + 1) % this.buf.length;
     this.size--;
-    this.packets -= p.count;
-    this.bytes -= (p.sizeBytes + 14) * p.count;
+    if (this.size === 0) {
+      this.packets = 0;
+      this.skbs = 0;
+      this.bytes = 0;
+    } else {
+      this.packets -= p.count;
+      this.skbs -= skbsOf(p);
+      this.bytes -= (p.sizeBytes + 14) * p.count;
+    }
     return p;
   }
 
-  /** Account for `n` packets removed from the head batch in place (its count already reduced). */
-  shrinkHead(n: number, packetBytes: number): void {
-    this.packets -= n;
-    this.bytes -= n * packetBytes;
+  /**
+   * Remove the first `n` packets of the head batch (0 < n; the whole batch when n ≥ its count) and
+   * return them as a batch; the rest of the head batch stays at the front with later sequence numbers.
+   */
+  takeFront(n: number): Packet | null {
+    const p = this.popFront();
+    if (!p) return null;
+    if (n < p.count) this.pushFront(splitBatch(p, n));
+    return p;
   }
 
   clear(): void {
@@ -276,6 +380,7 @@ export class BatchDeque {
     this.head = 0;
     this.size = 0;
     this.packets = 0;
+    this.skbs = 0;
     this.bytes = 0;
   }
 }
@@ -301,18 +406,23 @@ export function dropHead(
 }
 
 /**
- * Admit at most `room` packets of batch `p` (tail drop of the excess, counted in `stats.drops`).
- * Returns the admitted part or null.
+ * Admit as much of batch `p` as fits in `roomSkbs` skbs (tail drop of the excess, counted in
+ * `stats.drops` in skbs and reported to the host in wire packets). Returns the admitted part or null.
  */
-export function admit(ctx: QdiscContext, p: Packet, room: number, stats: QdiscStats): Packet | null {
-  if (room >= p.count) return p;
-  if (room <= 0) {
-    stats.drops += p.count;
+export function admit(ctx: QdiscContext, p: Packet, roomSkbs: number, stats: QdiscStats): Packet | null {
+  return admitPackets(ctx, p, packetsInSkbs(p, roomSkbs), stats);
+}
+
+/** Admit the first `fit` packets of `p` (tail drop of the rest, as `admit`). */
+export function admitPackets(ctx: QdiscContext, p: Packet, fit: number, stats: QdiscStats): Packet | null {
+  if (fit >= p.count) return p;
+  if (fit <= 0) {
+    stats.drops += skbsOf(p);
     ctx.drop(p, p.count, 'qdisc_overlimit');
     return null;
   }
-  const excess = splitBatch(p, room);
-  stats.drops += excess.count;
+  const excess = splitBatch(p, fit);
+  stats.drops += skbsOf(excess);
   ctx.drop(excess, excess.count, 'qdisc_overlimit');
   return p;
 }

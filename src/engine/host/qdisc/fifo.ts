@@ -1,9 +1,11 @@
 /**
- * The FIFO qdiscs: pfifo (limit in packets), bfifo (limit in bytes), pfifo_fast (three bands picked
+ * The FIFO qdiscs: pfifo (limit in skbs), bfifo (limit in bytes), pfifo_fast (three bands picked
  * by the IP TOS through the kernel priomap) and noqueue (what virtual devices such as lo have).
  *
  * Guarantees: tail drop exactly at the limit, also inside a batch (the batch is split, the excess is
- * reported with reason 'qdisc_overlimit'); pfifo_fast always serves band 0 before 1 before 2.
+ * reported with reason 'qdisc_overlimit'); pfifo and pfifo_fast limits count skbs (`skbsOf`: a TCP
+ * GSO batch is a fraction of one), bfifo counts bytes; pfifo_fast always serves band 0 before 1
+ * before 2.
  * Sources: LINUX net/sched/sch_fifo.c (limit default = txqueuelen, bfifo = txqueuelen × mtu),
  * net/sched/sch_generic.c (pfifo_fast: prio2band, per-band ring of txqueuelen), net/ipv4/route.c
  * (ip_tos2prio).
@@ -11,8 +13,10 @@
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {
   admit,
+  admitPackets,
   BatchDeque,
   type ClassOps,
+  displayStats,
   emptyStats,
   type QdiscKind,
   type QdiscNode,
@@ -42,7 +46,7 @@ abstract class SimpleQdisc implements QdiscNode {
     return Number.POSITIVE_INFINITY;
   }
   stats(): QdiscStats {
-    return { ...this.st, backlogBytes: this.backlogBytes(), backlogPackets: this.qlen() };
+    return displayStats({ ...this.st, backlogBytes: this.backlogBytes(), backlogPackets: this.qlen() });
   }
   xstats(): Record<string, number> | null {
     return null;
@@ -51,6 +55,7 @@ abstract class SimpleQdisc implements QdiscNode {
     return [];
   }
   protected sent(p: Packet): void {
+    // bstats_update: a GSO skb counts its gso_segs, i.e. wire packets.
     this.st.packets += p.count;
     this.st.bytes += qdiscBatchBytes(p);
   }
@@ -75,11 +80,12 @@ export class FifoQdisc extends SimpleQdisc {
   enqueue(p: Packet, _nowNs?: number): void {
     let kept: Packet | null;
     if (this.kind === 'pfifo') {
-      kept = admit(this.ctx, p, this.limit - this.q.packets, this.st);
+      // pfifo_enqueue: an skb is queued while qlen < limit (qlen counts skbs, not GSO segments).
+      kept = admit(this.ctx, p, this.limit - this.q.skbs, this.st);
     } else {
-      // bfifo: a packet fits if backlog + its length <= limit.
+      // bfifo: a packet fits if backlog + its length <= limit (qdisc_pkt_len counts every segment).
       const per = p.sizeBytes + 14;
-      kept = admit(this.ctx, p, Math.floor((this.limit - this.q.bytes) / per), this.st);
+      kept = admitPackets(this.ctx, p, Math.floor((this.limit - this.q.bytes) / per), this.st);
     }
     if (kept) this.q.pushBack(kept);
   }
@@ -91,7 +97,7 @@ export class FifoQdisc extends SimpleQdisc {
   }
 
   qlen(): number {
-    return this.q.packets;
+    return this.q.skbs;
   }
   backlogBytes(): number {
     return this.q.bytes;
@@ -125,7 +131,7 @@ export class PfifoFastQdisc extends SimpleQdisc {
   enqueue(p: Packet, _nowNs?: number): void {
     const band = this.bands[pfifoFastBand(p.tos)]!;
     // Each band is an skb_array of txqueuelen entries (lockless pfifo_fast, Linux ≥ 4.16).
-    const kept = admit(this.ctx, p, Math.max(this.ctx.txQueueLen(), 1) - band.packets, this.st);
+    const kept = admit(this.ctx, p, Math.max(this.ctx.txQueueLen(), 1) - band.skbs, this.st);
     if (kept) band.pushBack(kept);
   }
 
@@ -141,7 +147,7 @@ export class PfifoFastQdisc extends SimpleQdisc {
   }
 
   qlen(): number {
-    return this.bands[0]!.packets + this.bands[1]!.packets + this.bands[2]!.packets;
+    return this.bands[0]!.skbs + this.bands[1]!.skbs + this.bands[2]!.skbs;
   }
   backlogBytes(): number {
     return this.bands[0]!.bytes + this.bands[1]!.bytes + this.bands[2]!.bytes;
@@ -171,7 +177,7 @@ export class NoqueueQdisc extends SimpleQdisc {
     return this.q.popFront();
   }
   qlen(): number {
-    return this.q.packets;
+    return this.q.skbs;
   }
   backlogBytes(): number {
     return this.q.bytes;

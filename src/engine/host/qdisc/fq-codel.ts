@@ -10,31 +10,53 @@
  * - CoDel per flow on dequeue: sojourn ≥ target (and qdisc backlog > mtu) for a full interval enters
  *   the dropping state; drops (or ECN CE marks for ECT packets, `ecn` on by default) are spaced
  *   interval/√count; re-entry within 16 intervals resumes count from count − lastcount;
- * - on overflow (limit packets or memory_limit bytes of truesize) fq_codel_drop removes from the HEAD
- *   of the fattest flow up to half its backlog, at most drop_batch_size (64) packets.
+ * - on overflow (limit skbs or memory_limit bytes of truesize) fq_codel_drop removes from the HEAD
+ *   of the fattest flow up to half its backlog, at most drop_batch_size (64) skbs.
  *
- * Batches: a batch is `count` packets queued together. CoDel decides per packet at the same `now`,
- * which is what Linux does for packets dequeued back to back: a drop or mark splits one packet off
- * the head batch. Allocation on the hot path only happens when a batch has to be split.
+ * Skbs: `limit`, qlen, drops, drop_overlimit and ecn_mark count skbs (`skbsOf`: a TCP data batch is
+ * a fraction of a GSO skb of gsoSegs segments), "Sent … pkt" counts wire packets (bstats adds
+ * gso_segs). CoDel sees a GSO skb as one packet: a CoDel drop removes one skb's worth of segments
+ * from the head of the flow (across batches when they are smaller than an skb), a CE mark marks one
+ * skb's worth of the head batch, and the sojourn/backlog checks use the head skb's length.
+ *
+ * Batches: a batch is `count` packets queued together. CoDel decides at the same `now` for the head
+ * batch, which is what Linux does for skbs dequeued back to back: a drop or mark splits one skb's
+ * worth off the head batch. Allocation on the hot path only happens when a batch has to be split.
  * Simplifications: 1/√count is computed exactly (Linux uses a Q0.32 Newton step); skb truesize is
- * modelled as packet bytes + TRUESIZE_OVERHEAD_BYTES (assumed); ce_threshold is accepted and shown
- * but no CE marking by threshold is modelled.
+ * modelled as the payload plus, per skb, one set of headers and TRUESIZE_OVERHEAD_BYTES (assumed); ce_threshold is accepted and
+ * shown but no CE marking by threshold is modelled; a CE mark of a batch smaller than an skb does not
+ * extend into the next batch.
  */
-import { type Packet, qdiscBatchBytes, splitBatch } from '../../model/packet';
+import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {
   BatchDeque,
   type ClassOps,
+  displaySkbs,
+  displayStats,
   emptyStats,
   type FqCodelOptions,
+  gsoSegs,
   pschedMtu,
   type QdiscNode,
   type QdiscOptions,
+  SKB_EPSILON,
+  skbBytesOf,
+  skbsOf,
   type TcResult,
 } from './common';
 import type { QdiscContext, QdiscStats } from './types';
 
-/** Assumed skb truesize overhead per packet (sk_buff + shared info), for memory_limit accounting. */
+/** Assumed skb truesize overhead per skb (sk_buff + shared info), for memory_limit accounting. */
 export const TRUESIZE_OVERHEAD_BYTES = 512;
+
+/**
+ * skb->truesize of a batch: payload, plus one set of headers and the sk_buff overhead per skb (a GSO
+ * skb holds its headers once; GSO replicates them only after the qdisc).
+ */
+export function truesizeOf(p: Packet): number {
+  const headers = p.sizeBytes + 14 - p.payloadBytes;
+  return p.count * p.payloadBytes + skbsOf(p) * (headers + TRUESIZE_OVERHEAD_BYTES);
+}
 
 const NONE = 0;
 const NEW = 1;
@@ -97,7 +119,8 @@ export class FqCodelQdisc implements QdiscNode {
   private newFlows = new IndexRing(0);
   private oldFlows = new IndexRing(0);
 
-  private qlenPkts = 0;
+  /** sch->q.qlen: skbs queued (fractional for TCP GSO batches). */
+  private qlenSkbs = 0;
   private backlog = 0;
   private memoryUsage = 0;
   private readonly st: QdiscStats = emptyStats();
@@ -141,7 +164,8 @@ export class FqCodelQdisc implements QdiscNode {
     if (o.targetUs !== undefined) this.targetNs = o.targetUs * 1000;
     if (o.intervalUs !== undefined) this.intervalNs = o.intervalUs * 1000;
     if (o.ceThresholdUs !== undefined) this.ceThresholdNs = o.ceThresholdUs * 1000;
-    if (o.memoryLimit !== undefined) this.memoryLimit = Math.min(1 << 31, o.memoryLimit);
+    // min(1U << 31, memory_limit): unsigned in the kernel (1 << 31 is negative in JS).
+    if (o.memoryLimit !== undefined) this.memoryLimit = Math.min(2 ** 31, o.memoryLimit);
     if (o.ecn !== undefined) this.ecn = o.ecn;
     if (o.dropBatch !== undefined) this.dropBatchSize = Math.max(1, o.dropBatch);
   }
@@ -170,18 +194,19 @@ export class FqCodelQdisc implements QdiscNode {
     }
     p.enqueuedAtNs = nowNs;
     const bytes = qdiscBatchBytes(p);
+    const skbs = skbsOf(p);
     q.pushBack(p);
     this.backlogs[idx]! += bytes;
     this.backlog += bytes;
-    this.qlenPkts += p.count;
-    this.memoryUsage += p.count * (p.sizeBytes + 14 + TRUESIZE_OVERHEAD_BYTES);
+    this.qlenSkbs += skbs;
+    this.memoryUsage += truesizeOf(p);
     if (this.inList[idx] === NONE) {
       this.newFlows.push(idx);
       this.inList[idx] = NEW;
       this.newFlowCount++;
       this.deficit[idx] = this.quantum;
     }
-    while (this.qlenPkts > this.limit || this.memoryUsage > this.memoryLimit) {
+    while (this.qlenSkbs > this.limit + SKB_EPSILON || this.memoryUsage > this.memoryLimit) {
       const memoryLimited = this.memoryUsage > this.memoryLimit;
       const dropped = this.dropFattest(memoryLimited);
       if (dropped === 0) break;
@@ -190,7 +215,24 @@ export class FqCodelQdisc implements QdiscNode {
     }
   }
 
-  /** fq_codel_drop: drop from the head of the fattest flow; returns packets dropped. */
+  /** Remove batch part `p` (already taken off flow `f`'s queue) from the qdisc's counters; returns its skbs. */
+  private unaccount(f: number, p: Packet): number {
+    const bytes = qdiscBatchBytes(p);
+    const skbs = skbsOf(p);
+    this.backlogs[f]! -= bytes;
+    this.backlog -= bytes;
+    if (this.backlog === 0) {
+      // Byte sums are exact integers: an empty qdisc resets the fractional sums, so no drift builds up.
+      this.qlenSkbs = 0;
+      this.memoryUsage = 0;
+    } else {
+      this.qlenSkbs -= skbs;
+      this.memoryUsage -= truesizeOf(p);
+    }
+    return skbs;
+  }
+
+  /** fq_codel_drop: drop whole skbs from the head of the fattest flow; returns skbs dropped. */
   private dropFattest(memoryLimited: boolean): number {
     let idx = -1;
     let max = 0;
@@ -207,36 +249,26 @@ export class FqCodelQdisc implements QdiscNode {
     const reason = memoryLimited ? 'fq_codel_memory_limit' : 'qdisc_overlimit';
     let len = 0;
     let i = 0;
+    // Linux drops one whole skb per iteration while ++i < max_packets && len < threshold. Here an skb
+    // may span several batches: `goal` is the whole-skb count the current run of drops completes.
+    let goal = 0;
     do {
-      const head = q.popFront();
+      const head = q.peek();
       if (!head) break;
-      const per = head.sizeBytes + 14;
-      // Linux drops one packet per iteration while ++i < max_packets && len < threshold.
-      const k = Math.min(head.count, this.dropBatchSize - i, Math.max(1, Math.ceil((threshold - len) / per)));
-      if (k < head.count) q.pushFront(splitBatch(head, k));
-      this.ctx.drop(head, k, reason);
-      this.backlogs[idx]! -= k * per;
-      this.backlog -= k * per;
-      this.qlenPkts -= k;
-      this.memoryUsage -= k * (per + TRUESIZE_OVERHEAD_BYTES);
-      this.st.drops += k;
-      i += k;
-      len += k * per;
-    } while (i < this.dropBatchSize && len < threshold);
+      const segs = gsoSegs(head);
+      if (i >= goal - SKB_EPSILON) {
+        const skbBytes = segs * (head.sizeBytes + 14);
+        goal = Math.min(this.dropBatchSize, i + Math.max(1, Math.ceil((threshold - len) / skbBytes)));
+      }
+      const k = Math.min(head.count, Math.max(1, Math.ceil((goal - i - SKB_EPSILON) * segs)));
+      const part = q.takeFront(k)!;
+      this.ctx.drop(part, part.count, reason);
+      len += qdiscBatchBytes(part);
+      const skbs = this.unaccount(idx, part);
+      this.st.drops += skbs;
+      i += skbs;
+    } while (i < goal - SKB_EPSILON || (i < this.dropBatchSize - SKB_EPSILON && len < threshold));
     return i;
-  }
-
-  /** Remove one packet from the head of flow `f` (splitting the head batch if needed). */
-  private takeOne(f: number): Packet {
-    const q = this.flows[f]!;
-    const p = q.popFront()!;
-    if (p.count > 1) q.pushFront(splitBatch(p, 1));
-    const per = p.sizeBytes + 14;
-    this.backlogs[f]! -= per;
-    this.backlog -= per;
-    this.qlenPkts -= 1;
-    this.memoryUsage -= per + TRUESIZE_OVERHEAD_BYTES;
-    return p;
   }
 
   private shouldDrop(f: number, p: Packet | null, nowNs: number): boolean {
@@ -244,11 +276,12 @@ export class FqCodelQdisc implements QdiscNode {
       this.cFirstAbove[f] = 0;
       return false;
     }
-    const per = p.sizeBytes + 14;
+    // The head skb's qdisc_pkt_len (a GSO skb: all its segments).
+    const len = skbBytesOf(p);
     this.cLdelay[f] = nowNs - p.enqueuedAtNs;
-    if (per > this.maxpacket) this.maxpacket = per;
-    // Linux checks the backlog after this packet was taken off the queue.
-    if (this.cLdelay[f]! < this.targetNs || this.backlog - per <= this.mtuBytes) {
+    if (len > this.maxpacket) this.maxpacket = len;
+    // Linux checks the backlog after this skb was taken off the queue.
+    if (this.cLdelay[f]! < this.targetNs || this.backlog - len <= this.mtuBytes) {
       this.cFirstAbove[f] = 0;
       return false;
     }
@@ -267,10 +300,32 @@ export class FqCodelQdisc implements QdiscNode {
     return (p.tos & 3) !== 0;
   }
 
+  /**
+   * CoDel drops the head skb: one skb's worth of segments, gathered across head batches that are
+   * smaller than an skb (per-packet mode drops the same segments as batched mode).
+   */
   private codelDrop(f: number): void {
-    const p = this.takeOne(f);
-    this.st.drops += 1;
-    this.ctx.drop(p, 1, 'codel_drop');
+    const q = this.flows[f]!;
+    let want = 1;
+    while (want > SKB_EPSILON) {
+      const head = q.peek();
+      if (!head) break;
+      const k = Math.min(head.count, Math.max(1, Math.ceil((want - SKB_EPSILON) * gsoSegs(head))));
+      const part = q.takeFront(k)!;
+      const skbs = this.unaccount(f, part);
+      this.st.drops += skbs;
+      want -= skbs;
+      this.ctx.drop(part, part.count, 'codel_drop');
+    }
+  }
+
+  /** Take the head skb of flow `f` off its queue (one skb's worth of the head batch). */
+  private takeSkb(f: number): Packet {
+    const q = this.flows[f]!;
+    const head = q.peek()!;
+    const part = q.takeFront(gsoSegs(head))!;
+    this.unaccount(f, part);
+    return part;
   }
 
   /** codel_dequeue for flow f: returns the batch to send or null if the flow emptied. */
@@ -319,16 +374,13 @@ export class FqCodelQdisc implements QdiscNode {
     }
     if (!skb) return null;
     if (markOne) {
-      const one = this.takeOne(f);
+      // A GSO skb is marked as a whole: every segment GSO makes of it carries CE.
+      const one = this.takeSkb(f);
       one.tos |= 3; // INET_ECN_set_ce
       return one;
     }
     const p = q.popFront()!;
-    const bytes = qdiscBatchBytes(p);
-    this.backlogs[f]! -= bytes;
-    this.backlog -= bytes;
-    this.qlenPkts -= p.count;
-    this.memoryUsage -= p.count * (p.sizeBytes + 14 + TRUESIZE_OVERHEAD_BYTES);
+    this.unaccount(f, p);
     return p;
   }
 
@@ -361,6 +413,7 @@ export class FqCodelQdisc implements QdiscNode {
       }
       const bytes = qdiscBatchBytes(skb);
       this.deficit[f]! -= bytes;
+      // bstats_update: wire packets (gso_segs of a GSO skb).
       this.st.packets += skb.count;
       this.st.bytes += bytes;
       return skb;
@@ -371,13 +424,13 @@ export class FqCodelQdisc implements QdiscNode {
     return Number.POSITIVE_INFINITY;
   }
   qlen(): number {
-    return this.qlenPkts;
+    return this.qlenSkbs;
   }
   backlogBytes(): number {
     return this.backlog;
   }
   stats(): QdiscStats {
-    return { ...this.st, backlogBytes: this.backlog, backlogPackets: this.qlenPkts };
+    return displayStats({ ...this.st, backlogBytes: this.backlog, backlogPackets: this.qlenSkbs });
   }
 
   dumpOptions(): Record<string, number | boolean> {
@@ -398,11 +451,11 @@ export class FqCodelQdisc implements QdiscNode {
   xstats(): Record<string, number> {
     return {
       maxpacket: this.maxpacket,
-      drop_overlimit: this.dropOverlimit,
+      drop_overlimit: displaySkbs(this.dropOverlimit),
       new_flow_count: this.newFlowCount,
       ecn_mark: this.ecnMark,
-      memory_used: this.memoryUsage,
-      drop_overmemory: this.dropOvermemory,
+      memory_used: Math.round(this.memoryUsage),
+      drop_overmemory: displaySkbs(this.dropOvermemory),
       new_flows_len: this.newFlows.length,
       old_flows_len: this.oldFlows.length,
     };
@@ -431,7 +484,7 @@ export class FqCodelQdisc implements QdiscNode {
     if ('errno' in v) return v;
     this.apply(opts);
     // fq_codel_change: drop from the head of flows until under the new limit.
-    while (this.qlenPkts > this.limit || this.memoryUsage > this.memoryLimit) {
+    while (this.qlenSkbs > this.limit + SKB_EPSILON || this.memoryUsage > this.memoryLimit) {
       if (this.dropFattest(this.memoryUsage > this.memoryLimit) === 0) break;
     }
     return {};
@@ -445,7 +498,7 @@ export class FqCodelQdisc implements QdiscNode {
     this.cFirstAbove.fill(0);
     this.newFlows.clear();
     this.oldFlows.clear();
-    this.qlenPkts = 0;
+    this.qlenSkbs = 0;
     this.backlog = 0;
     this.memoryUsage = 0;
   }

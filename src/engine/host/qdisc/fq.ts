@@ -9,6 +9,8 @@
  * packet), with the kernel's compensation for timer lateness (at most half a slot) and the 1 s cap.
  * Throttled flows return to the old-flow list when their time comes; `nextWakeNs` reports the
  * earliest one (qdisc watchdog).
+ * Skbs: `limit`, `flow_limit`, qlen, drops and flows_plimit count skbs (`skbsOf`: a TCP data batch is
+ * a fraction of a GSO skb); "Sent … pkt" counts wire packets (bstats adds gso_segs).
  * Not modelled: EDT timestamps (skb->tstamp), horizon checks, priority bands/weights (Linux ≥ 6.7),
  * garbage collection of idle flows (kept, no effect on behaviour), ce_threshold marking.
  */
@@ -17,11 +19,14 @@ import {
   admit,
   BatchDeque,
   type ClassOps,
+  displaySkbs,
+  displayStats,
   emptyStats,
   type FqOptions,
   pschedMtu,
   type QdiscNode,
   type QdiscOptions,
+  skbsOf,
   type TcResult,
 } from './common';
 import type { QdiscContext, QdiscStats } from './types';
@@ -99,7 +104,8 @@ export class FqQdisc implements QdiscNode {
   private readonly newFlows = new FlowList();
   private readonly oldFlows = new FlowList();
   private readonly throttled: FqFlow[] = [];
-  private qlenPkts = 0;
+  /** sch->q.qlen: skbs queued (fractional for TCP GSO batches). */
+  private qlenSkbs = 0;
   private backlog = 0;
   private readonly st: QdiscStats = emptyStats();
   private flowsPlimit = 0;
@@ -148,9 +154,11 @@ export class FqQdisc implements QdiscNode {
       this.flows.set(p.flow.socketId, f);
       this.inactive++;
     }
-    const globalRoom = this.limit - this.qlenPkts;
-    const flowRoom = this.flowLimit - f.q.packets;
-    if (flowRoom < globalRoom && flowRoom < p.count) this.flowsPlimit += p.count - Math.max(flowRoom, 0);
+    // fq_enqueue: drop when sch->q.qlen >= limit, or the flow's qlen >= flow_limit (flows_plimit).
+    const globalRoom = this.limit - this.qlenSkbs;
+    const flowRoom = this.flowLimit - f.q.skbs;
+    const skbs = skbsOf(p);
+    if (flowRoom < globalRoom && flowRoom < skbs) this.flowsPlimit += skbs - Math.max(flowRoom, 0);
     const kept = admit(this.ctx, p, Math.min(globalRoom, flowRoom), this.st);
     if (!kept) return;
     if (f.state === DETACHED) {
@@ -161,7 +169,7 @@ export class FqQdisc implements QdiscNode {
     }
     kept.enqueuedAtNs = nowNs;
     f.q.pushBack(kept);
-    this.qlenPkts += kept.count;
+    this.qlenSkbs += skbsOf(kept);
     this.backlog += qdiscBatchBytes(kept);
   }
 
@@ -180,7 +188,7 @@ export class FqQdisc implements QdiscNode {
   }
 
   dequeue(nowNs: number): Packet | null {
-    if (this.qlenPkts === 0) return null;
+    if (this.backlog === 0) return null;
     this.checkThrottled(nowNs);
     for (;;) {
       let head = this.newFlows;
@@ -216,8 +224,10 @@ export class FqQdisc implements QdiscNode {
       }
       f.q.popFront();
       let plen = qdiscBatchBytes(skb);
-      this.qlenPkts -= skb.count;
       this.backlog -= plen;
+      // Byte sums are exact integers: an empty qdisc resets the fractional skb sum (no drift).
+      this.qlenSkbs = this.backlog === 0 ? 0 : this.qlenSkbs - skbsOf(skb);
+      // bstats_update: wire packets (gso_segs of a GSO skb).
       this.st.packets += skb.count;
       this.st.bytes += plen;
       f.credit -= plen;
@@ -247,13 +257,13 @@ export class FqQdisc implements QdiscNode {
     return t;
   }
   qlen(): number {
-    return this.qlenPkts;
+    return this.qlenSkbs;
   }
   backlogBytes(): number {
     return this.backlog;
   }
   stats(): QdiscStats {
-    return { ...this.st, backlogBytes: this.backlog, backlogPackets: this.qlenPkts };
+    return displayStats({ ...this.st, backlogBytes: this.backlog, backlogPackets: this.qlenSkbs });
   }
 
   dumpOptions(): Record<string, number | boolean> {
@@ -284,7 +294,7 @@ export class FqQdisc implements QdiscNode {
       gc: 0,
       highprio: 0,
       throttled: this.throttledEvents,
-      flows_plimit: this.flowsPlimit,
+      flows_plimit: displaySkbs(this.flowsPlimit),
     };
   }
 
@@ -302,7 +312,7 @@ export class FqQdisc implements QdiscNode {
     this.newFlows.clear();
     this.oldFlows.clear();
     this.throttled.length = 0;
-    this.qlenPkts = 0;
+    this.qlenSkbs = 0;
     this.backlog = 0;
     this.inactive = 0;
   }

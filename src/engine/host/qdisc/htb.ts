@@ -17,6 +17,8 @@
  * long-run rate is exact for any batch size (a GSO skb is charged the same way in Linux).
  * Unclassified traffic (no filters are modelled) goes to the `default` class; if it does not exist or
  * is not a leaf, packets take the direct queue (direct_qlen) and are sent unshaped, as in Linux.
+ * direct_qlen, direct_packets_stat, qlen and drops count skbs (`skbsOf`: a TCP data batch is a
+ * fraction of a GSO skb); "Sent … pkt" and class packets count wire packets (bstats adds gso_segs).
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {
@@ -25,11 +27,13 @@ import {
   BatchDeque,
   type ClassDump,
   type ClassOps,
+  displaySkbs,
   emptyStats,
   type HtbClassOptions,
   type HtbOptions,
   type QdiscNode,
   type QdiscOptions,
+  skbsOf,
   type TcResult,
   tcMake,
   tcMajor,
@@ -94,8 +98,8 @@ export class HtbQdisc implements QdiscNode {
   /** Leaves in classid order (the kernel's rb-tree order). */
   private leaves: HtbClass[] = [];
   private readonly direct = new BatchDeque();
+  /** direct_packets_stat: skbs that took the direct queue (drops at it are in st.drops). */
   private directPkts = 0;
-  private directDrops = 0;
   private readonly st: QdiscStats = emptyStats();
   /** DRR pointer per (level, prio): classid of the class being served. */
   private readonly rrPtr = new Map<number, number>();
@@ -137,13 +141,11 @@ export class HtbQdisc implements QdiscNode {
     const chosen = this.classifier ? this.classifier(p) : 0;
     const cl = this.classes.get(chosen || tcMake(tcMajor(this.handle), this.defcls));
     if (!cl || cl.level !== 0 || !cl.leaf) {
-      const kept = admit(this.ctx, p, this.directQlen - this.direct.packets, this.st);
-      if (!kept) {
-        this.directDrops += p.count;
-        return;
-      }
+      // htb_enqueue: the direct queue takes an skb while its qlen < direct_qlen.
+      const kept = admit(this.ctx, p, this.directQlen - this.direct.skbs, this.st);
+      if (!kept) return;
       this.direct.pushBack(kept);
-      this.directPkts += kept.count;
+      this.directPkts += skbsOf(kept);
       return;
     }
     cl.leaf.enqueue(p, nowNs);
@@ -294,7 +296,7 @@ export class HtbQdisc implements QdiscNode {
   }
 
   qlen(): number {
-    let n = this.direct.packets;
+    let n = this.direct.skbs;
     for (const c of this.leaves) n += c.leaf ? c.leaf.qlen() : 0;
     return n;
   }
@@ -304,15 +306,15 @@ export class HtbQdisc implements QdiscNode {
     return n;
   }
   stats(): QdiscStats {
-    let drops = this.directDrops;
+    let drops = displaySkbs(this.st.drops);
     for (const c of this.classes.values()) drops += c.pastDrops + (c.leaf ? c.leaf.stats().drops : 0);
-    return { ...this.st, drops, backlogBytes: this.backlogBytes(), backlogPackets: this.qlen() };
+    return { ...this.st, drops, backlogBytes: this.backlogBytes(), backlogPackets: displaySkbs(this.qlen()) };
   }
   dumpOptions(): Record<string, number> {
     return {
       r2q: this.r2q,
       default: this.defcls,
-      direct_packets_stat: this.directPkts,
+      direct_packets_stat: displaySkbs(this.directPkts),
       direct_qlen: this.directQlen,
     };
   }

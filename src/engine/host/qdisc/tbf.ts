@@ -4,21 +4,29 @@
  * A rate bucket of `buffer` (ns worth of tokens at `rate`) and an optional peak-rate bucket of `mtu`
  * ns at `peakrate`. Tokens are kept in nanoseconds as in the kernel. Packets wait in a child qdisc
  * (default bfifo of `limit` bytes; tbf is classful with one class major:1, so another qdisc may be
- * grafted). Packets larger than the bucket (max_size) are dropped at enqueue.
+ * grafted). Packets larger than the bucket (max_size) are dropped at enqueue — except a GSO skb
+ * whose segments fit: tbf_segment splits it into its segments, each queued as an skb of its own (so
+ * such TCP batches count one skb per wire packet, marked with MARK_SEGMENTED).
  *
- * Batches: a batch is let through when the first packet's tokens are available (toks ≥ 0 after
- * charging one packet, as the kernel does per packet) and then the whole batch is charged — tokens may
- * go negative, so the long-run rate stays exact; the instantaneous burst can exceed the bucket by at
- * most one batch. `nextWakeNs` is when the watchdog would fire.
+ * Batches: a batch is let through when the tokens for its first skb are available (toks ≥ 0 after
+ * charging one skb — one packet, or one GSO skb's worth of a TCP batch — as the kernel does per skb)
+ * and then the whole batch is charged — tokens may go negative, so the long-run rate stays exact; the
+ * instantaneous burst can exceed the bucket by at most one batch. qlen and drops count skbs
+ * (`skbsOf`), "Sent … pkt" wire packets. `nextWakeNs` is when the watchdog would fire.
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {
   type ClassDump,
   type ClassOps,
+  displaySkbs,
   emptyStats,
+  gsoSegs,
   type HtbClassOptions,
+  MARK_SEGMENTED,
   type QdiscNode,
   type QdiscOptions,
+  skbBytesOf,
+  skbsOf,
   type TbfOptions,
   type TcResult,
   tcMake,
@@ -76,11 +84,17 @@ export class TbfQdisc implements QdiscNode {
   }
 
   enqueue(p: Packet, nowNs: number): void {
-    if (p.sizeBytes + 14 > this.maxSize()) {
-      this.ownDrops += p.count;
+    const per = p.sizeBytes + 14;
+    const max = this.maxSize();
+    if (per > max) {
+      this.ownDrops += skbsOf(p);
       this.ctx.drop(p, p.count, 'qdisc_overlimit');
       return;
     }
+    // tbf_enqueue: a GSO skb longer than max_size whose segments fit goes through tbf_segment. The
+    // model's GSO skbs are full ones (gsoSegs segments), whatever the batch size.
+    const segs = gsoSegs(p);
+    if (segs > 1 && segs * per > max) p.mark |= MARK_SEGMENTED;
     this.child.enqueue(p, nowNs);
   }
 
@@ -93,7 +107,8 @@ export class TbfQdisc implements QdiscNode {
     const p = this.peeked ?? this.child.dequeue(nowNs);
     if (!p) return null;
     this.peeked = null;
-    const one = p.sizeBytes + 14;
+    // The head skb's qdisc_pkt_len: one packet, or one GSO skb's worth of a TCP batch.
+    const one = skbBytesOf(p);
     let toks = Math.min(nowNs - this.tC, this.bufferNs);
     let ptoks = 0;
     if (this.peakrate > 0) {
@@ -101,7 +116,7 @@ export class TbfQdisc implements QdiscNode {
     }
     toks = Math.min(toks + this.tokens, this.bufferNs) - this.rateNs(one, this.rate);
     if (toks >= 0 && ptoks >= 0) {
-      const rest = (p.count - 1) * one;
+      const rest = qdiscBatchBytes(p) - one;
       this.tokens = toks - this.rateNs(rest, this.rate);
       if (this.peakrate > 0) this.ptokens = ptoks - this.rateNs(rest, this.peakrate);
       this.tC = nowNs;
@@ -123,7 +138,7 @@ export class TbfQdisc implements QdiscNode {
     return Math.max(nowNs, this.wakeNs);
   }
   qlen(): number {
-    return this.child.qlen() + (this.peeked ? this.peeked.count : 0);
+    return this.child.qlen() + (this.peeked ? skbsOf(this.peeked) : 0);
   }
   backlogBytes(): number {
     return this.child.backlogBytes() + (this.peeked ? qdiscBatchBytes(this.peeked) : 0);
@@ -132,9 +147,9 @@ export class TbfQdisc implements QdiscNode {
     const c = this.child.stats();
     return {
       ...this.st,
-      drops: this.ownDrops + c.drops,
+      drops: displaySkbs(this.ownDrops) + c.drops,
       backlogBytes: this.backlogBytes(),
-      backlogPackets: this.qlen(),
+      backlogPackets: displaySkbs(this.qlen()),
     };
   }
   dumpOptions(): Record<string, number> {

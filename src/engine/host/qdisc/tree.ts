@@ -11,18 +11,21 @@
  * Requeue (dev_requeue_skb): a packet handed back is held per TX queue (mq) or for the whole device
  * and is the first one returned next time; it counts as a requeue of the qdisc it came from.
  * A qdisc that is replaced or deleted loses its backlog silently (qdisc_reset), as in Linux.
+ * Backlog packets count skbs (`skbsOf`, rounded for display by `displaySkbs`).
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {
   addStats,
   type ClassDump,
   type ClassOps,
+  displaySkbs,
   emptyStats,
   type HtbClassOptions,
   isTcError,
   type QdiscKind,
   type QdiscNode,
   type QdiscOptions,
+  skbsOf,
   TC_H_ROOT,
   type TcResult,
   tcMajor,
@@ -278,7 +281,9 @@ class QdiscTreeImpl implements QdiscManager {
   private nextAutoHandle = 0x8001;
   /** Requeued packets: per TX queue with mq at the root, slot 0 otherwise. */
   private requeued: Packet[][] = [];
-  private requeuedPackets = 0;
+  /** Batches held in `requeued`, and the skbs they stand for. */
+  private requeuedBatches = 0;
+  private requeuedSkbs = 0;
   private readonly requeueCounts = new Map<QdiscNode, number>();
 
   constructor(
@@ -325,22 +330,26 @@ class QdiscTreeImpl implements QdiscManager {
   private resetRequeue(): void {
     const slots = this.rootQ instanceof MqQdisc ? this.rootQ.children.length : 1;
     this.requeued = Array.from({ length: slots }, () => []);
-    this.requeuedPackets = 0;
+    this.requeuedBatches = 0;
+    this.requeuedSkbs = 0;
   }
 
   // ---- data path ----
 
   enqueue(p: Packet, nowNs: number): void {
+    // `mark` is per-stage scratch: the qdiscs own it from here (tbf's MARK_SEGMENTED).
+    p.mark = 0;
     this.rootQ.enqueue(p, nowNs);
   }
 
   dequeue(txq: number, nowNs: number): Packet | null {
     const mq = this.rootQ instanceof MqQdisc ? this.rootQ : null;
-    if (this.requeuedPackets > 0) {
+    if (this.requeuedBatches > 0) {
       const slot = mq ? this.requeued[this.slotOf(txq)] : this.requeued[0];
       if (slot && slot.length > 0) {
         const p = slot.shift()!;
-        this.requeuedPackets -= p.count;
+        this.requeuedBatches--;
+        this.requeuedSkbs = this.requeuedBatches === 0 ? 0 : this.requeuedSkbs - skbsOf(p);
         return p;
       }
     }
@@ -356,7 +365,8 @@ class QdiscTreeImpl implements QdiscManager {
     const mq = this.rootQ instanceof MqQdisc ? this.rootQ : null;
     const slot = mq ? this.slotOf(p.txq) : 0;
     this.requeued[slot]!.push(p);
-    this.requeuedPackets += p.count;
+    this.requeuedBatches++;
+    this.requeuedSkbs += skbsOf(p);
     const owner = mq ? mq.children[slot]! : this.rootQ;
     this.requeueCounts.set(owner, (this.requeueCounts.get(owner) ?? 0) + 1);
   }
@@ -374,12 +384,12 @@ class QdiscTreeImpl implements QdiscManager {
   }
 
   backlogPackets(): number {
-    return this.rootQ.qlen() + this.requeuedPackets;
+    return displaySkbs(this.rootQ.qlen() + this.requeuedSkbs);
   }
 
   backlogBytes(): number {
     let b = this.rootQ.backlogBytes();
-    if (this.requeuedPackets > 0) for (const s of this.requeued) for (const p of s) b += qdiscBatchBytes(p);
+    if (this.requeuedBatches > 0) for (const s of this.requeued) for (const p of s) b += qdiscBatchBytes(p);
     return b;
   }
 

@@ -12,18 +12,22 @@
  * `txq` and returns the next packet for any queue; if that packet's ring is full the host hands it
  * back with `requeue` (Linux's `dev_requeue_skb`), and it is the first packet returned next time.
  *
- * Batches: a `Packet` may stand for `count` packets (see model/packet.ts). Qdiscs count backlog and
- * statistics in packets (count) and bytes (`qdiscBatchBytes`). A qdisc that must drop part of a batch
- * splits it with `splitBatch`. Rate-limited qdiscs let a batch through when tokens ≥ 0 and then charge
+ * Batches: a `Packet` may stand for `count` packets (see model/packet.ts). Qdiscs count what Linux
+ * counts: limits, qlen, backlog packets and drops in skbs — a TCP data batch is a fraction of a GSO
+ * skb (ENA has no TSO, so GSO splits skbs only after the qdisc), anything else one skb per packet —
+ * bytes as `qdiscBatchBytes`, and sent packets in wire packets (bstats adds a GSO skb's gso_segs).
+ * Drops are reported to the host through `QdiscContext.drop` in wire packets. A qdisc that must drop
+ * part of a batch splits it with `splitBatch`. Rate-limited qdiscs let a batch through when tokens ≥ 0 and then charge
  * the whole batch (tokens may go negative), which keeps the long-run rate exact for any batch size —
  * Linux HTB charges a GSO skb the same way.
  */
 import type { Packet } from '../../model/packet';
 
 export interface QdiscStats {
-  /** Bytes and packets dequeued (sent to the device). */
+  /** Bytes and wire packets dequeued (sent to the device): `tc -s` "Sent N bytes N pkt". */
   bytes: number;
   packets: number;
+  /** skbs dropped (backlogPackets: skbs queued); integers as tc prints them. */
   drops: number;
   overlimits: number;
   requeues: number;
@@ -55,6 +59,7 @@ export interface QdiscTree {
   requeue(p: Packet): void;
   /** Earliest time a throttled qdisc may release a packet (Infinity if nothing is throttled). */
   nextWakeNs(nowNs: number): number;
+  /** skbs queued, rounded as `tc` prints qlen (a fraction of a GSO skb shows as 1). */
   backlogPackets(): number;
   backlogBytes(): number;
 }
