@@ -498,8 +498,8 @@ const CONFIG_LINES = [
 
 /**
  * An iperf3 client run of plausible options only (every combination should move data).
- * `-w` smaller than -l and `-P 128` were excluded while two model bugs stood (partial writes, SYN
- * retransmission); both are fixed and covered by the named tests below.
+ * `-w 64K` (smaller than -l) and `-P 128` found two model bugs (partial writes, SYN retransmission);
+ * both are fixed, covered by the named tests below, and back in the generator.
  */
 const plausibleIperf3 = fc
   .tuple(
@@ -515,9 +515,11 @@ const plausibleIperf3 = fc
         '--bidir',
         '-i 0.1',
         '-w 1M',
+        '-w 64K',
         '-J',
         '-f m',
         '-l 16',
+        '-P 128',
         '-b 0',
       ],
       { maxLength: 4 },
