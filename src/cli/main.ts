@@ -119,7 +119,8 @@ export function main(argv: string[]): number {
     { name: 'server', type: 'c7i.large' },
   ];
   if (args.client || args.server) {
-    if (!Array.isArray(instances)) die('scenario: instances must be an array');
+    if (!Array.isArray(instances))
+      die(`scenario file ${args.scenarioFile}: instances: must be an array to apply --client/--server`);
     const set = (name: string, type: string) => {
       const found = instances.find((x) => x && x.name === name);
       if (found) found.type = type;
@@ -131,7 +132,13 @@ export function main(argv: string[]): number {
   doc.instances = instances;
   if (args.placement) doc.placement = args.placement;
   if (args.seed !== undefined) doc.seed = args.seed;
-  if (args.batch !== undefined) doc.settings = { ...((doc.settings as object) ?? {}), batch: args.batch };
+  if (args.batch !== undefined) {
+    // a non-object `settings` is left for the schema to report ("settings: expected object")
+    const s = doc.settings;
+    if (s === undefined) doc.settings = { batch: args.batch };
+    else if (typeof s === 'object' && s !== null && !Array.isArray(s))
+      doc.settings = { ...s, batch: args.batch };
+  }
   const parsed = parseScenario(doc);
   if (!parsed.ok)
     die(`${args.scenarioFile ? `scenario file ${args.scenarioFile}: ` : ''}${parsed.errors.join('; ')}`);

@@ -142,6 +142,19 @@ describe.concurrent('lab CLI: bad input → exit 2 and one line on stderr', () =
     );
   });
 
+  it('--scenario: options that patch the document do not hide its type errors', async () => {
+    const p = file('settings-string.json', '{"version": 1, "settings": "abc"}');
+    expectBadInput(
+      await lab('--scenario', p, '--batch', '1', '--', 'sleep 0.01'),
+      /settings-string\.json: settings: .*expected object/,
+    );
+    const q = file('instances-string.json', '{"version": 1, "instances": "x"}');
+    expectBadInput(
+      await lab('--scenario', q, '--client', 'c7i.large', '--', 'sleep 0.01'),
+      /instances-string\.json: instances: must be an array/,
+    );
+  });
+
   it('--scenario: an unknown version', async () => {
     expectBadInput(
       await lab('--scenario', file('v9.json', '{"version": 9}')),
