@@ -2,7 +2,8 @@
  * A Linux-like TCP endpoint: one direction of bulk data with its ACK stream.
  *
  * Sender: CUBIC congestion control (Linux bictcp: β = 717/1024, C = 0.4, fast convergence,
- * TCP-friendly region; HyStart is not modelled), slow start, SACK scoreboard with RACK loss
+ * TCP-friendly region, HyStart's ACK-train detection ending slow start once a round's ACKs span
+ * half the minimum RTT; HyStart's delay detection is not modelled), slow start, SACK scoreboard with RACK loss
  * detection (a segment is lost when something sent after it was delivered, beyond a reordering
  * window of min_rtt/4), Tail Loss Probe (PTO = 2·SRTT + 2 ms: send new data or re-send the last
  * segment so a lost tail is SACK-detected instead of waiting for the RTO), fast retransmit and
@@ -109,6 +110,11 @@ export class TcpEndpoint {
   private bicK = 0;
   private tcpCwndEst = 0;
   private ackCnt = 0;
+  // HyStart (tcp_cubic.c, hystart_detect ACK_TRAIN)
+  private hyFound = false;
+  private hyRoundStartNs = 0;
+  private hyLastAckNs = 0;
+  private hyEndSeq = 0;
   /** tp->is_cwnd_limited: sending was last stopped by the congestion window (cwnd grows only then). */
   private cwndLimited = false;
   /** Called when send-buffer space frees up (the app may write again). */
@@ -486,6 +492,7 @@ export class TcpEndpoint {
     // tcp_cong_avoid only when cwnd-limited (tcp_is_cwnd_limited; in slow start also while cwnd < 2 × in flight)
     const inFlightSegs = (this.sndNxt - this.sndUna) / this.mss;
     const limited = this.cwndLimited || (this.cwnd < this.ssthresh && this.cwnd < 2 * inFlightSegs);
+    if (this.cwnd < this.ssthresh && ackedBytes > 0) this.hystartUpdate(now);
     if (!this.inRecovery && ackedSegs > 0 && limited) this.congAvoid(ackedSegs, now);
     this.cwndLimited = false;
     // RTO management
@@ -512,6 +519,34 @@ export class TcpEndpoint {
     }
   }
 
+  /**
+   * hystart_update, ACK-train part (Linux ≥ 5.6): a new round starts when snd_una passes the end of
+   * the previous one; ACKs closer than 2 ms apart extend the train; once the train is longer than
+   * (delay_min + ack delay)/2 (no pacing), the pipe is full: ssthresh = cwnd ends slow start.
+   * Only from cwnd ≥ 16 (hystart_low_window).
+   */
+  private hystartUpdate(now: number): void {
+    if (this.hyFound || this.cwnd < 16 || !Number.isFinite(this.minRttNs)) return;
+    if (this.sndUna > this.hyEndSeq) {
+      this.hyRoundStartNs = now;
+      this.hyLastAckNs = now;
+      this.hyEndSeq = this.sndNxt;
+      return;
+    }
+    if (now - this.hyLastAckNs <= 2_000_000) {
+      this.hyLastAckNs = now;
+      const pacing = this.pacingRateBytesPerSec();
+      const ackDelay = Number.isFinite(pacing)
+        ? Math.min(1_000_000, ((this.params.gsoMaxBytes * 4) / pacing) * 1e9)
+        : 0;
+      const threshold = (this.minRttNs + ackDelay) / 2;
+      if (now - this.hyRoundStartNs > threshold) {
+        this.hyFound = true;
+        this.ssthresh = this.cwnd;
+      }
+    }
+  }
+
   private enterRecovery(): void {
     this.inRecovery = true;
     this.recoveryPoint = this.sndNxt;
@@ -521,6 +556,7 @@ export class TcpEndpoint {
 
   private cubicOnLoss(): void {
     this.epochStartNs = 0;
+    this.hyFound = false;
     if (this.cwnd < this.lastMaxCwnd)
       this.lastMaxCwnd = (this.cwnd * (1 + BETA)) / 2; // fast convergence
     else this.lastMaxCwnd = this.cwnd;
