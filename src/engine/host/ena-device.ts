@@ -440,11 +440,19 @@ export class EnaDevice implements EnaDeviceView {
     vcpu.run(cost, () => {
       r.used -= n;
       for (const d of deliveries) this.onRx(d, vcpu);
-      if (r.ringHead < r.ring.length) {
+      if (n >= budget && r.ringHead < r.ring.length) {
+        // budget exhausted: NAPI stays scheduled and polls again (net_rx_action)
         this.poll(q);
       } else {
+        // work_done < budget: napi_complete_done re-enables the interrupt. Packets that arrived during
+        // the poll wait for the next (moderated) interrupt, which is what batches NAPI under load.
         r.polling = false;
         r.irqArmed = true;
+        if (r.ringHead < r.ring.length && !r.polled) {
+          r.irqPending = true;
+          const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
+          this.sched.after(usecs * 1000, this.irqFns[q]!, undefined);
+        }
       }
     });
   }
