@@ -470,8 +470,7 @@ const line = fc
 
 /**
  * Configuration a user really types before a test (NET402 and the ethtool/tc man pages), some invalid.
- * KNOWN MODEL BUG, excluded here: tbf (`tc qdisc replace dev eth0 root tbf rate 500mbit burst 64kb
- * latency 10ms`) stalls for good under batching (settings.batch "auto"); see the `it.fails` below.
+ * tbf was excluded while it stalled under batching (fixed; covered by the named test below).
  */
 const CONFIG_LINES = [
   'tc qdisc replace dev eth0 root fq maxrate 1gbit',
@@ -623,12 +622,9 @@ describe('shell: random command lines (property)', () => {
     expect(sentBytes(r!), r!.output).toBeGreaterThan(0);
   });
 
-  // Known model bug: TbfQdisc.dequeue (src/engine/host/qdisc/tbf.ts) charges a whole batch, so tokens
-  // go far below zero, but it caps the elapsed credit at `buffer` *before* adding the (negative)
-  // tokens and does not advance tC on failure: `min(now - tC, buffer) + tokens` stays negative
-  // forever and the qdisc never dequeues again (116 packets stuck in backlog). With batch 1 the
-  // same run transfers 5 MB at 525 Mbit/s. Remove `.fails` and the exclusion once fixed.
-  it.fails('KNOWN BUG: tbf rate 500mbit burst 64kb then iperf3 -n 5M completes (batch "auto")', () => {
+  // Was a model bug found by the generator: tbf capped the elapsed credit before adding a batch's
+  // deficit and never dequeued again under batching (src/engine/host/qdisc/tbf.ts).
+  it('tbf rate 500mbit burst 64kb then iperf3 -n 5M completes (batch "auto")', () => {
     const recs = runSession([
       'tc qdisc replace dev eth0 root tbf rate 500mbit burst 64kb latency 10ms',
       'iperf3 -c server -n 5M',

@@ -109,12 +109,16 @@ export class TbfQdisc implements QdiscNode {
     this.peeked = null;
     // The head skb's qdisc_pkt_len: one packet, or one GSO skb's worth of a TCP batch.
     const one = skbBytesOf(p);
-    let toks = Math.min(nowNs - this.tC, this.bufferNs);
+    // Linux caps the elapsed credit at `buffer` before adding the stored tokens, which is safe there
+    // because tokens never fall below −one skb. A batch charged in full can leave a deficit larger than
+    // the bucket, so we cap after adding: the deficit is paid back in full and the long-run rate stays
+    // exact. (After an idle longer than the bucket this gives up to one skb more credit than Linux.)
+    const elapsed = nowNs - this.tC;
     let ptoks = 0;
     if (this.peakrate > 0) {
-      ptoks = Math.min(toks + this.ptokens, this.mtuNs) - this.rateNs(one, this.peakrate);
+      ptoks = Math.min(elapsed + this.ptokens, this.mtuNs) - this.rateNs(one, this.peakrate);
     }
-    toks = Math.min(toks + this.tokens, this.bufferNs) - this.rateNs(one, this.rate);
+    const toks = Math.min(elapsed + this.tokens, this.bufferNs) - this.rateNs(one, this.rate);
     if (toks >= 0 && ptoks >= 0) {
       const rest = qdiscBatchBytes(p) - one;
       this.tokens = toks - this.rateNs(rest, this.rate);
