@@ -364,6 +364,7 @@ describe('scenario: random documents (property)', () => {
               const pt = pathText(p);
               return (
                 t === '(root)' ||
+                pt === '(root)' ||
                 pt === t ||
                 pt.startsWith(`${t}.`) ||
                 pt.startsWith(`${t}[`) ||
