@@ -189,19 +189,35 @@ export class Lab {
     return this.placement === 'internet' ? MTU_BYTES.viaInternetGateway.value : MTU_BYTES.withinVpc.value;
   }
 
+  /** Destination card by flow id (null: no instance has the address), filled on a flow's first packet. */
+  private readonly dstByFlow: (NitroCard | null | undefined)[] = [];
+
   private readonly deliverFn = (arg: unknown) => {
     const p = arg as Packet;
-    const dst = this.byIp.get(p.flow.tuple.dstIp);
-    if (dst) dst.nitro.ingress(p);
+    const id = p.flow.id;
+    let dst = this.dstByFlow[id];
+    if (dst === undefined) {
+      dst = this.byIp.get(p.flow.tuple.dstIp)?.nitro ?? null;
+      this.dstByFlow[id] = dst;
+    }
+    if (dst) dst.ingress(p);
   };
 
+  /** Placement and params are fixed for the lab's life: the path MTU and the delay are too. */
+  private fabricMtu = 0;
+  private fabricDelayNs = 0;
+
   private fabricSend(p: Packet): void {
-    if (p.sizeBytes > this.pathMtu()) {
+    if (this.fabricMtu === 0) {
+      this.fabricMtu = this.pathMtu();
+      this.fabricDelayNs = this.oneWayDelayNs();
+    }
+    if (p.sizeBytes > this.fabricMtu) {
       const src = this.byIp.get(p.flow.tuple.srcIp);
       this.drops.add(src?.name ?? '?', 'vpc', 'mtu_exceeded', p.count, p.count * p.sizeBytes, p.flow.id);
       return;
     }
-    this.sched.after(this.oneWayDelayNs(), this.deliverFn, p);
+    this.sched.after(this.fabricDelayNs, this.deliverFn, p);
   }
 
   instance(name: string): Instance | undefined {

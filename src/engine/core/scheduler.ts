@@ -8,8 +8,9 @@
  * - `runUntil` processes at most `maxEvents` events and stops at `untilNs` (inclusive), so a caller
  *   (the worker, the CLI) can run a long simulation in chunks and stay responsive.
  *
- * The heap is kept in parallel arrays (times and tie-breakers in Float64Arrays, callbacks in a plain
- * array) to avoid allocating an object per event on the hot path. There is no cancel: a component
+ * The heap is kept in typed arrays (event times and slot numbers, in heap order) so sifting moves
+ * no object references; each event's tie-breaker, callback and argument live in a slot that does not
+ * move. No object is allocated per event. There is no cancel: a component
  * that may retract an event keeps a version number and ignores stale firings (see `Timer`).
  */
 import type { SimTimeNs } from '../../lib/brand';
@@ -27,10 +28,15 @@ export const Priority = {
 const SEQ_SPAN = 2 ** 44; // tie = priority * 2^44 + seq; exact in a float64 up to 2^53
 
 export class Scheduler {
+  /** Heap order: event time and the slot holding the rest of the event. */
   private times: Float64Array;
+  private slots: Int32Array;
+  /** By slot: tie-breaker, callback, argument. Slots are recycled LIFO through `free`. */
   private ties: Float64Array;
   private fns: (EventFn | null)[];
   private args: unknown[];
+  private free: Int32Array;
+  private freeTop: number;
   private size = 0;
   private seq = 0;
   /** Current simulated time, ns. */
@@ -39,10 +45,15 @@ export class Scheduler {
   processed = 0;
 
   constructor(initialCapacity = 1024) {
-    this.times = new Float64Array(initialCapacity);
-    this.ties = new Float64Array(initialCapacity);
-    this.fns = new Array(initialCapacity).fill(null);
-    this.args = new Array(initialCapacity).fill(undefined);
+    const cap = Math.max(4, initialCapacity);
+    this.times = new Float64Array(cap);
+    this.slots = new Int32Array(cap);
+    this.ties = new Float64Array(cap);
+    this.fns = new Array(cap).fill(null);
+    this.args = new Array(cap).fill(undefined);
+    this.free = new Int32Array(cap);
+    for (let i = 0; i < cap; i++) this.free[i] = cap - 1 - i;
+    this.freeTop = cap;
   }
 
   get pending(): number {
@@ -60,26 +71,27 @@ export class Scheduler {
       throw new RangeError(`Scheduler.at: time ${atNs} is before now ${this.now}`);
     }
     if (this.size === this.times.length) this.grow();
-    let i = this.size++;
+    const slot = this.free[--this.freeTop]!;
     const t = Math.ceil(atNs);
     const tie = priority * SEQ_SPAN + this.seq++;
-    // sift up
-    const times = this.times;
     const ties = this.ties;
+    ties[slot] = tie;
+    this.fns[slot] = fn;
+    this.args[slot] = arg;
+    // sift up: only the time and the slot move
+    const times = this.times;
+    const slots = this.slots;
+    let i = this.size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const pt = times[parent]!;
-      if (pt < t || (pt === t && ties[parent]! < tie)) break;
+      if (pt < t || (pt === t && ties[slots[parent]!]! < tie)) break;
       times[i] = pt;
-      ties[i] = ties[parent]!;
-      this.fns[i] = this.fns[parent]!;
-      this.args[i] = this.args[parent];
+      slots[i] = slots[parent]!;
       i = parent;
     }
     times[i] = t;
-    ties[i] = tie;
-    this.fns[i] = fn;
-    this.args[i] = arg;
+    slots[i] = slot;
   }
 
   /** Schedule `fn(arg)` after `delayNs` (≥ 0). */
@@ -93,12 +105,17 @@ export class Scheduler {
    */
   runUntil(untilNs: SimTimeNs, maxEvents = Number.POSITIVE_INFINITY): number {
     let n = 0;
-    const times = this.times;
+    const fns = this.fns;
+    const args = this.args;
     while (this.size > 0 && n < maxEvents) {
       const t = this.times[0]!;
       if (t > untilNs) break;
-      const fn = this.fns[0]!;
-      const arg = this.args[0];
+      const slot = this.slots[0]!;
+      const fn = fns[slot]!;
+      const arg = args[slot];
+      // The slot is free again before the handler runs (it may schedule); the stale references it
+      // keeps are overwritten when the slot is reused, LIFO, so they do not pile up.
+      this.free[this.freeTop++] = slot;
       this.popRoot();
       this.now = t;
       n++;
@@ -107,7 +124,7 @@ export class Scheduler {
     this.processed += n;
     if (
       n < maxEvents &&
-      (this.size === 0 || times[0]! > untilNs) &&
+      (this.size === 0 || this.times[0]! > untilNs) &&
       untilNs > this.now &&
       untilNs !== Number.POSITIVE_INFINITY
     ) {
@@ -118,53 +135,56 @@ export class Scheduler {
 
   private popRoot(): void {
     const last = --this.size;
+    if (last === 0) return;
     const times = this.times;
+    const slots = this.slots;
     const ties = this.ties;
-    const fns = this.fns;
-    const args = this.args;
-    if (last === 0) {
-      fns[0] = null;
-      args[0] = undefined;
-      return;
-    }
     const t = times[last]!;
-    const tie = ties[last]!;
-    const fn = fns[last]!;
-    const arg = args[last];
-    fns[last] = null;
-    args[last] = undefined;
+    const slot = slots[last]!;
+    const tie = ties[slot]!;
     let i = 0;
     const half = last >> 1;
     while (i < half) {
       let c = 2 * i + 1;
+      let ct = times[c]!;
       const r = c + 1;
-      if (r < last && (times[r]! < times[c]! || (times[r] === times[c] && ties[r]! < ties[c]!))) c = r;
-      const ct = times[c]!;
-      if (t < ct || (t === ct && tie < ties[c]!)) break;
+      if (r < last) {
+        const rt = times[r]!;
+        if (rt < ct || (rt === ct && ties[slots[r]!]! < ties[slots[c]!]!)) {
+          c = r;
+          ct = rt;
+        }
+      }
+      if (t < ct || (t === ct && tie < ties[slots[c]!]!)) break;
       times[i] = ct;
-      ties[i] = ties[c]!;
-      fns[i] = fns[c]!;
-      args[i] = args[c];
+      slots[i] = slots[c]!;
       i = c;
     }
     times[i] = t;
-    ties[i] = tie;
-    fns[i] = fn;
-    args[i] = arg;
+    slots[i] = slot;
   }
 
   private grow(): void {
-    const cap = this.times.length * 2;
+    const old = this.times.length;
+    const cap = old * 2;
     const t = new Float64Array(cap);
     t.set(this.times);
     this.times = t;
+    const s = new Int32Array(cap);
+    s.set(this.slots);
+    this.slots = s;
     const k = new Float64Array(cap);
     k.set(this.ties);
     this.ties = k;
-    for (let i = this.fns.length; i < cap; i++) {
+    for (let i = old; i < cap; i++) {
       this.fns.push(null);
       this.args.push(undefined);
     }
+    // every slot is in use when the heap is full: the free stack holds the new ones
+    const f = new Int32Array(cap);
+    for (let i = 0; i < cap - old; i++) f[i] = cap - 1 - i;
+    this.free = f;
+    this.freeTop = cap - old;
   }
 }
 

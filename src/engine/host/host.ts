@@ -29,8 +29,9 @@ export class Host {
   /** The vCPU whose context is running now (softirq or a thread), for charging send costs. */
   ctxVcpu: Vcpu | null = null;
   qdisc!: QdiscManager;
-  private readonly rxBySrcFlow = new Map<number, SocketHandler>();
-  private readonly txByFlow = new Map<number, SocketHandler>();
+  /** Socket handlers by flow id (ids are small run-unique integers: arrays, not maps, on the hot path). */
+  private readonly rxBySrcFlow: (SocketHandler | undefined)[] = [];
+  private readonly txByFlow: (SocketHandler | undefined)[] = [];
   private readonly listeners = new Map<string, (p: Packet) => void>();
   private readonly pacing = new Map<number, TcpEndpoint>();
   private readonly watchdog: Timer;
@@ -56,7 +57,7 @@ export class Host {
       drop: (p, count, reason) => {
         this.drops.add(this.name, 'qdisc', reason, count, count * p.sizeBytes, p.flow.id);
         // the skb is freed: release its TCP Small Queues / wmem charge
-        const h = this.txByFlow.get(p.flow.id);
+        const h = this.txByFlow[p.flow.id];
         if (h) {
           if (h.kind === 'tcp') h.ep.txCompleted(p, count);
           else h.sock.txCompleted(p, count);
@@ -68,7 +69,7 @@ export class Host {
     this.qdisc = makeQdiscTree(ctx);
     eth0.onTxRoom = (q) => (this.qdisc.rootKind === 'mq' ? this.runQueue(q) : this.runAllQueues());
     eth0.onTxComplete = (p, count) => {
-      const h = this.txByFlow.get(p.flow.id);
+      const h = this.txByFlow[p.flow.id];
       if (!h) return;
       if (h.kind === 'tcp') h.ep.txCompleted(p, count);
       else h.sock.txCompleted(p, count);
@@ -84,19 +85,19 @@ export class Host {
   // ------------------------------------------------------------------ registration
 
   registerTx(flowId: number, h: SocketHandler): void {
-    this.txByFlow.set(flowId, h);
+    this.txByFlow[flowId] = h;
     if (h.kind === 'tcp') this.pacing.set(h.ep.flow.socketId, h.ep);
   }
 
   /** Packets of the peer's flow `srcFlowId` arriving here go to `h`. */
   registerRx(srcFlowId: number, h: SocketHandler): void {
-    this.rxBySrcFlow.set(srcFlowId, h);
+    this.rxBySrcFlow[srcFlowId] = h;
   }
 
   unregister(flowIds: number[]): void {
     for (const id of flowIds) {
-      this.rxBySrcFlow.delete(id);
-      this.txByFlow.delete(id);
+      this.rxBySrcFlow[id] = undefined;
+      this.txByFlow[id] = undefined;
     }
   }
 
@@ -145,25 +146,28 @@ export class Host {
   /** __qdisc_run for TX queue q. */
   runQueue(q: number): void {
     const now = this.sched.now;
+    const qdisc = this.qdisc;
+    const eth0 = this.eth0;
+    const mq = qdisc.rootKind === 'mq';
     for (let guard = 0; guard < 100_000; guard++) {
-      if (this.qdisc.rootKind === 'mq' && this.eth0.txRoom(q) <= 0) return;
-      const p = this.qdisc.dequeue(q, now);
+      if (mq && eth0.txRoom(q) <= 0) return;
+      const p = qdisc.dequeue(q, now);
       if (!p) {
-        const wake = this.qdisc.nextWakeNs(now);
+        const wake = qdisc.nextWakeNs(now);
         if (Number.isFinite(wake)) this.watchdog.armNoLaterThan(wake);
         return;
       }
-      const target = p.txq >= 0 && p.txq < this.eth0.queueCount ? p.txq : q;
-      const room = this.eth0.txRoom(target);
+      const target = p.txq >= 0 && p.txq < eth0.queueCount ? p.txq : q;
+      const room = eth0.txRoom(target);
       if (room <= 0) {
-        this.qdisc.requeue(p);
+        qdisc.requeue(p);
         return;
       }
       if (p.count > room) {
         const rest = splitBatch(p, room);
-        this.qdisc.requeue(rest);
+        qdisc.requeue(rest);
       }
-      this.eth0.xmit(target, p);
+      eth0.xmit(target, p);
     }
   }
 
@@ -176,12 +180,12 @@ export class Host {
       const n = d.packets.length;
       for (let i = 0; i < n; i++) {
         const p = d.packets[i]!;
-        let h = this.rxBySrcFlow.get(p.flow.id);
+        let h = this.rxBySrcFlow[p.flow.id];
         if (!h) {
           const l = this.listeners.get(`${p.flow.tuple.proto}:${p.flow.tuple.dstPort}`);
           if (l && (p.flow.tuple.proto === 'udp' || p.flags & TCP_FLAG_SYN)) {
             l(p);
-            h = this.rxBySrcFlow.get(p.flow.id);
+            h = this.rxBySrcFlow[p.flow.id];
           }
           if (!h) {
             this.noPorts += p.count;

@@ -59,6 +59,8 @@ export class NitroCard {
   readonly ingressStage: ShaperStage;
   readonly igwStage: ShaperStage;
   private readonly flowStages = new Map<number, ShaperStage>();
+  /** The same stages by flow id, for the per-packet lookup (flow ids are small integers). */
+  private readonly stageByFlow: (ShaperStage | undefined)[] = [];
   /** Where egress packets go once shaped (set by the lab: the fabric). */
   toFabric: (p: Packet) => void = () => {};
   /** Where ingress packets go once shaped (set by the host: its ENA device). */
@@ -139,7 +141,7 @@ export class NitroCard {
 
   /** A packet handed over by the ENA device for transmission. */
   egress(p: Packet): void {
-    let stage = this.flowStages.get(p.flow.id);
+    let stage = this.stageByFlow[p.flow.id];
     if (!stage) {
       const internet = this.isInternetBound(p);
       const rate = (internet ? this.cfg.internetFlowLimitBps : this.cfg.flowLimitBps) / 8;
@@ -157,6 +159,7 @@ export class NitroCard {
         (q, n, r) => this.drop(q, n, r, 'nitro_egress'),
       );
       this.flowStages.set(p.flow.id, stage);
+      this.stageByFlow[p.flow.id] = stage;
     }
     stage.offer(p);
   }
