@@ -13,6 +13,7 @@
  *      stack and refills the ring; with packets left it polls again, else it unmasks.
  * Queue i's interrupt is served by vCPU i mod nVcpu (the usual irqbalance/ENA affinity).
  */
+import { Fifo } from '../core/fifo';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import type { FiveTuple, Packet } from '../model/packet';
@@ -69,19 +70,23 @@ export interface RxDelivery {
   skbs: number;
 }
 
+const NO_DELIVERIES: RxDelivery[] = [];
 const TX_WAKEUP_THRESH = 17 + 2; // MAX_SKB_FRAGS + 2 (ENA_TX_WAKEUP_THRESH)
 const INDIR_SIZE = 128;
 
 class TxQueue {
-  ring: Packet[] = [];
-  ringHead = 0;
+  ring = new Fifo<Packet>(64);
   /** Descriptors in use: waiting for the device, or fetched but not yet cleaned. */
   used = 0;
   stopped = false;
   deviceBusy = false;
-  /** Fetched batches awaiting TX completion, with their counts at fetch time (later stages may split them). */
-  awaitingClean: Packet[] = [];
+  /**
+   * Fetched batches awaiting TX completion, with their counts at fetch time (later stages may split
+   * them): the first `awaitingLen` entries. Reused arrays: cleaning allocates nothing.
+   */
+  awaitingClean: (Packet | undefined)[] = [];
   awaitingCounts: number[] = [];
+  awaitingLen = 0;
   cleanArmed = false;
   cnt = 0;
   bytes = 0;
@@ -148,8 +153,7 @@ class RxQueue {
   dim = new Dim();
   /** A poll-mode driver owns this queue: no interrupts, the application polls the ring. */
   polled = false;
-  ring: Packet[] = [];
-  ringHead = 0;
+  ring = new Fifo<Packet>(64);
   used = 0;
   irqArmed = true;
   irqPending = false;
@@ -160,6 +164,9 @@ class RxQueue {
   refilPartial = 0;
   peakUsed = 0;
   overruns = 0;
+  /** The NAPI round in progress: its GRO deliveries and packet count, handed over at its end. */
+  pollDeliveries: RxDelivery[] = [];
+  pollPackets = 0;
 }
 
 export class EnaDevice implements EnaDeviceView {
@@ -261,14 +268,12 @@ export class EnaDevice implements EnaDeviceView {
 
   private fetchNext(q: number): void {
     const t = this.tx[q]!;
-    if (t.ringHead >= t.ring.length) {
+    if (t.ring.length === 0) {
       t.deviceBusy = false;
-      t.ring.length = 0;
-      t.ringHead = 0;
       return;
     }
     t.deviceBusy = true;
-    const p = t.ring[t.ringHead]!;
+    const p = t.ring.peek();
     this.sched.after(p.count * this.params.enaQueuePacketNs, this.fetchedFns[q]!, p);
   }
 
@@ -278,12 +283,13 @@ export class EnaDevice implements EnaDeviceView {
     return (arg: unknown) => {
       const p = arg as Packet;
       const t = this.tx[q]!;
-      t.ring[t.ringHead++] = undefined as unknown as Packet;
+      t.ring.shift();
       t.cnt += p.count;
       t.bytes += p.count * p.sizeBytes;
       // Later stages may split (mutate) the batch: complete what was fetched, as fetched.
-      t.awaitingClean.push(p);
-      t.awaitingCounts.push(p.count);
+      const k = t.awaitingLen++;
+      t.awaitingClean[k] = p;
+      t.awaitingCounts[k] = p.count;
       this.toNitro(p);
       if (!t.cleanArmed) {
         t.cleanArmed = true;
@@ -300,23 +306,28 @@ export class EnaDevice implements EnaDeviceView {
       const t = this.tx[q]!;
       const batch = t.awaitingClean;
       const counts = t.awaitingCounts;
-      t.awaitingClean = [];
-      t.awaitingCounts = [];
+      const len = t.awaitingLen;
       let n = 0;
-      for (const c of counts) n += c;
+      for (let i = 0; i < len; i++) n += counts[i]!;
       // TX completion cleaning runs in NAPI on the queue's vCPU (charged, effect immediate)
       this.vcpuForQueue(q).charge(n * 50);
       t.cleanArmed = false;
       t.napiComp++;
       t.unmask++;
       t.used -= n;
-      for (let i = 0; i < batch.length; i++) this.onTxComplete(batch[i]!, counts[i]!);
+      // Nothing is fetched synchronously from here (a fetch is an event), so the entries stay put.
+      for (let i = 0; i < len; i++) {
+        const p = batch[i]!;
+        batch[i] = undefined;
+        this.onTxComplete(p, counts[i]!);
+      }
+      t.awaitingLen = 0;
       if (t.stopped && this.txRingSize - t.used >= TX_WAKEUP_THRESH) {
         t.stopped = false;
         t.queueWakeup++;
       }
       this.onTxRoom(q);
-      if (t.awaitingClean.length > 0 && !t.cleanArmed) {
+      if (t.awaitingLen > 0 && !t.cleanArmed) {
         t.cleanArmed = true;
         this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[q]!, undefined);
       }
@@ -341,9 +352,23 @@ export class EnaDevice implements EnaDeviceView {
     return this.rssState.indir[h % INDIR_SIZE]!;
   }
 
+  /**
+   * RX queue by flow id: steering is a pure function of the tuple and the RSS/n-tuple configuration,
+   * so it is computed once per flow and forgotten whenever that configuration changes.
+   */
+  private steerCache: number[] = [];
+
+  private steeringChanged(): void {
+    this.steerCache = [];
+  }
+
   /** A packet arriving from the Nitro card. */
   receive(p: Packet): void {
-    const q = this.steer(p);
+    let q = this.steerCache[p.flow.id];
+    if (q === undefined) {
+      q = this.steer(p);
+      this.steerCache[p.flow.id] = q;
+    }
     const r = this.rx[q]!;
     const room = this.rxRingSize - r.used;
     if (room <= 0) {
@@ -392,34 +417,25 @@ export class EnaDevice implements EnaDeviceView {
     const r = this.rx[q]!;
     r.polling = true;
     const budget = this.params.napiBudget;
-    const taken: Packet[] = [];
-    let n = 0;
-    while (n < budget && r.ringHead < r.ring.length) {
-      const p = r.ring[r.ringHead]!;
-      if (n + p.count > budget) {
-        const rest = splitBatch(p, budget - n);
-        r.ring[r.ringHead] = rest;
-        taken.push(p);
-        n += p.count;
-        break;
-      }
-      r.ring[r.ringHead++] = undefined as unknown as Packet;
-      taken.push(p);
-      n += p.count;
-    }
-    if (r.ringHead >= r.ring.length) {
-      r.ring.length = 0;
-      r.ringHead = 0;
-    }
-    // GRO: merge consecutive packets of one TCP flow, up to gro_max_size bytes per skb
+    const ring = r.ring;
+    // Take up to `budget` packets and GRO them as they come: merge consecutive packets of one TCP
+    // flow into one delivery (its skbs follow from gro_max_size below).
     const deliveries: RxDelivery[] = [];
     let cur: RxDelivery | null = null;
-    let skbs = 0;
-    for (const p of taken) {
+    let n = 0;
+    while (n < budget && ring.length > 0) {
+      let p = ring.peek();
+      if (n + p.count > budget) {
+        const rest = splitBatch(p, budget - n);
+        ring.replaceHead(rest);
+      } else {
+        p = ring.shift();
+      }
+      n += p.count;
       r.cnt += p.count;
       r.bytes += p.count * p.sizeBytes;
       if (p.sizeBytes <= 256) r.copybreak += p.count;
-      const gro = p.flow.tuple.proto === 'tcp' && p.payloadBytes > 0;
+      const gro = p.payloadBytes > 0 && p.flow.tuple.proto === 'tcp';
       if (cur && gro && cur.packets[0]!.flow === p.flow) {
         cur.packets.push(p);
         cur.segs += p.count;
@@ -430,17 +446,36 @@ export class EnaDevice implements EnaDeviceView {
         if (!gro) cur = null;
       }
     }
-    for (const d of deliveries) {
-      const isGro = d.packets[0]!.flow.tuple.proto === 'tcp' && d.packets[0]!.payloadBytes > 0;
-      d.skbs = isGro ? Math.max(1, Math.ceil(d.bytes / this.params.groMaxBytes)) : d.segs;
+    let skbs = 0;
+    const groMax = this.params.groMaxBytes;
+    for (let i = 0; i < deliveries.length; i++) {
+      const d = deliveries[i]!;
+      const p0 = d.packets[0]!;
+      const isGro = p0.payloadBytes > 0 && p0.flow.tuple.proto === 'tcp';
+      d.skbs = isGro ? Math.max(1, Math.ceil(d.bytes / groMax)) : d.segs;
       skbs += d.skbs;
     }
     const cost = n * this.params.hostRxPacketNs + skbs * this.params.hostStackSkbNs;
-    const vcpu = this.vcpuForQueue(q);
-    vcpu.run(cost, () => {
+    // At most one round per queue is in progress (polling stays set until it ends): its results
+    // wait on the queue for the prebound completion handler.
+    r.pollDeliveries = deliveries;
+    r.pollPackets = n;
+    this.vcpuForQueue(q).run(cost, this.pollDoneFns[q]!);
+  }
+
+  private pollDoneFns: Array<(arg: unknown) => void> = [];
+
+  /** The end of a NAPI round on queue q: hand its deliveries to the stack, then poll again or unmask. */
+  private makePollDone(q: number) {
+    return () => {
+      const r = this.rx[q]!;
+      const n = r.pollPackets;
+      const deliveries = r.pollDeliveries;
+      r.pollDeliveries = NO_DELIVERIES;
+      const vcpu = this.vcpuForQueue(q);
       r.used -= n;
-      for (const d of deliveries) this.onRx(d, vcpu);
-      if (n >= budget && r.ringHead < r.ring.length) {
+      for (let i = 0; i < deliveries.length; i++) this.onRx(deliveries[i]!, vcpu);
+      if (n >= this.params.napiBudget && r.ring.length > 0) {
         // budget exhausted: NAPI stays scheduled and polls again (net_rx_action)
         this.poll(q);
       } else {
@@ -448,13 +483,13 @@ export class EnaDevice implements EnaDeviceView {
         // the poll wait for the next (moderated) interrupt, which is what batches NAPI under load.
         r.polling = false;
         r.irqArmed = true;
-        if (r.ringHead < r.ring.length && !r.polled) {
+        if (r.ring.length > 0 && !r.polled) {
           r.irqPending = true;
           const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
           this.sched.after(usecs * 1000, this.irqFns[q]!, undefined);
         }
       }
-    });
+    };
   }
 
   // ------------------------------------------------------------------ poll-mode drivers (DPDK)
@@ -478,22 +513,18 @@ export class EnaDevice implements EnaDeviceView {
     const r = this.rx[q]!;
     const out: Packet[] = [];
     let n = 0;
-    while (n < max && r.ringHead < r.ring.length) {
-      const p = r.ring[r.ringHead]!;
+    while (n < max && r.ring.length > 0) {
+      const p = r.ring.peek();
       if (n + p.count > max) {
         const rest = splitBatch(p, max - n);
-        r.ring[r.ringHead] = rest;
+        r.ring.replaceHead(rest);
         out.push(p);
         n += p.count;
         break;
       }
-      r.ring[r.ringHead++] = undefined as unknown as Packet;
+      r.ring.shift();
       out.push(p);
       n += p.count;
-    }
-    if (r.ringHead >= r.ring.length) {
-      r.ring.length = 0;
-      r.ringHead = 0;
     }
     for (const p of out) {
       r.cnt += p.count;
@@ -515,6 +546,7 @@ export class EnaDevice implements EnaDeviceView {
     this.fetchedFns = this.tx.map((_, q) => this.makeFetched(q));
     this.cleanFns = this.tx.map((_, q) => this.makeClean(q));
     this.irqFns = this.rx.map((_, q) => this.makeIrq(q));
+    this.pollDoneFns = this.rx.map((_, q) => this.makePollDone(q));
   }
 
   /** Occupancy snapshot for summaries: [used, peak] per queue. */
@@ -676,6 +708,7 @@ export class EnaDevice implements EnaDeviceView {
     if (!this.idle()) return 'EBUSY';
     this.nQueues = combined;
     this.rssState.indir = Array.from({ length: INDIR_SIZE }, (_, i) => i % combined);
+    this.steeringChanged();
     this.buildQueues();
     this.wire();
     this.onQueuesChange(combined);
@@ -712,6 +745,7 @@ export class EnaDevice implements EnaDeviceView {
     if (p.key) this.rssState.key = p.key.slice();
     if (p.indir) this.rssState.indir = p.indir.slice();
     if (p.hfunc) this.rssState.hfunc = p.hfunc;
+    this.steeringChanged();
     return null;
   }
 
@@ -739,6 +773,7 @@ export class EnaDevice implements EnaDeviceView {
     this.ntuple = this.ntuple.filter((r) => r.loc !== loc);
     this.ntuple.push({ ...rule, loc });
     this.ntuple.sort((a, b) => a.loc - b.loc);
+    this.steeringChanged();
     return loc;
   }
 
@@ -746,6 +781,7 @@ export class EnaDevice implements EnaDeviceView {
     if (!this.cfg.ntupleSupported) return 'EOPNOTSUPP';
     const before = this.ntuple.length;
     this.ntuple = this.ntuple.filter((r) => r.loc !== loc);
+    this.steeringChanged();
     return this.ntuple.length === before ? 'ENOENT' : null;
   }
 
