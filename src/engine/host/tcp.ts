@@ -232,11 +232,12 @@ export class TcpEndpoint {
       if (room < this.mss && window === Math.floor(this.cwnd) * this.mss) this.cwndLimited = true;
       // 1. retransmit lost segments first
       if (this.lostBytes > 0) {
-        const seg = this.firstPendingRetrans();
-        if (seg) {
+        const idx = this.firstPendingRetrans();
+        if (idx >= 0) {
+          const seg = this.scoreboard[idx]!;
           if (room < this.mss) return;
           const maxSegs = Math.max(1, Math.min(this.maxBatchSegs, Math.floor(room / this.mss)));
-          if (seg.segs > maxSegs) this.splitSeg(seg, seg.start + maxSegs * this.segPayload(seg));
+          if (seg.segs > maxSegs) this.splitSeg(idx, seg.start + maxSegs * this.segPayload(seg));
           this.retransmit(seg);
           continue;
         }
@@ -308,7 +309,7 @@ export class TcpEndpoint {
       if (s.sacked) continue;
       const per = this.segPayload(s);
       if (s.segs > 1) {
-        this.splitSeg(s, s.end - per);
+        this.splitSeg(j, s.end - per);
         const tail = this.scoreboard[j + 1]!;
         this.probe(tail);
       } else this.probe(s);
@@ -342,12 +343,13 @@ export class TcpEndpoint {
     if (!this.rtoTimer.armed) this.rtoTimer.armAt(this.sched.now + this.currentRto());
   }
 
-  private firstPendingRetrans(): Seg | null {
-    for (let i = this.sbHead; i < this.scoreboard.length; i++) {
-      const s = this.scoreboard[i]!;
-      if (s.pendingRetrans) return s;
+  /** Index of the first scoreboard entry waiting for retransmission, or -1. */
+  private firstPendingRetrans(): number {
+    const sb = this.scoreboard;
+    for (let i = this.sbHead; i < sb.length; i++) {
+      if (sb[i]!.pendingRetrans) return i;
     }
-    return null;
+    return -1;
   }
 
   private makePacket(count: number, payload: number, seq: number, flags: number): Packet {
@@ -383,15 +385,24 @@ export class TcpEndpoint {
     return Math.min(120e9, Math.max(this.params.tcpRtoMinNs, base) * 2 ** this.backoff);
   }
 
-  /** Split scoreboard entry `s` at byte `at` (segment-aligned); `s` keeps the front part. */
-  private splitSeg(s: Seg, at: number): void {
+  /** Split scoreboard entry `idx` at byte `at` (segment-aligned); the entry keeps the front part. */
+  private splitSeg(idx: number, at: number): void {
+    const s = this.scoreboard[idx]!;
     const per = this.segPayload(s);
     const frontSegs = Math.round((at - s.start) / per);
     if (frontSegs <= 0 || frontSegs >= s.segs) return;
-    const back: Seg = { ...s, start: at, segs: s.segs - frontSegs };
+    const back: Seg = {
+      start: at,
+      end: s.end,
+      segs: s.segs - frontSegs,
+      sentNs: s.sentNs,
+      retrans: s.retrans,
+      sacked: s.sacked,
+      lost: s.lost,
+      pendingRetrans: s.pendingRetrans,
+    };
     s.end = at;
     s.segs = frontSegs;
-    const idx = this.scoreboard.indexOf(s, this.sbHead);
     this.scoreboard.splice(idx + 1, 0, back);
   }
 
@@ -431,8 +442,25 @@ export class TcpEndpoint {
           newestAckedSent = Math.max(newestAckedSent, s.sentNs);
           this.scoreboard[this.sbHead++] = undefined as unknown as Seg;
         } else if (s.start < ack) {
-          this.splitSeg(s, ack);
-          // loop again: the front part now ends at ack
+          // The ACK covers the front of this entry: account for the front as acked and keep the rest
+          // in place. Same result as splitting at `ack` and removing the front part, without the
+          // splice (O(scoreboard)) and the extra entry.
+          const frontSegs = Math.round((ack - s.start) / this.segPayload(s));
+          if (frontSegs <= 0 || frontSegs >= s.segs) {
+            this.splitSeg(this.sbHead, ack);
+            continue;
+          }
+          const bytes = ack - s.start;
+          if (s.sacked) this.sackedBytes -= bytes;
+          else {
+            ackedBytes += bytes;
+            if (s.pendingRetrans) this.lostBytes -= bytes;
+            if (!s.retrans) rttSampleNs = now - s.sentNs;
+          }
+          newestAckedSent = Math.max(newestAckedSent, s.sentNs);
+          s.start = ack;
+          s.segs -= frontSegs;
+          break;
         } else break;
       }
       if (this.sbHead > 1024 && this.sbHead * 2 > this.scoreboard.length) {
@@ -452,10 +480,10 @@ export class TcpEndpoint {
           if (s.start >= be) break;
           if (s.end <= bs || s.sacked) continue;
           if (s.start < bs) {
-            this.splitSeg(s, bs);
+            this.splitSeg(j, bs);
             continue;
           }
-          if (s.end > be) this.splitSeg(s, be);
+          if (s.end > be) this.splitSeg(j, be);
           s.sacked = true;
           this.sackedBytes += s.end - s.start;
           ackedBytes += s.end - s.start;
