@@ -55,7 +55,9 @@ export class Lab {
     readonly scenario: Scenario,
     makeQdiscTree: QdiscTreeFactory,
   ) {
-    this.params = resolveParams(scenario.params);
+    // A copy with fast (in-object) properties: resolveParams builds its result key by key and V8
+    // leaves it in dictionary mode, which made every `params.x` read on the hot paths a hash lookup.
+    this.params = { ...resolveParams(scenario.params) };
     this.placement = scenario.placement;
     this.maxBatch = scenario.settings.batch === 'auto' ? 64 : scenario.settings.batch;
     const internet = scenario.placement === 'internet';
