@@ -1,5 +1,5 @@
 /**
- * The discrete-event scheduler: a binary min-heap of events on integer-nanosecond time.
+ * The discrete-event scheduler: binary min-heaps of events on integer-nanosecond time.
  *
  * Guarantees:
  * - Total order: events fire in (time, priority, insertion sequence) order, so a run is a pure
@@ -8,9 +8,10 @@
  * - `runUntil` processes at most `maxEvents` events and stops at `untilNs` (inclusive), so a caller
  *   (the worker, the CLI) can run a long simulation in chunks and stay responsive.
  *
- * The heap is kept in typed arrays (event times and slot numbers, in heap order) so sifting moves
+ * The heaps are kept in typed arrays (event times and slot numbers, in heap order) so sifting moves
  * no object references; each event's tie-breaker, callback and argument live in a slot that does not
- * move. No object is allocated per event. There is no cancel: a component
+ * move. No object is allocated per event. Events far ahead (timers) wait in a second heap so the one
+ * the packet path churns stays small; the earlier of the two heads fires, so the order is the same. There is no cancel: a component
  * that may retract an event keeps a version number and ignores stale firings (see `Timer`).
  */
 import type { SimTimeNs } from '../../lib/brand';
@@ -27,60 +28,38 @@ export const Priority = {
 
 const SEQ_SPAN = 2 ** 44; // tie = priority * 2^44 + seq; exact in a float64 up to 2^53
 
-export class Scheduler {
-  /** Heap order: event time and the slot holding the rest of the event. */
-  private times: Float64Array;
-  private slots: Int32Array;
-  /** By slot: tie-breaker, callback, argument. Slots are recycled LIFO through `free`. */
-  private ties: Float64Array;
-  private fns: (EventFn | null)[];
-  private args: unknown[];
-  private free: Int32Array;
-  private freeTop: number;
-  private size = 0;
-  private seq = 0;
-  /** Current simulated time, ns. */
-  now: SimTimeNs = 0;
-  /** Events processed since creation. */
-  processed = 0;
+/**
+ * Events further ahead than this go to the far heap. Any value gives the same order (the two heads
+ * are compared on every pop); this one keeps the near heap small: packet-path events are µs ahead,
+ * while TCP's RTO, loss-probe and delayed-ACK timers (ms ahead, almost always re-armed lazily
+ * before they fire) would otherwise sit at the heap's bottom and be sifted through it on every pop.
+ */
+const FAR_NS = 1_000_000;
 
-  constructor(initialCapacity = 1024) {
-    const cap = Math.max(4, initialCapacity);
+/** A binary min-heap of (time, slot) in typed arrays, ordered by (time, ties[slot]). */
+class EventHeap {
+  times: Float64Array;
+  slots: Int32Array;
+  size = 0;
+
+  constructor(cap: number) {
     this.times = new Float64Array(cap);
     this.slots = new Int32Array(cap);
-    this.ties = new Float64Array(cap);
-    this.fns = new Array(cap).fill(null);
-    this.args = new Array(cap).fill(undefined);
-    this.free = new Int32Array(cap);
-    for (let i = 0; i < cap; i++) this.free[i] = cap - 1 - i;
-    this.freeTop = cap;
   }
 
-  get pending(): number {
-    return this.size;
-  }
-
-  /** Time of the next event, or Infinity when the queue is empty. */
-  peekTime(): number {
-    return this.size > 0 ? this.times[0]! : Number.POSITIVE_INFINITY;
-  }
-
-  /** Schedule `fn(arg)` at absolute time `atNs` (integer ns, ≥ now). */
-  at(atNs: SimTimeNs, fn: EventFn, arg?: unknown, priority: number = Priority.NORMAL): void {
-    if (!(atNs >= this.now)) {
-      throw new RangeError(`Scheduler.at: time ${atNs} is before now ${this.now}`);
+  push(t: number, slot: number, ties: Float64Array): void {
+    if (this.size === this.times.length) {
+      const cap = this.times.length * 2;
+      const tt = new Float64Array(cap);
+      tt.set(this.times);
+      this.times = tt;
+      const ss = new Int32Array(cap);
+      ss.set(this.slots);
+      this.slots = ss;
     }
-    if (this.size === this.times.length) this.grow();
-    const slot = this.free[--this.freeTop]!;
-    const t = Math.ceil(atNs);
-    const tie = priority * SEQ_SPAN + this.seq++;
-    const ties = this.ties;
-    ties[slot] = tie;
-    this.fns[slot] = fn;
-    this.args[slot] = arg;
-    // sift up: only the time and the slot move
     const times = this.times;
     const slots = this.slots;
+    const tie = ties[slot]!;
     let i = this.size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -94,51 +73,12 @@ export class Scheduler {
     slots[i] = slot;
   }
 
-  /** Schedule `fn(arg)` after `delayNs` (≥ 0). */
-  after(delayNs: number, fn: EventFn, arg?: unknown, priority: number = Priority.NORMAL): void {
-    this.at(this.now + delayNs, fn, arg, priority);
-  }
-
-  /**
-   * Run events with time ≤ untilNs, at most maxEvents of them. Returns the number processed.
-   * When the queue holds nothing at or before untilNs, the clock advances to untilNs.
-   */
-  runUntil(untilNs: SimTimeNs, maxEvents = Number.POSITIVE_INFINITY): number {
-    let n = 0;
-    const fns = this.fns;
-    const args = this.args;
-    while (this.size > 0 && n < maxEvents) {
-      const t = this.times[0]!;
-      if (t > untilNs) break;
-      const slot = this.slots[0]!;
-      const fn = fns[slot]!;
-      const arg = args[slot];
-      // The slot is free again before the handler runs (it may schedule); the stale references it
-      // keeps are overwritten when the slot is reused, LIFO, so they do not pile up.
-      this.free[this.freeTop++] = slot;
-      this.popRoot();
-      this.now = t;
-      n++;
-      fn(arg);
-    }
-    this.processed += n;
-    if (
-      n < maxEvents &&
-      (this.size === 0 || this.times[0]! > untilNs) &&
-      untilNs > this.now &&
-      untilNs !== Number.POSITIVE_INFINITY
-    ) {
-      this.now = untilNs;
-    }
-    return n;
-  }
-
-  private popRoot(): void {
+  /** Remove the root. Precondition: size > 0. */
+  pop(ties: Float64Array): void {
     const last = --this.size;
     if (last === 0) return;
     const times = this.times;
     const slots = this.slots;
-    const ties = this.ties;
     const t = times[last]!;
     const slot = slots[last]!;
     const tie = ties[slot]!;
@@ -163,16 +103,118 @@ export class Scheduler {
     times[i] = t;
     slots[i] = slot;
   }
+}
 
-  private grow(): void {
-    const old = this.times.length;
+export class Scheduler {
+  /** Events due within FAR_NS of when they were scheduled, and the others. */
+  private readonly near: EventHeap;
+  private readonly far: EventHeap;
+  /** By slot: tie-breaker, callback, argument. Slots are recycled LIFO through `free`. */
+  private ties: Float64Array;
+  private fns: (EventFn | null)[];
+  private args: unknown[];
+  private free: Int32Array;
+  private freeTop: number;
+  private seq = 0;
+  /** Current simulated time, ns. */
+  now: SimTimeNs = 0;
+  /** Events processed since creation. */
+  processed = 0;
+
+  constructor(initialCapacity = 1024) {
+    const cap = Math.max(4, initialCapacity);
+    this.near = new EventHeap(cap);
+    this.far = new EventHeap(64);
+    this.ties = new Float64Array(cap);
+    this.fns = new Array(cap).fill(null);
+    this.args = new Array(cap).fill(undefined);
+    this.free = new Int32Array(cap);
+    for (let i = 0; i < cap; i++) this.free[i] = cap - 1 - i;
+    this.freeTop = cap;
+  }
+
+  get pending(): number {
+    return this.near.size + this.far.size;
+  }
+
+  /** Time of the next event, or Infinity when the queue is empty. */
+  peekTime(): number {
+    const a = this.near.size > 0 ? this.near.times[0]! : Number.POSITIVE_INFINITY;
+    const b = this.far.size > 0 ? this.far.times[0]! : Number.POSITIVE_INFINITY;
+    return a < b ? a : b;
+  }
+
+  /** Schedule `fn(arg)` at absolute time `atNs` (integer ns, ≥ now). */
+  at(atNs: SimTimeNs, fn: EventFn, arg?: unknown, priority: number = Priority.NORMAL): void {
+    if (!(atNs >= this.now)) {
+      throw new RangeError(`Scheduler.at: time ${atNs} is before now ${this.now}`);
+    }
+    if (this.freeTop === 0) this.growSlots();
+    const slot = this.free[--this.freeTop]!;
+    const t = Math.ceil(atNs);
+    this.ties[slot] = priority * SEQ_SPAN + this.seq++;
+    this.fns[slot] = fn;
+    this.args[slot] = arg;
+    if (t - this.now > FAR_NS) this.far.push(t, slot, this.ties);
+    else this.near.push(t, slot, this.ties);
+  }
+
+  /** Schedule `fn(arg)` after `delayNs` (≥ 0). */
+  after(delayNs: number, fn: EventFn, arg?: unknown, priority: number = Priority.NORMAL): void {
+    this.at(this.now + delayNs, fn, arg, priority);
+  }
+
+  /**
+   * Run events with time ≤ untilNs, at most maxEvents of them. Returns the number processed.
+   * When the queue holds nothing at or before untilNs, the clock advances to untilNs.
+   */
+  runUntil(untilNs: SimTimeNs, maxEvents = Number.POSITIVE_INFINITY): number {
+    let n = 0;
+    const fns = this.fns;
+    const args = this.args;
+    const near = this.near;
+    const far = this.far;
+    while (n < maxEvents) {
+      // the earlier of the two heads, by (time, tie)
+      let h: EventHeap;
+      if (near.size > 0) {
+        h = near;
+        if (far.size > 0) {
+          const ft = far.times[0]!;
+          const nt = near.times[0]!;
+          if (ft < nt || (ft === nt && this.ties[far.slots[0]!]! < this.ties[near.slots[0]!]!)) h = far;
+        }
+      } else if (far.size > 0) h = far;
+      else break;
+      const t = h.times[0]!;
+      if (t > untilNs) break;
+      const slot = h.slots[0]!;
+      const fn = fns[slot]!;
+      const arg = args[slot];
+      // The slot is free again before the handler runs (it may schedule); the stale references it
+      // keeps are overwritten when the slot is reused, LIFO, so they do not pile up.
+      this.free[this.freeTop++] = slot;
+      h.pop(this.ties);
+      this.now = t;
+      n++;
+      fn(arg);
+    }
+    this.processed += n;
+    if (
+      n < maxEvents &&
+      this.peekTime() > untilNs &&
+      untilNs > this.now &&
+      untilNs !== Number.POSITIVE_INFINITY
+    ) {
+      this.now = untilNs;
+    }
+    return n;
+  }
+
+  /** All slots are in use: double them (the new ones go on the free stack). */
+  private growSlots(): void {
+    const old = this.ties.length;
     const cap = old * 2;
-    const t = new Float64Array(cap);
-    t.set(this.times);
-    this.times = t;
-    const s = new Int32Array(cap);
-    s.set(this.slots);
-    this.slots = s;
     const k = new Float64Array(cap);
     k.set(this.ties);
     this.ties = k;
@@ -180,7 +222,6 @@ export class Scheduler {
       this.fns.push(null);
       this.args.push(undefined);
     }
-    // every slot is in use when the heap is full: the free stack holds the new ones
     const f = new Int32Array(cap);
     for (let i = 0; i < cap - old; i++) f[i] = cap - 1 - i;
     this.free = f;
