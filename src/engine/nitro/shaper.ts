@@ -10,6 +10,7 @@
  * packet queued or dropped because of that bucket. Queue depth is time at the shaped rate
  * (MODEL_PARAMS.nitroShaperQueueNs, assumed) with a floor in packets, for the whole stage.
  */
+import { Fifo } from '../core/fifo';
 import type { Scheduler } from '../core/scheduler';
 import type { DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
@@ -30,8 +31,7 @@ export interface ShaperBucket {
 
 interface FlowQueue {
   flowId: number;
-  q: Packet[];
-  head: number;
+  q: Fifo<Packet>;
   deficit: number;
   active: boolean;
 }
@@ -39,8 +39,7 @@ interface FlowQueue {
 export class ShaperStage {
   private readonly flows = new Map<number, FlowQueue>();
   /** Round-robin order of flows with packets waiting. */
-  private active: FlowQueue[] = [];
-  private activeHead = 0;
+  private readonly active = new Fifo<FlowQueue>(8);
   queuedPackets = 0;
   queuedBytes = 0;
   /** Largest backlog seen, packets. */
@@ -105,7 +104,7 @@ export class ShaperStage {
     p.enqueuedAtNs = now;
     let f = this.flows.get(p.flow.id);
     if (!f) {
-      f = { flowId: p.flow.id, q: [], head: 0, deficit: 0, active: false };
+      f = { flowId: p.flow.id, q: new Fifo<Packet>(16), deficit: 0, active: false };
       this.flows.set(p.flow.id, f);
     }
     f.q.push(p);
@@ -120,23 +119,31 @@ export class ShaperStage {
     this.scheduleWake(now);
   }
 
+  /** When firstNonConforming last found a blocking bucket: the time every bucket conforms again. */
+  private blockedUntilNs = 0;
+
   private firstNonConforming(now: number): ShaperBucket | null {
     let worst: ShaperBucket | null = null;
     let worstAt = now;
-    for (const b of this.buckets) {
+    const buckets = this.buckets;
+    for (let i = 0; i < buckets.length; i++) {
+      const b = buckets[i]!;
       const at = b.bucket.readyAtNs(now);
       if (at > worstAt) {
         worstAt = at;
         worst = b;
       }
     }
+    this.blockedUntilNs = worstAt;
     return worst;
   }
 
   private pass(p: Packet, now: number): void {
-    for (const b of this.buckets) {
+    const buckets = this.buckets;
+    for (let i = 0; i < buckets.length; i++) {
+      const b = buckets[i]!;
       b.bucket.charge(b.costPerPacket(p) * p.count);
-      b.onCharge?.(p, now);
+      if (b.onCharge !== undefined) b.onCharge(p, now);
     }
     this.passedPackets += p.count;
     this.passedBytes += p.count * p.sizeBytes;
@@ -146,53 +153,45 @@ export class ShaperStage {
   /** Serve waiting flows by deficit round robin while the buckets allow. */
   private drain(): void {
     const now = this.sched.now;
-    while (this.activeHead < this.active.length) {
+    const active = this.active;
+    while (active.length > 0) {
       const blocking = this.firstNonConforming(now);
       if (blocking !== null) {
         this.blockedBy = blocking;
-        this.scheduleWake(now);
+        // what scheduleWake(now) would compute: the latest readyAt of the buckets, just taken
+        this.armWake(this.blockedUntilNs);
         return;
       }
-      const f = this.active[this.activeHead]!;
+      const f = active.peek();
       if (f.deficit <= 0) {
         // used its turn: back of the line with a new quantum
         f.deficit += this.quantumBytes;
-        this.active[this.activeHead++] = undefined as unknown as FlowQueue;
-        this.active.push(f);
-        this.compact();
+        active.shift();
+        active.push(f);
         continue;
       }
-      const p = f.q[f.head]!;
-      f.q[f.head++] = undefined as unknown as Packet;
+      const p = f.q.shift();
       const bytes = p.count * p.sizeBytes;
       f.deficit -= bytes;
       this.queuedPackets -= p.count;
       this.queuedBytes -= bytes;
-      if (f.head >= f.q.length) {
-        f.q.length = 0;
-        f.head = 0;
+      if (f.q.length === 0) {
         f.active = false;
-        this.active[this.activeHead++] = undefined as unknown as FlowQueue;
-        this.compact();
+        active.shift();
       }
       this.pass(p, now);
     }
-    this.active.length = 0;
-    this.activeHead = 0;
     this.blockedBy = null;
   }
 
-  private compact(): void {
-    if (this.activeHead > 64 && this.activeHead * 2 > this.active.length) {
-      this.active = this.active.slice(this.activeHead);
-      this.activeHead = 0;
-    }
-  }
-
   private scheduleWake(now: number): void {
-    if (this.activeHead >= this.active.length) return;
+    if (this.active.length === 0) return;
     let at = now;
     for (const b of this.buckets) at = Math.max(at, b.bucket.readyAtNs(now));
+    this.armWake(at);
+  }
+
+  private armWake(at: number): void {
     if (at < this.wakeAt) {
       this.wakeAt = at;
       this.sched.at(at, this.wake);
