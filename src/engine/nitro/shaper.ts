@@ -37,7 +37,8 @@ interface FlowQueue {
 }
 
 export class ShaperStage {
-  private readonly flows = new Map<number, FlowQueue>();
+  /** Flow queues by flow id (small run-unique integers). */
+  private readonly flows: (FlowQueue | undefined)[] = [];
   /** Round-robin order of flows with packets waiting. */
   private readonly active = new Fifo<FlowQueue>(8);
   queuedPackets = 0;
@@ -102,10 +103,10 @@ export class ShaperStage {
       this.onDrop(rest, rest.count, reasonBucket.reason);
     }
     p.enqueuedAtNs = now;
-    let f = this.flows.get(p.flow.id);
+    let f = this.flows[p.flow.id];
     if (!f) {
       f = { flowId: p.flow.id, q: new Fifo<Packet>(16), deficit: 0, active: false };
-      this.flows.set(p.flow.id, f);
+      this.flows[p.flow.id] = f;
     }
     f.q.push(p);
     if (!f.active) {
