@@ -21,7 +21,7 @@ import type { Packet } from '../model/packet';
 import { TokenBucket } from '../model/token-bucket';
 import type { ParamValues } from '../params';
 import { CreditAccount } from './credits';
-import { type ShaperBucket, ShaperStage } from './shaper';
+import { type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
 
 export interface NitroConfig {
   hostName: string;
@@ -90,23 +90,23 @@ export class NitroCard {
       : null;
     const creditsOut = this.creditsOut;
     const creditsIn = this.creditsIn;
-    this.bwOutB = {
-      bucket: this.bwOut,
-      costPerPacket: bytesOf,
-      reason: 'bw_out_allowance_exceeded',
-      exceeded: 0,
-      onCharge: creditsOut ? (p, now) => creditsOut.charge(p.count * bytesOf(p) * 8, now) : undefined,
-    };
-    this.bwInB = {
-      bucket: this.bwIn,
-      costPerPacket: bytesOf,
-      reason: 'bw_in_allowance_exceeded',
-      exceeded: 0,
-      onCharge: creditsIn ? (p, now) => creditsIn.charge(p.count * bytesOf(p) * 8, now) : undefined,
-    };
-    const one = () => 1;
-    this.ppsOut = { bucket: this.pps, costPerPacket: one, reason: 'pps_allowance_exceeded', exceeded: 0 };
-    this.ppsIn = { bucket: this.pps, costPerPacket: one, reason: 'pps_allowance_exceeded', exceeded: 0 };
+    // bandwidth buckets cost the IP bytes plus the charged overhead per packet; the PPS bucket 1
+    this.bwOutB = shaperBucket(
+      this.bwOut,
+      over,
+      1,
+      'bw_out_allowance_exceeded',
+      creditsOut ? (p, now) => creditsOut.charge(p.count * bytesOf(p) * 8, now) : undefined,
+    );
+    this.bwInB = shaperBucket(
+      this.bwIn,
+      over,
+      1,
+      'bw_in_allowance_exceeded',
+      creditsIn ? (p, now) => creditsIn.charge(p.count * bytesOf(p) * 8, now) : undefined,
+    );
+    this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded');
+    this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded');
     const qNs = params.nitroShaperQueueNs;
     const qMin = params.nitroShaperMinQueuePackets;
     this.egressStage = new ShaperStage(
@@ -130,7 +130,7 @@ export class NitroCard {
     const igw = new TokenBucket(cfg.igwLimitBps / 8, (cfg.igwLimitBps / 8) * bucketS);
     this.igwStage = new ShaperStage(
       sched,
-      [{ bucket: igw, costPerPacket: bytesOf, reason: 'igw_limit_exceeded', exceeded: 0 }],
+      [shaperBucket(igw, over, 1, 'igw_limit_exceeded')],
       qNs,
       qMin,
       (p) => this.egressStage.offer(p),
@@ -152,7 +152,7 @@ export class NitroCard {
         : (q: Packet) => this.egressStage.offer(q);
       stage = new ShaperStage(
         this.sched,
-        [{ bucket, costPerPacket: (q) => q.sizeBytes + over, reason: 'flow_limit_exceeded', exceeded: 0 }],
+        [shaperBucket(bucket, over, 1, 'flow_limit_exceeded')],
         this.params.nitroShaperQueueNs,
         this.params.nitroShaperMinQueuePackets,
         after,

@@ -19,14 +19,29 @@ import type { TokenBucket } from '../model/token-bucket';
 
 export interface ShaperBucket {
   bucket: TokenBucket;
-  /** Tokens one packet of this batch costs (bytes for bandwidth buckets, 1 for PPS buckets). */
-  costPerPacket: (p: Packet) => number;
+  /**
+   * Tokens one packet costs: `costFixed + costPerByte × sizeBytes` (bandwidth buckets: overhead + 1
+   * per byte; PPS buckets: 1 + 0). Plain numbers rather than a callback: it is read per batch.
+   */
+  costFixed: number;
+  costPerByte: number;
   /** Why packets queued/dropped because of this bucket are counted (ENA counter name or lab reason). */
   reason: DropReason;
   /** Packets queued or dropped because of this bucket (the ENA counter semantics). */
   exceeded: number;
   /** Hook after a batch is charged (credit accounting). */
   onCharge?: (p: Packet, nowNs: number) => void;
+}
+
+/** A ShaperBucket; every bucket is built here so they all share one object shape (monomorphic reads). */
+export function shaperBucket(
+  bucket: TokenBucket,
+  costFixed: number,
+  costPerByte: number,
+  reason: DropReason,
+  onCharge?: (p: Packet, nowNs: number) => void,
+): ShaperBucket {
+  return { bucket, costFixed, costPerByte, reason, exceeded: 0, onCharge };
 }
 
 interface FlowQueue {
@@ -72,7 +87,7 @@ export class ShaperStage {
   capacityPackets(p: Packet): number {
     let cap = Number.POSITIVE_INFINITY;
     for (const b of this.buckets) {
-      const per = b.costPerPacket(p);
+      const per = b.costFixed + b.costPerByte * p.sizeBytes;
       if (per <= 0 || b.bucket.ratePerSec === Number.POSITIVE_INFINITY) continue;
       const n = (b.bucket.ratePerSec * this.queueNs) / 1e9 / per;
       if (n < cap) cap = n;
@@ -143,7 +158,7 @@ export class ShaperStage {
     const buckets = this.buckets;
     for (let i = 0; i < buckets.length; i++) {
       const b = buckets[i]!;
-      b.bucket.charge(b.costPerPacket(p) * p.count);
+      b.bucket.charge((b.costFixed + b.costPerByte * p.sizeBytes) * p.count);
       if (b.onCharge !== undefined) b.onCharge(p, now);
     }
     this.passedPackets += p.count;
