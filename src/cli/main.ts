@@ -181,7 +181,9 @@ try {
   code = main(process.argv.slice(2));
 } catch (e) {
   // A bug in the lab, not bad input: one line, and the exit code sysexits.h gives internal errors.
-  process.stderr.write(`lab: internal error: ${(e as Error)?.message ?? String(e)} (please report it with the command line)\n`);
+  process.stderr.write(
+    `lab: internal error: ${(e as Error)?.message ?? String(e)} (please report it with the command line)\n`,
+  );
   code = 70;
 }
 process.exitCode = code;
