@@ -9,9 +9,13 @@
  *              provided no class on the way is over its ceil.
  * Dequeue serves the leaf that can send at the lowest level (own rate first, then borrowing from
  * level-6 parents, then level-7 roots — the kernel's levels), then the lowest `prio`, then DRR with
- * the class `quantum` between leaves of equal level and prio. Sending charges the leaf and all its
- * ancestors (htb_charge_class): classes at or above the lending level pay tokens, those below only
- * see their clock move (counted as borrows), and every class pays ctokens.
+ * the class `quantum` between leaves of equal level and prio, with a deficit per level as in the
+ * kernel (a leaf's own-rate sends do not use up its borrowing turn). Sending charges the leaf and
+ * all its ancestors (htb_charge_class): classes at or above the lending level pay tokens, those
+ * below only see their clock move (counted as borrows), and every class pays ctokens.
+ * Note: with the default quantum (rate/r2q, up to 200000 B) and the default ~1.6 kB cburst, a
+ * ceil-limited borrower gets only a packet or two per DRR turn, so borrowed bandwidth is not split
+ * by quantum; this is the kernel's behaviour too (see tests/engine/qdisc/htb.test.ts).
  *
  * Batches: a batch goes when the class may send (tokens ≥ 0) and the whole batch is charged, so the
  * long-run rate is exact for any batch size (a GSO skb is charged the same way in Linux).
@@ -65,7 +69,8 @@ export class HtbClass {
   prio = 0;
   quantum = 0;
   userQuantum = 0;
-  deficit = 0;
+  /** DRR deficit per level (cl->leaf.deficit[level]): own-rate and borrowed turns are separate rounds. */
+  readonly deficit = new Float64Array(TC_HTB_MAXDEPTH);
   leaf: QdiscNode | null = null;
   leafIsDefault = true;
   mode = CAN_SEND;
@@ -253,9 +258,11 @@ export class HtbQdisc implements QdiscNode {
         continue;
       }
       const bytes = qdiscBatchBytes(p);
-      cl.deficit -= bytes;
-      if (cl.deficit < 0) {
-        cl.deficit += cl.quantum;
+      // htb_dequeue_tree: the deficit of the level being served; a negative one earns a quantum
+      // and passes the turn on.
+      const deficit = (cl.deficit[bestLevel] ?? 0) - bytes;
+      cl.deficit[bestLevel] = deficit < 0 ? deficit + cl.quantum : deficit;
+      if (deficit < 0) {
         this.rrPtr.set(key, cl.classid + 1);
       } else {
         this.rrPtr.set(key, cl.classid);
