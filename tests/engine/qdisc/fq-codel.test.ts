@@ -255,3 +255,80 @@ describe('fq_codel', () => {
     expect(nine.sent + nine.dropped).toBe(9000);
   });
 });
+
+describe('fq_codel: CoDel control law on a standing queue (batches)', () => {
+  // 100 Mbit/s link, batches of 8 UDP datagrams (each its own skb) arriving exactly at the drain rate
+  // on top of 20 queued batches: a standing queue of ≈ 19 ms, far above the 5 ms target, for 1.5 s.
+  const linkBps = 100e6;
+  const batchNs = (8 * 1514 * 8 * 1e9) / linkBps;
+  const targetNs = 5e6;
+  const intervalNs = 100e6;
+
+  function run(tos: number) {
+    const ctx = fakeCtx();
+    const q = new FqCodelQdisc(ctx, { kind: 'fq_codel' });
+    const f = flow({ proto: 'udp' });
+    for (let i = 0; i < 20; i++) q.enqueue(pkt(f, { count: 8, tos }), 0);
+    let nextArrival = 0;
+    const sent = drain(q, {
+      untilNs: 1.5e9,
+      linkBps,
+      refill: (t) => {
+        for (; nextArrival <= t; nextArrival += batchNs) q.enqueue(pkt(f, { count: 8, tos }), nextArrival);
+      },
+    });
+    return { ctx, q, sent };
+  }
+
+  /**
+   * The instants CoDel acts, from the dequeue times alone (codel_impl.h): the first dequeue whose
+   * sojourn is ≥ target sets first_above_time = now + interval; the first dequeue after it drops and
+   * sets drop_next = now + interval (count 1); then each dequeue at or after drop_next acts, with
+   * count += 1 and drop_next += interval / √count.
+   */
+  function expectControlLaw(sent: Array<{ p: { enqueuedAtNs: number }; atNs: number }>, actions: number[]) {
+    const aboveAt = sent.find(({ p, atNs }) => atNs - p.enqueuedAtNs >= targetNs)!.atNs;
+    expect(actions.length).toBeGreaterThan(10);
+    expect(actions[0]!).toBeGreaterThan(aboveAt + intervalNs);
+    expect(actions[0]!).toBeLessThanOrEqual(aboveAt + intervalNs + batchNs);
+    let dropNext = actions[0]! + intervalNs;
+    for (let k = 1; k < actions.length; k++) {
+      expect(actions[k]!).toBeGreaterThanOrEqual(dropNext);
+      expect(actions[k]!).toBeLessThanOrEqual(dropNext + batchNs);
+      dropNext += intervalNs / Math.sqrt(k + 1);
+    }
+    // the next action is not yet due at the end of the run
+    expect(dropNext + batchNs).toBeGreaterThan(sent[sent.length - 1]!.atNs);
+  }
+
+  it('not ECN-capable: drops one skb at each control-law instant, splitting the head batch', () => {
+    const { ctx, q, sent } = run(0);
+    // Each drop removes one datagram off the head batch; that dequeue returns the other 7.
+    expect(ctx.dropped.every((p) => p.count === 1)).toBe(true);
+    const dropAt = sent.filter(({ p }) => p.count === 7).map(({ atNs }) => atNs);
+    expect(dropAt.length).toBe(ctx.dropped.length);
+    expectControlLaw(sent, dropAt);
+    expect(ctx.drops).toEqual({ codel_drop: dropAt.length });
+    expect(q.stats().drops).toBe(dropAt.length);
+    expect(q.xstats().ecn_mark).toBe(0);
+    // CoDel is still dropping: the standing queue never went below target.
+    expect(q.flowState(q.flowIndex(sent[0]!.p)).dropping).toBe(true);
+  });
+
+  it('ECT(0) packets: CE marks at the same instants, nothing dropped', () => {
+    const { ctx, q, sent } = run(0x02);
+    expect(ctx.dropped).toEqual([]);
+    // A mark takes one skb (one datagram) off the head batch and returns it with CE set.
+    const marked = sent.filter(({ p }) => (p.tos & 3) === 3);
+    expect(marked.every(({ p }) => p.count === 1)).toBe(true);
+    expectControlLaw(
+      sent,
+      marked.map(({ atNs }) => atNs),
+    );
+    expect(q.xstats().ecn_mark).toBe(marked.length);
+    // The rest of a marked batch keeps its enqueue time: no later packet's sojourn is understated.
+    const rest = sent.filter(({ p }) => (p.tos & 3) !== 3 && p.count < 8);
+    expect(rest.length).toBe(marked.length);
+    for (const { p, atNs } of rest) expect(atNs - p.enqueuedAtNs).toBeGreaterThan(targetNs);
+  });
+});
