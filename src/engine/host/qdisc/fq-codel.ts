@@ -397,6 +397,11 @@ export class FqCodelQdisc implements QdiscNode {
         head.pop();
         this.oldFlows.push(f);
         this.inList[f] = OLD;
+        // A batch can leave a deficit of many quanta. When this flow is alone in DRR, Linux would
+        // go round the same single-entry list once per quantum: add them all at once (same result).
+        if (this.deficit[f]! <= 0 && this.newFlows.length === 0 && this.oldFlows.length === 1) {
+          this.deficit[f]! += (Math.floor(-this.deficit[f]! / this.quantum) + 1) * this.quantum;
+        }
         continue;
       }
       const skb = this.codelDequeue(f, nowNs);
