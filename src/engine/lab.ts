@@ -28,6 +28,7 @@ import { DropCounters } from './model/drop-reasons';
 import type { FiveTuple, Flow, L4Proto, Packet } from './model/packet';
 import { NitroCard } from './nitro/nitro-card';
 import { type ParamValues, resolveParams } from './params';
+import { vpcState } from './vpc/state';
 
 export interface Instance {
   name: string;
@@ -113,6 +114,10 @@ export class Lab {
               : PER_FLOW_LIMIT_GBPS.outsideClusterPlacementGroup.value) * 1e9,
           internetFlowLimitBps: PER_FLOW_LIMIT_GBPS.outsideClusterPlacementGroup.value * 1e9,
           igwLimitBps: internetGatewayBandwidthGbps(spec.vcpus.value, peakGbps) * 1e9,
+          conntrackAllowance:
+            this.params.conntrackAllowanceOverride > 0
+              ? this.params.conntrackAllowanceOverride
+              : spec.conntrackAllowanceMax.value,
         },
         this.params,
         this.drops,
@@ -131,13 +136,19 @@ export class Lab {
           ['pps_allowance_exceeded', c.pps_allowance_exceeded],
           ['conntrack_allowance_exceeded', c.conntrack_allowance_exceeded],
           ['linklocal_allowance_exceeded', c.linklocal_allowance_exceeded],
-          ['conntrack_allowance_available', spec.conntrackAllowanceMax.value],
+          ['conntrack_allowance_available', nitro.conntrackAvailable()],
         ];
       };
       const instance: Instance = { name: inst.name, spec, host, nitro, rng };
       this.instances.set(inst.name, instance);
       this.byIp.set(ip, instance);
     });
+    // flow setup: every card evaluates new flows against the lab's VPC control plane
+    const vpc = vpcState(this);
+    for (const inst of this.instances.values()) {
+      const eni = vpc.eniOfInstance(inst.name);
+      if (eni) inst.nitro.attachVpc(vpc, eni);
+    }
     for (const inst of this.instances.values()) {
       inst.nitro.toFabric = (p) => this.fabricSend(p);
       for (const [dir, acct] of [

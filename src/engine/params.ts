@@ -84,6 +84,27 @@ export const MODEL_PARAMS = {
     'none',
     'Bytes a Nitro bandwidth allowance charges per packet beyond the IP length: the Ethernet header and FCS (14 + 4). AWS does not say at which layer allowances count.',
   ),
+  nitroSlowPathNs: p(
+    1_000,
+    'ns/flow setup',
+    'assumed',
+    'AWS-NITROPERF ("evaluates the full flow" on the first packet; new connections cost extra, measured as CPS); REINVENT "Initial Security Group Eval: Processing-Path with lower Packets Per Second"',
+    "Service time of the Nitro full processing path for one packet (route, NACL, SG, mapping, conntrack, flow-cache install), on one FIFO slow-path server per card, so a burst of new flows queues. AWS does not publish it (nor a CPS figure). 1 µs (about 1M setups/s, far below the accelerated path) keeps one flow's setup negligible; tens of µs would hold the packets of dpdk-testpmd's 512 simultaneous new flows long enough to release them as a burst above the PPS bucket (exp 6 would show pps_allowance_exceeded below its knee).",
+  ),
+  nitroSlowPathPerSgRuleNs: p(
+    200,
+    'ns/SG rule',
+    'assumed',
+    'AWS-NITROPERF ("As more security group rules are applied, more work is required to evaluate the flow")',
+    'Extra full-path time per security-group rule (inbound + outbound, all groups of the ENI). AWS says the cost grows with the rules but gives no figure.',
+  ),
+  conntrackAllowanceOverride: p(
+    0,
+    'entries',
+    'assumed',
+    'AWS-CT (the per-instance maximum is not published)',
+    'Per-instance conntrack allowance used instead of the catalog figure when > 0 (0 = the catalog conntrackAllowanceMax). For experiments with a small table.',
+  ),
   // ---------- VPC fabric ----------
   fabricOneWayNsCluster: p(
     12_000,

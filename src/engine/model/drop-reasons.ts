@@ -13,7 +13,11 @@ export type DropReason =
   | 'fq_codel_memory_limit'
   | 'socket_rcvbuf_full' // UDP receive buffer overflow (UDP RcvbufErrors)
   | 'no_listener' // UDP to a port nobody listens on (UDP NoPorts)
-  | 'mtu_exceeded';
+  | 'mtu_exceeded'
+  | 'conntrack_allowance_exceeded' // ENA conntrack_allowance_exceeded: a new tracked flow found the table full
+  | 'vpc_route' // no route / blackhole / unsupported target (lab-only reason)
+  | 'nacl_deny' // a network ACL rule (or the `*` rule) denied it (lab-only reason)
+  | 'sg_deny'; // no security group rule allows it (lab-only reason)
 
 export type DropStage =
   | 'app'

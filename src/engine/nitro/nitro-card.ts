@@ -14,13 +14,36 @@
  * - Internet gateway (AWS-BW): traffic to the IGW is limited to 5 Gbps (< 32 vCPUs) or
  *   max(50% of instance bandwidth, 5 Gbps).
  * Every shaper queues then drops (ShaperStage).
+ *
+ * Flow setup (domain facts §2.6, NET402 "Flow Setup"): before any shaping, a packet whose flow has
+ * no current flow-cache entry on this card (new flow, or a decision from an older VPC mutation
+ * epoch) takes the full processing path: `evaluateFlow`, the stages that belong to this card
+ * (egress: route, NACL out, SG out; ingress: NACL in, SG in), the conntrack entry (tracked flows,
+ * within the conntrack allowance) and cache entries for both directions; it then waits a service
+ * time (MODEL_PARAMS.nitroSlowPathNs + nitroSlowPathPerSgRuleNs × SG rules, assumed) on one FIFO
+ * slow-path server per card, so a burst of new flows queues. Later packets are accelerated: one
+ * array lookup by flow id. ICMP always takes the full path. After a VPC mutation every flow is
+ * re-evaluated on its next packet; a tracked connection's conntrack entry keeps satisfying the SG
+ * stages (AWS-CT: tracked connections are not interrupted by SG changes), NACLs and routes cut it.
  */
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters, DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
 import { TokenBucket } from '../model/token-bucket';
 import type { ParamValues } from '../params';
+import {
+  type Eni,
+  evaluateFlow,
+  evaluateNacl,
+  evaluateSecurityGroups,
+  type FlowStage,
+  flowIdleTimeoutS,
+  type StageDecision,
+  trackingDecision,
+  type VpcState,
+} from '../vpc';
 import { CreditAccount } from './credits';
+import { type ConntrackEntry, type FlowCacheEntry, FlowTable, reverseTuple, tupleKey } from './flow-table';
 import { type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
 
 export interface NitroConfig {
@@ -35,6 +58,27 @@ export interface NitroConfig {
   /** Per-flow limit for flows through the internet gateway. */
   internetFlowLimitBps: number;
   igwLimitBps: number;
+  /** Conntrack allowance of the instance (entries). */
+  conntrackAllowance: number;
+}
+
+/** Flow-setup counters of one card (lab-only: AWS exposes none). */
+export interface FlowPathStats {
+  /** Packets that took the full processing path. */
+  slowPathPackets: number;
+  /** Packets forwarded on the accelerated path. */
+  acceleratedPackets: number;
+  /** Flow setups completed (a re-evaluation after a VPC mutation counts too). */
+  flowSetups: number;
+  /** Packets dropped by a VPC decision (route, NACL, SG) on this card. */
+  vpcDeniedPackets: number;
+}
+
+const EGRESS_STAGES: readonly FlowStage[] = ['route', 'nacl-out', 'sg-out'];
+const INGRESS_STAGES: readonly FlowStage[] = ['nacl-in', 'sg-in'];
+
+function stageDropReason(s: FlowStage): DropReason {
+  return s === 'route' ? 'vpc_route' : s === 'nacl-out' || s === 'nacl-in' ? 'nacl_deny' : 'sg_deny';
 }
 
 export interface NitroCounters {
@@ -67,6 +111,26 @@ export class NitroCard {
   toHost: (p: Packet) => void = () => {};
   /** Decides whether an egress packet leaves through the internet gateway. */
   isInternetBound: (p: Packet) => boolean = () => false;
+  /** Adjacency/mapping, conntrack and flow cache of this card. */
+  readonly flows: FlowTable;
+  readonly flowStats: FlowPathStats = {
+    slowPathPackets: 0,
+    acceleratedPackets: 0,
+    flowSetups: 0,
+    vpcDeniedPackets: 0,
+  };
+  /** The lab's VPC control plane and this card's ENI; null = no flow setup (bare card in unit tests). */
+  private vpc: VpcState | null = null;
+  private eni: Eni | null = null;
+  /** When the slow-path server is next free. */
+  private slowFreeAtNs = 0;
+  /** The last decision of the full path on this card (for `lab nitro show`). */
+  lastDecision: {
+    atNs: number;
+    tuple: string;
+    direction: 'egress' | 'ingress';
+    stages: StageDecision[];
+  } | null = null;
 
   constructor(
     private readonly sched: Scheduler,
@@ -74,6 +138,7 @@ export class NitroCard {
     private readonly params: ParamValues,
     private readonly drops: DropCounters,
   ) {
+    this.flows = new FlowTable(cfg.conntrackAllowance);
     const bucketS = params.bwBucketNs / 1e9;
     const over = params.nitroChargeOverheadBytes;
     const bytesOf = (p: Packet) => p.sizeBytes + over;
@@ -139,8 +204,36 @@ export class NitroCard {
     );
   }
 
+  /** Connect the card to the VPC control plane: flow setup starts (the lab does this). */
+  attachVpc(vpc: VpcState, eni: Eni): void {
+    this.vpc = vpc;
+    this.eni = eni;
+    for (const peer of this.peers())
+      if (!this.flows.adjacency.has(peer)) this.flows.adjacency.set(peer, 'Unknown');
+  }
+
+  /** The peers the slides list under "Adjacency": the IGW and the other ENIs. */
+  peers(): string[] {
+    const vpc = this.vpc;
+    if (!vpc) return [];
+    return ['IGW', ...vpc.enis.filter((e) => e !== this.eni).map((e) => `${e.eniId} (${e.instanceName})`)];
+  }
+
+  get vpcEni(): Eni | null {
+    return this.eni;
+  }
+
   /** A packet handed over by the ENA device for transmission. */
   egress(p: Packet): void {
+    if (this.vpc !== null && !this.fastPath(p)) {
+      this.slowPath(p, 'egress');
+      return;
+    }
+    this.egressShaped(p);
+  }
+
+  /** After flow setup: the per-flow limit and on. */
+  private egressShaped(p: Packet): void {
     let stage = this.stageByFlow[p.flow.id];
     if (!stage) {
       const internet = this.isInternetBound(p);
@@ -166,7 +259,218 @@ export class NitroCard {
 
   /** A packet arriving from the VPC fabric. */
   ingress(p: Packet): void {
+    if (this.vpc !== null && !this.fastPath(p)) {
+      this.slowPath(p, 'ingress');
+      return;
+    }
     this.ingressStage.offer(p);
+  }
+
+  /** The accelerated path: a Complete cache entry of the current epoch (and a live conntrack entry). */
+  private fastPath(p: Packet): boolean {
+    const e = this.flows.cacheByFlow[p.flow.id];
+    if (e === undefined || e.state !== 'Complete' || e.epoch !== this.vpc!.mutationEpoch) return false;
+    if (p.flow.tuple.proto === 'icmp') return false;
+    const ct = e.ct;
+    const now = this.sched.now;
+    if (ct !== null) {
+      if (now - ct.lastSeenNs > ct.timeoutNs) return false;
+      ct.lastSeenNs = now;
+    }
+    this.flowStats.acceleratedPackets += p.count;
+    return true;
+  }
+
+  private continueAfterSetup(p: Packet, direction: 'egress' | 'ingress'): void {
+    if (direction === 'egress') this.egressShaped(p);
+    else this.ingressStage.offer(p);
+  }
+
+  /** Queue `p` on the slow-path server for `costNs`, then let it continue. */
+  private serveSlow(p: Packet, costNs: number, direction: 'egress' | 'ingress', done?: () => void): void {
+    const now = this.sched.now;
+    this.slowFreeAtNs = Math.max(now, this.slowFreeAtNs) + costNs;
+    this.sched.at(this.slowFreeAtNs, () => {
+      done?.();
+      this.continueAfterSetup(p, direction);
+    });
+  }
+
+  /** The full processing path (flow-cache miss, stale epoch, ICMP). */
+  private slowPath(p: Packet, direction: 'egress' | 'ingress'): void {
+    const vpc = this.vpc!;
+    const eni = this.eni!;
+    const table = this.flows;
+    const now = this.sched.now;
+    const t = p.flow.tuple;
+    const epoch = vpc.mutationEpoch;
+    const icmp = t.proto === 'icmp';
+    const existing = table.cache.get(tupleKey(t));
+    if (existing !== undefined && existing.epoch === epoch && !icmp) {
+      const ct = existing.ct;
+      const live = ct === null || table.connection(t, now) === ct;
+      if (live && existing.state === 'Complete') {
+        // installed by the other direction's setup: only the flow-id shortcut was missing
+        if (ct !== null) ct.lastSeenNs = now;
+        table.cacheByFlow[p.flow.id] = existing;
+        this.flowStats.acceleratedPackets += p.count;
+        this.continueAfterSetup(p, direction);
+        return;
+      }
+      if (live) {
+        // Pending: behind its flow's first packet on the slow-path server, at no extra cost
+        table.cacheByFlow[p.flow.id] = existing;
+        this.flowStats.acceleratedPackets += p.count;
+        this.serveSlow(p, 0, direction);
+        return;
+      }
+    }
+
+    const srcName = direction === 'egress' ? this.cfg.hostName : this.sourceName(t.srcIp);
+    if (srcName === null) {
+      this.continueAfterSetup(p, direction); // not from a modelled ENI or the client: nothing to evaluate
+      return;
+    }
+    const decision = evaluateFlow(vpc, srcName, t.dstIp, t);
+    let ct = table.connection(t, now);
+    const mine = direction === 'egress' ? EGRESS_STAGES : INGRESS_STAGES;
+    const stages = decision.stages.filter((s) => mine.includes(s.stage));
+    if (direction === 'ingress' && stages.length === 0) stages.push(...this.ingressStagesOf(t));
+    this.lastDecision = { atNs: now, tuple: tupleKey(t), direction, stages };
+    this.flowStats.slowPathPackets += icmp ? p.count : 1;
+    for (const s of stages) {
+      if (s.result !== 'deny' && s.result !== 'drop') continue;
+      // stateful SG: a tracked connection's packets (either direction) pass whatever the rules say now
+      if ((s.stage === 'sg-out' || s.stage === 'sg-in') && ct !== undefined) continue;
+      table.uninstall(t, p.flow.id);
+      this.flowStats.vpcDeniedPackets += p.count;
+      this.drop(
+        p,
+        p.count,
+        stageDropReason(s.stage),
+        direction === 'egress' ? 'nitro_egress' : 'nitro_ingress',
+      );
+      return;
+    }
+    if (ct === undefined) {
+      const track = trackingDecision(vpc.groups(eni.securityGroups), t, direction);
+      if (track.tracked) {
+        if (!table.hasRoom(now)) {
+          table.allowanceExceeded += p.count;
+          table.uninstall(t, p.flow.id);
+          this.drop(
+            p,
+            p.count,
+            'conntrack_allowance_exceeded',
+            direction === 'egress' ? 'nitro_egress' : 'nitro_ingress',
+          );
+          return;
+        }
+        ct = {
+          tuple: t,
+          opened: direction,
+          state: 'Invalid',
+          tracked: true,
+          reason: track.reason,
+          timeoutNs: flowIdleTimeoutS(vpc.timeouts(eni), t.proto) * 1e9,
+          lastSeenNs: now,
+        };
+        table.addConnection(ct);
+      }
+    } else {
+      ct.lastSeenNs = now;
+    }
+    const conn: ConntrackEntry | null = ct ?? null;
+    const peer = this.peerLabel(direction === 'egress' ? t.dstIp : t.srcIp);
+    if (peer !== null) table.adjacency.set(peer, 'IP-Address');
+    const fwd = table.install(t, direction, 'Pending', epoch, conn, now);
+    const rev = table.install(
+      reverseTuple(t),
+      direction === 'egress' ? 'ingress' : 'egress',
+      'Pending',
+      epoch,
+      conn,
+      now,
+    );
+    table.cacheByFlow[p.flow.id] = fwd;
+    if (p.count > 1 && !icmp) this.flowStats.acceleratedPackets += p.count - 1;
+    const cost =
+      (this.params.nitroSlowPathNs + this.params.nitroSlowPathPerSgRuleNs * this.sgRuleCount()) *
+      (icmp ? p.count : 1);
+    this.serveSlow(p, cost, direction, () => this.completeSetup(fwd, rev, conn));
+  }
+
+  private completeSetup(fwd: FlowCacheEntry, rev: FlowCacheEntry, ct: ConntrackEntry | null): void {
+    fwd.state = 'Complete';
+    rev.state = 'Complete';
+    if (ct !== null) ct.state = 'Established';
+    this.flowStats.flowSetups++;
+  }
+
+  /** NACL in and SG in for a packet whose evaluation stopped on the sender's side (a reply the sender's conntrack let out). */
+  private ingressStagesOf(t: Packet['flow']['tuple']): StageDecision[] {
+    const vpc = this.vpc!;
+    const eni = this.eni!;
+    const src = vpc.eniByIp(t.srcIp);
+    const out: StageDecision[] = [];
+    const acl = vpc.networkAclOfSubnet(eni.subnetId);
+    if (src && src.subnetId === eni.subnetId) {
+      out.push({
+        stage: 'nacl-in',
+        result: 'skipped',
+        rule: 'same subnet: NACLs apply only when traffic enters a subnet',
+        resourceId: acl.NetworkAclId,
+      });
+    } else {
+      const r = evaluateNacl(acl, 'ingress', t);
+      out.push({
+        stage: 'nacl-in',
+        result: r.action,
+        rule: `rule ${r.ruleNumber} ${r.action}`,
+        resourceId: acl.NetworkAclId,
+        ruleNumber: r.ruleNumber,
+      });
+      if (r.action === 'deny') return out;
+    }
+    const sg = evaluateSecurityGroups(
+      vpc.groups(eni.securityGroups),
+      'ingress',
+      t,
+      src?.securityGroups ?? [],
+    );
+    out.push({
+      stage: 'sg-in',
+      result: sg.allowed ? 'allow' : 'deny',
+      rule: sg.allowed ? 'inbound rule' : 'no inbound rule allows it',
+      resourceId: eni.eniId,
+    });
+    return out;
+  }
+
+  private sourceName(ip: string): string | null {
+    const vpc = this.vpc!;
+    const e = vpc.eniByIp(ip);
+    if (e) return e.instanceName;
+    return vpc.client ? vpc.client.name : null;
+  }
+
+  private peerLabel(ip: string): string | null {
+    const e = this.vpc!.eniByIp(ip);
+    if (e === this.eni) return null;
+    return e ? `${e.eniId} (${e.instanceName})` : 'IGW';
+  }
+
+  /** Rules of every SG of the ENI, inbound + outbound (the work AWS says grows with them). */
+  private sgRuleCount(): number {
+    let n = 0;
+    for (const g of this.vpc!.groups(this.eni!.securityGroups))
+      n += g.IpPermissions.length + g.IpPermissionsEgress.length;
+    return n;
+  }
+
+  /** conntrack_allowance_available: the allowance less the tracked entries. */
+  conntrackAvailable(): number {
+    return this.flows.available(this.sched.now);
   }
 
   counters(): NitroCounters {
@@ -174,7 +478,7 @@ export class NitroCard {
       bw_in_allowance_exceeded: this.bwInB.exceeded,
       bw_out_allowance_exceeded: this.bwOutB.exceeded,
       pps_allowance_exceeded: this.ppsOut.exceeded + this.ppsIn.exceeded,
-      conntrack_allowance_exceeded: 0,
+      conntrack_allowance_exceeded: this.flows.allowanceExceeded,
       linklocal_allowance_exceeded: 0,
     };
   }

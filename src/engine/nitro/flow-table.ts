@@ -1,0 +1,160 @@
+/**
+ * One Nitro card's flow state, as NET402's "Flow Setup" slides draw it (domain facts §2.5–2.6):
+ * - adjacency / mapping state: each peer (another ENI, the IGW) is Unknown until a flow to it has
+ *   been set up, then IP-Address (the card has resolved where the peer lives);
+ * - connection tracking: one entry per connection (5-tuple, both directions), Invalid while the
+ *   first packet is on the processing path, Established once flow setup completed; tracked or
+ *   untracked (untracked connections are not kept: they use no allowance); an idle timer with the
+ *   ENI's AWS timeout, refreshed by every packet, expired lazily when looked at;
+ * - flow cache: one entry per direction (Web→App, App→Web), Pending during setup, Complete after,
+ *   stamped with the VPC mutation epoch of the decision (an older epoch forces re-evaluation).
+ *
+ * The conntrack allowance (per instance; AWS does not publish the maximum) is the catalog's
+ * `conntrackAllowanceMax` unless MODEL_PARAMS.conntrackAllowanceOverride is > 0. A new tracked
+ * connection that finds the table full is refused (the card drops the packet and counts it in
+ * `conntrack_allowance_exceeded`). Pure data: the card drives it with the simulated time.
+ */
+import type { FiveTuple } from '../model/packet';
+
+export type ConntrackState = 'Invalid' | 'Established';
+export type FlowCacheState = 'Pending' | 'Complete';
+export type MappingState = 'Unknown' | 'IP-Address';
+
+export interface ConntrackEntry {
+  /** The tuple as the connection's first packet carried it (the opener's direction). */
+  readonly tuple: FiveTuple;
+  /** Direction the first packet crossed this card: 'egress' = opened by this instance. */
+  readonly opened: 'egress' | 'ingress';
+  state: ConntrackState;
+  tracked: boolean;
+  /** Why tracked or untracked (AWS-CT rules), for `lab nitro show`. */
+  reason: string;
+  /** The idle timeout that applies, ns. */
+  timeoutNs: number;
+  lastSeenNs: number;
+}
+
+export interface FlowCacheEntry {
+  /** The direction's tuple. */
+  readonly tuple: FiveTuple;
+  /** 'egress' = leaving this instance, 'ingress' = arriving. */
+  readonly direction: 'egress' | 'ingress';
+  state: FlowCacheState;
+  /** VPC mutation epoch the decision was taken under. */
+  epoch: number;
+  /** The connection this direction belongs to (null for untracked connections). */
+  ct: ConntrackEntry | null;
+  /** When the entry was first installed. */
+  readonly createdNs: number;
+}
+
+/** Directional key of a tuple. */
+export function tupleKey(t: FiveTuple): string {
+  return `${t.proto}|${t.srcIp}|${t.srcPort}|${t.dstIp}|${t.dstPort}`;
+}
+
+/** Direction-independent key of a connection (the smaller endpoint first). */
+export function connectionKey(t: FiveTuple): string {
+  const a = `${t.srcIp}:${t.srcPort}`;
+  const b = `${t.dstIp}:${t.dstPort}`;
+  return a < b ? `${t.proto}|${a}|${b}` : `${t.proto}|${b}|${a}`;
+}
+
+export function reverseTuple(t: FiveTuple): FiveTuple {
+  return { proto: t.proto, srcIp: t.dstIp, srcPort: t.dstPort, dstIp: t.srcIp, dstPort: t.srcPort };
+}
+
+export class FlowTable {
+  /** Flow cache by directional tuple key. */
+  readonly cache = new Map<string, FlowCacheEntry>();
+  /** The same entries by flow id (the per-packet lookup; flow ids are small integers). */
+  readonly cacheByFlow: (FlowCacheEntry | undefined)[] = [];
+  /** Tracked connections by connection key. */
+  readonly conntrack = new Map<string, ConntrackEntry>();
+  /** Adjacency / mapping state by peer label (an ENI id, 'igw'). */
+  readonly adjacency = new Map<string, MappingState>();
+  /** New tracked connections refused because the table was full. */
+  allowanceExceeded = 0;
+
+  constructor(readonly allowanceMax: number) {}
+
+  /** Drop conntrack entries idle past their timeout (and their cache entries). */
+  expire(nowNs: number): void {
+    for (const [k, c] of this.conntrack) {
+      if (nowNs - c.lastSeenNs > c.timeoutNs) this.removeConnection(k, c);
+    }
+  }
+
+  removeConnection(key: string, c: ConntrackEntry): void {
+    this.conntrack.delete(key);
+    for (const t of [c.tuple, reverseTuple(c.tuple)]) {
+      const e = this.cache.get(tupleKey(t));
+      if (e && e.ct === c) this.cache.delete(tupleKey(t));
+    }
+    // flow-id shortcuts pointing at removed entries are checked (e.ct !== live) by the card
+    for (let i = 0; i < this.cacheByFlow.length; i++) {
+      const e = this.cacheByFlow[i];
+      if (e !== undefined && e.ct === c) this.cacheByFlow[i] = undefined;
+    }
+  }
+
+  /** Tracked entries (expired ones removed first). */
+  trackedCount(nowNs: number): number {
+    this.expire(nowNs);
+    return this.conntrack.size;
+  }
+
+  available(nowNs: number): number {
+    return Math.max(0, this.allowanceMax - this.trackedCount(nowNs));
+  }
+
+  /** Whether a new tracked connection fits. */
+  hasRoom(nowNs: number): boolean {
+    if (this.conntrack.size < this.allowanceMax) return true;
+    this.expire(nowNs);
+    return this.conntrack.size < this.allowanceMax;
+  }
+
+  /** The live conntrack entry of the connection `t` belongs to (either direction), or undefined. */
+  connection(t: FiveTuple, nowNs: number): ConntrackEntry | undefined {
+    const k = connectionKey(t);
+    const c = this.conntrack.get(k);
+    if (c && nowNs - c.lastSeenNs > c.timeoutNs) {
+      this.removeConnection(k, c);
+      return undefined;
+    }
+    return c;
+  }
+
+  addConnection(c: ConntrackEntry): void {
+    this.conntrack.set(connectionKey(c.tuple), c);
+  }
+
+  /** Install (or refresh) the cache entry of one direction. */
+  install(
+    tuple: FiveTuple,
+    direction: 'egress' | 'ingress',
+    state: FlowCacheState,
+    epoch: number,
+    ct: ConntrackEntry | null,
+    nowNs: number,
+  ): FlowCacheEntry {
+    const k = tupleKey(tuple);
+    let e = this.cache.get(k);
+    if (e) {
+      e.state = state;
+      e.epoch = epoch;
+      e.ct = ct;
+    } else {
+      e = { tuple, direction, state, epoch, ct, createdNs: nowNs };
+      this.cache.set(k, e);
+    }
+    return e;
+  }
+
+  /** Forget a direction (a re-evaluation denied it). */
+  uninstall(tuple: FiveTuple, flowId: number): void {
+    this.cache.delete(tupleKey(tuple));
+    this.cacheByFlow[flowId] = undefined;
+  }
+}
