@@ -39,6 +39,8 @@ export interface FlowCacheEntry {
   readonly tuple: FiveTuple;
   /** 'egress' = leaving this instance, 'ingress' = arriving. */
   readonly direction: 'egress' | 'ingress';
+  /** The direction whose first packet set the connection up on this card (the other is the reply). */
+  readonly opener: boolean;
   state: FlowCacheState;
   /** VPC mutation epoch the decision was taken under. */
   epoch: number;
@@ -134,6 +136,7 @@ export class FlowTable {
   install(
     tuple: FiveTuple,
     direction: 'egress' | 'ingress',
+    opener: boolean,
     state: FlowCacheState,
     epoch: number,
     ct: ConntrackEntry | null,
@@ -146,7 +149,7 @@ export class FlowTable {
       e.epoch = epoch;
       e.ct = ct;
     } else {
-      e = { tuple, direction, state, epoch, ct, createdNs: nowNs };
+      e = { tuple, direction, opener, state, epoch, ct, createdNs: nowNs };
       this.cache.set(k, e);
     }
     return e;

@@ -352,7 +352,10 @@ export class NitroCard {
       );
       return;
     }
-    if (ct === undefined) {
+    // A re-evaluated untracked connection stays untracked: its rules decide, and it is cut when they
+    // no longer allow it (AWS-CT). Only a new connection's first packet opens a conntrack entry.
+    const untrackedBefore = existing !== undefined && existing.ct === null;
+    if (ct === undefined && !untrackedBefore) {
       const track = trackingDecision(vpc.groups(eni.securityGroups), t, direction);
       if (track.tracked) {
         if (!table.hasRoom(now)) {
@@ -377,21 +380,28 @@ export class NitroCard {
         };
         table.addConnection(ct);
       }
-    } else {
+    } else if (ct !== undefined) {
       ct.lastSeenNs = now;
     }
     const conn: ConntrackEntry | null = ct ?? null;
     const peer = this.peerLabel(direction === 'egress' ? t.dstIp : t.srcIp);
     if (peer !== null) table.adjacency.set(peer, 'IP-Address');
-    const fwd = table.install(t, direction, 'Pending', epoch, conn, now);
-    const rev = table.install(
-      reverseTuple(t),
-      direction === 'egress' ? 'ingress' : 'egress',
-      'Pending',
-      epoch,
-      conn,
-      now,
-    );
+    const fwd = table.install(t, direction, true, 'Pending', epoch, conn, now);
+    // A new connection installs both directions (the slides' Web→App and App→Web). A re-evaluation
+    // after a VPC mutation refreshes only this direction: the other one is re-evaluated by its own
+    // next packet (an untracked reply is allowed by the rules, not by state).
+    const revOld = existing !== undefined ? table.cache.get(tupleKey(reverseTuple(t))) : undefined;
+    const rev =
+      revOld ??
+      table.install(
+        reverseTuple(t),
+        direction === 'egress' ? 'ingress' : 'egress',
+        false,
+        'Pending',
+        epoch,
+        conn,
+        now,
+      );
     table.cacheByFlow[p.flow.id] = fwd;
     if (p.count > 1 && !icmp) this.flowStats.acceleratedPackets += p.count - 1;
     const cost =

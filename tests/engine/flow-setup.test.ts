@@ -1,0 +1,204 @@
+/**
+ * Nitro flow setup (issue 3, first increment): the full processing path on a flow's first packet,
+ * the accelerated path after, conntrack (tracked/untracked, the allowance), VPC mutations, and the
+ * lab-only `lab nitro show` / `lab trace` views.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Lab } from '../../src/engine/lab';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { execLine } from '../../src/engine/shell/shell';
+import type { CommandOutput } from '../../src/engine/shell/types';
+import { defaultScenario, type Scenario } from '../../src/scenario/schema';
+
+function makeLab(params: Record<string, number> = {}): Lab {
+  const s: Scenario = { ...defaultScenario(), params };
+  return createLab(s);
+}
+
+function sh(lab: Lab, host: string, line: string): CommandOutput {
+  const o = execLine(lab, lab.instance(host)!, line);
+  if (o.kind !== 'done') throw new Error(`${line} must finish at once`);
+  return o.out;
+}
+
+function ethtoolCounter(lab: Lab, host: string, name: string): number {
+  const out = sh(lab, host, 'ethtool -S eth0').stdout;
+  const m = new RegExp(`^\\s+${name}: (\\d+)$`, 'm').exec(out);
+  if (!m) throw new Error(`${name} not in ethtool -S output`);
+  return Number(m[1]);
+}
+
+/** Bits per second of each iperf3 interval of a run (the sum line when there are several streams). */
+function intervalGbps(r: RunRecord): number[] {
+  const doc = r.result as { intervals: { sum: { bits_per_second: number } }[] };
+  return doc.intervals.map((i) => i.sum.bits_per_second / 1e9);
+}
+
+const sgId = (lab: Lab) => lab.scenario.vpc.SecurityGroups[0]!.GroupId;
+
+describe('Nitro flow setup: processing path, then accelerated flow', () => {
+  it("an iperf3 flow's first packet takes the processing path on both cards, every later packet is accelerated", () => {
+    const lab = makeLab();
+    const s = new LabSession(lab);
+    const r = s.run('iperf3 -c server -t 1');
+    expect(r[0]!.exitCode).toBe(0);
+    for (const name of ['client', 'server']) {
+      const st = lab.instance(name)!.nitro.flowStats;
+      expect(st.slowPathPackets).toBe(1);
+      expect(st.flowSetups).toBe(1);
+      expect(st.acceleratedPackets).toBeGreaterThan(100_000);
+      expect(st.vpcDeniedPackets).toBe(0);
+    }
+    // the flow still reaches the per-flow limit: the one-time setup is negligible
+    expect(intervalGbps(r[0]!)[0]!).toBeGreaterThan(9);
+  });
+
+  it('a second connection pays flow setup again; the conntrack table holds both', () => {
+    const lab = makeLab();
+    const s = new LabSession(lab);
+    s.run('iperf3 -c server -t 1');
+    s.run('iperf3 -c server -t 1');
+    const card = lab.instance('client')!.nitro;
+    expect(card.flowStats.slowPathPackets).toBe(2);
+    expect(card.flowStats.flowSetups).toBe(2);
+    expect(card.flows.conntrack.size).toBe(2);
+    const max = card.flows.allowanceMax;
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_available')).toBe(max - 2);
+  });
+
+  it('a VPC mutation forces re-evaluation: the next packet of each direction pays the processing path again', () => {
+    const lab = makeLab();
+    const s = new LabSession(lab);
+    s.run('iperf3 -c server -t 3 &');
+    s.run('sleep 1');
+    const before = lab.instance('client')!.nitro.flowStats.flowSetups;
+    // an unrelated rule: the flow stays allowed, but the decision is from an older epoch
+    s.run(
+      `aws ec2 authorize-security-group-ingress --group-id ${sgId(lab)} --protocol tcp --port 22 --cidr 203.0.113.1/32`,
+    );
+    s.run('sleep 3');
+    s.close();
+    // each direction's next packet (data out, ACKs in) is re-evaluated once
+    const st = lab.instance('client')!.nitro.flowStats;
+    expect(st.flowSetups).toBe(before + 2);
+    expect(st.slowPathPackets).toBe(3);
+    expect(st.vpcDeniedPackets).toBe(0);
+  });
+});
+
+describe('VPC mutations mid-iperf3', () => {
+  it('revoking the SG rule of a tracked flow leaves it running (AWS-CT)', () => {
+    const lab = makeLab();
+    const s = new LabSession(lab);
+    const sg = sgId(lab);
+    s.run('iperf3 -c server -t 4 &');
+    s.run('sleep 1.5');
+    // the only rule that lets client → server in: the default group's "all from members"
+    const rv = s.run(
+      `aws ec2 revoke-security-group-ingress --group-id ${sg} --protocol all --source-group ${sg}`,
+    );
+    expect(rv[0]!.exitCode).toBe(0);
+    const recs = [...s.run('sleep 4'), ...s.close()];
+    const rec = recs.find((r) => r.command.startsWith('iperf3'))!;
+    const g = intervalGbps(rec);
+    expect(g.length).toBe(4);
+    for (const x of g.slice(2)) expect(x).toBeGreaterThan(9);
+    expect(lab.instance('server')!.nitro.flowStats.vpcDeniedPackets).toBe(0);
+    // a new connection is refused by the server's card now
+    s.run('iperf3 -c server -t 1');
+    expect(lab.instance('server')!.nitro.flowStats.vpcDeniedPackets).toBeGreaterThan(0);
+    expect(lab.drops.total('server', 'sg_deny')).toBeGreaterThan(0);
+  });
+
+  it('revoking the rule of an untracked flow cuts it at once', () => {
+    const lab = makeLab();
+    const s = new LabSession(lab);
+    const sg = sgId(lab);
+    // all-open both ways (outbound all to 0.0.0.0/0 is the default): the flow is untracked
+    s.run(`aws ec2 authorize-security-group-ingress --group-id ${sg} --protocol all --cidr 0.0.0.0/0`);
+    s.run(`aws ec2 revoke-security-group-ingress --group-id ${sg} --protocol all --source-group ${sg}`);
+    s.run('iperf3 -c server -t 4 &');
+    s.run('sleep 1.5');
+    expect(lab.instance('server')!.nitro.flows.conntrack.size).toBe(0); // untracked: no entry
+    s.run(`aws ec2 revoke-security-group-ingress --group-id ${sg} --protocol all --cidr 0.0.0.0/0`);
+    const recs = [...s.run('sleep 4'), ...s.close()];
+    const rec = recs.find((r) => r.command.startsWith('iperf3'))!;
+    const g = intervalGbps(rec);
+    expect(g[0]!).toBeGreaterThan(9);
+    for (const x of g.slice(2)) expect(x).toBeLessThan(0.01);
+    expect(lab.drops.total('server', 'sg_deny')).toBeGreaterThan(0);
+  });
+});
+
+describe('conntrack allowance', () => {
+  it('a small allowance with many connections raises conntrack_allowance_exceeded; available falls to 0', () => {
+    const lab = makeLab({ conntrackAllowanceOverride: 4 });
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_available')).toBe(4);
+    const s = new LabSession(lab, { maxCommandNs: 5e9 });
+    s.run('iperf3 -c server -P 8 -t 1');
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_available')).toBe(0);
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_exceeded')).toBeGreaterThan(0);
+    expect(lab.drops.total('client', 'conntrack_allowance_exceeded')).toBe(
+      ethtoolCounter(lab, 'client', 'conntrack_allowance_exceeded'),
+    );
+  });
+
+  it('untracked flows (all-open both ways) use no allowance', () => {
+    const lab = makeLab({ conntrackAllowanceOverride: 4 });
+    const s = new LabSession(lab, { maxCommandNs: 5e9 });
+    const sg = sgId(lab);
+    s.run(`aws ec2 authorize-security-group-ingress --group-id ${sg} --protocol all --cidr 0.0.0.0/0`);
+    const r = s.run('iperf3 -c server -P 8 -t 1');
+    expect(r[0]!.exitCode).toBe(0);
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_exceeded')).toBe(0);
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_available')).toBe(4);
+  });
+});
+
+describe('lab nitro show / lab trace (lab-only)', () => {
+  it('lab nitro show prints mapping, conntrack and flow cache as the slides draw them', () => {
+    const lab = makeLab();
+    const fresh = sh(lab, 'client', 'lab nitro show');
+    expect(fresh.stdout).toContain('not an AWS or Linux tool');
+    expect(fresh.stdout).toMatch(/IGW\s+Unknown\n/);
+    expect(fresh.stdout).toMatch(/\(server\)\s+Unknown\n/);
+    expect(fresh.stdout).toContain('(no tracked connections)');
+    new LabSession(lab).run('iperf3 -c server -t 1');
+    const out = sh(lab, 'client', 'lab nitro show');
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toMatch(/\(server\)\s+IP-Address\n/);
+    expect(out.stdout).toMatch(
+      /tcp 10\.0\.0\.10:\d+ ↔ 10\.0\.0\.11:5201\s+Established\s+tracked\s+[\d.]+ s of 432000 s\n/,
+    );
+    expect(out.stdout).toMatch(/tcp 10\.0\.0\.10:\d+ → 10\.0\.0\.11:5201\s+egress\s+Complete/);
+    expect(out.stdout).toMatch(/tcp 10\.0\.0\.11:5201 → 10\.0\.0\.10:\d+\s+ingress\s+Complete/);
+    const res = out.result as { conntrack: unknown[]; flowCache: unknown[] };
+    expect(res.conntrack.length).toBe(1);
+    expect(res.flowCache.length).toBe(2);
+    expect(sh(lab, 'client', 'lab nitro show nosuch').exitCode).toBe(1);
+  });
+
+  it('lab trace names the route, NACL rule and SG rule, or why the packet is dropped', () => {
+    const lab = makeLab();
+    const sg = sgId(lab);
+    const ok = sh(lab, 'client', 'lab trace client server tcp 5201');
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toMatch(/route\s+allow\s+10\.0\.0\.0\/16 → local/);
+    expect(ok.stdout).toContain(`sg-in    allow   ${sg} inbound all from ${sg}`);
+    const web = sh(lab, 'client', 'lab trace client 198.51.100.7 tcp 443');
+    expect(web.stdout).toMatch(/route\s+allow\s+0\.0\.0\.0\/0 → igw-/);
+    expect(web.stdout).toMatch(/nacl-out\s+allow\s+rule 100 allow/);
+    sh(
+      lab,
+      'client',
+      `aws ec2 revoke-security-group-ingress --group-id ${sg} --protocol all --source-group ${sg}`,
+    );
+    const denied = sh(lab, 'client', 'lab trace client server tcp 5201');
+    expect(denied.exitCode).toBe(1);
+    expect(denied.stdout).toContain('dropped at sg-in: no inbound rule allows it');
+    const https = sh(lab, 'client', 'lab trace client server tcp 443');
+    expect(https.stdout).toContain(`${sg} inbound tcp 443 from 0.0.0.0/0`);
+    expect(sh(lab, 'client', 'lab').exitCode).toBe(2);
+    expect(sh(lab, 'client', 'lab trace client server sctp').stderr).toContain('tcp, udp or icmp');
+  });
+});
