@@ -155,6 +155,24 @@ describe('conntrack allowance', () => {
   });
 });
 
+describe('conntrack idle timeout', () => {
+  it('a UDP connection is forgotten 30 s after its last packet (AWS default), freeing the allowance', () => {
+    const lab = makeLab({ conntrackAllowanceOverride: 10 });
+    const s = new LabSession(lab);
+    s.run('iperf3 -c server -u -b 10M -t 1');
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_available')).toBe(9);
+    const show = sh(lab, 'client', 'lab nitro show');
+    expect(show.stdout).toMatch(
+      /udp 10\.0\.0\.10:\d+ ↔ 10\.0\.0\.11:5201\s+Established\s+tracked\s+[\d.]+ s of 30 s\n/,
+    );
+    s.run('sleep 25');
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_available')).toBe(9);
+    s.run('sleep 6');
+    expect(ethtoolCounter(lab, 'client', 'conntrack_allowance_available')).toBe(10);
+    expect(sh(lab, 'client', 'lab nitro show').stdout).toContain('(no tracked connections)');
+  });
+});
+
 describe('lab nitro show / lab trace (lab-only)', () => {
   it('lab nitro show prints mapping, conntrack and flow cache as the slides draw them', () => {
     const lab = makeLab();
