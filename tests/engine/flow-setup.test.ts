@@ -8,11 +8,31 @@ import type { Lab } from '../../src/engine/lab';
 import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';
-import { defaultScenario, type Scenario } from '../../src/scenario/schema';
+import { defaultScenario, parseScenario, type Scenario } from '../../src/scenario/schema';
+import { resourceId } from '../../src/scenario/vpc';
 
 function makeLab(params: Record<string, number> = {}): Lab {
   const s: Scenario = { ...defaultScenario(), params };
   return createLab(s);
+}
+
+/** Two subnets (one NACL on both), so NACLs are on the path between client and server. */
+function twoSubnetLab(): Lab {
+  const s = defaultScenario();
+  const vpc = structuredClone(s.vpc);
+  const subnetB = resourceId('subnet', 1, 'b');
+  vpc.Subnets.push({ SubnetId: subnetB, CidrBlock: '10.0.1.0/24', AvailabilityZone: 'us-east-1a' });
+  vpc.NetworkAcls[0]!.Associations.push({ SubnetId: subnetB });
+  const r = parseScenario({
+    version: 2,
+    vpc,
+    instances: [
+      { name: 'client', type: 'c7i.large' },
+      { name: 'server', type: 'c7i.large', subnet: subnetB, ip: '10.0.1.10' },
+    ],
+  });
+  if (!r.ok) throw new Error(r.errors.join('\n'));
+  return createLab(r.scenario);
 }
 
 function sh(lab: Lab, host: string, line: string): CommandOutput {
@@ -127,6 +147,28 @@ describe('VPC mutations mid-iperf3', () => {
     expect(g[0]!).toBeGreaterThan(9);
     for (const x of g.slice(2)) expect(x).toBeLessThan(0.01);
     expect(lab.drops.total('server', 'sg_deny')).toBeGreaterThan(0);
+  });
+});
+
+describe('NACL mutation mid-iperf3', () => {
+  it('deleting the NACL rule stops a tracked flow at once (stateless), and lab trace names the `*` rule', () => {
+    const lab = twoSubnetLab();
+    const acl = lab.scenario.vpc.NetworkAcls[0]!.NetworkAclId;
+    const s = new LabSession(lab);
+    expect(sh(lab, 'client', 'lab trace client server tcp 5201').stdout).toMatch(
+      /nacl-in\s+allow\s+rule 100 allow/,
+    );
+    s.run('iperf3 -c server -t 4 &');
+    s.run('sleep 1.5');
+    const del = s.run(`aws ec2 delete-network-acl-entry --network-acl-id ${acl} --rule-number 100 --ingress`);
+    expect(del[0]!.exitCode).toBe(0);
+    const recs = [...s.run('sleep 4'), ...s.close()];
+    const g = intervalGbps(recs.find((r) => r.command.startsWith('iperf3'))!);
+    expect(g[0]!).toBeGreaterThan(4);
+    for (const x of g.slice(2)) expect(x).toBeLessThan(0.01);
+    expect(lab.drops.total(undefined, 'nacl_deny')).toBeGreaterThan(0);
+    const t = sh(lab, 'client', 'lab trace client server tcp 5201');
+    expect(t.stdout).toContain('dropped at nacl-in: rule * deny');
   });
 });
 
