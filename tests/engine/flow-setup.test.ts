@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Lab } from '../../src/engine/lab';
+import type { L4Proto, Packet } from '../../src/engine/model/packet';
 import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';
@@ -103,6 +104,67 @@ describe('Nitro flow setup: processing path, then accelerated flow', () => {
     expect(st.flowSetups).toBe(before + 2);
     expect(st.slowPathPackets).toBe(3);
     expect(st.vpcDeniedPackets).toBe(0);
+  });
+});
+
+/** One small packet of a new flow client → server, handed straight to the client's Nitro card. */
+function offerNewFlow(lab: Lab, proto: L4Proto, srcPort: number): Packet {
+  const c = lab.instance('client')!;
+  const flow = lab.makeFlow(c, lab.tuple(c, lab.instance('server')!, proto, srcPort, 5201));
+  const p: Packet = {
+    flow,
+    count: 1,
+    sizeBytes: 84,
+    payloadBytes: 56,
+    seq: 0,
+    ack: 0,
+    flags: 0,
+    sack: null,
+    window: 0,
+    tos: 0,
+    sentAtNs: lab.nowNs,
+    enqueuedAtNs: lab.nowNs,
+    txq: 0,
+    mark: 0,
+  };
+  c.nitro.egress(p);
+  return p;
+}
+
+describe('the processing path server', () => {
+  it('serves new flows FIFO, each for nitroSlowPathNs + nitroSlowPathPerSgRuleNs × SG rules', () => {
+    for (const perRule of [200, 0]) {
+      const lab = makeLab({ nitroSlowPathNs: 1000, nitroSlowPathPerSgRuleNs: perRule });
+      const card = lab.instance('client')!.nitro;
+      const left: number[] = [];
+      const next = card.toFabric;
+      card.toFabric = (p) => {
+        left.push(lab.nowNs);
+        next(p);
+      };
+      for (let i = 0; i < 10; i++) offerNewFlow(lab, 'udp', 40000 + i);
+      lab.runUntil(1e6);
+      const g = lab.scenario.vpc.SecurityGroups[0]!;
+      const rules = g.IpPermissions.length + g.IpPermissionsEgress.length;
+      const cost = 1000 + perRule * rules;
+      expect(left).toEqual(Array.from({ length: 10 }, (_, k) => (k + 1) * cost));
+      expect(card.flowStats.flowSetups).toBe(10);
+    }
+  });
+
+  it('ICMP is never accelerated: every packet takes the processing path', () => {
+    const lab = makeLab();
+    const card = lab.instance('client')!.nitro;
+    for (let i = 0; i < 3; i++) {
+      offerNewFlow(lab, 'icmp', 0);
+      lab.runUntil(lab.nowNs + 1e6);
+    }
+    offerNewFlow(lab, 'udp', 40000);
+    lab.runUntil(lab.nowNs + 1e6);
+    expect(card.flowStats.slowPathPackets).toBe(4);
+    expect(card.flowStats.acceleratedPackets).toBe(0);
+    const show = sh(lab, 'client', 'lab nitro show').stdout;
+    expect(show).toMatch(/icmp 10\.0\.0\.10 ↔ 10\.0\.0\.11\s+Established\s+tracked/);
   });
 });
 
