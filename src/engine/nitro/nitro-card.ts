@@ -34,8 +34,7 @@ import type { ParamValues } from '../params';
 import {
   type Eni,
   evaluateFlow,
-  evaluateNacl,
-  evaluateSecurityGroups,
+  evaluateSide,
   type FlowStage,
   flowIdleTimeoutS,
   type StageDecision,
@@ -422,39 +421,8 @@ export class NitroCard {
     const vpc = this.vpc!;
     const eni = this.eni!;
     const src = vpc.eniByIp(t.srcIp);
-    const out: StageDecision[] = [];
-    const acl = vpc.networkAclOfSubnet(eni.subnetId);
-    if (src && src.subnetId === eni.subnetId) {
-      out.push({
-        stage: 'nacl-in',
-        result: 'skipped',
-        rule: 'same subnet: NACLs apply only when traffic enters a subnet',
-        resourceId: acl.NetworkAclId,
-      });
-    } else {
-      const r = evaluateNacl(acl, 'ingress', t);
-      out.push({
-        stage: 'nacl-in',
-        result: r.action,
-        rule: `rule ${r.ruleNumber} ${r.action}`,
-        resourceId: acl.NetworkAclId,
-        ruleNumber: r.ruleNumber,
-      });
-      if (r.action === 'deny') return out;
-    }
-    const sg = evaluateSecurityGroups(
-      vpc.groups(eni.securityGroups),
-      'ingress',
-      t,
-      src?.securityGroups ?? [],
-    );
-    out.push({
-      stage: 'sg-in',
-      result: sg.allowed ? 'allow' : 'deny',
-      rule: sg.allowed ? 'inbound rule' : 'no inbound rule allows it',
-      resourceId: eni.eniId,
-    });
-    return out;
+    const sameSubnet = src !== undefined && src.subnetId === eni.subnetId;
+    return evaluateSide(vpc, 'ingress', eni, src?.securityGroups ?? [], sameSubnet, t).stages;
   }
 
   private sourceName(ip: string): string | null {

@@ -238,6 +238,54 @@ export interface FlowDecision {
 const routeText = (dest: string, target: string) => `${dest} → ${target}`;
 
 /**
+ * One side of a flow's evaluation: the subnet's network ACL (skipped within one subnet: NACLs apply
+ * only when traffic leaves or enters a subnet) and the ENI's security groups, in that order, stopping
+ * at the first deny. `peerGroups` are the other end's groups (for rules that reference a group).
+ * Used by `evaluateFlow` for both sides and by the Nitro card when only its own side is re-evaluated.
+ */
+export function evaluateSide(
+  state: VpcState,
+  direction: 'egress' | 'ingress',
+  eni: Eni,
+  peerGroups: readonly string[],
+  sameSubnet: boolean,
+  tuple: VpcTuple,
+): { allowed: boolean; stages: StageDecision[] } {
+  const out = direction === 'egress';
+  const naclStage = out ? 'nacl-out' : 'nacl-in';
+  const stages: StageDecision[] = [];
+  const acl = state.networkAclOfSubnet(eni.subnetId);
+  if (sameSubnet) {
+    stages.push({
+      stage: naclStage,
+      result: 'skipped',
+      rule: `same subnet: NACLs apply only when traffic ${out ? 'leaves' : 'enters'} a subnet`,
+      resourceId: acl.NetworkAclId,
+    });
+  } else {
+    const r = evaluateNacl(acl, direction, tuple);
+    stages.push({
+      stage: naclStage,
+      result: r.action,
+      rule: `rule ${r.ruleNumber} ${r.action}`,
+      resourceId: acl.NetworkAclId,
+      ruleNumber: r.ruleNumber,
+    });
+    if (r.action === 'deny') return { allowed: false, stages };
+  }
+  const sg = evaluateSecurityGroups(state.groups(eni.securityGroups), direction, tuple, peerGroups);
+  stages.push({
+    stage: out ? 'sg-out' : 'sg-in',
+    result: sg.allowed ? 'allow' : 'deny',
+    rule: sg.matchedRule
+      ? describeSgRule(sg.matchedRule, direction)
+      : `no ${out ? 'outbound' : 'inbound'} rule allows it`,
+    resourceId: eni.eniId,
+  });
+  return { allowed: sg.allowed, stages };
+}
+
+/**
  * The full evaluation a flow's first packet gets, from `src` (an instance name, or the outside
  * client's name) to `dstIp`. Stages that do not apply are left out (traffic from the internet has
  * no sending ENI; traffic to the internet no receiving one); NACLs within one subnet are 'skipped'
@@ -357,75 +405,16 @@ export function evaluateFlow(
     : { kind: 'internet' };
   const sameSubnet = srcEni !== undefined && dstEni !== undefined && srcEni.subnetId === dstEni.subnetId;
 
-  // egress side
+  // egress side, then ingress side
   if (srcEni) {
-    const acl = state.networkAclOfSubnet(srcEni.subnetId);
-    if (sameSubnet) {
-      stages.push({
-        stage: 'nacl-out',
-        result: 'skipped',
-        rule: 'same subnet: NACLs apply only when traffic leaves a subnet',
-        resourceId: acl.NetworkAclId,
-      });
-    } else {
-      const r = evaluateNacl(acl, 'egress', tuple);
-      stages.push({
-        stage: 'nacl-out',
-        result: r.action,
-        rule: `rule ${r.ruleNumber} ${r.action}`,
-        resourceId: acl.NetworkAclId,
-        ruleNumber: r.ruleNumber,
-      });
-      if (r.action === 'deny') return dropped(destination);
-    }
-    const sg = evaluateSecurityGroups(
-      state.groups(srcEni.securityGroups),
-      'egress',
-      tuple,
-      dstEni?.securityGroups ?? [],
-    );
-    stages.push({
-      stage: 'sg-out',
-      result: sg.allowed ? 'allow' : 'deny',
-      rule: sg.matchedRule ? describeSgRule(sg.matchedRule, 'egress') : 'no outbound rule allows it',
-      resourceId: srcEni.eniId,
-    });
-    if (!sg.allowed) return dropped(destination);
+    const out = evaluateSide(state, 'egress', srcEni, dstEni?.securityGroups ?? [], sameSubnet, tuple);
+    stages.push(...out.stages);
+    if (!out.allowed) return dropped(destination);
   }
-  // ingress side
   if (dstEni) {
-    const acl = state.networkAclOfSubnet(dstEni.subnetId);
-    if (sameSubnet) {
-      stages.push({
-        stage: 'nacl-in',
-        result: 'skipped',
-        rule: 'same subnet: NACLs apply only when traffic enters a subnet',
-        resourceId: acl.NetworkAclId,
-      });
-    } else {
-      const r = evaluateNacl(acl, 'ingress', tuple);
-      stages.push({
-        stage: 'nacl-in',
-        result: r.action,
-        rule: `rule ${r.ruleNumber} ${r.action}`,
-        resourceId: acl.NetworkAclId,
-        ruleNumber: r.ruleNumber,
-      });
-      if (r.action === 'deny') return dropped(destination);
-    }
-    const sg = evaluateSecurityGroups(
-      state.groups(dstEni.securityGroups),
-      'ingress',
-      tuple,
-      srcEni?.securityGroups ?? [],
-    );
-    stages.push({
-      stage: 'sg-in',
-      result: sg.allowed ? 'allow' : 'deny',
-      rule: sg.matchedRule ? describeSgRule(sg.matchedRule, 'ingress') : 'no inbound rule allows it',
-      resourceId: dstEni.eniId,
-    });
-    if (!sg.allowed) return dropped(destination);
+    const inn = evaluateSide(state, 'ingress', dstEni, srcEni?.securityGroups ?? [], sameSubnet, tuple);
+    stages.push(...inn.stages);
+    if (!inn.allowed) return dropped(destination);
   }
 
   // conntrack, per ENI
