@@ -14,7 +14,7 @@ describe('typed trace events', () => {
     const l = lab();
     const events: TraceEvent[] = [];
     l.subscribe((e) => events.push(e));
-    new LabSession(l).run('iperf3 -c server -u -b 10G -P 4 -t 0.05 -l 8948');
+    new LabSession(l).run('iperf3 -c server -u -b 10G -P 4 -t 1 -l 8948');
     const drops = events.filter((e) => e.type === 'PacketDropped');
     expect(drops.length).toBeGreaterThan(0);
     const traced = drops.reduce((n, e) => n + (e.type === 'PacketDropped' ? e.packets : 0), 0);
@@ -31,7 +31,7 @@ describe('typed trace events', () => {
     l.subscribe((e) => events.push(e));
     const acct = l.instance('client')!.nitro.creditsOut!;
     acct.creditsBits = 1e6; // nearly empty: the next burst empties it
-    new LabSession(l).run('iperf3 -c server -t 0.2 -P 2');
+    new LabSession(l).run('iperf3 -c server -t 1 -P 2');
     const ex = events.find((e) => e.type === 'CreditsExhausted');
     expect(ex).toMatchObject({ host: 'client', direction: 'out' });
   });
