@@ -246,11 +246,12 @@ describe('PPS allowance', () => {
     });
   });
 
-  it('c7i.large is the assumed placeholder to be calibrated from the NET402 MSS-128 test', () => {
+  it('c7i.large is measured: derived from the NET402 MSS-128 test, with the derivation in its note', () => {
     const f = spec('c7i.large').ppsAllowance;
     expect(f.value).toBe(1_000_000);
-    expect(f.provenance).toBe('assumed');
-    expect(f.note).toMatch(/^calibrated later from NET402 MSS-128 test/);
+    expect(f.provenance).toBe('measured');
+    expect(f.source).toBe('REINVENT');
+    expect(f.note).toMatch(/^Derived from NET402's MSS-128 test/);
   });
 
   it('every other type is assumed, scaled by peak bandwidth from its generation anchor', () => {
