@@ -173,6 +173,27 @@ export const MODEL_PARAMS = {
     'none',
     'Software GSO segmentation and driver transmit cost per wire packet (ENA has no TSO on EC2: domain facts §1.9).',
   ),
+  hostTxCleanPacketNs: p(
+    50,
+    'ns/packet',
+    'assumed',
+    'none',
+    'Driver cost of cleaning one completed TX descriptor in NAPI (ena_clean_tx_irq: unmap, free the skb, TSQ callback).',
+  ),
+  udpTxSkbOverheadBytes: p(
+    256,
+    'bytes/datagram',
+    'assumed',
+    'LINUX sk_wmem_alloc counts skb->truesize',
+    'What one outgoing datagram costs against SO_SNDBUF beyond its payload and headers (skb and shared-info overhead).',
+  ),
+  udpRxSkbOverheadBytes: p(
+    768,
+    'bytes/datagram',
+    'assumed',
+    'LINUX sk_rmem_alloc counts skb->truesize',
+    'What one received datagram costs against SO_RCVBUF beyond its payload (skb, shared info, the RX page fragment).',
+  ),
   hostCopyNsPerByte: p(
     0.1,
     'ns/byte',

@@ -297,10 +297,14 @@ export class Iperf3Test {
       const tx = new UdpSocket(fwd, {
         sndbufBytes: w ?? lab.params.udpWmemDefault,
         rcvbufBytes: w ?? lab.params.udpRmemDefault,
+        txSkbOverheadBytes: lab.params.udpTxSkbOverheadBytes,
+        rxSkbOverheadBytes: lab.params.udpRxSkbOverheadBytes,
       });
       const rx = new UdpSocket(fwd, {
         sndbufBytes: w ?? lab.params.udpWmemDefault,
         rcvbufBytes: w ?? lab.params.udpRmemDefault,
+        txSkbOverheadBytes: lab.params.udpTxSkbOverheadBytes,
+        rxSkbOverheadBytes: lab.params.udpRxSkbOverheadBytes,
       });
       s.udpTx = tx;
       s.udpRx = rx;

@@ -310,7 +310,7 @@ export class EnaDevice implements EnaDeviceView {
       let n = 0;
       for (let i = 0; i < len; i++) n += counts[i]!;
       // TX completion cleaning runs in NAPI on the queue's vCPU (charged, effect immediate)
-      this.vcpuForQueue(q).charge(n * 50);
+      this.vcpuForQueue(q).charge(n * this.params.hostTxCleanPacketNs);
       t.cleanArmed = false;
       t.napiComp++;
       t.unmask++;

@@ -22,35 +22,46 @@ export class UdpSocket {
   onWritable: (() => void) | null = null;
   onReadable: (() => void) | null = null;
 
+  /** Per-datagram skb overhead charged against SO_SNDBUF / SO_RCVBUF (MODEL_PARAMS, assumed). */
+  private readonly txOverhead: number;
+  private readonly rxOverhead: number;
+
   constructor(
     readonly flow: Flow,
-    opts: { sndbufBytes: number; rcvbufBytes: number },
+    opts: {
+      sndbufBytes: number;
+      rcvbufBytes: number;
+      txSkbOverheadBytes: number;
+      rxSkbOverheadBytes: number;
+    },
   ) {
     this.sndbufBytes = opts.sndbufBytes;
     this.rcvbufBytes = opts.rcvbufBytes;
+    this.txOverhead = UDP_IP_OVERHEAD + opts.txSkbOverheadBytes;
+    this.rxOverhead = opts.rxSkbOverheadBytes;
   }
 
   /** How many datagrams of `len` payload bytes may be handed down now without blocking. */
   sendable(len: number): number {
-    const truesize = len + UDP_IP_OVERHEAD + 256;
+    const truesize = len + this.txOverhead;
     return Math.max(0, Math.floor((this.sndbufBytes - this.wmemBytes) / truesize));
   }
 
   charge(count: number, len: number): void {
-    this.wmemBytes += count * (len + UDP_IP_OVERHEAD + 256);
+    this.wmemBytes += count * (len + this.txOverhead);
     this.outDatagrams += count;
   }
 
   txCompleted(p: Packet, count: number): void {
     const was = this.wmemBytes;
-    this.wmemBytes -= count * (p.payloadBytes + UDP_IP_OVERHEAD + 256);
+    this.wmemBytes -= count * (p.payloadBytes + this.txOverhead);
     if (this.wmemBytes < 0) this.wmemBytes = 0;
     if (was >= this.sndbufBytes / 2 && this.wmemBytes < this.sndbufBytes / 2) this.onWritable?.();
   }
 
   /** Deliver a received batch; returns how many datagrams were dropped for lack of buffer. */
   deliver(p: Packet, split: (p: Packet, keep: number) => Packet): number {
-    const truesize = p.payloadBytes + 768; // skb + data overhead counted against SO_RCVBUF
+    const truesize = p.payloadBytes + this.rxOverhead;
     const room = Math.floor((this.rcvbufBytes - this.rxQueuedBytes) / truesize);
     if (room <= 0) {
       this.rcvbufErrors += p.count;
@@ -80,13 +91,13 @@ export class UdpSocket {
         this.rxQueue[0] = rest;
         out.push(p);
         n += p.count;
-        this.rxQueuedBytes -= p.count * (p.payloadBytes + 768);
+        this.rxQueuedBytes -= p.count * (p.payloadBytes + this.rxOverhead);
         break;
       }
       this.rxQueue.shift();
       out.push(p);
       n += p.count;
-      this.rxQueuedBytes -= p.count * (p.payloadBytes + 768);
+      this.rxQueuedBytes -= p.count * (p.payloadBytes + this.rxOverhead);
     }
     return out;
   }
