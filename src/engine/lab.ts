@@ -16,6 +16,7 @@ import {
 import type { Placement, Scenario } from '../scenario/schema';
 import { Rng, hashString, mix32 } from './core/rng';
 import { Scheduler } from './core/scheduler';
+import { Probe } from './core/probe';
 import type { TraceEvent, TraceSink } from './core/trace';
 import { Vcpu } from './host/cpu';
 import type { RssHashFunction } from './host/device-view';
@@ -44,6 +45,8 @@ export class Lab {
   readonly sched = new Scheduler(4096);
   readonly params: ParamValues;
   readonly drops = new DropCounters();
+  /** Stage observations for the metrics recorder and the visual lab (free when nothing is attached). */
+  readonly probe = new Probe();
   readonly instances = new Map<string, Instance>();
   private readonly byIp = new Map<string, Instance>();
   private nextFlowId = 1;
