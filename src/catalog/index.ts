@@ -2,6 +2,7 @@
  * The catalog's import surface: per-type network specs and VPC-wide limits, every figure tagged
  * documented / measured / assumed with its source. Pure data and pure functions; no engine imports.
  */
+export { ENA_EXPRESS_MTU_BYTES, ENA_EXPRESS_SUPPORTED_FAMILIES, enaExpressListed } from './ena-express';
 export { assumed, documented, type Figure, isFigure, measured, type Provenance } from './figure';
 export {
   type ConntrackTimeouts,

@@ -121,6 +121,9 @@ export class Lab {
             this.params.conntrackAllowanceOverride > 0
               ? this.params.conntrackAllowanceOverride
               : spec.conntrackAllowanceMax.value,
+          enaExpressSupported: spec.enaExpressSupported.value,
+          sameAzPlacement: scenario.placement === 'cluster' || scenario.placement === 'same-az',
+          srdFlowLimitBps: Math.min(PER_FLOW_LIMIT_GBPS.enaExpress.value, peakGbps) * 1e9,
         },
         this.params,
         this.drops,
@@ -140,6 +143,10 @@ export class Lab {
           ['conntrack_allowance_exceeded', c.conntrack_allowance_exceeded],
           ['linklocal_allowance_exceeded', c.linklocal_allowance_exceeded],
           ['conntrack_allowance_available', nitro.conntrackAvailable()],
+          // the device reports ENA_ADMIN_ENA_SRD_INFO only on types that support ENA Express
+          ...(spec.enaExpressSupported.value
+            ? (Object.entries(nitro.srd.counters()) as Array<[string, number]>)
+            : []),
         ];
       };
       const instance: Instance = { name: inst.name, spec, host, nitro, rng };

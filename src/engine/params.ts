@@ -106,6 +106,28 @@ export const MODEL_PARAMS = {
     'Per-instance conntrack allowance used instead of the catalog figure when > 0 (0 = the catalog conntrackAllowanceMax). For experiments with a small table.',
   ),
   // ---------- VPC fabric ----------
+  // ---------- ENA Express (SRD) ----------
+  enaSrdAddedOneWayNs: p(
+    20_000,
+    'ns/packet',
+    'assumed',
+    'AWS-ENAX ("a slight increase in packet latency (tens of microseconds) when the packet uses ENA Express" at light load)',
+    'Extra one-way delay of a packet sent over SRD (encapsulation, multipath spraying, reordering on the receiving card), added at the sending card. AWS gives only "tens of microseconds"; 20 µs is the smallest round value that reading allows.',
+  ),
+  enaSrdRetransmitNs: p(
+    100_000,
+    'ns',
+    'assumed',
+    'AWS-ENAX ("handles … most retransmits that are needed" in the network layer; "reduces tail latency … during periods of high network load"); REINVENT ("reacts well to incasts")',
+    'When an SRD packet is dropped at the receiving card (its ingress shaper queue is full, as under incast), SRD retransmits it from the sending card after this delay instead of leaving the loss to TCP (SACK recovery or a 200 ms minimum RTO): that is where the better tail comes from. Not published; about one same-AZ round trip (fabricOneWayNsSameAz × 2 + SRD overhead), since SRD detects loss from its own acknowledgements.',
+  ),
+  enaSrdRetransmitBufferBytes: p(
+    16_777_216,
+    'bytes',
+    'assumed',
+    'AWS-ENAPERF (ena_srd_resource_utilization: share of the memory for concurrent SRD connections in use; at 100% traffic falls back and "possibility of dropped packets increases")',
+    'SRD memory for packets awaiting retransmission, per card; ena_srd_resource_utilization is its occupancy in percent. When it is full a dropped SRD packet is not retransmitted (dropped, as with standard ENA). AWS publishes no size; 16 MiB holds ~5 ms of a 25 Gbps flow.',
+  ),
   fabricOneWayNsCluster: p(
     12_000,
     'ns',

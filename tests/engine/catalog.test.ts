@@ -3,6 +3,7 @@
  * checks against domain-facts §4 (API values) and the seed measurements (§7).
  */
 import { describe, expect, it } from 'vitest';
+import { ENA_EXPRESS_MTU_BYTES, enaExpressListed } from '../../src/catalog/ena-express';
 import { assumed, documented, type Figure, isFigure, measured } from '../../src/catalog/figure';
 import {
   effectiveQueueCount,
@@ -352,5 +353,17 @@ describe('VPC limits', () => {
       expect(t.udpStreamSeconds.value).toBeLessThanOrEqual(b.udpStream.value.max);
       expect(t.udpSeconds.value).toBeGreaterThanOrEqual(b.udp.value.min);
     }
+  });
+});
+
+describe('ENA Express list (AWS-ENAX) against the per-type API flag', () => {
+  it('every catalogued type is supported exactly when AWS-ENAX lists it', () => {
+    for (const s of listInstanceTypes())
+      expect([s.name, s.enaExpressSupported.value]).toEqual([s.name, enaExpressListed(s.name)]);
+    expect(enaExpressListed('c7i.8xlarge')).toBe(false);
+    expect(enaExpressListed('c7i.12xlarge')).toBe(true);
+    expect(enaExpressListed('c6in.metal')).toBe(true);
+    expect(enaExpressListed('c5n.18xlarge')).toBe(false);
+    expect(ENA_EXPRESS_MTU_BYTES.value).toBe(8900);
   });
 });

@@ -153,7 +153,12 @@ export class Iperf3Test {
     readonly cfg: Iperf3TestConfig,
   ) {
     this.startNs = lab.nowNs;
-    const pathMss = Math.min(lab.pathMtu(), client.host.eth0.mtu, server.host.eth0.mtu) - 40;
+    // ENA Express clamps the MSS of new TCP connections to fit the SRD MTU (AWS-ENAX)
+    const srdMtu =
+      cfg.protocol === 'tcp'
+        ? Math.min(client.nitro.srd.mssClampMtu(server.host.ip), server.nitro.srd.mssClampMtu(client.host.ip))
+        : Number.POSITIVE_INFINITY;
+    const pathMss = Math.min(lab.pathMtu(), client.host.eth0.mtu, server.host.eth0.mtu, srdMtu) - 40;
     this.mss = Math.min(cfg.mssBytes ?? pathMss, pathMss) - TCP_TIMESTAMP_OPTION_BYTES;
     this.intervalTimer = new Timer(lab.sched, () => this.tick());
     this.endTimer = new Timer(lab.sched, () => this.endTest());

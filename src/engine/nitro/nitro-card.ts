@@ -25,6 +25,10 @@
  * array lookup by flow id. ICMP always takes the full path. After a VPC mutation every flow is
  * re-evaluated on its next packet; a tracked connection's conntrack entry keeps satisfying the SG
  * stages (AWS-CT: tracked connections are not interrupted by SG changes), NACLs and routes cut it.
+ *
+ * ENA Express (./ena-express.ts): an SRD packet gets its own per-flow stage at 25 Gbps (instead of
+ * 5/10), an added one-way delay before the fabric, and a retransmission instead of a loss when the
+ * ingress shaper drops it.
  */
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters, DropReason } from '../model/drop-reasons';
@@ -42,6 +46,7 @@ import {
   type VpcState,
 } from '../vpc';
 import { CreditAccount } from './credits';
+import { EnaExpress } from './ena-express';
 import { type ConntrackEntry, type FlowCacheEntry, FlowTable, reverseTuple, tupleKey } from './flow-table';
 import { type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
 
@@ -59,6 +64,11 @@ export interface NitroConfig {
   igwLimitBps: number;
   /** Conntrack allowance of the instance (entries). */
   conntrackAllowance: number;
+  /** ENA Express: the type is on AWS's list; the placement keeps instances in one AZ. Default: off. */
+  enaExpressSupported?: boolean;
+  sameAzPlacement?: boolean;
+  /** Per-flow limit of an SRD flow (25 Gbps, capped by the instance). */
+  srdFlowLimitBps?: number;
 }
 
 /** Flow-setup counters of one card (lab-only: AWS exposes none). */
@@ -104,6 +114,10 @@ export class NitroCard {
   private readonly flowStages = new Map<number, ShaperStage>();
   /** The same stages by flow id, for the per-packet lookup (flow ids are small integers). */
   private readonly stageByFlow: (ShaperStage | undefined)[] = [];
+  /** Per-flow stages of flows while they travel over SRD (ENA Express). */
+  private readonly srdStageByFlow: (ShaperStage | undefined)[] = [];
+  /** ENA Express (SRD) state and counters of this card. */
+  readonly srd: EnaExpress;
   /** Where egress packets go once shaped (set by the lab: the fabric). */
   toFabric: (p: Packet) => void = () => {};
   /** Where ingress packets go once shaped (set by the host: its ENA device). */
@@ -138,6 +152,11 @@ export class NitroCard {
     private readonly drops: DropCounters,
   ) {
     this.flows = new FlowTable(cfg.conntrackAllowance);
+    this.srd = new EnaExpress(
+      sched,
+      { supported: cfg.enaExpressSupported ?? false, sameAzPlacement: cfg.sameAzPlacement ?? false },
+      params,
+    );
     const bucketS = params.bwBucketNs / 1e9;
     const over = params.nitroChargeOverheadBytes;
     const bytesOf = (p: Packet) => p.sizeBytes + over;
@@ -178,7 +197,7 @@ export class NitroCard {
       [this.bwOutB, this.ppsOut],
       qNs,
       qMin,
-      (p) => this.toFabric(p),
+      (p) => this.toFabricSrd(p),
       (p, n, r) => this.drop(p, n, r, 'nitro_egress'),
       params.nitroFlowQuantumBytes,
     );
@@ -188,7 +207,11 @@ export class NitroCard {
       qNs,
       qMin,
       (p) => this.toHost(p),
-      (p, n, r) => this.drop(p, n, r, 'nitro_ingress'),
+      (p, n, r) => {
+        // SRD retransmits what the ingress queue dropped (incast); TCP never sees the loss
+        if (this.srd.isSrd(p, false) && this.srd.retransmit(p, (q) => this.ingressStage.offer(q))) return;
+        this.drop(p, n, r, 'nitro_ingress');
+      },
       params.nitroFlowQuantumBytes,
     );
     const igw = new TokenBucket(cfg.igwLimitBps / 8, (cfg.igwLimitBps / 8) * bucketS);
@@ -207,6 +230,7 @@ export class NitroCard {
   attachVpc(vpc: VpcState, eni: Eni): void {
     this.vpc = vpc;
     this.eni = eni;
+    this.srd.attach(vpc, eni);
     for (const peer of this.peers())
       if (!this.flows.adjacency.has(peer)) this.flows.adjacency.set(peer, 'Unknown');
   }
@@ -233,10 +257,16 @@ export class NitroCard {
 
   /** After flow setup: the per-flow limit and on. */
   private egressShaped(p: Packet): void {
-    let stage = this.stageByFlow[p.flow.id];
+    const srd = this.vpc !== null && this.srd.egress(p);
+    let stage = srd ? this.srdStageByFlow[p.flow.id] : this.stageByFlow[p.flow.id];
     if (!stage) {
       const internet = this.isInternetBound(p);
-      const rate = (internet ? this.cfg.internetFlowLimitBps : this.cfg.flowLimitBps) / 8;
+      const rate =
+        (srd
+          ? (this.cfg.srdFlowLimitBps ?? this.cfg.flowLimitBps)
+          : internet
+            ? this.cfg.internetFlowLimitBps
+            : this.cfg.flowLimitBps) / 8;
       const bucket = new TokenBucket(rate, rate * (this.params.bwBucketNs / 1e9));
       const over = this.params.nitroChargeOverheadBytes;
       const after = internet
@@ -250,14 +280,27 @@ export class NitroCard {
         after,
         (q, n, r) => this.drop(q, n, r, 'nitro_egress'),
       );
-      this.flowStages.set(p.flow.id, stage);
-      this.stageByFlow[p.flow.id] = stage;
+      if (srd) this.srdStageByFlow[p.flow.id] = stage;
+      else {
+        this.flowStages.set(p.flow.id, stage);
+        this.stageByFlow[p.flow.id] = stage;
+      }
     }
     stage.offer(p);
   }
 
+  /** Shaped egress to the fabric; an SRD packet first pays the SRD one-way overhead (assumed). */
+  private toFabricSrd(p: Packet): void {
+    if (this.vpc !== null && this.srd.isSrd(p, true))
+      this.sched.after(this.params.enaSrdAddedOneWayNs, this.toFabricArg, p);
+    else this.toFabric(p);
+  }
+
+  private readonly toFabricArg = (arg: unknown) => this.toFabric(arg as Packet);
+
   /** A packet arriving from the VPC fabric. */
   ingress(p: Packet): void {
+    if (this.vpc !== null) this.srd.ingress(p);
     if (this.vpc !== null && !this.fastPath(p)) {
       this.slowPath(p, 'ingress');
       return;
