@@ -149,6 +149,8 @@ export class Lab {
             : []),
         ];
       };
+      host.probe = eth0.probe = nitro.probe = this.probe;
+      host.probeHost = eth0.probeHost = nitro.probeHost = i;
       const instance: Instance = { name: inst.name, spec, host, nitro, rng };
       this.instances.set(inst.name, instance);
       this.byIp.set(ip, instance);
@@ -160,7 +162,8 @@ export class Lab {
       if (eni) inst.nitro.attachVpc(vpc, eni);
     }
     for (const inst of this.instances.values()) {
-      inst.nitro.toFabric = (p) => this.fabricSend(p);
+      const idx = inst.nitro.probeHost;
+      inst.nitro.toFabric = (p) => this.fabricSend(p, idx);
       for (const [dir, acct] of [
         ['in', inst.nitro.creditsIn],
         ['out', inst.nitro.creditsOut],
@@ -215,6 +218,7 @@ export class Lab {
   /** Destination card by flow id (null: no instance has the address), filled on a flow's first packet. */
   private readonly dstByFlow: (NitroCard | null | undefined)[] = [];
 
+  /** The end of a batch's flight; `p.mark` holds the sending host's index (fabric scratch). */
   private readonly deliverFn = (arg: unknown) => {
     const p = arg as Packet;
     const id = p.flow.id;
@@ -223,14 +227,22 @@ export class Lab {
       dst = this.byIp.get(p.flow.tuple.dstIp)?.nitro ?? null;
       this.dstByFlow[id] = dst;
     }
-    if (dst) dst.ingress(p);
+    const sink = this.probe.sink;
+    if (dst) {
+      sink?.leave(this.sched.now, p.mark, 'fabric', 0, p, -1);
+      dst.ingress(p);
+    } else {
+      // no instance has the address: the VPC has nowhere to deliver it (counted by the probe only)
+      sink?.drop(this.sched.now, p.mark, 'fabric', 0, p, p.count, 'vpc_route', true);
+    }
   };
 
   /** Placement and params are fixed for the lab's life: the path MTU and the delay are too. */
   private fabricMtu = 0;
   private fabricDelayNs = 0;
 
-  private fabricSend(p: Packet): void {
+  /** A batch from the card of instance `srcIdx` (lab order) enters the VPC fabric. */
+  private fabricSend(p: Packet, srcIdx: number): void {
     if (this.fabricMtu === 0) {
       this.fabricMtu = this.pathMtu();
       this.fabricDelayNs = this.oneWayDelayNs();
@@ -238,8 +250,11 @@ export class Lab {
     if (p.sizeBytes > this.fabricMtu) {
       const src = this.byIp.get(p.flow.tuple.srcIp);
       this.drops.add(src?.name ?? '?', 'vpc', 'mtu_exceeded', p.count, p.count * p.sizeBytes, p.flow.id);
+      this.probe.sink?.drop(this.sched.now, srcIdx, 'fabric', 0, p, p.count, 'mtu_exceeded', false);
       return;
     }
+    p.mark = srcIdx;
+    this.probe.sink?.enter(this.sched.now, srcIdx, 'fabric', 0, p);
     this.sched.after(this.fabricDelayNs, this.deliverFn, p);
   }
 

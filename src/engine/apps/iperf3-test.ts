@@ -413,7 +413,7 @@ export class Iperf3Test {
       const host = s.receiver.host;
       const prev = host.ctxVcpu;
       host.ctxVcpu = s.receiverVcpu;
-      ep.read(bytes);
+      ep.read(bytes, s.receiverVcpu.index);
       host.ctxVcpu = prev;
       if (!s.receiverStopped) {
         s.recvBytes += bytes;
@@ -489,7 +489,7 @@ export class Iperf3Test {
   private udpRead(s: Stream): void {
     if (s.reading) return;
     const sock = s.udpRx!;
-    const batch = sock.take(MAX_CALLS_PER_EVENT, splitBatch);
+    const batch = sock.take(MAX_CALLS_PER_EVENT, splitBatch, this.lab.nowNs, s.receiverVcpu.index);
     if (batch.length === 0) return;
     s.reading = true;
     let n = 0;

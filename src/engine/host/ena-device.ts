@@ -14,6 +14,7 @@
  * Queue i's interrupt is served by vCPU i mod nVcpu (the usual irqbalance/ENA affinity).
  */
 import { Fifo } from '../core/fifo';
+import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import type { FiveTuple, Packet } from '../model/packet';
@@ -201,6 +202,13 @@ export class EnaDevice implements EnaDeviceView {
   onMtuChange: (mtu: number) => void = () => {};
   /** Called when the queue count changes (the qdisc tree is rebuilt). */
   onQueuesChange: (n: number) => void = () => {};
+  /**
+   * Stage observations (the lab sets its probe and this host's index). tx_ring holds a batch from
+   * the post to the device's fetch (descriptors awaiting cleaning are not packets any more);
+   * rx_ring from its arrival until the NAPI round that took it hands it to the stack.
+   */
+  probe = new Probe();
+  probeHost = -1;
 
   constructor(
     private readonly sched: Scheduler,
@@ -252,6 +260,7 @@ export class EnaDevice implements EnaDeviceView {
   /** Post a batch to TX ring q. Precondition: p.count ≤ txRoom(q). */
   xmit(q: number, p: Packet): void {
     const t = this.tx[q]!;
+    this.probe.sink?.enter(this.sched.now, this.probeHost, 'tx_ring', q, p);
     t.ring.push(p);
     t.used += p.count;
     if (t.used > t.peakUsed) t.peakUsed = t.used;
@@ -290,6 +299,7 @@ export class EnaDevice implements EnaDeviceView {
       const k = t.awaitingLen++;
       t.awaitingClean[k] = p;
       t.awaitingCounts[k] = p.count;
+      this.probe.sink?.leave(this.sched.now, this.probeHost, 'tx_ring', q, p, -1);
       this.toNitro(p);
       if (!t.cleanArmed) {
         t.cleanArmed = true;
@@ -372,14 +382,15 @@ export class EnaDevice implements EnaDeviceView {
     const r = this.rx[q]!;
     const room = this.rxRingSize - r.used;
     if (room <= 0) {
-      this.rxOverrun(r, p, p.count);
+      this.rxOverrun(r, p, p.count, q);
       return;
     }
     if (p.count > room) {
       const rest = splitBatch(p, room);
-      this.rxOverrun(r, rest, rest.count);
+      this.rxOverrun(r, rest, rest.count, q);
     }
     p.enqueuedAtNs = this.sched.now;
+    this.probe.sink?.enter(this.sched.now, this.probeHost, 'rx_ring', q, p);
     r.ring.push(p);
     r.used += p.count;
     if (r.used > r.peakUsed) r.peakUsed = r.used;
@@ -394,10 +405,11 @@ export class EnaDevice implements EnaDeviceView {
     }
   }
 
-  private rxOverrun(r: RxQueue, p: Packet, n: number): void {
+  private rxOverrun(r: RxQueue, p: Packet, n: number, q: number): void {
     r.overruns += n;
     this.rxOverruns += n;
     this.drops.add(this.cfg.hostName, 'rx_ring', 'rx_ring_full', n, n * p.sizeBytes, p.flow.id);
+    this.probe.sink?.drop(this.sched.now, this.probeHost, 'rx_ring', q, p, n, 'rx_ring_full', false);
   }
 
   private irqFns: Array<(arg: unknown) => void> = [];
@@ -474,7 +486,15 @@ export class EnaDevice implements EnaDeviceView {
       r.pollDeliveries = NO_DELIVERIES;
       const vcpu = this.vcpuForQueue(q);
       r.used -= n;
-      for (let i = 0; i < deliveries.length; i++) this.onRx(deliveries[i]!, vcpu);
+      const sink = this.probe.sink;
+      for (let i = 0; i < deliveries.length; i++) {
+        const d = deliveries[i]!;
+        // the stack may split the batches it is handed: report them as NAPI took them, first
+        if (sink !== null)
+          for (let j = 0; j < d.packets.length; j++)
+            sink.leave(this.sched.now, this.probeHost, 'rx_ring', q, d.packets[j]!, vcpu.index);
+        this.onRx(d, vcpu);
+      }
       if (n >= this.params.napiBudget && r.ring.length > 0) {
         // budget exhausted: NAPI stays scheduled and polls again (net_rx_action)
         this.poll(q);
@@ -526,12 +546,22 @@ export class EnaDevice implements EnaDeviceView {
       out.push(p);
       n += p.count;
     }
+    const sink = this.probe.sink;
     for (const p of out) {
       r.cnt += p.count;
       r.bytes += p.count * p.sizeBytes;
+      sink?.leave(this.sched.now, this.probeHost, 'rx_ring', q, p, -1);
     }
     r.used -= n;
     return out;
+  }
+
+  /** Packets posted to TX ring q and not yet fetched by the device (the probe's tx_ring holding). */
+  txPending(q: number): number {
+    const ring = this.tx[q]!.ring;
+    let n = 0;
+    for (let i = 0; i < ring.length; i++) n += ring.at(i).count;
+    return n;
   }
 
   /** Packets waiting in RX ring q. */

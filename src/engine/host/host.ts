@@ -10,6 +10,7 @@
  * Receive path: NAPI deliveries from the device go to the socket registered for the flow
  * (TCP data/ACK, UDP datagram); SYNs go to the listener on the destination port.
  */
+import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
 import { Timer } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
@@ -38,6 +39,9 @@ export class Host {
   /** UDP datagrams to closed ports (UDP NoPorts), TCP resets not modelled. */
   noPorts = 0;
   nextEphemeralPort = 45_000;
+  /** Stage observations (the lab sets its probe and this host's index in lab order). */
+  probe = new Probe();
+  probeHost = -1;
 
   constructor(
     private readonly sched: Scheduler,
@@ -56,6 +60,16 @@ export class Host {
       numTxQueues: () => this.eth0.queueCount,
       drop: (p, count, reason) => {
         this.drops.add(this.name, 'qdisc', reason, count, count * p.sizeBytes, p.flow.id);
+        this.probe.sink?.drop(
+          this.sched.now,
+          this.probeHost,
+          'qdisc',
+          this.qdiscQueueOf(p),
+          p,
+          count,
+          reason,
+          true,
+        );
         // the skb is freed: release its TCP Small Queues / wmem charge
         const h = this.txByFlow[p.flow.id];
         if (h) {
@@ -86,12 +100,26 @@ export class Host {
 
   registerTx(flowId: number, h: SocketHandler): void {
     this.txByFlow[flowId] = h;
+    this.attachProbe(h);
     if (h.kind === 'tcp') this.pacing.set(h.ep.flow.socketId, h.ep);
   }
 
   /** Packets of the peer's flow `srcFlowId` arriving here go to `h`. */
   registerRx(srcFlowId: number, h: SocketHandler): void {
     this.rxBySrcFlow[srcFlowId] = h;
+    this.attachProbe(h);
+  }
+
+  /** Sockets report their receive buffer (socket_rx) to this host's probe. */
+  private attachProbe(h: SocketHandler): void {
+    const s = h.kind === 'tcp' ? h.ep : h.sock;
+    s.stageProbe = this.probe;
+    s.probeHost = this.probeHost;
+  }
+
+  /** The probe's queue for a qdisc packet: the mq child (TX queue) it sits in, else 0 (one root). */
+  private qdiscQueueOf(p: Packet): number {
+    return this.qdisc.rootKind === 'mq' && p.txq >= 0 ? p.txq : 0;
   }
 
   unregister(flowIds: number[]): void {
@@ -129,11 +157,22 @@ export class Host {
     this.enqueue(p);
   }
 
-  /** dev_queue_xmit: pick the TX queue, enqueue, run the queue. */
+  /**
+   * dev_queue_xmit: pick the TX queue, enqueue, run the queue. The socket's send buffer holds bytes,
+   * not packets, in this model (a batch exists from the moment the socket sends it), so the probe's
+   * socket_tx stage is passed through here: entered and left at the instant the batch goes down.
+   */
   enqueue(p: Packet): void {
     const n = this.eth0.queueCount;
     p.txq = Math.floor(((p.flow.skbHash >>> 0) * n) / 4294967296);
     p.enqueuedAtNs = this.sched.now;
+    const sink = this.probe.sink;
+    if (sink !== null) {
+      const now = this.sched.now;
+      sink.enter(now, this.probeHost, 'socket_tx', 0, p);
+      sink.leave(now, this.probeHost, 'socket_tx', 0, p, this.ctxVcpu?.index ?? -1);
+      sink.enter(now, this.probeHost, 'qdisc', this.qdiscQueueOf(p), p);
+    }
     this.qdisc.enqueue(p, this.sched.now);
     if (this.qdisc.rootKind === 'mq') this.runQueue(p.txq);
     else this.runAllQueues();
@@ -167,6 +206,7 @@ export class Host {
         const rest = splitBatch(p, room);
         qdisc.requeue(rest);
       }
+      this.probe.sink?.leave(now, this.probeHost, 'qdisc', mq ? p.txq : 0, p, this.ctxVcpu?.index ?? -1);
       eth0.xmit(target, p);
     }
   }
@@ -190,6 +230,16 @@ export class Host {
           if (!h) {
             this.noPorts += p.count;
             this.drops.add(this.name, 'socket', 'no_listener', p.count, p.count * p.sizeBytes, p.flow.id);
+            this.probe.sink?.drop(
+              this.sched.now,
+              this.probeHost,
+              'socket_rx',
+              0,
+              p,
+              p.count,
+              'no_listener',
+              false,
+            );
             continue;
           }
         }
@@ -214,7 +264,8 @@ export class Host {
         h.ep.onAck(p);
       }
     } else {
-      const dropped = h.sock.deliver(p, splitBatch);
+      // the socket reports socket_rx itself (the application may read in the same call)
+      const dropped = h.sock.deliver(p, splitBatch, this.sched.now);
       if (dropped > 0)
         this.drops.add(this.name, 'socket', 'socket_rcvbuf_full', dropped, dropped * p.sizeBytes, p.flow.id);
     }

@@ -17,9 +17,11 @@
  * every scoreboard entry is one batch and is split when a SACK or ACK covers part of it.
  * Sequence numbers are byte offsets starting at 0 (no ISN: nothing in the model depends on it).
  */
+import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
 import { Timer } from '../core/scheduler';
 import {
+  cloneBatch,
   IPV4_HEADER_BYTES,
   type Flow,
   type Packet,
@@ -132,6 +134,17 @@ export class TcpEndpoint {
   private readonly delackTimer: Timer;
   /** Called when in-order data becomes readable. */
   onReadable: (() => void) | null = null;
+  /**
+   * The receive buffer as the probe's socket_rx stage (set by the host that registers the socket).
+   * The buffer holds bytes; the probe counts wire packets: a data batch enters on arrival and its
+   * packets leave as the application reads their bytes (one MSS each, in arrival order; all that
+   * remain once nothing is queued or out of order). A duplicate leaves at once (discarded).
+   */
+  stageProbe = new Probe();
+  probeHost = -1;
+  private rxHeldPkts = 0;
+  private rxReadAccBytes = 0;
+  private rxProbePkt: Packet | null = null;
 
   constructor(
     private readonly sched: Scheduler,
@@ -189,12 +202,30 @@ export class TcpEndpoint {
     this.trySend();
   }
 
-  /** The application read `bytes` from the receive queue. */
-  read(bytes: number): void {
+  /** The application read `bytes` from the receive queue (on vCPU `cpu`, for the probe). */
+  read(bytes: number, cpu = -1): void {
     const before = this.advertisedWindow();
     this.rcvQueued -= bytes;
+    if (this.rxHeldPkts > 0) this.probeRead(bytes, cpu);
     // Window update when the window opens by ≥ 2 MSS from a nearly closed state (tcp_cleanup_rbuf)
     if (before < 2 * this.mss && this.advertisedWindow() >= 2 * this.mss) this.sendAck(1);
+  }
+
+  private probeRead(bytes: number, cpu: number): void {
+    this.rxReadAccBytes += bytes;
+    let k = Math.min(this.rxHeldPkts, Math.floor(this.rxReadAccBytes / this.mss));
+    if (this.rcvQueued <= 0 && this.ooo.length === 0) k = this.rxHeldPkts;
+    if (k <= 0) return;
+    this.rxHeldPkts -= k;
+    this.rxReadAccBytes = this.rxHeldPkts === 0 ? 0 : Math.max(0, this.rxReadAccBytes - k * this.mss);
+    const p = this.rxProbePkt!;
+    p.count = k;
+    this.stageProbe.sink?.leave(this.sched.now, this.probeHost, 'socket_rx', 0, p, cpu);
+  }
+
+  /** Wire packets the receive buffer holds, as the probe counts them. */
+  get rxHeldPackets(): number {
+    return this.rxHeldPkts;
   }
 
   advertisedWindow(): number {
@@ -679,6 +710,15 @@ export class TcpEndpoint {
     const start = p.seq;
     const end = p.seq + p.count * p.payloadBytes;
     let outOfOrder = false;
+    const sink = this.stageProbe.sink;
+    if (sink !== null) {
+      sink.enter(this.sched.now, this.probeHost, 'socket_rx', 0, p);
+      if (end <= this.rcvNxt) sink.leave(this.sched.now, this.probeHost, 'socket_rx', 0, p, -1);
+      else {
+        this.rxHeldPkts += p.count;
+        if (this.rxProbePkt === null) this.rxProbePkt = cloneBatch(p, 0);
+      }
+    }
     if (end <= this.rcvNxt) {
       outOfOrder = true; // duplicate: ACK at once (D-SACK not modelled)
     } else if (start <= this.rcvNxt) {

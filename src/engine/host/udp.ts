@@ -4,6 +4,7 @@
  * not yet seen TX-completed reach its send buffer (sk_wmem_alloc vs SO_SNDBUF). The receiver queues
  * datagrams up to its receive buffer (drops beyond: UDP RcvbufErrors) for the application to read.
  */
+import { Probe } from '../core/probe';
 import { IPV4_HEADER_BYTES, type Flow, type Packet, UDP_HEADER_BYTES } from '../model/packet';
 
 export const UDP_IP_OVERHEAD = IPV4_HEADER_BYTES + UDP_HEADER_BYTES;
@@ -21,6 +22,9 @@ export class UdpSocket {
   outDatagrams = 0;
   onWritable: (() => void) | null = null;
   onReadable: (() => void) | null = null;
+  /** The receive buffer is the probe's socket_rx stage (set by the host that registers the socket). */
+  stageProbe = new Probe();
+  probeHost = -1;
 
   /** Per-datagram skb overhead charged against SO_SNDBUF / SO_RCVBUF (MODEL_PARAMS, assumed). */
   private readonly txOverhead: number;
@@ -60,11 +64,13 @@ export class UdpSocket {
   }
 
   /** Deliver a received batch; returns how many datagrams were dropped for lack of buffer. */
-  deliver(p: Packet, split: (p: Packet, keep: number) => Packet): number {
+  deliver(p: Packet, split: (p: Packet, keep: number) => Packet, nowNs: number): number {
     const truesize = p.payloadBytes + this.rxOverhead;
     const room = Math.floor((this.rcvbufBytes - this.rxQueuedBytes) / truesize);
+    const sink = this.stageProbe.sink;
     if (room <= 0) {
       this.rcvbufErrors += p.count;
+      sink?.drop(nowNs, this.probeHost, 'socket_rx', 0, p, p.count, 'socket_rcvbuf_full', false);
       return p.count;
     }
     let dropped = 0;
@@ -72,7 +78,9 @@ export class UdpSocket {
       const rest = split(p, room);
       dropped = rest.count;
       this.rcvbufErrors += dropped;
+      sink?.drop(nowNs, this.probeHost, 'socket_rx', 0, rest, dropped, 'socket_rcvbuf_full', false);
     }
+    sink?.enter(nowNs, this.probeHost, 'socket_rx', 0, p);
     this.rxQueue.push(p);
     this.rxQueuedBytes += p.count * truesize;
     this.inDatagrams += p.count;
@@ -81,7 +89,14 @@ export class UdpSocket {
   }
 
   /** Take up to `max` datagrams from the receive queue (splitting a batch if needed). */
-  take(max: number, split: (p: Packet, keep: number) => Packet): Packet[] {
+  take(max: number, split: (p: Packet, keep: number) => Packet, nowNs: number, cpu = -1): Packet[] {
+    const out = this.takeBatches(max, split);
+    const sink = this.stageProbe.sink;
+    if (sink !== null) for (const p of out) sink.leave(nowNs, this.probeHost, 'socket_rx', 0, p, cpu);
+    return out;
+  }
+
+  private takeBatches(max: number, split: (p: Packet, keep: number) => Packet): Packet[] {
     const out: Packet[] = [];
     let n = 0;
     while (this.rxQueue.length > 0 && n < max) {

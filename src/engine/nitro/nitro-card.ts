@@ -30,6 +30,7 @@
  * 5/10), an added one-way delay before the fabric, and a retransmission instead of a loss when the
  * ingress shaper drops it.
  */
+import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters, DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
@@ -122,6 +123,13 @@ export class NitroCard {
   toFabric: (p: Packet) => void = () => {};
   /** Where ingress packets go once shaped (set by the host: its ENA device). */
   toHost: (p: Packet) => void = () => {};
+  /**
+   * Stage observations (the lab sets its probe and this host's index): nitro_egress holds a batch
+   * from the card's receipt (flow setup, per-flow limit, IGW, bandwidth/PPS shapers) until it is
+   * forwarded to the fabric; nitro_ingress from the fabric until the ENA device. Drops are queued.
+   */
+  probe = new Probe();
+  probeHost = -1;
   /** Decides whether an egress packet leaves through the internet gateway. */
   isInternetBound: (p: Packet) => boolean = () => false;
   /** Adjacency/mapping, conntrack and flow cache of this card. */
@@ -206,9 +214,13 @@ export class NitroCard {
       [this.bwInB, this.ppsIn],
       qNs,
       qMin,
-      (p) => this.toHost(p),
+      (p) => {
+        this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
+        this.toHost(p);
+      },
       (p, n, r) => {
-        // SRD retransmits what the ingress queue dropped (incast); TCP never sees the loss
+        // SRD retransmits what the ingress queue dropped (incast); TCP never sees the loss. For the
+        // probe the packet stays in nitro_ingress until it is offered again.
         if (this.srd.isSrd(p, false) && this.srd.retransmit(p, (q) => this.ingressStage.offer(q))) return;
         this.drop(p, n, r, 'nitro_ingress');
       },
@@ -248,6 +260,7 @@ export class NitroCard {
 
   /** A packet handed over by the ENA device for transmission. */
   egress(p: Packet): void {
+    this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
     if (this.vpc !== null && !this.fastPath(p)) {
       this.slowPath(p, 'egress');
       return;
@@ -293,13 +306,20 @@ export class NitroCard {
   private toFabricSrd(p: Packet): void {
     if (this.vpc !== null && this.srd.isSrd(p, true))
       this.sched.after(this.params.enaSrdAddedOneWayNs, this.toFabricArg, p);
-    else this.toFabric(p);
+    else this.forward(p);
   }
 
-  private readonly toFabricArg = (arg: unknown) => this.toFabric(arg as Packet);
+  private readonly toFabricArg = (arg: unknown) => this.forward(arg as Packet);
+
+  /** The batch leaves the card for the fabric (the end of the probe's nitro_egress). */
+  private forward(p: Packet): void {
+    this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_egress', 0, p, -1);
+    this.toFabric(p);
+  }
 
   /** A packet arriving from the VPC fabric. */
   ingress(p: Packet): void {
+    this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_ingress', 0, p);
     if (this.vpc !== null) this.srd.ingress(p);
     if (this.vpc !== null && !this.fastPath(p)) {
       this.slowPath(p, 'ingress');
@@ -516,5 +536,6 @@ export class NitroCard {
 
   private drop(p: Packet, count: number, reason: DropReason, stage: 'nitro_egress' | 'nitro_ingress'): void {
     this.drops.add(this.cfg.hostName, stage, reason, count, count * p.sizeBytes, p.flow.id);
+    this.probe.sink?.drop(this.sched.now, this.probeHost, stage, 0, p, count, reason, true);
   }
 }
