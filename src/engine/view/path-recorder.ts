@@ -447,7 +447,7 @@ export class PathRecorder implements ProbeSink {
       {
         id: 'flow-lookup',
         label: 'Flow lookup',
-        detail: 'flow cache hit → accelerated; miss → processing path',
+        detail: 'hit → accelerated · miss → setup',
       },
       { id: 'conntrack', label: 'Conntrack', detail: `allowance ${cfg.conntrackAllowance}` },
       { id: 'flow-limit', label: 'Per-flow limit', detail: gbps(cfg.flowLimitBps) },
@@ -1212,8 +1212,8 @@ function laneNoun(stage: ProbeStage): string {
 }
 
 function gbps(bps: number): string {
-  const g = bps / 1e9;
-  return `${g >= 10 ? g.toFixed(0) : g.toFixed(3).replace(/\.?0+$/, '')} Gbps`;
+  // up to 3 decimals, trailing zeros dropped: 12.5, 0.781, 10
+  return `${Number((bps / 1e9).toFixed(3))} Gbps`;
 }
 
 function fmtCount(n: number): string {

@@ -1,0 +1,252 @@
+/**
+ * Where each stage and lane of the path sits on the canvas, computed from the layout and the canvas
+ * size (pure: no DOM). One column per instance, drawn as the talk draws the stack: application at
+ * the top, the Nitro card at the bottom, the VPC fabric across the foot of all columns. Each column
+ * has a sending half (left: packets go down: socket → qdisc → TX rings → Nitro egress) and a
+ * receiving half (right: packets come up: Nitro ingress → RX rings → NAPI on a vCPU → socket).
+ */
+import type { PathLayout, PathStageLayout } from '../../protocol/path-frame';
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface LaneGeom {
+  readonly host: number;
+  readonly stage: number;
+  readonly queue: number;
+  readonly label: string;
+  readonly rect: Rect;
+  /** +1: packets move down (sending side), -1: up (receiving side), 0: along the fabric. */
+  readonly dir: 1 | -1 | 0;
+  readonly capacity: number;
+}
+
+export interface StageGeom {
+  readonly host: number;
+  readonly stage: number;
+  readonly name: string;
+  readonly label: string;
+  readonly side: 'tx' | 'rx' | 'fabric';
+  readonly rect: Rect;
+  readonly lanes: readonly LaneGeom[];
+  /** Sub-parts (Nitro flow lookup, buckets) as horizontal bands inside the stage, top to bottom. */
+  readonly parts: ReadonlyArray<{ id: string; label: string; detail: string; rect: Rect }>;
+  readonly layout: PathStageLayout;
+}
+
+export interface HostGeom {
+  readonly index: number;
+  readonly name: string;
+  readonly title: string;
+  readonly subtitle: string;
+  readonly column: Rect;
+  readonly app: Rect;
+  readonly nitroCard: Rect;
+  readonly tx: Rect;
+  readonly rx: Rect;
+  /** NAPI/vCPU boxes on the receiving side, one per vCPU that serves an RX queue. */
+  readonly cpus: ReadonlyArray<{ cpu: number; rect: Rect }>;
+}
+
+export interface PathGeometry {
+  readonly width: number;
+  readonly height: number;
+  readonly hosts: readonly HostGeom[];
+  readonly stages: readonly StageGeom[];
+  readonly fabric: StageGeom;
+  /** Lane by (host, stage, queue) key; see `laneKey`. */
+  readonly lanes: ReadonlyMap<number, LaneGeom>;
+  /** Stage by (host, stage) key. */
+  readonly stageByKey: ReadonlyMap<number, StageGeom>;
+}
+
+export function laneKey(host: number, stage: number, queue: number): number {
+  return (host * 16 + stage) * 65536 + queue;
+}
+
+export function stageKey(host: number, stage: number): number {
+  return host * 16 + stage;
+}
+
+const PAD = 14;
+const GAP = 8;
+const TITLE_H = 38;
+const APP_H = 26;
+const SOCKET_H = 40;
+const MID_H = 44;
+const NITRO_PART_H = 19;
+const FABRIC_H = 58;
+
+/** Compute the geometry for a canvas of `width` × `height` CSS pixels. */
+export function computeGeometry(layout: PathLayout, width: number, height: number): PathGeometry {
+  const n = Math.max(1, layout.instances.length);
+  const colGap = 28;
+  const colW = (width - PAD * 2 - colGap * (n - 1)) / n;
+  const nitroH =
+    Math.max(
+      ...layout.instances.flatMap((i) =>
+        i.stages.filter((s) => s.name.startsWith('nitro')).map((s) => s.parts.length),
+      ),
+      3,
+    ) *
+      NITRO_PART_H +
+    28;
+  const fixed = TITLE_H + APP_H + SOCKET_H + MID_H + nitroH + FABRIC_H + GAP * 6 + 14 + PAD * 2;
+  const ringsH = Math.max(60, height - fixed);
+  const hosts: HostGeom[] = [];
+  const stages: StageGeom[] = [];
+  const lanes = new Map<number, LaneGeom>();
+  const stageByKey = new Map<number, StageGeom>();
+
+  layout.instances.forEach((inst, h) => {
+    const x = PAD + h * (colW + colGap);
+    let y = PAD;
+    const title = { x, y, w: colW, h: TITLE_H };
+    y += TITLE_H + GAP;
+    const app = { x, y, w: colW, h: APP_H };
+    y += APP_H + GAP;
+    const halfGap = 10;
+    const halfW = (colW - halfGap) / 2;
+    const txX = x;
+    const rxX = x + halfW + halfGap;
+    const rowSocket = y;
+    y += SOCKET_H + GAP;
+    const rowMid = y;
+    y += MID_H + GAP;
+    const rowRings = y;
+    y += ringsH + GAP;
+    y += 14; // room for the Nitro card's title
+    const rowNitro = y;
+    const nitroCard = { x: x - 4, y: rowNitro - 18, w: colW + 8, h: nitroH + 14 };
+    const tx = { x: txX, y: rowSocket, w: halfW, h: rowNitro + nitroH - rowSocket };
+    const rx = { x: rxX, y: rowSocket, w: halfW, h: rowNitro + nitroH - rowSocket };
+
+    const rowOf = (name: string): Rect | null => {
+      switch (name) {
+        case 'socket_tx':
+          return { x: txX, y: rowSocket, w: halfW, h: SOCKET_H };
+        case 'socket_rx':
+          return { x: rxX, y: rowSocket, w: halfW, h: SOCKET_H };
+        case 'qdisc':
+          return { x: txX, y: rowMid, w: halfW, h: MID_H };
+        case 'tx_ring':
+          return { x: txX, y: rowRings, w: halfW, h: ringsH };
+        case 'rx_ring':
+          return { x: rxX, y: rowRings, w: halfW, h: ringsH };
+        case 'nitro_egress':
+          return { x: txX, y: rowNitro, w: halfW, h: nitroH - 8 };
+        case 'nitro_ingress':
+          return { x: rxX, y: rowNitro, w: halfW, h: nitroH - 8 };
+        default:
+          return null;
+      }
+    };
+    for (const s of inst.stages) {
+      const rect = rowOf(s.name);
+      if (!rect) continue;
+      const dir: 1 | -1 = s.side === 'rx' ? -1 : 1;
+      const headH = s.name.startsWith('nitro') ? 0 : 14;
+      const inner = { x: rect.x + 3, y: rect.y + headH, w: rect.w - 6, h: rect.h - headH - 3 };
+      const nl = Math.max(1, s.lanes.length);
+      const laneGap = nl > 16 ? 1 : 2;
+      const lw = (inner.w - laneGap * (nl - 1)) / nl;
+      const lg: LaneGeom[] = s.lanes.map((l, i) => ({
+        host: h,
+        stage: s.code,
+        queue: l.queue,
+        label: l.label,
+        rect: { x: inner.x + i * (lw + laneGap), y: inner.y, w: lw, h: inner.h },
+        dir,
+        capacity: l.capacityPackets,
+      }));
+      const parts = s.parts.length
+        ? s.name.startsWith('nitro')
+          ? // packets cross the parts in model order: down on egress, up on ingress
+            (s.side === 'rx' ? [...s.parts].reverse() : s.parts).map((p, i) => ({
+              ...p,
+              rect: { x: rect.x, y: rect.y + 4 + i * NITRO_PART_H, w: rect.w - 12, h: NITRO_PART_H - 2 },
+            }))
+          : []
+        : [];
+      const sg: StageGeom = {
+        host: h,
+        stage: s.code,
+        name: s.name,
+        label: s.label,
+        side: s.side,
+        rect,
+        lanes: lg,
+        parts,
+        layout: s,
+      };
+      stages.push(sg);
+      stageByKey.set(stageKey(h, s.code), sg);
+      for (const l of lg) lanes.set(laneKey(h, s.code, l.queue), l);
+    }
+    // NAPI on the vCPUs that serve RX queues: a row of boxes in the receiving half
+    const rxStage = inst.stages.find((s) => s.name === 'rx_ring');
+    const cpuIds = [...new Set((rxStage?.lanes ?? []).map((l) => l.cpu).filter((c) => c >= 0))].sort(
+      (a, b) => a - b,
+    );
+    const nc = Math.max(1, cpuIds.length);
+    const cw = (halfW - 2 * (nc - 1)) / nc;
+    const cpus = cpuIds.map((cpu, i) => ({
+      cpu,
+      rect: { x: rxX + i * (cw + 2), y: rowMid + 14, w: cw, h: MID_H - 14 },
+    }));
+    hosts.push({
+      index: h,
+      name: inst.name,
+      title: inst.name,
+      subtitle: `${inst.type} · ${inst.ip} · ${inst.vcpus} vCPU · ${inst.queues} ENA queue${inst.queues === 1 ? '' : 's'} · Nitro v${inst.nitroGeneration}`,
+      column: title,
+      app,
+      nitroCard,
+      tx,
+      rx,
+      cpus,
+    });
+  });
+
+  const fy = height - PAD - FABRIC_H;
+  const frect = { x: PAD, y: fy, w: width - PAD * 2, h: FABRIC_H };
+  const fabric: StageGeom = {
+    host: -1,
+    stage: layout.fabric.code,
+    name: 'fabric',
+    label: layout.fabric.label,
+    side: 'fabric',
+    rect: frect,
+    lanes: [
+      {
+        host: -1,
+        stage: layout.fabric.code,
+        queue: 0,
+        label: 'in flight',
+        rect: { x: frect.x, y: frect.y + 18, w: frect.w, h: frect.h - 22 },
+        dir: 0,
+        capacity: 0,
+      },
+    ],
+    parts: [],
+    layout: layout.fabric,
+  };
+  return { width, height, hosts, stages, fabric, lanes, stageByKey };
+}
+
+/** The lane a (host, stage, queue) passage is drawn in: the exact lane, else the stage's lane queue mod lanes. */
+export function laneFor(g: PathGeometry, host: number, stage: number, queue: number): LaneGeom | undefined {
+  const l = g.lanes.get(laneKey(host, stage, queue));
+  if (l) return l;
+  const s = g.stageByKey.get(stageKey(host, stage));
+  if (!s || s.lanes.length === 0) return undefined;
+  return s.lanes[queue % s.lanes.length];
+}
+
+export function contains(r: Rect, x: number, y: number): boolean {
+  return x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
+}

@@ -1,0 +1,538 @@
+/**
+ * Imperative canvas drawing of the path (no React): stage boxes and lanes, queue occupancy and
+ * peaks, the batches of a frame moving along the path, drops with their reason. Returns what the
+ * click hit-test needs (where each drawn batch and lane ended up).
+ *
+ * Speed: batches are drawn with one Path2D per colour (a handful of fill/stroke calls whatever the
+ * number of batches); text is drawn per stage, not per batch.
+ * Truth: a batch of N identical packets is one mark whose size grows with N; the frame's
+ * `sampled` flag is shown by the component (overlay), and lane density is drawn as a bar so a
+ * sampled frame still shows how much passed.
+ */
+import type { PathFrame, PathLayout } from '../../protocol/path-frame';
+import { categoryColour, DROP_COLOUR } from './palette';
+import { type LaneGeom, laneFor, type PathGeometry, type Rect } from './path-geometry';
+
+export type ColourBy = 'flow' | 'rss-queue' | 'vcpu';
+
+export type PathSelection =
+  | { kind: 'packet'; id: number; flow: number }
+  | { kind: 'stage'; host: number; stage: number; queue: number }
+  | null;
+
+export interface Theme {
+  bg: string;
+  fg: string;
+  muted: string;
+  stage: string;
+  stageBorder: string;
+  lane: string;
+  fill: string;
+  nitro: string;
+  nitroBorder: string;
+  select: string;
+  font: string;
+}
+
+export const DEFAULT_THEME: Theme = {
+  bg: '#ffffff',
+  fg: '#1b1f24',
+  muted: '#57606a',
+  stage: '#f6f8fa',
+  stageBorder: '#8c959f',
+  lane: '#eaeef2',
+  fill: '#9fb3c8',
+  nitro: '#fff8e6',
+  nitroBorder: '#bf8700',
+  select: '#000000',
+  font: 'system-ui, sans-serif',
+};
+
+/** Passage fates (engine/view/path-types.ts: PASSAGE_LEFT, PASSAGE_DROPPED, PASSAGE_INSIDE). */
+const FATE_DROPPED = 1;
+const FATE_INSIDE = 2;
+
+export interface DrawOptions {
+  colourBy: ColourBy;
+  selection: PathSelection;
+  reducedMotion: boolean;
+  theme: Theme;
+  /** Device pixel ratio the canvas backing store uses. */
+  dpr: number;
+}
+
+/** What the hit-test needs after a draw: batch heads (x, y, frame index) and lanes. */
+export interface HitData {
+  n: number;
+  x: Float32Array;
+  y: Float32Array;
+  index: Uint32Array;
+}
+
+export function allocHitData(capacity: number): HitData {
+  return {
+    n: 0,
+    x: new Float32Array(capacity),
+    y: new Float32Array(capacity),
+    index: new Uint32Array(capacity),
+  };
+}
+
+const NITRO_PART_FOR_REASON: Record<string, string> = {
+  flow_limit_exceeded: 'flow-limit',
+  bw_out_allowance_exceeded: 'bw-out',
+  bw_in_allowance_exceeded: 'bw-in',
+  pps_allowance_exceeded: 'pps',
+  conntrack_allowance_exceeded: 'conntrack',
+  vpc_route: 'flow-lookup',
+  nacl_deny: 'flow-lookup',
+  sg_deny: 'flow-lookup',
+  igw_limit_exceeded: 'bw-out',
+};
+
+/** Position of a point `frac` (0 = entered, 1 = leaves) along a lane; `jitter` ∈ [0,1) spreads batches across it. */
+function lanePoint(l: LaneGeom, frac: number, jitter: number, out: { x: number; y: number }): void {
+  const r = l.rect;
+  const f = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+  const inset = Math.min(3, r.w / 4);
+  out.x = r.x + inset + jitter * Math.max(0, r.w - 2 * inset);
+  out.y = l.dir === 1 ? r.y + f * r.h : r.y + r.h - f * r.h;
+}
+
+function roundRect(ctx: CanvasRenderingContext2D, r: Rect, radius: number): void {
+  ctx.beginPath();
+  ctx.roundRect(r.x, r.y, r.w, r.h, radius);
+}
+
+function fmtInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Draw one frame. `hit` is refilled with the positions of the batches drawn. */
+export function drawPath(
+  ctx: CanvasRenderingContext2D,
+  g: PathGeometry,
+  layout: PathLayout,
+  frame: PathFrame | null,
+  opts: DrawOptions,
+  hit: HitData,
+): void {
+  const t = opts.theme;
+  ctx.setTransform(opts.dpr, 0, 0, opts.dpr, 0, 0);
+  ctx.fillStyle = t.bg;
+  ctx.fillRect(0, 0, g.width, g.height);
+  ctx.textBaseline = 'alphabetic';
+
+  // ---- the lane index of the frame, for occupancy lookups
+  const laneIdx = new Map<number, number>();
+  if (frame)
+    for (let i = 0; i < frame.lanes; i++)
+      laneIdx.set((frame.laneHost[i]! * 16 + frame.laneStage[i]!) * 65536 + frame.laneQueue[i]!, i);
+
+  // ---- columns: title, application, Nitro card background
+  for (const h of g.hosts) {
+    ctx.fillStyle = t.fg;
+    ctx.font = `600 15px ${t.font}`;
+    ctx.fillText(h.title, h.column.x, h.column.y + 15);
+    ctx.font = `12px ${t.font}`;
+    ctx.fillStyle = t.muted;
+    ctx.fillText(h.subtitle, h.column.x, h.column.y + 31, h.column.w);
+    roundRect(ctx, h.app, 4);
+    ctx.fillStyle = t.stage;
+    ctx.fill();
+    ctx.strokeStyle = t.stageBorder;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    ctx.fillStyle = t.fg;
+    ctx.font = `12px ${t.font}`;
+    ctx.textAlign = 'center';
+    ctx.fillText(
+      'Application (iperf3 / testpmd)  ·  sends ↓   receives ↑',
+      h.app.x + h.app.w / 2,
+      h.app.y + 17,
+    );
+    ctx.textAlign = 'left';
+    roundRect(ctx, h.nitroCard, 6);
+    ctx.fillStyle = t.nitro;
+    ctx.fill();
+    ctx.strokeStyle = t.nitroBorder;
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
+    ctx.fillStyle = t.nitroBorder;
+    ctx.font = `600 12px ${t.font}`;
+    ctx.fillText('Nitro card', h.nitroCard.x + 6, h.nitroCard.y + 12);
+  }
+
+  // ---- stages, lanes, occupancy
+  const cpuLoad = new Map<number, number>();
+  for (const s of g.stages) {
+    const nitro = s.name.startsWith('nitro');
+    if (!nitro) {
+      roundRect(ctx, s.rect, 4);
+      ctx.fillStyle = t.stage;
+      ctx.fill();
+      ctx.strokeStyle = t.stageBorder;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    }
+    ctx.fillStyle = t.fg;
+    ctx.font = `600 11px ${t.font}`;
+    const ringSize = s.lanes[0]?.capacity ?? 0;
+    const head =
+      s.name === 'tx_ring' || s.name === 'rx_ring'
+        ? `${s.label} (${s.lanes.length} × ${ringSize})`
+        : s.name === 'qdisc'
+          ? `qdisc · ${s.layout.parts[0]?.label ?? ''}`
+          : s.label;
+    if (!nitro) ctx.fillText(head, s.rect.x + 4, s.rect.y + 11, s.rect.w - 8);
+    for (const p of s.parts) {
+      ctx.fillStyle = t.bg;
+      ctx.fillRect(p.rect.x, p.rect.y, p.rect.w, p.rect.h);
+      ctx.strokeStyle = t.nitroBorder;
+      ctx.lineWidth = 0.5;
+      ctx.strokeRect(p.rect.x + 0.5, p.rect.y + 0.5, p.rect.w - 1, p.rect.h - 1);
+      ctx.fillStyle = t.fg;
+      ctx.font = `11px ${t.font}`;
+      ctx.fillText(p.label, p.rect.x + 4, p.rect.y + 12, p.rect.w * 0.55);
+      ctx.fillStyle = t.muted;
+      ctx.font = `10px ${t.font}`;
+      ctx.textAlign = 'right';
+      ctx.fillText(p.detail, p.rect.x + p.rect.w - 4, p.rect.y + 12, p.rect.w * 0.45);
+      ctx.textAlign = 'left';
+    }
+    for (const l of s.lanes) {
+      if (!nitro) {
+        ctx.fillStyle = t.lane;
+        ctx.fillRect(l.rect.x, l.rect.y, l.rect.w, l.rect.h);
+      }
+      const li = laneIdx.get((l.host * 16 + l.stage) * 65536 + l.queue);
+      if (li === undefined || !frame) continue;
+      const occ = frame.laneOccupancy[li]!;
+      const peak = frame.lanePeak[li]!;
+      // rings fill against their size; other queues against their own peak (labelled with the number)
+      const ref = l.capacity > 0 ? l.capacity : Math.max(peak, 1);
+      // the Nitro shaper queue is a gauge at the card's edge (its parts fill the stage)
+      const gr = nitro ? { x: l.rect.x + l.rect.w - 7, y: l.rect.y + 4, w: 7, h: l.rect.h - 8 } : l.rect;
+      if (nitro) {
+        ctx.fillStyle = t.lane;
+        ctx.fillRect(gr.x, gr.y, gr.w, gr.h);
+      }
+      const fh = Math.min(1, occ / ref) * gr.h;
+      const ph = Math.min(1, peak / ref) * gr.h;
+      ctx.fillStyle = t.fill;
+      // queues build up from where packets leave: the bottom going down, the top going up
+      if (l.dir === 1) ctx.fillRect(gr.x, gr.y + gr.h - fh, gr.w, fh);
+      else ctx.fillRect(gr.x, gr.y, gr.w, fh);
+      if (peak > 0) {
+        ctx.strokeStyle = t.fg;
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        const py = l.dir === 1 ? gr.y + gr.h - ph : gr.y + ph;
+        ctx.moveTo(gr.x, py);
+        ctx.lineTo(gr.x + gr.w, py);
+        ctx.stroke();
+      }
+      if (s.lanes.length <= 8 && (occ > 0 || peak > 0) && l.rect.w > 26) {
+        ctx.fillStyle = t.fg;
+        ctx.font = `10px ${t.font}`;
+        const txt =
+          l.capacity > 0 ? `${fmtInt(occ)}/${l.capacity}` : `${fmtInt(occ)} queued (peak ${fmtInt(peak)})`;
+        if (nitro) {
+          ctx.textAlign = 'right';
+          ctx.fillText(txt, gr.x - 3, l.dir === 1 ? gr.y + gr.h - 2 : gr.y + gr.h - 2);
+          ctx.textAlign = 'left';
+        } else
+          ctx.fillText(
+            txt,
+            l.rect.x + 2,
+            l.dir === 1 ? l.rect.y + 10 : l.rect.y + l.rect.h - 3,
+            l.rect.w - 4,
+          );
+      }
+    }
+    if (s.lanes.length <= 8 && (s.name === 'tx_ring' || s.name === 'rx_ring'))
+      for (const l of s.lanes) {
+        ctx.fillStyle = t.muted;
+        ctx.font = `10px ${t.font}`;
+        ctx.fillText(`q${l.queue}`, l.rect.x + 2, l.dir === 1 ? l.rect.y + l.rect.h - 3 : l.rect.y + 10);
+      }
+  }
+
+  // ---- fabric
+  const fr = g.fabric.rect;
+  roundRect(ctx, fr, 6);
+  ctx.fillStyle = t.stage;
+  ctx.fill();
+  ctx.strokeStyle = t.stageBorder;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+  ctx.fillStyle = t.fg;
+  ctx.font = `600 12px ${t.font}`;
+  ctx.fillText(
+    `VPC fabric · ${layout.placementLabel} · one-way ${fmtLatency(layout.fabricOneWayNs)}`,
+    fr.x + 6,
+    fr.y + 14,
+  );
+
+  if (!frame) {
+    hit.n = 0;
+    drawCpus(ctx, g, cpuLoad, t);
+    return;
+  }
+
+  // ---- batches
+  const flowRow = new Map<number, number>();
+  for (let i = 0; i < frame.flows; i++) flowRow.set(frame.flowId[i]!, i);
+  const colourKey = (flow: number): number => {
+    const r = flowRow.get(flow);
+    if (opts.colourBy === 'flow') return flow;
+    if (r === undefined) return -1;
+    return opts.colourBy === 'rss-queue' ? frame.flowRxQueue[r]! : frame.flowRxCpu[r]!;
+  };
+  const heads = new Map<number, Path2D>();
+  const trails = new Map<number, Path2D>();
+  const drops = new Path2D();
+  const p0 = { x: 0, y: 0 };
+  const p1 = { x: 0, y: 0 };
+  const from = frame.fromNs;
+  const to = frame.toNs;
+  const fabricLane = g.fabric.lanes[0]!;
+  const hostX = (host: number, side: 'tx' | 'rx') => {
+    const h = g.hosts[host];
+    if (!h) return side === 'tx' ? fr.x : fr.x + fr.w;
+    const r = side === 'tx' ? h.tx : h.rx;
+    return r.x + r.w / 2;
+  };
+  let nh = 0;
+  const cap = hit.x.length;
+  for (let i = 0; i < frame.n; i++) {
+    const stage = frame.stage[i]!;
+    const flow = frame.flow[i]!;
+    const enter = frame.enterNs[i]!;
+    const exit = frame.exitNs[i]!;
+    const span = exit - enter;
+    const fa = span > 0 ? Math.min(1, Math.max(0, (from - enter) / span)) : 1;
+    const fb = span > 0 ? Math.min(1, Math.max(0, (to - enter) / span)) : 1;
+    // a batch still inside the stage at `to` is drawn where it is; one that already left only as
+    // its trail (where it went during the window), so exits do not pile up at the lane ends
+    const inside = exit > to || frame.fate[i] === FATE_INSIDE;
+    const jitter = (((flow * 0.618034 + frame.queue[i]! * 0.31) % 1) + 1) % 1;
+    if (stage === g.fabric.stage) {
+      const r = flowRow.get(flow);
+      const src = frame.host[i]!;
+      const dst = r !== undefined ? frame.flowDst[r]! : -1;
+      const xa = hostX(src, 'tx');
+      const xb = dst >= 0 ? hostX(dst, 'rx') : fr.x + fr.w - 6;
+      const y = fabricLane.rect.y + 6 + jitter * (fabricLane.rect.h - 12);
+      p0.x = xa + (xb - xa) * fa;
+      p0.y = y;
+      p1.x = xa + (xb - xa) * fb;
+      p1.y = y;
+    } else {
+      const l = laneFor(g, frame.host[i]!, stage, frame.queue[i]!);
+      if (!l) continue;
+      lanePoint(l, fa, jitter, p0);
+      lanePoint(l, fb, jitter, p1);
+    }
+    if (frame.fate[i] === FATE_DROPPED) {
+      drops.moveTo(p1.x - 3, p1.y - 3);
+      drops.lineTo(p1.x + 3, p1.y + 3);
+      drops.moveTo(p1.x + 3, p1.y - 3);
+      drops.lineTo(p1.x - 3, p1.y + 3);
+      if (nh < cap) {
+        hit.x[nh] = p1.x;
+        hit.y[nh] = p1.y;
+        hit.index[nh] = i;
+        nh++;
+      }
+      continue;
+    }
+    if (frame.cpu[i]! >= 0 && layout.stages[stage] === 'rx_ring') {
+      const k = frame.host[i]! * 4096 + frame.cpu[i]!;
+      cpuLoad.set(k, (cpuLoad.get(k) ?? 0) + frame.count[i]!);
+    }
+    const key = colourKey(flow);
+    if (!opts.reducedMotion && (p0.x !== p1.x || p0.y !== p1.y)) {
+      let tr = trails.get(key);
+      if (!tr) trails.set(key, (tr = new Path2D()));
+      tr.moveTo(p0.x, p0.y);
+      tr.lineTo(p1.x, p1.y);
+    }
+    if (!inside) continue;
+    let hp = heads.get(key);
+    if (!hp) heads.set(key, (hp = new Path2D()));
+    const c = frame.count[i]!;
+    const rad = Math.min(6, 1.8 + Math.log2(c) * 0.6);
+    hp.moveTo(p1.x + rad, p1.y);
+    hp.arc(p1.x, p1.y, rad, 0, Math.PI * 2);
+    if (nh < cap) {
+      hit.x[nh] = p1.x;
+      hit.y[nh] = p1.y;
+      hit.index[nh] = i;
+      nh++;
+    }
+  }
+  hit.n = nh;
+  ctx.lineWidth = 1.5;
+  ctx.globalAlpha = 0.45;
+  for (const [k, p] of trails) {
+    ctx.strokeStyle = categoryColour(k);
+    ctx.stroke(p);
+  }
+  ctx.globalAlpha = 1;
+  for (const [k, p] of heads) {
+    ctx.fillStyle = categoryColour(k);
+    ctx.fill(p);
+  }
+  ctx.strokeStyle = DROP_COLOUR;
+  ctx.lineWidth = 2;
+  ctx.stroke(drops);
+
+  drawCpus(ctx, g, cpuLoad, t);
+  drawDropLabels(ctx, g, layout, frame, t);
+  drawSelection(ctx, g, frame, opts, hit);
+}
+
+function drawCpus(ctx: CanvasRenderingContext2D, g: PathGeometry, load: Map<number, number>, t: Theme): void {
+  for (const h of g.hosts) {
+    if (h.cpus.length === 0) continue;
+    const r0 = h.cpus[0]!.rect;
+    ctx.fillStyle = t.fg;
+    ctx.font = `600 11px ${t.font}`;
+    ctx.fillText('Interrupt → NAPI on vCPU', r0.x, r0.y - 3, h.rx.w);
+    let max = 1;
+    for (const c of h.cpus) max = Math.max(max, load.get(h.index * 4096 + c.cpu) ?? 0);
+    for (const c of h.cpus) {
+      const v = load.get(h.index * 4096 + c.cpu) ?? 0;
+      roundRect(ctx, c.rect, 3);
+      ctx.fillStyle = t.stage;
+      ctx.fill();
+      if (v > 0) {
+        ctx.globalAlpha = 0.25 + 0.6 * (v / max);
+        ctx.fillStyle = categoryColour(c.cpu);
+        ctx.fill();
+        ctx.globalAlpha = 1;
+      }
+      ctx.strokeStyle = t.stageBorder;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+      if (c.rect.w > 18) {
+        ctx.fillStyle = t.fg;
+        ctx.font = `10px ${t.font}`;
+        ctx.fillText(`${c.cpu}`, c.rect.x + 3, c.rect.y + 12);
+      }
+    }
+  }
+}
+
+/** One label per (host, stage, reason): "✕ 1,234 dropped · rx_ring_full", placed where it happened. */
+function drawDropLabels(
+  ctx: CanvasRenderingContext2D,
+  g: PathGeometry,
+  layout: PathLayout,
+  f: PathFrame,
+  t: Theme,
+): void {
+  const agg = new Map<string, { host: number; stage: number; reason: number; count: number }>();
+  for (let i = 0; i < f.drops; i++) {
+    const k = `${f.dropHost[i]}|${f.dropStage[i]}|${f.dropReason[i]}`;
+    const a = agg.get(k);
+    if (a) a.count += f.dropCount[i]!;
+    else
+      agg.set(k, {
+        host: f.dropHost[i]!,
+        stage: f.dropStage[i]!,
+        reason: f.dropReason[i]!,
+        count: f.dropCount[i]!,
+      });
+  }
+  const stacked = new Map<string, number>();
+  ctx.font = `600 11px ${t.font}`;
+  for (const a of agg.values()) {
+    const reason = layout.dropReasons[a.reason] ?? '?';
+    let r: Rect;
+    if (a.stage === g.fabric.stage) r = g.fabric.rect;
+    else {
+      const s = g.stageByKey.get(a.host * 16 + a.stage);
+      if (!s) continue;
+      const part = s.parts.find((p) => p.id === NITRO_PART_FOR_REASON[reason]);
+      r = part ? part.rect : s.rect;
+    }
+    const sk = `${r.x}|${r.y}`;
+    const nth = stacked.get(sk) ?? 0;
+    stacked.set(sk, nth + 1);
+    const text = `✕ ${fmtInt(a.count)} dropped · ${reason}`;
+    const w = ctx.measureText(text).width + 10;
+    const x = Math.max(2, Math.min(r.x + r.w - w, g.width - w - 2));
+    const y = r.y + r.h / 2 - 8 + nth * 19;
+    ctx.fillStyle = DROP_COLOUR;
+    roundRect(ctx, { x, y, w, h: 17 }, 8);
+    ctx.fill();
+    ctx.fillStyle = '#ffffff';
+    ctx.fillText(text, x + 5, y + 12.5);
+  }
+}
+
+function drawSelection(
+  ctx: CanvasRenderingContext2D,
+  g: PathGeometry,
+  f: PathFrame,
+  opts: DrawOptions,
+  hit: HitData,
+): void {
+  const sel = opts.selection;
+  if (!sel) return;
+  ctx.strokeStyle = opts.theme.select;
+  ctx.lineWidth = 2;
+  if (sel.kind === 'stage') {
+    const l = laneFor(g, sel.host, sel.stage, sel.queue);
+    const r = l?.rect ?? (sel.stage === g.fabric.stage ? g.fabric.rect : undefined);
+    if (r) ctx.strokeRect(r.x - 1.5, r.y - 1.5, r.w + 3, r.h + 3);
+    return;
+  }
+  // the selected passage and, fainter, the other batches of its flow
+  for (let k = 0; k < hit.n; k++) {
+    const i = hit.index[k]!;
+    if (f.id[i] === sel.id) {
+      ctx.beginPath();
+      ctx.arc(hit.x[k]!, hit.y[k]!, 8, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+  }
+}
+
+function fmtLatency(ns: number): string {
+  return ns >= 1e6 ? `${(ns / 1e6).toFixed(1)} ms` : `${(ns / 1e3).toFixed(0)} µs`;
+}
+
+/** Index (into the frame) of the batch nearest (x, y) within `radius` px, or -1. */
+export function hitPacket(hit: HitData, x: number, y: number, radius = 8): number {
+  let best = -1;
+  let bd = radius * radius;
+  for (let k = 0; k < hit.n; k++) {
+    const dx = hit.x[k]! - x;
+    const dy = hit.y[k]! - y;
+    const d = dx * dx + dy * dy;
+    if (d <= bd) {
+      bd = d;
+      best = hit.index[k]!;
+    }
+  }
+  return best;
+}
+
+/** The lane (host, stage, queue) under (x, y), the fabric, or null. */
+export function hitStage(
+  g: PathGeometry,
+  x: number,
+  y: number,
+): { host: number; stage: number; queue: number } | null {
+  for (const s of g.stages)
+    for (const l of s.lanes)
+      if (x >= l.rect.x && x <= l.rect.x + l.rect.w && y >= s.rect.y && y <= s.rect.y + s.rect.h)
+        return { host: l.host, stage: l.stage, queue: l.queue };
+  const fr = g.fabric.rect;
+  if (x >= fr.x && x <= fr.x + fr.w && y >= fr.y && y <= fr.y + fr.h)
+    return { host: 0, stage: g.fabric.stage, queue: 0 };
+  return null;
+}

@@ -1,0 +1,271 @@
+/**
+ * <PathView>: the packet path of the lab on a canvas (drawing in ./path-renderer.ts), with the
+ * overlays that make it readable: what the colours mean, whether the frame is sampled, the colour
+ * toggle. Presentational: props in, `onSelect` out; it never talks to the worker or the store.
+ *
+ * Themes come from CSS variables (--path-*, see path-view.css), re-read when the colour scheme
+ * changes; `prefers-reduced-motion` drops the motion trails (batches are drawn where they are).
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { PathFrame, PathLayout } from '../../protocol/path-frame';
+import { categoryColour, DROP_COLOUR } from './palette';
+import { computeGeometry } from './path-geometry';
+import {
+  allocHitData,
+  type ColourBy,
+  DEFAULT_THEME,
+  drawPath,
+  hitPacket,
+  hitStage,
+  type PathSelection,
+  type Theme,
+} from './path-renderer';
+import './path-view.css';
+
+export type { ColourBy, PathSelection } from './path-renderer';
+
+export interface PathViewProps {
+  layout: PathLayout | null;
+  frame: PathFrame | null;
+  selection: PathSelection;
+  onSelect: (s: PathSelection) => void;
+  colourBy: ColourBy;
+  /** When given, the view shows the colour toggle. */
+  onColourByChange?: (c: ColourBy) => void;
+  /** Height in CSS pixels (the width follows the container). */
+  height?: number;
+  /** Called after each draw with its duration in ms (benchmarks). */
+  onFrameDrawn?: (ms: number) => void;
+}
+
+const THEME_VARS: Record<keyof Theme, string> = {
+  bg: '--path-bg',
+  fg: '--path-fg',
+  muted: '--path-muted',
+  stage: '--path-stage',
+  stageBorder: '--path-stage-border',
+  lane: '--path-lane',
+  fill: '--path-fill',
+  nitro: '--path-nitro',
+  nitroBorder: '--path-nitro-border',
+  select: '--path-select',
+  font: '--path-font',
+};
+
+function readTheme(el: HTMLElement): Theme {
+  const cs = getComputedStyle(el);
+  const out = { ...DEFAULT_THEME };
+  for (const [k, v] of Object.entries(THEME_VARS) as Array<[keyof Theme, string]>) {
+    const val = cs.getPropertyValue(v).trim();
+    if (val) out[k] = val;
+  }
+  return out;
+}
+
+function useMedia(query: string): boolean {
+  const [m, setM] = useState(() => typeof matchMedia === 'function' && matchMedia(query).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const mq = matchMedia(query);
+    const on = () => setM(mq.matches);
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, [query]);
+  return m;
+}
+
+const COLOUR_CHOICES: Array<[ColourBy, string]> = [
+  ['flow', 'Flow'],
+  ['rss-queue', 'RSS queue'],
+  ['vcpu', 'vCPU'],
+];
+
+export function PathView(props: PathViewProps) {
+  const { layout, frame, selection, onSelect, colourBy, onColourByChange, onFrameDrawn } = props;
+  const height = props.height ?? 620;
+  const boxRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(960);
+  const reducedMotion = useMedia('(prefers-reduced-motion: reduce)');
+  const dark = useMedia('(prefers-color-scheme: dark)');
+  const [theme, setTheme] = useState<Theme>(DEFAULT_THEME);
+  const hit = useRef(allocHitData(8192));
+
+  useEffect(() => {
+    const el = boxRef.current;
+    if (!el) return;
+    setWidth(Math.max(480, Math.floor(el.clientWidth)));
+    const ro = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width;
+      if (w) setWidth(Math.max(480, Math.floor(w)));
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // re-read the CSS variables when the scheme flips (or the app toggles data-theme on an ancestor)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `dark` is the trigger, not an input
+  useEffect(() => {
+    if (boxRef.current) setTheme(readTheme(boxRef.current));
+  }, [dark]);
+
+  const geom = useMemo(
+    () => (layout ? computeGeometry(layout, width, height) : null),
+    [layout, width, height],
+  );
+
+  useEffect(() => {
+    const c = canvasRef.current;
+    if (!c || !geom || !layout) return;
+    const dpr = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
+    const bw = Math.round(width * dpr);
+    const bh = Math.round(height * dpr);
+    if (c.width !== bw || c.height !== bh) {
+      c.width = bw;
+      c.height = bh;
+    }
+    const ctx = c.getContext('2d');
+    if (!ctx) return;
+    const t0 = performance.now();
+    drawPath(ctx, geom, layout, frame, { colourBy, selection, reducedMotion, theme, dpr }, hit.current);
+    onFrameDrawn?.(performance.now() - t0);
+  }, [geom, layout, frame, colourBy, selection, reducedMotion, theme, width, height, onFrameDrawn]);
+
+  const locate = useCallback((e: React.MouseEvent<HTMLCanvasElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }, []);
+
+  const onClick = useCallback(
+    (e: React.MouseEvent<HTMLCanvasElement>) => {
+      if (!geom) return;
+      const { x, y } = locate(e);
+      const i = frame ? hitPacket(hit.current, x, y) : -1;
+      if (frame && i >= 0 && frame.id[i]! >= 0) {
+        onSelect({ kind: 'packet', id: frame.id[i]!, flow: frame.flow[i]! });
+        return;
+      }
+      const s = hitStage(geom, x, y);
+      onSelect(s ? { kind: 'stage', ...s } : null);
+    },
+    [geom, frame, onSelect, locate],
+  );
+
+  const onMove = useCallback(
+    (e: React.MouseEvent<HTMLCanvasElement>) => {
+      if (!geom) return;
+      const { x, y } = locate(e);
+      const over = (frame && hitPacket(hit.current, x, y) >= 0) || hitStage(geom, x, y) !== null;
+      e.currentTarget.style.cursor = over ? 'pointer' : 'default';
+    },
+    [geom, frame, locate],
+  );
+
+  const legend = useMemo(() => legendOf(frame, colourBy), [frame, colourBy]);
+  const summary = useMemo(() => summaryOf(layout, frame), [layout, frame]);
+
+  return (
+    <section className="path-view" ref={boxRef} aria-label="Packet path">
+      <canvas
+        ref={canvasRef}
+        style={{ width: `${width}px`, height: `${height}px` }}
+        role="img"
+        aria-label={summary}
+        data-testid="path-canvas"
+        onClick={onClick}
+        onMouseMove={onMove}
+      />
+      <div className="path-view__bar">
+        {onColourByChange && (
+          <fieldset className="path-view__colour">
+            <legend>Colour by</legend>
+            {COLOUR_CHOICES.map(([v, label]) => (
+              <label key={v}>
+                <input
+                  type="radio"
+                  name="path-colour-by"
+                  value={v}
+                  checked={colourBy === v}
+                  onChange={() => onColourByChange(v)}
+                />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <ul className="path-view__legend" aria-label="Colours">
+          {legend.map((l) => (
+            <li key={l.label}>
+              <span className="path-view__swatch" style={{ background: l.colour }} />
+              {l.label}
+            </li>
+          ))}
+          <li>
+            <span className="path-view__swatch path-view__swatch--drop" style={{ borderColor: DROP_COLOUR }}>
+              ✕
+            </span>
+            drop (with its reason)
+          </li>
+          <li>
+            <span className="path-view__swatch path-view__swatch--fill" />
+            queue filled / — peak
+          </li>
+        </ul>
+      </div>
+      <p className="path-view__note" data-testid="path-density" aria-live="polite">
+        {densityNote(frame)}
+      </p>
+    </section>
+  );
+}
+
+function legendOf(frame: PathFrame | null, by: ColourBy): Array<{ label: string; colour: string }> {
+  if (!frame) return [];
+  const seen = new Map<number, string>();
+  for (let i = 0; i < frame.flows && seen.size < 8; i++) {
+    const key =
+      by === 'flow' ? frame.flowId[i]! : by === 'rss-queue' ? frame.flowRxQueue[i]! : frame.flowRxCpu[i]!;
+    if (seen.has(key)) continue;
+    const label =
+      by === 'flow'
+        ? `flow ${key} → RX queue ${frame.flowRxQueue[i]}`
+        : by === 'rss-queue'
+          ? `RX queue ${key}`
+          : `vCPU ${key}`;
+    seen.set(key, label);
+  }
+  return [...seen].sort((a, b) => a[0] - b[0]).map(([k, label]) => ({ label, colour: categoryColour(k) }));
+}
+
+function fmtInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** What the view shows, in words: batches, density, and whether the frame is sampled. */
+export function densityNote(frame: PathFrame | null): string {
+  if (!frame)
+    return 'No traffic yet: run a command in the terminal (e.g. iperf3 -c server) to see packets move.';
+  if (frame.totalPassages === 0) return 'No packets on the path in this time window.';
+  const drops = frame.dropTotal > 0 ? ` ${fmtInt(frame.dropTotal)} packets dropped.` : '';
+  if (frame.sampled)
+    return (
+      `Sampled: drawing 1 in ${frame.stride} batches (${fmtInt(frame.n)} of ${fmtInt(frame.totalPassages)}); ` +
+      `${fmtInt(frame.totalPackets)} packets crossed a stage in this window. Dots are batches of identical packets (bigger = more).${drops}`
+    );
+  return `${fmtInt(frame.totalPassages)} batches, ${fmtInt(frame.totalPackets)} packets in this window; every batch drawn (bigger dot = more packets in the batch).${drops}`;
+}
+
+function summaryOf(layout: PathLayout | null, frame: PathFrame | null): string {
+  if (!layout) return 'Packet path: loading';
+  const hosts = layout.instances.map((i) => `${i.name} (${i.type})`).join(' and ');
+  const drops = new Map<string, number>();
+  if (frame)
+    for (let i = 0; i < frame.drops; i++) {
+      const r = layout.dropReasons[frame.dropReason[i]!] ?? '?';
+      drops.set(r, (drops.get(r) ?? 0) + frame.dropCount[i]!);
+    }
+  const d = [...drops].map(([r, n]) => `${fmtInt(n)} dropped: ${r}`).join('; ');
+  return `Packet path between ${hosts}, ${layout.placementLabel}. ${densityNote(frame)}${d ? ` ${d}.` : ''}`;
+}
+
+export { DROP_COLOUR };
