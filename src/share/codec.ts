@@ -344,3 +344,42 @@ function decodeInner(hash: string, presets: PresetTable): DecodeResult {
     fromLink: true,
   };
 }
+
+/**
+ * Open a scenario document handed over directly (a host page's `load` message): the same size
+ * limit, validation and repair as a link. The document must carry its `version`.
+ */
+export function readScenarioDocument(doc: unknown): DecodeResult {
+  try {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(doc);
+    } catch {
+      return fail('damaged-data', 'the scenario is not plain JSON data');
+    }
+    if (text === undefined) return fail('invalid-scenario', 'the scenario is not a JSON object');
+    if (text.length > MAX_DOCUMENT_BYTES) {
+      return fail('too-large', `the scenario is more than ${MAX_DOCUMENT_BYTES} bytes of JSON`);
+    }
+    // a private copy: repair edits the document in place
+    const copy = JSON.parse(text) as unknown;
+    if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) {
+      return fail('invalid-scenario', 'the scenario is not a JSON object');
+    }
+    const { version, ...rest } = copy as Record<string, unknown>;
+    if (typeof version !== 'number' || !Number.isInteger(version)) {
+      return fail(
+        'unknown-version',
+        `the scenario has no version (this lab reads ${KNOWN_SCENARIO_VERSIONS.join(', ')})`,
+      );
+    }
+    if (version > SCENARIO_VERSION) {
+      return fail('newer-version', `it was made by a newer version of the lab (scenario version ${version})`);
+    }
+    const r = repairScenario(rest, version);
+    if (!r.ok) return fail('invalid-scenario', r.message);
+    return { ok: true, scenario: r.scenario, view: {}, changes: r.changes, fromLink: false };
+  } catch (e) {
+    return fail('damaged-data', `unexpected error (${e instanceof Error ? e.message : String(e)})`);
+  }
+}

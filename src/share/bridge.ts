@@ -1,0 +1,198 @@
+/**
+ * The postMessage API between an embedded lab and its host page.
+ *
+ * Off unless the lab is embedded (`embed=1`) and its link names the parent's origin
+ * (`origin=https://docs.example.com`): then, and only then, the bridge listens. A message is acted
+ * on only if it comes from that exact origin AND from the parent window; everything else is
+ * ignored without an answer. Every message is validated with zod before use; a scenario from the
+ * host goes through the same validation and repair as a link (codec.ts readScenarioDocument).
+ * Messages out are posted to the allowed origin only, never to "*".
+ *
+ * Messages all carry `ns: "ec2-netlab"` and `v: 1`.
+ *   host → lab: {type: "load", scenario: <scenario document>} | {type: "load", link: "#v=2&…"}
+ *               {type: "play"} | {type: "pause"} | {type: "seek", timeNs: <integer ns>}
+ *   lab → host: {type: "ready"}                                 once, when the bridge starts
+ *               {type: "loaded", changes: [..]}                 after a load (what was repaired)
+ *               {type: "error", message: ".."}                  a load failed or a message was not understood
+ *               {type: "time", timeNs}                          simulated time, on change
+ *               {type: "counters", counters: {host: {name: value}}}
+ *               {type: "lesson", lessonId, step, steps, done}
+ *               {type: "height", px}                            the document's height, for autosizing
+ *
+ * The lab is reached through LabApi (play, pause, …), so the store can be wired in one place.
+ */
+import { z } from 'zod';
+import type { Scenario } from '../scenario/schema';
+import { decodeShareLink, MAX_LINK_TIME_NS, type PresetTable, readScenarioDocument } from './codec';
+import type { EmbedFlags } from './embed';
+
+export const BRIDGE_NS = 'ec2-netlab';
+export const BRIDGE_VERSION = 1;
+
+type Unsubscribe = () => void;
+
+/** Counter values per host, e.g. {client: {pps_allowance_exceeded: 0, bw_out_allowance_exceeded: 12}}. */
+export type CountersSnapshot = Record<string, Record<string, number>>;
+
+export interface LessonProgress {
+  lessonId: string;
+  /** 0-based index of the current step. */
+  step: number;
+  steps: number;
+  done: boolean;
+}
+
+/** What the bridge needs from the app. The on* functions return an unsubscribe function. */
+export interface LabApi {
+  loadScenario(scenario: Scenario): void;
+  play(): void;
+  pause(): void;
+  seek(timeNs: number): void;
+  onTime(cb: (timeNs: number) => void): Unsubscribe;
+  onCounters?(cb: (counters: CountersSnapshot) => void): Unsubscribe;
+  onLessonProgress?(cb: (p: LessonProgress) => void): Unsubscribe;
+  /** Height of the app's content in CSS pixels; see observeDocumentHeight for the usual source. */
+  onHeight?(cb: (px: number) => void): Unsubscribe;
+}
+
+/** The parts of `window` the bridge uses (a fake in tests). */
+export interface BridgeWindow {
+  addEventListener(type: 'message', listener: (ev: MessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (ev: MessageEvent) => void): void;
+  readonly parent: { postMessage(message: unknown, targetOrigin: string): void } | null;
+}
+
+const envelope = { ns: z.literal(BRIDGE_NS), v: z.literal(BRIDGE_VERSION) };
+
+export const HostMessageSchema = z.union([
+  z.strictObject({ ...envelope, type: z.literal('load'), scenario: z.unknown() }),
+  z.strictObject({ ...envelope, type: z.literal('load'), link: z.string().max(32_768) }),
+  z.strictObject({ ...envelope, type: z.literal('play') }),
+  z.strictObject({ ...envelope, type: z.literal('pause') }),
+  z.strictObject({
+    ...envelope,
+    type: z.literal('seek'),
+    timeNs: z.number().int().min(0).max(MAX_LINK_TIME_NS),
+  }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+export type LabMessage = { ns: typeof BRIDGE_NS; v: typeof BRIDGE_VERSION } & (
+  | { type: 'ready' }
+  | { type: 'loaded'; changes: string[] }
+  | { type: 'error'; message: string }
+  | { type: 'time'; timeNs: number }
+  | { type: 'counters'; counters: CountersSnapshot }
+  | ({ type: 'lesson' } & LessonProgress)
+  | { type: 'height'; px: number }
+);
+
+export interface Bridge {
+  stop(): void;
+}
+
+type Body<T = LabMessage> = T extends unknown ? Omit<T, 'ns' | 'v'> : never;
+
+/**
+ * Start the bridge when the embed flags allow it; null (and nothing listening) otherwise, or when
+ * the lab is not in a frame.
+ */
+export function startBridge(
+  win: BridgeWindow,
+  flags: EmbedFlags,
+  api: LabApi,
+  presets: PresetTable = {},
+): Bridge | null {
+  const origin = flags.origin;
+  const parent = win.parent;
+  if (!flags.embed || origin === undefined || parent === null || (parent as unknown) === win) return null;
+  const post = (body: Body) => parent.postMessage({ ns: BRIDGE_NS, v: BRIDGE_VERSION, ...body }, origin);
+
+  const onMessage = (ev: MessageEvent) => {
+    if (ev.origin !== origin || ev.source !== parent) return;
+    const data: unknown = ev.data;
+    // other scripts on the host page may message the frame too: answer only what is addressed to us
+    if (typeof data !== 'object' || data === null || (data as { ns?: unknown }).ns !== BRIDGE_NS) return;
+    const m = HostMessageSchema.safeParse(data);
+    if (!m.success) {
+      const type = (data as { type?: unknown }).type;
+      post({ type: 'error', message: `message not understood: ${describeType(type)}` });
+      return;
+    }
+    const msg = m.data;
+    switch (msg.type) {
+      case 'play':
+        api.play();
+        return;
+      case 'pause':
+        api.pause();
+        return;
+      case 'seek':
+        api.seek(msg.timeNs);
+        return;
+      case 'load': {
+        const r = 'link' in msg ? decodeShareLink(msg.link, presets) : readScenarioDocument(msg.scenario);
+        if (!r.ok) {
+          post({ type: 'error', message: r.error.message });
+          return;
+        }
+        api.loadScenario(r.scenario);
+        post({ type: 'loaded', changes: r.changes });
+        return;
+      }
+    }
+  };
+
+  let lastTime = -1;
+  let lastHeight = -1;
+  const subs: Unsubscribe[] = [
+    api.onTime((timeNs) => {
+      if (timeNs === lastTime) return;
+      lastTime = timeNs;
+      post({ type: 'time', timeNs });
+    }),
+  ];
+  if (api.onCounters) subs.push(api.onCounters((counters) => post({ type: 'counters', counters })));
+  if (api.onLessonProgress) subs.push(api.onLessonProgress((p) => post({ type: 'lesson', ...p })));
+  if (api.onHeight) {
+    subs.push(
+      api.onHeight((px) => {
+        const h = Math.ceil(px);
+        if (h === lastHeight) return;
+        lastHeight = h;
+        post({ type: 'height', px: h });
+      }),
+    );
+  }
+  win.addEventListener('message', onMessage);
+  post({ type: 'ready' });
+  let stopped = false;
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      win.removeEventListener('message', onMessage);
+      for (const u of subs) u();
+    },
+  };
+}
+
+function describeType(type: unknown): string {
+  const known = 'load, play, pause, seek';
+  if (typeof type !== 'string') return `no "type" (one of ${known})`;
+  if (!['load', 'play', 'pause', 'seek'].includes(type))
+    return `unknown type "${type.slice(0, 40)}" (one of ${known})`;
+  return `"${type}" has missing or invalid fields`;
+}
+
+/**
+ * The usual onHeight source: the document element's height, via ResizeObserver. For LabApi
+ * implementations in the browser.
+ */
+export function observeDocumentHeight(doc: Document, cb: (px: number) => void): Unsubscribe {
+  const el = doc.documentElement;
+  const ro = new ResizeObserver(() => cb(el.scrollHeight));
+  ro.observe(el);
+  cb(el.scrollHeight);
+  return () => ro.disconnect();
+}

@@ -1,0 +1,171 @@
+/**
+ * Embed mode: the flags a documentation page puts in the lab's hash
+ * (`#…&embed=1&panels=path,charts&controls=minimal&autoplay=1&t=2s&origin=https://docs.example.com`)
+ * and the `<iframe>` snippet "Copy embed code" produces.
+ *
+ * Guarantees: parsing never throws; each flag is validated on its own and an invalid one is dropped
+ * with a note (the rest still apply); `origin` is accepted only as a bare http(s) origin (scheme,
+ * host, optional port: no path, no wildcard), since it is the one origin the postMessage bridge
+ * (bridge.ts) will talk to. The snippet escapes every attribute value.
+ *
+ * The sandbox of the snippet: `allow-scripts` (the app is a script, the simulation a module
+ * worker) and `allow-same-origin` (without it the frame's origin is opaque: a module worker
+ * loaded from the lab's own URL is then cross-origin and refused, and storage throws), plus
+ * `allow-popups allow-popups-to-escape-sandbox` so "Open in the full lab" can open the lab in a
+ * new tab, unsandboxed. Left out on purpose: allow-top-navigation (the lab never navigates the
+ * host page), allow-forms, allow-modals, allow-downloads (exports are for the full lab). Note that
+ * allow-scripts with allow-same-origin protects nothing when the lab is served from the host's
+ * own origin (the frame could lift its sandbox): serve the lab from its own origin.
+ */
+import { clip, formatHashParams, type LinkKey, parseHashParams } from './hash-params';
+import { formatLinkTime, PANELS, type Panel, parseLinkTime } from './codec';
+
+export const CONTROLS = ['none', 'minimal', 'full'] as const;
+export type Controls = (typeof CONTROLS)[number];
+
+export interface EmbedFlags {
+  /** `embed=1`: minimal chrome, no writes to storage or history, an "Open in the full lab" link. */
+  embed: boolean;
+  /** Panels shown (`panels=`); absent: the app's default. */
+  panels?: Panel[];
+  /** Playback controls: none, minimal (play/pause, time), full. Default: minimal when embedded, else full. */
+  controls: Controls;
+  /** Start playing once loaded. */
+  autoplay: boolean;
+  /** Simulated time to start at, integer ns (`t=`). */
+  startNs?: number;
+  /** The parent page's origin the postMessage bridge answers; absent: the bridge is off. */
+  origin?: string;
+}
+
+/** Keys embed.ts owns in the hash (`panels` and `t` are shared with the view, same meaning). */
+export const EMBED_KEYS: readonly LinkKey[] = ['embed', 'panels', 'controls', 'autoplay', 't', 'origin'];
+
+/** A bare http(s) origin like https://docs.example.com or http://localhost:8080; null otherwise. */
+export function parseOrigin(s: string): string | null {
+  if (s.length > 256) return null;
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+  // the origin must be given as exactly that: no path, query, fragment or credentials
+  return u.origin === s ? s : null;
+}
+
+const flag = (key: string, v: string, notes: string[]): boolean => {
+  if (v === '1' || v === '') return true;
+  if (v === '0') return false;
+  notes.push(`${key}: "${clip(v)}" is not 1 or 0; ignored`);
+  return false;
+};
+
+/** Read the embed flags of a hash. */
+export function parseEmbedFlags(hash: string): { flags: EmbedFlags; notes: string[] } {
+  const hp = parseHashParams(hash);
+  const flags: EmbedFlags = { embed: false, controls: 'full', autoplay: false };
+  if (!hp.ok) return { flags, notes: [hp.message] };
+  const { params } = hp;
+  const notes: string[] = [];
+  const e = params.get('embed');
+  if (e !== undefined) flags.embed = flag('embed', e, notes);
+  flags.controls = flags.embed ? 'minimal' : 'full';
+  const c = params.get('controls');
+  if (c !== undefined) {
+    if ((CONTROLS as readonly string[]).includes(c)) flags.controls = c as Controls;
+    else notes.push(`controls: "${clip(c)}" is not ${CONTROLS.join(', ')}; ignored`);
+  }
+  const a = params.get('autoplay');
+  if (a !== undefined) flags.autoplay = flag('autoplay', a, notes);
+  const panels = params.get('panels');
+  if (panels !== undefined) {
+    const list = panels.split(',').filter((p): p is Panel => (PANELS as readonly string[]).includes(p));
+    flags.panels = [...new Set(list)];
+  }
+  const t = params.get('t');
+  if (t !== undefined) {
+    const ns = parseLinkTime(t);
+    if (typeof ns === 'number') flags.startNs = ns;
+  }
+  const o = params.get('origin');
+  if (o !== undefined) {
+    const origin = parseOrigin(o);
+    if (origin === null) {
+      notes.push(
+        `origin: "${clip(o)}" is not an origin like https://docs.example.com; the host-page API stays off`,
+      );
+    } else if (!flags.embed) {
+      notes.push('origin: only used with embed=1; the host-page API stays off');
+    } else flags.origin = origin;
+  }
+  return { flags, notes };
+}
+
+export interface EmbedSnippetOptions {
+  /** The iframe's accessible title. Default "ec2-netlab: EC2 networking lab". */
+  title?: string;
+  /** Pixels, or a percentage like "100%". Default 800 × 600. */
+  width?: number | string;
+  height?: number | string;
+  panels?: Panel[];
+  controls?: Controls;
+  autoplay?: boolean;
+  startNs?: number;
+  /** Origin of the page that will host the frame, to turn on the postMessage API. */
+  origin?: string;
+}
+
+export const EMBED_SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
+
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function size(v: number | string | undefined, fallback: number, what: string): string {
+  if (v === undefined) return String(fallback);
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 100 && v <= 4000) return String(v);
+  if (typeof v === 'string' && /^(100|[1-9]?\d)%$/.test(v)) return v;
+  throw new Error(`embedSnippet: ${what} must be 100–4000 pixels or a percentage, not ${String(v)}`);
+}
+
+/** The lab URL with embed flags set in its hash (replacing any embed flags it had). */
+export function embedUrl(url: string, opts: EmbedSnippetOptions = {}): string {
+  const u = new URL(url);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new Error(`embedUrl: not an http(s) URL: ${url}`);
+  const keep = u.hash
+    .replace(/^#/, '')
+    .split('&')
+    .filter((part) => part !== '' && !(EMBED_KEYS as readonly string[]).includes(part.split('=')[0] ?? ''));
+  const add: Array<[LinkKey, string]> = [['embed', '1']];
+  if (opts.panels) add.push(['panels', opts.panels.join(',')]);
+  if (opts.controls) add.push(['controls', opts.controls]);
+  if (opts.autoplay) add.push(['autoplay', '1']);
+  if (opts.startNs !== undefined) add.push(['t', formatLinkTime(opts.startNs)]);
+  if (opts.origin !== undefined) {
+    const o = parseOrigin(opts.origin);
+    if (o === null)
+      throw new Error(`embedUrl: "${opts.origin}" is not an origin like https://docs.example.com`);
+    add.push(['origin', o]);
+  }
+  const extra = formatHashParams(add).slice(1);
+  u.hash = keep.length > 0 ? `${keep.join('&')}&${extra}` : extra;
+  return u.toString();
+}
+
+/** The `<iframe>` HTML for "Copy embed code". Throws on an invalid URL, size or origin. */
+export function embedSnippet(url: string, opts: EmbedSnippetOptions = {}): string {
+  const src = embedUrl(url, opts);
+  const title = opts.title ?? 'ec2-netlab: EC2 networking lab';
+  const attrs = [
+    `src="${escapeAttr(src)}"`,
+    `title="${escapeAttr(title)}"`,
+    `width="${size(opts.width, 800, 'width')}"`,
+    `height="${size(opts.height, 600, 'height')}"`,
+    `sandbox="${EMBED_SANDBOX}"`,
+    'loading="lazy"',
+    'style="border: 0"',
+  ];
+  return `<iframe ${attrs.join(' ')}></iframe>`;
+}
