@@ -105,6 +105,49 @@ export const MODEL_PARAMS = {
     'AWS-CT (the per-instance maximum is not published)',
     'Per-instance conntrack allowance used instead of the catalog figure when > 0 (0 = the catalog conntrackAllowanceMax). For experiments with a small table.',
   ),
+  linkLocalBucketPackets: p(
+    32,
+    'packets',
+    'assumed',
+    'VPC-UG DNS quotas (1024 pps per ENI, "cannot be increased"); AWS-ENAPERF (linklocal_allowance_exceeded)',
+    'Depth of the per-ENI link-local token bucket (DNS to the resolver, IMDS, Time Sync) that refills at the documented 1024 pps. AWS gives only the rate. 32 packets (~31 ms at the rate) lets a resolver burst at boot or a few retries through while a sustained 5000 qps drops 5000 − 1024 per second, whatever the depth.',
+  ),
+  resolverResponseNs: p(
+    200_000,
+    'ns',
+    'assumed',
+    'none',
+    'Time the Route 53 Resolver (169.254.169.253 / VPC+2) takes to answer a query for a name it holds (the VPC\'s instances), from the query leaving the Nitro card to the answer entering it. AWS publishes no figure; dig against the VPC resolver typically reports "Query time: 0 msec" or 1 msec for such names.',
+  ),
+  // ---------- applications (the lab's HTTP server, TLS) ----------
+  httpServerRequestNs: p(
+    20_000,
+    'ns/request',
+    'assumed',
+    'none',
+    "The lab's web server (every instance, ports 80/443, nginx-like static files): time from the whole request being readable to the response being written (parse, open, headers). Tens of µs is the order of a static-file hit in nginx.",
+  ),
+  tlsClientHelloBytes: p(
+    517,
+    'bytes',
+    'assumed',
+    'none',
+    'TLS 1.3 ClientHello as curl 8 / OpenSSL 3 send it (commonly 517 bytes with the padding extension).',
+  ),
+  tlsServerFlightBytes: p(
+    4_000,
+    'bytes',
+    'assumed',
+    'none',
+    "TLS 1.3 server flight (ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished) with a one-certificate RSA-2048 chain: about 4 KB. HTTPS is modelled as this one extra round trip (RFC 8446 full handshake); the crypto's CPU time is not modelled.",
+  ),
+  tlsClientFinishedBytes: p(
+    80,
+    'bytes',
+    'assumed',
+    'none',
+    'TLS 1.3 client ChangeCipherSpec + Finished record sent before the HTTP request (6 + 74 bytes).',
+  ),
   // ---------- VPC fabric ----------
   // ---------- ENA Express (SRD) ----------
   enaSrdAddedOneWayNs: p(

@@ -24,7 +24,14 @@ import type { QdiscContext } from './qdisc/types';
 import type { TcpEndpoint } from './tcp';
 import type { UdpSocket } from './udp';
 
-export type SocketHandler = { kind: 'tcp'; ep: TcpEndpoint } | { kind: 'udp'; sock: UdpSocket };
+/**
+ * What receives a flow's packets: a TCP endpoint, a UDP socket, or a raw handler (ICMP: the kernel's
+ * echo responder on the target, the ping socket on the sender).
+ */
+export type SocketHandler =
+  | { kind: 'tcp'; ep: TcpEndpoint }
+  | { kind: 'udp'; sock: UdpSocket }
+  | { kind: 'raw'; deliver: (p: Packet) => void };
 
 export class Host {
   /** The vCPU whose context is running now (softirq or a thread), for charging send costs. */
@@ -74,7 +81,7 @@ export class Host {
         const h = this.txByFlow[p.flow.id];
         if (h) {
           if (h.kind === 'tcp') h.ep.txCompleted(p, count);
-          else h.sock.txCompleted(p, count);
+          else if (h.kind === 'udp') h.sock.txCompleted(p, count);
         }
       },
       socketPacingRateBytesPerSec: (socketId) =>
@@ -86,7 +93,7 @@ export class Host {
       const h = this.txByFlow[p.flow.id];
       if (!h) return;
       if (h.kind === 'tcp') h.ep.txCompleted(p, count);
-      else h.sock.txCompleted(p, count);
+      else if (h.kind === 'udp') h.sock.txCompleted(p, count);
     };
     eth0.onRx = (d, vcpu) => this.receive(d, vcpu);
     eth0.qdiscKind = () => this.qdisc.rootKind;
@@ -263,6 +270,8 @@ export class Host {
       } else {
         h.ep.onAck(p);
       }
+    } else if (h.kind === 'raw') {
+      h.deliver(p);
     } else {
       // the socket reports socket_rx itself (the application may read in the same call)
       const dropped = h.sock.deliver(p, splitBatch, this.sched.now);

@@ -151,8 +151,9 @@ export class TcpEndpoint {
     flow: Flow,
     private readonly params: ParamValues,
     private readonly hooks: TcpHostHooks,
-    opts: { mss: number; sndbufBytes: number; rcvbufBytes: number; maxBatchSegs: number },
+    opts: { mss: number; sndbufBytes: number; rcvbufBytes: number; maxBatchSegs: number; nodelay?: boolean },
   ) {
+    this.nodelay = opts.nodelay ?? false;
     this.flow = flow;
     this.mss = opts.mss;
     this.sndbufBytes = opts.sndbufBytes;
@@ -167,6 +168,8 @@ export class TcpEndpoint {
   }
 
   private readonly maxBatchSegs: number;
+  /** TCP_NODELAY: no Nagle delay for a sub-MSS tail. */
+  private readonly nodelay: boolean;
 
   // ================================================================ connection setup
 
@@ -174,6 +177,8 @@ export class TcpEndpoint {
   synRetries = 0;
   /** Set when the handshake timed out (ETIMEDOUT). */
   connectFailed = false;
+  /** Called once when the handshake times out (connect() returns ETIMEDOUT). */
+  onConnectFailed: (() => void) | null = null;
   private connecting = false;
 
   /** Client side: send SYN, retransmitted on the initial RTO (1 s, doubling) until answered. */
@@ -281,8 +286,9 @@ export class TcpEndpoint {
       let segs = Math.floor(bytes / this.mss);
       let payload = this.mss;
       if (segs === 0) {
-        // a tail smaller than one MSS: send it only when nothing else is in flight (Nagle)
-        if (this.sndNxt > this.sndUna) return;
+        // a tail smaller than one MSS: send it only when nothing else is in flight (Nagle), unless
+        // the application set TCP_NODELAY (curl and nginx do)
+        if (this.sndNxt > this.sndUna && !this.nodelay) return;
         segs = 1;
         payload = bytes;
       } else {
@@ -310,6 +316,11 @@ export class TcpEndpoint {
       pendingRetrans: false,
     });
     this.sndNxt = end;
+    // data carries the ACK of what we received: no separate delayed ACK (tcp_event_ack_sent)
+    if (this.delackTimer.armed) {
+      this.delackTimer.stop();
+      this.unackedSegs = 0;
+    }
     const p = this.makePacket(segs, payload, start, TCP_FLAG_ACK);
     this.tsqBytes += segs * payload;
     this.hooks.transmit(p);
@@ -627,6 +638,7 @@ export class TcpEndpoint {
       if (this.synRetries >= 6) {
         this.connecting = false;
         this.connectFailed = true;
+        this.onConnectFailed?.();
         return;
       }
       this.synRetries++;

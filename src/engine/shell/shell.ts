@@ -5,6 +5,7 @@
  */
 import type { Instance, Lab } from '../lab';
 import { runAws } from './commands/aws';
+import { runCurl } from './commands/curl';
 import { runDpdkTestpmd } from './commands/dpdk-testpmd';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
@@ -38,6 +39,8 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
   switch (cmd) {
     case 'aws':
       return runAws(args, lab);
+    case 'curl':
+      return runCurl(args, lab, host);
     case 'iperf3':
       return runIperf3(args, lab, host);
     case 'dpdk-testpmd':
