@@ -402,7 +402,6 @@ export function runCurl(argv: string[], lab: Lab, self: Instance): CommandOutcom
   const req = requestText(u.path, hostHeader, VERSION);
   const start = lab.nowNs;
   const t = { connect: 0, appconnect: 0, pretransfer: 0, starttransfer: 0, total: 0 };
-  const result: Outcome | null = null;
   let failure: { code: number; msg: string } | null = null;
   const conn = new HttpConnection(lab, self, target, u.port, {
     onConnected: (at) => {
