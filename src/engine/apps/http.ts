@@ -3,7 +3,8 @@
  *
  * The server: every instance runs a small static web server (nginx-like) on port 80 (HTTP) and 443
  * (HTTPS). It accepts a connection when the SYN reaches the instance (after the Nitro card's flow
- * setup on both ends), waits for the whole request, spends MODEL_PARAMS.httpServerRequestNs, and
+ * setup on both ends), waits for the whole request, spends MODEL_PARAMS.httpServerRequestNs of one vCPU (a worker
+ * per vCPU, the connection's by its port; requests queue there), and
  * writes the response headers and body on the connection. What it serves: a path whose last segment
  * is a size (`/1024`, `/100k`, `/1M`, `/2G`, optional trailing B; k/M/G are powers of 1024) is a file
  * of that many zero bytes (application/octet-stream); any other path is the 615-byte index page
@@ -17,6 +18,7 @@
  * are assumed parameters); no cryptography CPU is modelled. Not modelled: connection teardown (FIN):
  * a finished connection just stops sending, so its conntrack entry stays until its idle timeout.
  */
+import type { Vcpu } from '../host/cpu';
 import type { TcpEndpoint } from '../host/tcp';
 import { TcpEndpoint as Tcp } from '../host/tcp';
 import type { Instance, Lab } from '../lab';
@@ -64,7 +66,7 @@ export function resolveResource(path: string): HttpResource {
 }
 
 /** The response header block as nginx writes it (the date is the lab's wall clock). */
-export function responseHeaders(res: HttpResource, date: string): string {
+export function responseHeaders(res: HttpResource, date: string, keepAlive = true): string {
   return (
     'HTTP/1.1 200 OK\r\n' +
     `Server: ${HTTP_SERVER_SOFTWARE}\r\n` +
@@ -72,7 +74,7 @@ export function responseHeaders(res: HttpResource, date: string): string {
     `Content-Type: ${res.contentType}\r\n` +
     `Content-Length: ${res.bodyBytes}\r\n` +
     'Last-Modified: Mon, 02 Dec 2024 16:00:00 GMT\r\n' +
-    'Connection: keep-alive\r\n' +
+    `Connection: ${keepAlive ? 'keep-alive' : 'close'}\r\n` +
     `ETag: "674ddaa0-${res.bodyBytes.toString(16)}"\r\n` +
     'Accept-Ranges: bytes\r\n' +
     '\r\n'
@@ -117,6 +119,7 @@ export class HttpConnection {
   readonly rev: Flow;
   private readonly ep: TcpEndpoint;
   private serverEp: TcpEndpoint | null = null;
+  private serverVcpu: Vcpu | null = null;
   state: 'connecting' | 'tls' | 'open' | 'failed' | 'closed' = 'connecting';
   readonly tls: boolean;
   private cur: HttpExchange | null = null;
@@ -195,6 +198,7 @@ export class HttpConnection {
       opts,
     );
     this.serverEp = ep;
+    this.serverVcpu = svcpu;
     server.registerRx(this.fwd.id, { kind: 'tcp', ep });
     server.registerTx(this.rev.id, { kind: 'tcp', ep });
     ep.onReadable = () => this.serverReadable();
@@ -262,8 +266,9 @@ export class HttpConnection {
     // TLS: the client's Finished goes out with the first request
     const extra = this.tls && this.firstRequest ? this.lab.params.tlsClientFinishedBytes : 0;
     this.firstRequest = false;
+    // the server's worker runs on one vCPU: requests queue behind each other there
     this.expectAtServer(q.bytes + extra, () =>
-      this.lab.sched.after(cost, () => this.serverSend(q.respBytes)),
+      this.serverVcpu!.run(cost, () => this.serverSend(q.respBytes)),
     );
     this.clientExpect = q.respBytes;
     this.clientRecv = 0;

@@ -4,6 +4,7 @@
  * commands; anything that is not a modelled tool gets bash's "command not found".
  */
 import type { Instance, Lab } from '../lab';
+import { runAb } from './commands/ab';
 import { runAws } from './commands/aws';
 import { runCurl } from './commands/curl';
 import { runDpdkTestpmd } from './commands/dpdk-testpmd';
@@ -39,6 +40,8 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
   switch (cmd) {
     case 'aws':
       return runAws(args, lab);
+    case 'ab':
+      return runAb(args, lab, host);
     case 'curl':
       return runCurl(args, lab, host);
     case 'iperf3':
