@@ -119,6 +119,7 @@ export class Host {
 
   /** Sockets report their receive buffer (socket_rx) to this host's probe. */
   private attachProbe(h: SocketHandler): void {
+    if (h.kind === 'raw') return; // no socket buffer (ICMP echo, a listener's accept)
     const s = h.kind === 'tcp' ? h.ep : h.sock;
     s.stageProbe = this.probe;
     s.probeHost = this.probeHost;
