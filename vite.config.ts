@@ -3,7 +3,20 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The CSP <meta> in index.html is for the built site. Vite's dev server injects inline scripts
+    // (the React Refresh preamble) and <style> elements that the policy forbids: drop it in dev only.
+    {
+      name: 'netlab-csp-dev-only',
+      apply: 'serve',
+      transformIndexHtml: (html: string) =>
+        html.replace(
+          /\s*<!-- The built site talks[^>]*-->\s*<meta\s+http-equiv="Content-Security-Policy"[^>]*>/,
+          '',
+        ),
+    },
+  ],
   worker: { format: 'es' },
   build: { target: 'es2022' },
   test: {

@@ -1,0 +1,111 @@
+/**
+ * The built site is static and self-contained: index.html carries the Content-Security-Policy of
+ * src/share/csp.ts, the dev server drops it (Vite injects inline scripts there), and the production
+ * build (made here, into a temporary directory) has no inline script and no absolute URL to
+ * another host in its HTML, JS or CSS, except the few strings listed below that are identifiers
+ * or message text, never fetched.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../src/share/csp';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** Absolute URLs allowed in the bundle, each with the reason it is not a request. */
+const ALLOWED: Array<[RegExp, string]> = [
+  [
+    /^http:\/\/www\.w3\.org\/(2000\/svg|1999\/xlink|1999\/xhtml|XML\/1998\/namespace|2000\/xmlns\/|1998\/Math\/MathML)$/,
+    'XML namespace names (React DOM, D3), compared, never fetched',
+  ],
+  [/^https:\/\/react\.dev\/errors\/$/, "text of React's production error messages"],
+];
+
+const CSP_META = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/;
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+}
+
+describe('content security policy', () => {
+  it('index.html carries the policy, and the policy names no other host', () => {
+    const html = readFileSync(join(ROOT, 'index.html'), 'utf8');
+    expect(CSP_META.exec(html)?.[1]).toBe(CONTENT_SECURITY_POLICY);
+    const sources = CONTENT_SECURITY_POLICY.split(';').flatMap((d) => d.trim().split(/\s+/).slice(1));
+    for (const s of sources) expect(["'self'", "'none'", 'data:', 'blob:']).toContain(s);
+  });
+
+  it('the dev server drops it (its inline React Refresh preamble would be refused)', async () => {
+    const { createServer } = await import('vite');
+    // own cache dir, no dependency scan: node_modules is shared with other worktrees
+    const cacheDir = mkdtempSync(join(tmpdir(), 'netlab-vite-cache-'));
+    const server = await createServer({
+      root: ROOT,
+      cacheDir,
+      logLevel: 'silent',
+      server: { middlewareMode: true, hmr: false },
+      optimizeDeps: { noDiscovery: true, include: [] },
+    });
+    try {
+      const html = await server.transformIndexHtml('/', readFileSync(join(ROOT, 'index.html'), 'utf8'));
+      expect(html).not.toContain('Content-Security-Policy');
+      expect(html).toContain('<div id="root">');
+    } finally {
+      await server.close();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the production build', () => {
+  let out = '';
+  beforeAll(() => {
+    out = mkdtempSync(join(tmpdir(), 'netlab-build-'));
+    const r = spawnSync(
+      join(ROOT, 'node_modules/.bin/vite'),
+      ['build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        // a clean environment: Vitest's NODE_ENV=test would make Vite bundle React's development
+        // build, which is not what users get
+        env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' },
+      },
+    );
+    if (r.status !== 0) throw new Error(`vite build failed:\n${r.stderr}${r.stdout}`);
+  }, 120_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('keeps the policy and has no inline script', () => {
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(CSP_META.exec(html)?.[1]).toBe(CONTENT_SECURITY_POLICY);
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attrs, body] of scripts) {
+      expect(attrs).toMatch(/\bsrc="\/[^/]/);
+      expect(body!.trim()).toBe('');
+    }
+  });
+
+  it('names no other host in its HTML, JS or CSS', () => {
+    const found: string[] = [];
+    const built = files(out).filter((f) => /\.(html|m?js|css)$/.test(f));
+    expect(built.some((f) => f.endsWith('.js'))).toBe(true);
+    for (const f of built) {
+      const text = readFileSync(f, 'utf8');
+      for (const m of text.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`)<>\\]*/gi)) {
+        if (!ALLOWED.some(([re]) => re.test(m[0]))) found.push(`${f.slice(out.length)}: ${m[0]}`);
+      }
+      // protocol-relative references in markup and CSS
+      for (const m of text.matchAll(/(?:src|href)\s*=\s*["']\/\/[^"']*|url\(\s*["']?\/\/[^)]*/gi)) {
+        found.push(`${f.slice(out.length)}: ${m[0]}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
