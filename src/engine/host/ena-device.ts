@@ -165,6 +165,11 @@ class RxQueue {
   refilPartial = 0;
   peakUsed = 0;
   overruns = 0;
+  /**
+   * Packets the fabric has committed to this queue that land later (enqueuedAtNs = landing time, in
+   * order): see `receiveAt`. They are not in the ring and take no descriptor until they land.
+   */
+  landing = new Fifo<Packet>(16);
   /** The NAPI round in progress: its GRO deliveries and packet count, handed over at its end. */
   pollDeliveries: RxDelivery[] = [];
   pollPackets = 0;
@@ -372,28 +377,22 @@ export class EnaDevice implements EnaDeviceView {
     this.steerCache = [];
   }
 
-  /** A packet arriving from the Nitro card. */
-  receive(p: Packet): void {
+  private rxQueueOf(p: Packet): number {
     let q = this.steerCache[p.flow.id];
     if (q === undefined) {
       q = this.steer(p);
       this.steerCache[p.flow.id] = q;
     }
+    return q;
+  }
+
+  /** A packet arriving from the Nitro card now. */
+  receive(p: Packet): void {
+    const q = this.rxQueueOf(p);
     const r = this.rx[q]!;
-    const room = this.rxRingSize - r.used;
-    if (room <= 0) {
-      this.rxOverrun(r, p, p.count, q);
-      return;
-    }
-    if (p.count > room) {
-      const rest = splitBatch(p, room);
-      this.rxOverrun(r, rest, rest.count, q);
-    }
-    p.enqueuedAtNs = this.sched.now;
-    this.probe.sink?.enter(this.sched.now, this.probeHost, 'rx_ring', q, p);
-    r.ring.push(p);
-    r.used += p.count;
-    if (r.used > r.peakUsed) r.peakUsed = r.used;
+    const now = this.sched.now;
+    if (r.landing.length > 0) this.landDue(q, now);
+    if (!this.land(q, p, now)) return;
     if (r.polled) {
       this.onPolledRx(q);
       return;
@@ -405,11 +404,83 @@ export class EnaDevice implements EnaDeviceView {
     }
   }
 
-  private rxOverrun(r: RxQueue, p: Packet, n: number, q: number): void {
+  private readonly receiveFn = (arg: unknown) => this.receive(arg as Packet);
+
+  /**
+   * A packet that will arrive from the Nitro card at `atNs` (≥ now): the fabric's last leg, handed
+   * over when the sender's card releases it so that it costs no event of its own (see Lab).
+   *
+   * Exactness: until `atNs` the packet is only in `landing`, which nothing else sees. Every event of
+   * this queue that reads or changes the ring (the IRQ, the end of a NAPI round, a poll-mode read, a
+   * statistics read) first lands what is due, in order, with the ring-room check and counters of a
+   * packet arriving then; so the ring, `used` and overruns evolve exactly as with one event per
+   * arrival (up to the order of events at the same nanosecond). The interrupt an arrival would arm
+   * is armed here: it can only be armed by an arrival when the queue is idle with its interrupt
+   * unmasked, and then nothing is pending (an earlier landing packet would have armed it), so this
+   * one is the first to arrive and the IRQ fires at `atNs` + the moderation interval, as it would.
+   * Queues owned by a poll-mode driver take the plain event path (the PMD is told of each arrival).
+   */
+  receiveAt(p: Packet, atNs: number): void {
+    if (atNs <= this.sched.now) {
+      this.receive(p);
+      return;
+    }
+    const q = this.rxQueueOf(p);
+    const r = this.rx[q]!;
+    if (r.polled) {
+      this.sched.at(atNs, this.receiveFn, p);
+      return;
+    }
+    p.enqueuedAtNs = atNs;
+    r.landing.push(p);
+    if (r.irqArmed && !r.irqPending && !r.polling) {
+      r.irqPending = true;
+      const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
+      this.sched.at(atNs + usecs * 1000, this.irqFns[q]!, undefined);
+    }
+  }
+
+  /** Put `p` in RX ring q as arriving at `atNs` (full ring: overrun). False when none of it fit. */
+  private land(q: number, p: Packet, atNs: number): boolean {
+    const r = this.rx[q]!;
+    const room = this.rxRingSize - r.used;
+    if (room <= 0) {
+      this.rxOverrun(r, p, p.count, q, atNs);
+      return false;
+    }
+    if (p.count > room) {
+      const rest = splitBatch(p, room);
+      this.rxOverrun(r, rest, rest.count, q, atNs);
+    }
+    p.enqueuedAtNs = atNs;
+    // a landing packet is reported when it lands, with the instant it arrived (≤ now)
+    this.probe.sink?.enter(atNs, this.probeHost, 'rx_ring', q, p);
+    r.ring.push(p);
+    r.used += p.count;
+    if (r.used > r.peakUsed) r.peakUsed = r.used;
+    return true;
+  }
+
+  /** Land the packets of queue q due by `nowNs`, in arrival order. */
+  private landDue(q: number, nowNs: number): void {
+    const l = this.rx[q]!.landing;
+    while (l.length > 0 && l.peek().enqueuedAtNs <= nowNs) {
+      const p = l.shift();
+      this.land(q, p, p.enqueuedAtNs);
+    }
+  }
+
+  /** Land every queue's due packets (before counters or occupancy are read, or settings change). */
+  private landAllDue(): void {
+    const now = this.sched.now;
+    for (let q = 0; q < this.rx.length; q++) if (this.rx[q]!.landing.length > 0) this.landDue(q, now);
+  }
+
+  private rxOverrun(r: RxQueue, p: Packet, n: number, q: number, atNs: number): void {
     r.overruns += n;
     this.rxOverruns += n;
     this.drops.add(this.cfg.hostName, 'rx_ring', 'rx_ring_full', n, n * p.sizeBytes, p.flow.id);
-    this.probe.sink?.drop(this.sched.now, this.probeHost, 'rx_ring', q, p, n, 'rx_ring_full', false);
+    this.probe.sink?.drop(atNs, this.probeHost, 'rx_ring', q, p, n, 'rx_ring_full', false);
   }
 
   private irqFns: Array<(arg: unknown) => void> = [];
@@ -419,6 +490,7 @@ export class EnaDevice implements EnaDeviceView {
       const r = this.rx[q]!;
       r.irqPending = false;
       r.irqArmed = false;
+      if (r.landing.length > 0) this.landDue(q, this.sched.now);
       if (this.coal.adaptiveRx) r.dim.sample(this.sched.now, r.used);
       this.poll(q);
     };
@@ -481,6 +553,7 @@ export class EnaDevice implements EnaDeviceView {
   private makePollDone(q: number) {
     return () => {
       const r = this.rx[q]!;
+      if (r.landing.length > 0) this.landDue(q, this.sched.now);
       const n = r.pollPackets;
       const deliveries = r.pollDeliveries;
       r.pollDeliveries = NO_DELIVERIES;
@@ -507,6 +580,11 @@ export class EnaDevice implements EnaDeviceView {
           r.irqPending = true;
           const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
           this.sched.after(usecs * 1000, this.irqFns[q]!, undefined);
+        } else if (r.landing.length > 0) {
+          // the next landing packet arms it when it arrives (see receiveAt)
+          r.irqPending = true;
+          const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
+          this.sched.at(r.landing.peek().enqueuedAtNs + usecs * 1000, this.irqFns[q]!, undefined);
         }
       }
     };
@@ -521,6 +599,14 @@ export class EnaDevice implements EnaDeviceView {
   setPolled(q: number, polled: boolean): void {
     const r = this.rx[q];
     if (!r) throw new RangeError(`no RX queue ${q}`);
+    this.landDue(q, this.sched.now);
+    if (polled) {
+      // a poll-mode driver is told of each arrival: what is still landing arrives by events
+      while (r.landing.length > 0) {
+        const p = r.landing.shift();
+        this.sched.at(p.enqueuedAtNs, this.receiveFn, p);
+      }
+    }
     r.polled = polled;
     if (!polled && r.used > 0 && r.irqArmed && !r.irqPending && !r.polling) {
       r.irqPending = true;
@@ -531,6 +617,7 @@ export class EnaDevice implements EnaDeviceView {
   /** Take up to `max` packets from RX ring q (rte_eth_rx_burst); frees their descriptors at once. */
   pollRx(q: number, max: number): Packet[] {
     const r = this.rx[q]!;
+    if (r.landing.length > 0) this.landDue(q, this.sched.now);
     const out: Packet[] = [];
     let n = 0;
     while (n < max && r.ring.length > 0) {
@@ -566,6 +653,7 @@ export class EnaDevice implements EnaDeviceView {
 
   /** Packets waiting in RX ring q. */
   rxPending(q: number): number {
+    this.landDue(q, this.sched.now);
     return this.rx[q]!.used;
   }
 
@@ -586,6 +674,7 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   occupancy(): { tx: Array<[number, number]>; rx: Array<[number, number]> } {
+    this.landAllDue();
     return {
       tx: this.tx.map((t) => [t.used, t.peakUsed]),
       rx: this.rx.map((r) => [r.used, r.peakUsed]),
@@ -593,7 +682,10 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   private idle(): boolean {
-    return this.tx.every((t) => t.used === 0) && this.rx.every((r) => r.used === 0 && !r.polling);
+    return (
+      this.tx.every((t) => t.used === 0) &&
+      this.rx.every((r) => r.used === 0 && !r.polling && r.landing.length === 0)
+    );
   }
 
   // ------------------------------------------------------------------ EnaDeviceView
@@ -624,6 +716,7 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   linkStats(): LinkStats {
+    this.landAllDue();
     let rxB = 0;
     let rxP = 0;
     let txB = 0;
@@ -654,6 +747,7 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   statistics(): Array<[string, number]> {
+    this.landAllDue();
     const out: Array<[string, number]> = [
       ['tx_timeout', 0],
       ['suspend', 0],
@@ -720,6 +814,7 @@ export class EnaDevice implements EnaDeviceView {
     // ena_set_ringparam: values outside [ENA_MIN_RING_SIZE, max] are rejected; others are rounded down to a power of 2.
     const check = (v: number | undefined, max: number) => v === undefined || (v >= 256 && v <= max);
     if (!check(rx, this.cfg.rxRingMax) || !check(tx, this.cfg.txRingMax)) return 'EINVAL';
+    this.landAllDue();
     if (!this.idle()) {
       // Resizing resets the interface; in-flight ring contents are dropped ("short-lasting packet drops", ENA-BP).
     }
