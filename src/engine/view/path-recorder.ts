@@ -444,32 +444,24 @@ export class PathRecorder implements ProbeSink {
     const cfg = card.cfg;
     const credits = card.creditsOut;
     const egressParts: PathStagePart[] = [
-      {
-        id: 'flow-lookup',
-        label: 'Flow lookup',
-        detail: 'hit → accelerated · miss → setup',
-      },
-      { id: 'conntrack', label: 'Conntrack', detail: `allowance ${cfg.conntrackAllowance}` },
+      { id: 'flow-lookup', label: 'Flow lookup', detail: 'hit: fast path' },
+      { id: 'conntrack', label: 'Conntrack', detail: `max ${fmtCount(cfg.conntrackAllowance)}` },
       { id: 'flow-limit', label: 'Per-flow limit', detail: gbps(cfg.flowLimitBps) },
       {
         id: 'bw-out',
-        label: 'Bandwidth bucket (out)',
-        detail: credits
-          ? `${gbps(cfg.peakBps)} burst, ${gbps(cfg.baselineBps)} baseline`
-          : `${gbps(cfg.peakBps)}`,
+        label: 'Bandwidth out',
+        detail: credits ? `${gbps(cfg.peakBps)} → ${gbps(cfg.baselineBps)}` : `${gbps(cfg.peakBps)}`,
       },
-      { id: 'pps', label: 'PPS bucket', detail: `${fmtCount(cfg.ppsAllowance)} pps (in + out)` },
+      { id: 'pps', label: 'PPS (in + out)', detail: pps(cfg.ppsAllowance) },
     ];
     const ingressParts: PathStagePart[] = [
-      { id: 'flow-lookup', label: 'Flow lookup', detail: 'flow cache / conntrack' },
+      { id: 'flow-lookup', label: 'Flow lookup', detail: 'hit: fast path' },
       {
         id: 'bw-in',
-        label: 'Bandwidth bucket (in)',
-        detail: credits
-          ? `${gbps(cfg.peakBps)} burst, ${gbps(cfg.baselineBps)} baseline`
-          : `${gbps(cfg.peakBps)}`,
+        label: 'Bandwidth in',
+        detail: credits ? `${gbps(cfg.peakBps)} → ${gbps(cfg.baselineBps)}` : `${gbps(cfg.peakBps)}`,
       },
-      { id: 'pps', label: 'PPS bucket', detail: `${fmtCount(cfg.ppsAllowance)} pps (in + out)` },
+      { id: 'pps', label: 'PPS (in + out)', detail: pps(cfg.ppsAllowance) },
     ];
     const st = (
       name: ProbeStage,
@@ -514,9 +506,10 @@ export class PathRecorder implements ProbeSink {
   /**
    * The passages overlapping [fromNs, toNs] (capped at the frame's capacity, evenly sampled beyond),
    * per-lane occupancy at toNs and its peak inside the window, and the drops inside the window.
-   * `reuse`: a frame handed back by the UI (its buffers are overwritten).
+   * `reuse`: a frame handed back by the UI (its buffers are overwritten). `dropsFromNs`: where the
+   * drop list starts (earlier than fromNs lets the view keep recent drops marked for a while).
    */
-  frame(fromNs: number, toNs: number, reuse?: PathFrame, capacity = 5000): PathFrame {
+  frame(fromNs: number, toNs: number, reuse?: PathFrame, capacity = 5000, dropsFromNs = fromNs): PathFrame {
     const f =
       reuse && reuse.capacity > 0 && reuse.laneCapacity >= this.lanes.length
         ? reuse
@@ -576,6 +569,7 @@ export class PathRecorder implements ProbeSink {
       const lane = this.lanes[this.pLane[k]!]!;
       const fl = this.flows.get(this.pFlow[k]!);
       f.id[n] = id;
+      f.seq[n] = this.pSeq[k]!;
       f.enterNs[n] = this.pEnter[k]!;
       f.exitNs[n] = this.pExit[k]!;
       f.host[n] = lane.host;
@@ -598,6 +592,7 @@ export class PathRecorder implements ProbeSink {
           if (b.enterNs > toNs) continue;
           if (seen++ % stride !== 0) continue;
           f.id[n] = -1;
+          f.seq[n] = b.seq;
           f.enterNs[n] = b.enterNs;
           f.exitNs[n] = toNs;
           f.host[n] = lane.host;
@@ -635,7 +630,7 @@ export class PathRecorder implements ProbeSink {
     let hi = this.nextDrop;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.dNs[mid % D]! < fromNs) lo = mid + 1;
+      if (this.dNs[mid % D]! < dropsFromNs) lo = mid + 1;
       else hi = mid;
     }
     d0 = lo;
@@ -758,15 +753,25 @@ export class PathRecorder implements ProbeSink {
 
   /** Everything known about one passage's packet: tuple, steering, flow setup, each stage passed. */
   inspectPacket(ref: PacketRef): PacketInspection | null {
-    const id = ref.id;
-    if (!(id >= 0 && id < this.nextId)) return null;
-    const expired = id < this.nextId - this.P;
-    if (expired) return null;
-    const k = id % this.P;
-    const fl = this.flows.get(this.pFlow[k]!);
+    let id = -1;
+    let fl: FlowInfo | undefined;
+    let seq: number;
+    let count: number;
+    if ('id' in ref) {
+      id = ref.id;
+      if (!(id >= 0 && id < this.nextId) || id < this.nextId - this.P) return null;
+      const k = id % this.P;
+      fl = this.flows.get(this.pFlow[k]!);
+      seq = this.pSeq[k]!;
+      count = this.pCount[k]!;
+    } else {
+      fl = this.flows.get(ref.flow);
+      seq = ref.seq;
+      count = ref.count ?? 1;
+    }
     if (!fl) return null;
+    const expired = false;
     // the packet is the batch's first packet: follow (flow, seq) through every stage
-    const seq = this.pSeq[k]!;
     const unit = fl.tuple.proto === 'tcp' ? fl.payloadBytes : 1;
     const found = new Map<number, number>(); // lane index → passage id
     const oldest = Math.max(0, this.nextId - this.P);
@@ -823,7 +828,7 @@ export class PathRecorder implements ProbeSink {
       flowId: fl.id,
       tuple: { ...fl.tuple },
       sizeBytes: fl.sizeBytes,
-      count: this.pCount[k]!,
+      count,
       seq,
       sender: srcName,
       receiver: dstName,
@@ -1214,6 +1219,10 @@ function laneNoun(stage: ProbeStage): string {
 function gbps(bps: number): string {
   // up to 3 decimals, trailing zeros dropped: 12.5, 0.781, 10
   return `${Number((bps / 1e9).toFixed(3))} Gbps`;
+}
+
+function pps(n: number): string {
+  return n >= 1e6 ? `${Number((n / 1e6).toFixed(2))} Mpps` : `${Number((n / 1e3).toFixed(0))} kpps`;
 }
 
 function fmtCount(n: number): string {

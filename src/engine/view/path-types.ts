@@ -94,8 +94,10 @@ export interface PathFrame {
   // -------- passages (first `n` entries valid)
   n: number;
   readonly capacity: number;
-  /** Recorder-wide passage id, for `inspectPacket`. */
+  /** Recorder-wide passage id, for `inspectPacket`; -1 for a batch still inside (use flow + seq). */
   readonly id: Float64Array;
+  /** TCP sequence number (bytes) or UDP datagram number of the batch's first packet. */
+  readonly seq: Float64Array;
   readonly enterNs: Float64Array;
   readonly exitNs: Float64Array;
   readonly host: Uint8Array;
@@ -129,7 +131,8 @@ export interface PathFrame {
   readonly laneDensity: Float64Array;
   /** Wire packets that died in the lane inside the window. */
   readonly laneDrops: Float64Array;
-  // -------- drops inside the window (first `drops` entries valid, newest kept when over capacity)
+  // -------- drops from the frame's drop start (fromNs unless the caller asked for a longer look-back)
+  // to toNs (first `drops` entries valid, newest kept when over capacity)
   drops: number;
   readonly dropCapacity: number;
   readonly dropNs: Float64Array;
@@ -139,7 +142,7 @@ export interface PathFrame {
   readonly dropFlow: Uint32Array;
   readonly dropCount: Uint32Array;
   readonly dropReason: Uint8Array;
-  /** Wire packets dropped inside the window (all of them, also when the list was cut). */
+  /** Wire packets dropped in the drop window (all of them, also when the list was cut). */
   dropTotal: number;
   // -------- the flows that appear in this frame (first `flows` entries valid)
   flows: number;
@@ -159,6 +162,7 @@ export interface PathFrame {
 export function frameBuffers(f: PathFrame): ArrayBuffer[] {
   const arrays = [
     f.id,
+    f.seq,
     f.enterNs,
     f.exitNs,
     f.host,
@@ -208,6 +212,7 @@ export function allocPathFrame(
     n: 0,
     capacity,
     id: new Float64Array(capacity),
+    seq: new Float64Array(capacity),
     enterNs: new Float64Array(capacity),
     exitNs: new Float64Array(capacity),
     host: new Uint8Array(capacity),
@@ -254,9 +259,11 @@ export function allocPathFrame(
 }
 
 /** Reference to one passage (from a frame's `id`), for the packet inspector. */
-export interface PacketRef {
-  readonly id: number;
-}
+export type PacketRef =
+  /** A passage that left or died (a frame's `id` ≥ 0). */
+  | { readonly id: number }
+  /** A packet by flow and sequence number (a frame's `flow` and `seq`: also batches still inside a stage). */
+  | { readonly flow: number; readonly seq: number; readonly count?: number };
 
 export interface PacketStageVisit {
   readonly stage: string;
@@ -275,6 +282,7 @@ export interface PacketStageVisit {
 }
 
 export interface PacketInspection {
+  /** The passage inspected, or -1 when asked by flow and sequence number. */
   readonly id: number;
   readonly flowId: number;
   readonly tuple: {

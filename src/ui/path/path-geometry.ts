@@ -78,7 +78,9 @@ const TITLE_H = 38;
 const APP_H = 26;
 const SOCKET_H = 40;
 const MID_H = 44;
-const NITRO_PART_H = 19;
+const NITRO_PART_H = 25;
+/** Share of a Nitro stage's width its parts take (the rest is the packets' lane and the gauge). */
+const NITRO_PARTS_W = 0.6;
 const FABRIC_H = 58;
 
 /** Compute the geometry for a canvas of `width` × `height` CSS pixels. */
@@ -150,7 +152,15 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
       if (!rect) continue;
       const dir: 1 | -1 = s.side === 'rx' ? -1 : 1;
       const headH = s.name.startsWith('nitro') ? 0 : 14;
-      const inner = { x: rect.x + 3, y: rect.y + headH, w: rect.w - 6, h: rect.h - headH - 3 };
+      const nitro = s.name.startsWith('nitro');
+      const inner = nitro
+        ? {
+            x: rect.x + rect.w * NITRO_PARTS_W + 4,
+            y: rect.y + 4,
+            w: rect.w * (1 - NITRO_PARTS_W) - 6,
+            h: rect.h - 8,
+          }
+        : { x: rect.x + 3, y: rect.y + headH, w: rect.w - 6, h: rect.h - headH - 3 };
       const nl = Math.max(1, s.lanes.length);
       const laneGap = nl > 16 ? 1 : 2;
       const lw = (inner.w - laneGap * (nl - 1)) / nl;
@@ -168,7 +178,12 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
           ? // packets cross the parts in model order: down on egress, up on ingress
             (s.side === 'rx' ? [...s.parts].reverse() : s.parts).map((p, i) => ({
               ...p,
-              rect: { x: rect.x, y: rect.y + 4 + i * NITRO_PART_H, w: rect.w - 12, h: NITRO_PART_H - 2 },
+              rect: {
+                x: rect.x,
+                y: rect.y + 4 + i * NITRO_PART_H,
+                w: rect.w * NITRO_PARTS_W,
+                h: NITRO_PART_H - 2,
+              },
             }))
           : []
         : [];

@@ -16,7 +16,8 @@ import { type LaneGeom, laneFor, type PathGeometry, type Rect } from './path-geo
 export type ColourBy = 'flow' | 'rss-queue' | 'vcpu';
 
 export type PathSelection =
-  | { kind: 'packet'; id: number; flow: number }
+  /** A batch: `id` ≥ 0 for one that left or died, -1 for one still inside (then flow + seq name it). */
+  | { kind: 'packet'; id: number; flow: number; seq: number; count: number }
   | { kind: 'stage'; host: number; stage: number; queue: number }
   | null;
 
@@ -88,6 +89,26 @@ const NITRO_PART_FOR_REASON: Record<string, string> = {
   nacl_deny: 'flow-lookup',
   sg_deny: 'flow-lookup',
   igw_limit_exceeded: 'bw-out',
+};
+
+/** Drop reasons as the pills on the canvas say them (the legend and inspectors give the counter names). */
+export const SHORT_REASON: Record<string, string> = {
+  bw_out_allowance_exceeded: 'bw_out allowance',
+  bw_in_allowance_exceeded: 'bw_in allowance',
+  pps_allowance_exceeded: 'PPS allowance',
+  flow_limit_exceeded: 'per-flow limit',
+  igw_limit_exceeded: 'IGW limit',
+  rx_ring_full: 'RX ring full',
+  qdisc_overlimit: 'qdisc limit',
+  codel_drop: 'CoDel drop',
+  fq_codel_memory_limit: 'fq_codel memory',
+  socket_rcvbuf_full: 'rcvbuf full',
+  no_listener: 'no listener',
+  mtu_exceeded: 'MTU exceeded',
+  conntrack_allowance_exceeded: 'conntrack allowance',
+  vpc_route: 'no route',
+  nacl_deny: 'NACL deny',
+  sg_deny: 'SG deny',
 };
 
 /** Position of a point `frac` (0 = entered, 1 = leaves) along a lane; `jitter` ∈ [0,1) spreads batches across it. */
@@ -193,18 +214,14 @@ export function drawPath(
       ctx.strokeRect(p.rect.x + 0.5, p.rect.y + 0.5, p.rect.w - 1, p.rect.h - 1);
       ctx.fillStyle = t.fg;
       ctx.font = `11px ${t.font}`;
-      ctx.fillText(p.label, p.rect.x + 4, p.rect.y + 12, p.rect.w * 0.55);
+      ctx.fillText(p.label, p.rect.x + 4, p.rect.y + 11, p.rect.w - 8);
       ctx.fillStyle = t.muted;
       ctx.font = `10px ${t.font}`;
-      ctx.textAlign = 'right';
-      ctx.fillText(p.detail, p.rect.x + p.rect.w - 4, p.rect.y + 12, p.rect.w * 0.45);
-      ctx.textAlign = 'left';
+      ctx.fillText(p.detail, p.rect.x + 4, p.rect.y + 21, p.rect.w - 8);
     }
     for (const l of s.lanes) {
-      if (!nitro) {
-        ctx.fillStyle = t.lane;
-        ctx.fillRect(l.rect.x, l.rect.y, l.rect.w, l.rect.h);
-      }
+      ctx.fillStyle = t.lane;
+      ctx.fillRect(l.rect.x, l.rect.y, l.rect.w, l.rect.h);
       const li = laneIdx.get((l.host * 16 + l.stage) * 65536 + l.queue);
       if (li === undefined || !frame) continue;
       const occ = frame.laneOccupancy[li]!;
@@ -238,9 +255,8 @@ export function drawPath(
         const txt =
           l.capacity > 0 ? `${fmtInt(occ)}/${l.capacity}` : `${fmtInt(occ)} queued (peak ${fmtInt(peak)})`;
         if (nitro) {
-          ctx.textAlign = 'right';
-          ctx.fillText(txt, gr.x - 3, l.dir === 1 ? gr.y + gr.h - 2 : gr.y + gr.h - 2);
-          ctx.textAlign = 'left';
+          // the count sits under the parts, where no packet passes
+          ctx.fillText(txt, s.rect.x + 4, s.rect.y + s.rect.h - 2, s.rect.w * 0.6 - 4);
         } else
           ctx.fillText(
             txt,
@@ -290,6 +306,7 @@ export function drawPath(
     return opts.colourBy === 'rss-queue' ? frame.flowRxQueue[r]! : frame.flowRxCpu[r]!;
   };
   const heads = new Map<number, Path2D>();
+  const waiting = new Map<LaneGeom, number[]>();
   const trails = new Map<number, Path2D>();
   const drops = new Path2D();
   const p0 = { x: 0, y: 0 };
@@ -309,13 +326,16 @@ export function drawPath(
     const stage = frame.stage[i]!;
     const flow = frame.flow[i]!;
     const enter = frame.enterNs[i]!;
-    const exit = frame.exitNs[i]!;
+    const fate = frame.fate[i]!;
+    // in flight on the fabric: its arrival is one one-way latency after it left
+    const exit =
+      fate === FATE_INSIDE && stage === g.fabric.stage ? enter + layout.fabricOneWayNs : frame.exitNs[i]!;
     const span = exit - enter;
     const fa = span > 0 ? Math.min(1, Math.max(0, (from - enter) / span)) : 1;
     const fb = span > 0 ? Math.min(1, Math.max(0, (to - enter) / span)) : 1;
     // a batch still inside the stage at `to` is drawn where it is; one that already left only as
     // its trail (where it went during the window), so exits do not pile up at the lane ends
-    const inside = exit > to || frame.fate[i] === FATE_INSIDE;
+    const inside = exit > to || fate === FATE_INSIDE;
     const jitter = (((flow * 0.618034 + frame.queue[i]! * 0.31) % 1) + 1) % 1;
     if (stage === g.fabric.stage) {
       const r = flowRow.get(flow);
@@ -331,10 +351,17 @@ export function drawPath(
     } else {
       const l = laneFor(g, frame.host[i]!, stage, frame.queue[i]!);
       if (!l) continue;
+      if (fate === FATE_INSIDE) {
+        // waiting with no known exit yet: drawn as a queue, below, in arrival order
+        let w = waiting.get(l);
+        if (!w) waiting.set(l, (w = []));
+        w.push(i);
+        continue;
+      }
       lanePoint(l, fa, jitter, p0);
       lanePoint(l, fb, jitter, p1);
     }
-    if (frame.fate[i] === FATE_DROPPED) {
+    if (fate === FATE_DROPPED) {
       drops.moveTo(p1.x - 3, p1.y - 3);
       drops.lineTo(p1.x + 3, p1.y + 3);
       drops.moveTo(p1.x + 3, p1.y - 3);
@@ -370,6 +397,29 @@ export function drawPath(
       hit.y[nh] = p1.y;
       hit.index[nh] = i;
       nh++;
+    }
+  }
+  // queues: the oldest batch nearest the exit, the newest at the tail
+  for (const [l, list] of waiting) {
+    list.sort((a, b) => frame.enterNs[a]! - frame.enterNs[b]!);
+    const step = Math.min(7, l.rect.h / Math.max(1, list.length));
+    for (let r = 0; r < list.length; r++) {
+      const i = list[r]!;
+      const flow = frame.flow[i]!;
+      const jitter = (((flow * 0.618034 + r * 0.37) % 1) + 1) % 1;
+      lanePoint(l, 1, jitter, p1);
+      p1.y -= l.dir * (r + 0.5) * step;
+      let hp = heads.get(colourKey(flow));
+      if (!hp) heads.set(colourKey(flow), (hp = new Path2D()));
+      const rad = Math.min(6, 1.8 + Math.log2(frame.count[i]!) * 0.6);
+      hp.moveTo(p1.x + rad, p1.y);
+      hp.arc(p1.x, p1.y, rad, 0, Math.PI * 2);
+      if (nh < cap) {
+        hit.x[nh] = p1.x;
+        hit.y[nh] = p1.y;
+        hit.index[nh] = i;
+        nh++;
+      }
     }
   }
   hit.n = nh;
@@ -447,29 +497,32 @@ function drawDropLabels(
       });
   }
   const stacked = new Map<string, number>();
-  ctx.font = `600 11px ${t.font}`;
+  ctx.font = `600 10px ${t.font}`;
   for (const a of agg.values()) {
     const reason = layout.dropReasons[a.reason] ?? '?';
     let r: Rect;
+    let inPart = false;
     if (a.stage === g.fabric.stage) r = g.fabric.rect;
     else {
       const s = g.stageByKey.get(a.host * 16 + a.stage);
       if (!s) continue;
       const part = s.parts.find((p) => p.id === NITRO_PART_FOR_REASON[reason]);
+      inPart = part !== undefined;
       r = part ? part.rect : s.rect;
     }
     const sk = `${r.x}|${r.y}`;
     const nth = stacked.get(sk) ?? 0;
     stacked.set(sk, nth + 1);
-    const text = `✕ ${fmtInt(a.count)} dropped · ${reason}`;
+    const text = `✕ ${fmtInt(a.count)} ${SHORT_REASON[reason] ?? reason}`;
     const w = ctx.measureText(text).width + 10;
     const x = Math.max(2, Math.min(r.x + r.w - w, g.width - w - 2));
-    const y = r.y + r.h / 2 - 8 + nth * 19;
+    // in a Nitro part: over its second line, so the part's name stays readable
+    const y = (inPart ? r.y + r.h - 14 : r.y + (r.h > 40 ? r.h / 2 - 8 : 9)) + nth * 16;
     ctx.fillStyle = DROP_COLOUR;
-    roundRect(ctx, { x, y, w, h: 17 }, 8);
+    roundRect(ctx, { x, y, w, h: 15 }, 7);
     ctx.fill();
     ctx.fillStyle = '#ffffff';
-    ctx.fillText(text, x + 5, y + 12.5);
+    ctx.fillText(text, x + 5, y + 11);
   }
 }
 
@@ -493,7 +546,7 @@ function drawSelection(
   // the selected passage and, fainter, the other batches of its flow
   for (let k = 0; k < hit.n; k++) {
     const i = hit.index[k]!;
-    if (f.id[i] === sel.id) {
+    if (sel.id >= 0 ? f.id[i] === sel.id : f.flow[i] === sel.flow && f.seq[i] === sel.seq) {
       ctx.beginPath();
       ctx.arc(hit.x[k]!, hit.y[k]!, 8, 0, Math.PI * 2);
       ctx.stroke();

@@ -129,6 +129,10 @@ export function PathView(props: PathViewProps) {
     const t0 = performance.now();
     drawPath(ctx, geom, layout, frame, { colourBy, selection, reducedMotion, theme, dpr }, hit.current);
     onFrameDrawn?.(performance.now() - t0);
+    // where one drawn batch is (the newest): lets tests and tools click a packet without pixel hunting
+    const h = hit.current;
+    const best = h.n - 1;
+    c.dataset['packetAt'] = best >= 0 ? `${Math.round(h.x[best]!)},${Math.round(h.y[best]!)}` : '';
   }, [geom, layout, frame, colourBy, selection, reducedMotion, theme, width, height, onFrameDrawn]);
 
   const locate = useCallback((e: React.MouseEvent<HTMLCanvasElement>) => {
@@ -141,8 +145,8 @@ export function PathView(props: PathViewProps) {
       if (!geom) return;
       const { x, y } = locate(e);
       const i = frame ? hitPacket(hit.current, x, y) : -1;
-      if (frame && i >= 0 && frame.id[i]! >= 0) {
-        onSelect({ kind: 'packet', id: frame.id[i]!, flow: frame.flow[i]! });
+      if (frame && i >= 0) {
+        onSelect(packetSelection(frame, i));
         return;
       }
       const s = hitStage(geom, x, y);
@@ -161,6 +165,35 @@ export function PathView(props: PathViewProps) {
     [geom, frame, locate],
   );
 
+  // keyboard: arrows step through the drawn batches (oldest first), Escape clears the selection
+  const onKey = useCallback(
+    (e: React.KeyboardEvent<HTMLCanvasElement>) => {
+      if (e.key === 'Escape') {
+        onSelect(null);
+        return;
+      }
+      if (!frame || (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft')) return;
+      e.preventDefault();
+      const h = hit.current;
+      const ids: number[] = [];
+      for (let k = 0; k < h.n; k++) ids.push(h.index[k]!);
+      if (ids.length === 0) return;
+      ids.sort((a, b) => frame.enterNs[a]! - frame.enterNs[b]!);
+      const cur =
+        selection?.kind === 'packet'
+          ? ids.findIndex((i) =>
+              selection.id >= 0
+                ? frame.id[i] === selection.id
+                : frame.flow[i] === selection.flow && frame.seq[i] === selection.seq,
+            )
+          : -1;
+      const next = e.key === 'ArrowRight' ? (cur + 1) % ids.length : (cur - 1 + ids.length) % ids.length;
+      onSelect(packetSelection(frame, ids[next < 0 ? ids.length - 1 : next]!));
+    },
+    [frame, onSelect, selection],
+  );
+
+  const dropList = useMemo(() => dropsOf(layout, frame), [layout, frame]);
   const legend = useMemo(() => legendOf(frame, colourBy), [frame, colourBy]);
   const summary = useMemo(() => summaryOf(layout, frame), [layout, frame]);
 
@@ -172,8 +205,11 @@ export function PathView(props: PathViewProps) {
         role="img"
         aria-label={summary}
         data-testid="path-canvas"
+        tabIndex={0}
+        aria-keyshortcuts="ArrowLeft ArrowRight Escape"
         onClick={onClick}
         onMouseMove={onMove}
+        onKeyDown={onKey}
       />
       <div className="path-view__bar">
         {onColourByChange && (
@@ -212,11 +248,30 @@ export function PathView(props: PathViewProps) {
           </li>
         </ul>
       </div>
-      <p className="path-view__note" data-testid="path-density" aria-live="polite">
-        {densityNote(frame)}
+      <p className="path-view__note" data-testid="path-density">
+        {densityNote(frame)} Click a packet or a queue to inspect it (or focus the picture and use ← →).
       </p>
+      {dropList.length > 0 && (
+        <ul className="path-view__drops" aria-label="Drops in view" data-testid="path-drops">
+          {dropList.map((d) => (
+            <li key={d.key}>
+              <span aria-hidden="true">✕</span> {d.text}
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
+}
+
+function packetSelection(frame: PathFrame, i: number): PathSelection {
+  return {
+    kind: 'packet',
+    id: frame.id[i]!,
+    flow: frame.flow[i]!,
+    seq: frame.seq[i]!,
+    count: frame.count[i]!,
+  };
 }
 
 function legendOf(frame: PathFrame | null, by: ColourBy): Array<{ label: string; colour: string }> {
@@ -253,6 +308,24 @@ export function densityNote(frame: PathFrame | null): string {
       `${fmtInt(frame.totalPackets)} packets crossed a stage in this window. Dots are batches of identical packets (bigger = more).${drops}`
     );
   return `${fmtInt(frame.totalPassages)} batches, ${fmtInt(frame.totalPackets)} packets in this window; every batch drawn (bigger dot = more packets in the batch).${drops}`;
+}
+
+/** The drops of the frame, one line per (host, stage, reason), in words. */
+function dropsOf(layout: PathLayout | null, frame: PathFrame | null): Array<{ key: string; text: string }> {
+  if (!layout || !frame) return [];
+  const agg = new Map<string, number>();
+  for (let i = 0; i < frame.drops; i++) {
+    const host = layout.instances[frame.dropHost[i]!]?.name ?? '?';
+    const code = frame.dropStage[i]!;
+    const stage =
+      code === layout.fabric.code
+        ? layout.fabric.label
+        : (layout.instances[frame.dropHost[i]!]?.stages.find((s) => s.code === code)?.label ??
+          layout.stages[code]);
+    const k = `${host} · ${stage} · ${layout.dropReasons[frame.dropReason[i]!] ?? '?'}`;
+    agg.set(k, (agg.get(k) ?? 0) + frame.dropCount[i]!);
+  }
+  return [...agg].map(([k, n]) => ({ key: k, text: `${fmtInt(n)} packets dropped on ${k}` }));
 }
 
 function summaryOf(layout: PathLayout | null, frame: PathFrame | null): string {
