@@ -342,5 +342,13 @@ describe('PathRecorder on a real run', () => {
     expect(rx.cpu).toBe(path.rss!.cpu);
     for (let k = 1; k < path.visits.length; k++)
       expect(path.visits[k]!.enterNs).toBeGreaterThanOrEqual(path.visits[k - 1]!.enterNs);
+    // a batch still queued in the card is inspectable by flow and sequence number
+    const q = [...Array(f.n).keys()].find(
+      (i) => f.fate[i] === PASSAGE_INSIDE && lay.stages[f.stage[i]!] === 'nitro_egress',
+    )!;
+    expect(f.id[q]).toBe(-1);
+    const waiting = rec.inspectPacket({ flow: f.flow[q]!, seq: f.seq[q]!, count: f.count[q]! })!;
+    expect(waiting.visits.at(-1)).toMatchObject({ stage: 'nitro_egress', fate: 'inside', exitNs: null });
+    expect(waiting.visits.map((v) => v.stage)).toEqual(['socket_tx', 'qdisc', 'tx_ring', 'nitro_egress']);
   });
 });
