@@ -29,6 +29,7 @@ import { DropCounters } from './model/drop-reasons';
 import type { FiveTuple, Flow, L4Proto, Packet } from './model/packet';
 import { NitroCard } from './nitro/nitro-card';
 import { type ParamValues, resolveParams } from './params';
+import { LinkLocalServices } from './vpc/link-local';
 import { vpcState } from './vpc/state';
 
 export interface Instance {
@@ -48,6 +49,8 @@ export class Lab {
   /** Stage observations for the metrics recorder and the visual lab (free when nothing is attached). */
   readonly probe = new Probe();
   readonly instances = new Map<string, Instance>();
+  /** The VPC's link-local services (the Amazon DNS resolver) behind every card's link-local allowance. */
+  readonly linkLocal: LinkLocalServices = new LinkLocalServices(this);
   private readonly byIp = new Map<string, Instance>();
   private nextFlowId = 1;
   private nextSocketId = 1;
@@ -164,6 +167,7 @@ export class Lab {
     for (const inst of this.instances.values()) {
       const eni = vpc.eniOfInstance(inst.name);
       if (eni) inst.nitro.attachVpc(vpc, eni);
+      inst.nitro.toLinkLocal = (p) => this.linkLocal.receive(p);
     }
     for (const inst of this.instances.values()) {
       const idx = inst.nitro.probeHost;

@@ -15,6 +15,7 @@ export type DropReason =
   | 'no_listener' // UDP to a port nobody listens on (UDP NoPorts)
   | 'mtu_exceeded'
   | 'conntrack_allowance_exceeded' // ENA conntrack_allowance_exceeded: a new tracked flow found the table full
+  | 'linklocal_allowance_exceeded' // ENA linklocal_allowance_exceeded: over 1024 pps to DNS/IMDS/Time Sync
   | 'vpc_route' // no route / blackhole / unsupported target (lab-only reason)
   | 'nacl_deny' // a network ACL rule (or the `*` rule) denied it (lab-only reason)
   | 'sg_deny'; // no security group rule allows it (lab-only reason)

@@ -33,13 +33,15 @@
 import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters, DropReason } from '../model/drop-reasons';
-import type { Packet } from '../model/packet';
+import { LINK_LOCAL_PPS_PER_ENI } from '../../catalog';
+import { type Packet, splitBatch } from '../model/packet';
 import { TokenBucket } from '../model/token-bucket';
 import type { ParamValues } from '../params';
 import {
   type Eni,
   evaluateFlow,
   evaluateSide,
+  LINK_LOCAL_SERVICES,
   type FlowStage,
   flowIdleTimeoutS,
   type StageDecision,
@@ -160,6 +162,7 @@ export class NitroCard {
     private readonly drops: DropCounters,
   ) {
     this.flows = new FlowTable(cfg.conntrackAllowance);
+    this.linkLocal = new TokenBucket(LINK_LOCAL_PPS_PER_ENI.value, params.linkLocalBucketPackets);
     this.srd = new EnaExpress(
       sched,
       { supported: cfg.enaExpressSupported ?? false, sameAzPlacement: cfg.sameAzPlacement ?? false },
@@ -238,10 +241,45 @@ export class NitroCard {
     );
   }
 
+  // ---------------------------------------------------------------- link-local services
+  /**
+   * Addresses of the link-local services (Amazon DNS at 169.254.169.253 and VPC base + 2, IMDS,
+   * Time Sync): answered by the card's side of the VPC, not filtered by security groups or NACLs,
+   * and limited together to LINK_LOCAL_PPS_PER_ENI (1024 pps, documented) per ENI.
+   */
+  private readonly linkLocalIps = new Set<string>(Object.keys(LINK_LOCAL_SERVICES));
+  /** The shared link-local budget: 1024 packets/s, depth MODEL_PARAMS.linkLocalBucketPackets (assumed). */
+  private readonly linkLocal: TokenBucket;
+  private linkLocalExceeded = 0;
+  /** Where packets to a link-local service go once admitted (set by the lab: its services). */
+  toLinkLocal: (p: Packet) => void = () => {};
+
+  /** Charge the link-local budget one token per packet; what does not fit is dropped and counted. */
+  private linkLocalEgress(p: Packet): void {
+    const b = this.linkLocal;
+    b.refill(this.sched.now);
+    const pass = Math.max(0, Math.min(p.count, Math.floor(b.tokens)));
+    b.tokens -= pass;
+    const over = p.count - pass;
+    if (over > 0) {
+      this.linkLocalExceeded += over;
+      if (pass > 0) splitBatch(p, pass); // the first `pass` packets go on, the rest are dropped
+      this.drop(p, over, 'linklocal_allowance_exceeded', 'nitro_egress');
+      if (pass === 0) return;
+    }
+    this.toLinkLocal(p);
+  }
+
+  /** A link-local service's answer, handed to the instance (not shaped, not filtered). */
+  fromLinkLocal(p: Packet): void {
+    this.toHost(p);
+  }
+
   /** Connect the card to the VPC control plane: flow setup starts (the lab does this). */
   attachVpc(vpc: VpcState, eni: Eni): void {
     this.vpc = vpc;
     this.eni = eni;
+    this.linkLocalIps.add(vpc.resolverIp());
     this.srd.attach(vpc, eni);
     for (const peer of this.peers())
       if (!this.flows.adjacency.has(peer)) this.flows.adjacency.set(peer, 'Unknown');
@@ -261,6 +299,10 @@ export class NitroCard {
   /** A packet handed over by the ENA device for transmission. */
   egress(p: Packet): void {
     this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
+    if (this.linkLocalIps.has(p.flow.tuple.dstIp)) {
+      this.linkLocalEgress(p);
+      return;
+    }
     if (this.vpc !== null && !this.fastPath(p)) {
       this.slowPath(p, 'egress');
       return;
@@ -520,7 +562,7 @@ export class NitroCard {
       bw_out_allowance_exceeded: this.bwOutB.exceeded,
       pps_allowance_exceeded: this.ppsOut.exceeded + this.ppsIn.exceeded,
       conntrack_allowance_exceeded: this.flows.allowanceExceeded,
-      linklocal_allowance_exceeded: 0,
+      linklocal_allowance_exceeded: this.linkLocalExceeded,
     };
   }
 

@@ -7,6 +7,8 @@ import type { Instance, Lab } from '../lab';
 import { runAb } from './commands/ab';
 import { runAws } from './commands/aws';
 import { runCurl } from './commands/curl';
+import { runDig } from './commands/dig';
+import { runDnsperf } from './commands/dnsperf';
 import { runDpdkTestpmd } from './commands/dpdk-testpmd';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
@@ -44,6 +46,10 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
       return runAb(args, lab, host);
     case 'curl':
       return runCurl(args, lab, host);
+    case 'dig':
+      return runDig(args, lab, host);
+    case 'dnsperf':
+      return runDnsperf(args, lab, host);
     case 'iperf3':
       return runIperf3(args, lab, host);
     case 'dpdk-testpmd':
