@@ -135,6 +135,8 @@ export class PathRecorder implements ProbeSink {
   private readonly maxOpen: number;
   // ---- completed passages (ring, in exit-time order)
   private nextId = 0;
+  /** Simulated time each passage was recorded (monotonic; its exit is at most one fabric delay later). */
+  private readonly pPush: Float64Array;
   private readonly pEnter: Float64Array;
   private readonly pExit: Float64Array;
   private readonly pLane: Uint32Array;
@@ -147,6 +149,7 @@ export class PathRecorder implements ProbeSink {
   // ---- drops (ring, in time order)
   private nextDrop = 0;
   private readonly dNs: Float64Array;
+  private readonly dPush: Float64Array;
   private readonly dLane: Uint32Array;
   private readonly dFlow: Uint32Array;
   private readonly dCount: Uint32Array;
@@ -160,6 +163,15 @@ export class PathRecorder implements ProbeSink {
   private detachFn: (() => void) | null = null;
   private layoutSig = '';
   private layoutRev = 0;
+  private fabricDelay = -1;
+  private readonly fabricPending: Array<{
+    lane: Lane;
+    flow: FlowInfo;
+    exitNs: number;
+    count: number;
+    seq: number;
+  }> = [];
+  private fabricHead = 0;
   /** Open batches forgotten because a (lane, flow) exceeded its cap (a stage that never reports leave). */
   forgottenOpen = 0;
 
@@ -172,6 +184,7 @@ export class PathRecorder implements ProbeSink {
     this.H = opts.laneHistory ?? 1024;
     this.maxOpen = opts.maxOpenPerFlow ?? 8192;
     const P = this.P;
+    this.pPush = new Float64Array(P);
     this.pEnter = new Float64Array(P);
     this.pExit = new Float64Array(P);
     this.pLane = new Uint32Array(P);
@@ -183,6 +196,7 @@ export class PathRecorder implements ProbeSink {
     this.pReason = new Uint8Array(P);
     const D = this.D;
     this.dNs = new Float64Array(D);
+    this.dPush = new Float64Array(D);
     this.dLane = new Uint32Array(D);
     this.dFlow = new Uint32Array(D);
     this.dCount = new Uint32Array(D);
@@ -208,6 +222,8 @@ export class PathRecorder implements ProbeSink {
   // ------------------------------------------------------------------ probe sink
 
   enter(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet): void {
+    this.flushFabric();
+    if (stage === 'nitro_ingress') atNs += this.fabricNs;
     const lane = this.lane(host, stage, queue);
     const f = this.flow(pkt);
     let o = lane.open.get(f.id);
@@ -228,10 +244,49 @@ export class PathRecorder implements ProbeSink {
   }
 
   leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, cpu: number): void {
+    this.flushFabric();
     const lane = this.lane(host, stage, queue);
     const f = this.flow(pkt);
     lane.left += pkt.count;
+    if (stage === 'fabric') {
+      // the model hands the batch to the receiving card at once and lands it one delay later:
+      // it is in flight until then
+      this.fabricPending.push({
+        lane,
+        flow: f,
+        exitNs: atNs + this.fabricNs,
+        count: pkt.count,
+        seq: pkt.seq,
+      });
+      return;
+    }
+    if (stage === 'nitro_ingress') atNs += this.fabricNs;
     this.consume(lane, f, atNs, pkt.count, pkt.seq, cpu, PASSAGE_LEFT, 0);
+  }
+
+  /**
+   * The model runs a receiving card's ingress when the sender releases a batch, one fabric delay
+   * before the batch lands in the RX ring (Lab.fabricSend). The recorder shows the physical order:
+   * in flight for the delay, then the receiving card, then the ring, by shifting the receiving
+   * card's times by the delay (its passage then ends exactly when the batch lands).
+   */
+  private get fabricNs(): number {
+    if (this.fabricDelay < 0) this.fabricDelay = this.lab.oneWayDelayNs();
+    return this.fabricDelay;
+  }
+
+  /** End the flights that have landed by now (in exit order: the delay is constant). */
+  private flushFabric(): void {
+    const now = this.lab.nowNs;
+    const q = this.fabricPending;
+    while (this.fabricHead < q.length && q[this.fabricHead]!.exitNs <= now) {
+      const b = q[this.fabricHead++]!;
+      this.consume(b.lane, b.flow, b.exitNs, b.count, b.seq, -1, PASSAGE_LEFT, 0);
+    }
+    if (this.fabricHead > 256 && this.fabricHead * 2 > q.length) {
+      q.splice(0, this.fabricHead);
+      this.fabricHead = 0;
+    }
   }
 
   drop(
@@ -244,6 +299,8 @@ export class PathRecorder implements ProbeSink {
     reason: DropReason,
     wasQueued: boolean,
   ): void {
+    this.flushFabric();
+    if (stage === 'nitro_ingress') atNs += this.fabricNs;
     const lane = this.lane(host, stage, queue);
     const f = this.flow(pkt);
     const code = REASON_CODE.get(reason) ?? 0;
@@ -251,6 +308,7 @@ export class PathRecorder implements ProbeSink {
     lane.dropsByReason.set(code, (lane.dropsByReason.get(code) ?? 0) + count);
     const k = this.nextDrop++ % this.D;
     this.dNs[k] = atNs;
+    this.dPush[k] = this.lab.nowNs;
     this.dLane[k] = lane.index;
     this.dFlow[k] = f.id;
     this.dCount[k] = count;
@@ -311,6 +369,7 @@ export class PathRecorder implements ProbeSink {
     code: number,
   ): void {
     const k = this.nextId++ % this.P;
+    this.pPush[k] = this.lab.nowNs;
     this.pEnter[k] = enterNs;
     this.pExit[k] = exitNs;
     this.pLane[k] = lane;
@@ -514,6 +573,7 @@ export class PathRecorder implements ProbeSink {
       reuse && reuse.capacity > 0 && reuse.laneCapacity >= this.lanes.length
         ? reuse
         : allocPathFrame(reuse?.capacity ?? capacity, Math.max(512, this.lanes.length * 2));
+    this.flushFabric();
     f.fromNs = fromNs;
     f.toNs = toNs;
     f.revision = this.layoutRev;
@@ -531,7 +591,7 @@ export class PathRecorder implements ProbeSink {
     for (let id = first; id < this.nextId; id++) {
       const k = id % P;
       const e = this.pEnter[k]!;
-      if (e > toNs) continue;
+      if (e > toNs || this.pExit[k]! < fromNs) continue;
       total++;
       const c = this.pCount[k]!;
       totalPackets += c;
@@ -564,7 +624,7 @@ export class PathRecorder implements ProbeSink {
     const flowSet = new Set<number>();
     for (let id = first; id < this.nextId && n < f.capacity; id++) {
       const k = id % P;
-      if (this.pEnter[k]! > toNs) continue;
+      if (this.pEnter[k]! > toNs || this.pExit[k]! < fromNs) continue;
       if (seen++ % stride !== 0) continue;
       const lane = this.lanes[this.pLane[k]!]!;
       const fl = this.flows.get(this.pFlow[k]!);
@@ -623,24 +683,27 @@ export class PathRecorder implements ProbeSink {
     }
 
     // drops in the window (the newest when there are more than the frame holds)
+    // (recorded in order; a drop's time is at most one fabric delay after it was recorded)
     const D = this.D;
-    const dOldest = Math.max(0, this.nextDrop - D);
-    let d0 = this.nextDrop;
-    let lo = dOldest;
+    let lo = Math.max(0, this.nextDrop - D);
     let hi = this.nextDrop;
+    const dFrom = dropsFromNs - this.fabricNs;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.dNs[mid % D]! < dropsFromNs) lo = mid + 1;
+      if (this.dPush[mid % D]! < dFrom) lo = mid + 1;
       else hi = mid;
     }
-    d0 = lo;
-    let d1 = d0;
+    const inWindow: number[] = [];
     let dropTotal = 0;
-    while (d1 < this.nextDrop && this.dNs[d1 % D]! <= toNs) dropTotal += this.dCount[d1++ % D]!;
-    const start = Math.max(d0, d1 - f.dropCapacity);
+    for (let i = lo; i < this.nextDrop; i++) {
+      const t = this.dNs[i % D]!;
+      if (t < dropsFromNs || t > toNs) continue;
+      inWindow.push(i);
+      dropTotal += this.dCount[i % D]!;
+    }
     let nd = 0;
-    for (let i = start; i < d1; i++) {
-      const k = i % D;
+    for (let j = Math.max(0, inWindow.length - f.dropCapacity); j < inWindow.length; j++) {
+      const k = inWindow[j]! % D;
       const lane = this.lanes[this.dLane[k]!]!;
       f.dropNs[nd] = this.dNs[k]!;
       f.dropHost[nd] = lane.host;
@@ -674,13 +737,17 @@ export class PathRecorder implements ProbeSink {
     return f;
   }
 
-  /** Smallest passage id whose exit time is ≥ t (passages are stored in exit-time order). */
+  /**
+   * Smallest passage id that may exit at or after t: passages are stored in recording order, and
+   * none exits more than one fabric delay after it was recorded (the shifted receiving card).
+   */
   private firstExitAtOrAfter(t: number, oldest: number): number {
     let lo = oldest;
     let hi = this.nextId;
+    const from = t - this.fabricNs;
     while (lo < hi) {
       const mid = Math.floor((lo + hi) / 2);
-      if (this.pExit[mid % this.P]! < t) lo = mid + 1;
+      if (this.pPush[mid % this.P]! < from) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -244,17 +244,30 @@ describe('PathRecorder (inspectors on a real lab)', () => {
       [1, 'rx_ring'],
       [1, 'socket_rx'],
     ];
+    // as the model reports them: the fabric hands the batch to the receiving card at once (the card's
+    // clock runs one fabric delay early) and the batch lands in the RX ring one delay later
+    const delay = lab.oneWayDelayNs();
     let t = 0;
     for (const [h, s] of stages) {
       const p = batch(lab, 4, 100);
+      if (s === 'rx_ring') t += delay;
+      lab.runUntil(t);
       d.enter(t, h, s, 0, p);
-      t += 1000;
+      if (s !== 'fabric' && s !== 'nitro_ingress') t += 1000;
+      if (s === 'nitro_ingress') t += 500;
+      lab.runUntil(t);
       d.leave(t, h, s, 0, p, s === 'rx_ring' ? 1 : -1);
     }
     const f = rec.frame(0, t);
     const last = [...Array(f.n).keys()].find((i) => rec.layout().stages[f.stage[i]!] === 'socket_rx')!;
     const insp = rec.inspectPacket({ id: f.id[last]! })!;
     expect(insp.visits.map((v) => v.stage)).toEqual(stages.map(([, s]) => s));
+    // shown in physical order: in flight for the delay, then the receiving card, then the ring
+    const at = (s: string) => insp.visits.find((v) => v.stage === s)!;
+    expect(at('fabric').exitNs! - at('fabric').enterNs).toBe(delay);
+    expect(at('nitro_ingress').enterNs).toBe(at('fabric').exitNs);
+    expect(at('nitro_ingress').exitNs! - at('nitro_ingress').enterNs).toBe(500);
+    expect(at('rx_ring').enterNs).toBe(at('nitro_ingress').exitNs);
     expect(insp.visits.map((v) => v.host)).toEqual(stages.map(([h]) => (h === 0 ? 'client' : 'server')));
     expect(insp.visits[6]!.decision).toContain('vCPU 1');
     expect(insp.visits[4]!.decision).toContain('cluster placement group');
@@ -337,6 +350,9 @@ describe('PathRecorder on a real run', () => {
     const stages = path.visits.map((v) => v.stage);
     expect(stages).toEqual(expect.arrayContaining(['nitro_egress', 'fabric', 'nitro_ingress', 'rx_ring']));
     expect(stages.indexOf('fabric')).toBeLessThan(stages.indexOf('rx_ring'));
+    const fab = path.visits.find((v) => v.stage === 'fabric')!;
+    expect(fab.exitNs! - fab.enterNs).toBe(lab.oneWayDelayNs());
+    expect(path.visits.find((v) => v.stage === 'nitro_ingress')!.enterNs).toBe(fab.exitNs);
     const rx = path.visits.find((v) => v.stage === 'rx_ring')!;
     expect(rx.queue).toBe(path.rss!.queue);
     expect(rx.cpu).toBe(path.rss!.cpu);
