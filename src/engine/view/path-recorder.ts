@@ -47,25 +47,32 @@ import {
   type StageParam,
 } from './path-types';
 
-/** Every drop reason, in a fixed order: frame reason codes are 1 + the index here. */
-export const DROP_REASON_LIST: readonly DropReason[] = [
-  'bw_out_allowance_exceeded',
-  'bw_in_allowance_exceeded',
-  'pps_allowance_exceeded',
-  'flow_limit_exceeded',
-  'igw_limit_exceeded',
-  'rx_ring_full',
-  'qdisc_overlimit',
-  'codel_drop',
-  'fq_codel_memory_limit',
-  'socket_rcvbuf_full',
-  'no_listener',
-  'mtu_exceeded',
-  'conntrack_allowance_exceeded',
-  'vpc_route',
-  'nacl_deny',
-  'sg_deny',
-];
+/**
+ * Every drop reason, in a fixed order: frame reason codes are 1 + the index here. A record keyed by
+ * the union makes the compiler ask for a new reason here when the model adds one.
+ */
+const REASON_ORDER: Record<DropReason, number> = {
+  bw_out_allowance_exceeded: 0,
+  bw_in_allowance_exceeded: 1,
+  pps_allowance_exceeded: 2,
+  flow_limit_exceeded: 3,
+  igw_limit_exceeded: 4,
+  rx_ring_full: 5,
+  qdisc_overlimit: 6,
+  codel_drop: 7,
+  fq_codel_memory_limit: 8,
+  socket_rcvbuf_full: 9,
+  no_listener: 10,
+  mtu_exceeded: 11,
+  conntrack_allowance_exceeded: 12,
+  vpc_route: 13,
+  nacl_deny: 14,
+  sg_deny: 15,
+  linklocal_allowance_exceeded: 16,
+};
+export const DROP_REASON_LIST: readonly DropReason[] = (Object.keys(REASON_ORDER) as DropReason[]).sort(
+  (a, b) => REASON_ORDER[a] - REASON_ORDER[b],
+);
 const REASON_CODE = new Map<string, number>(DROP_REASON_LIST.map((r, i) => [r, i + 1]));
 const STAGE_CODE = new Map<string, number>(PROBE_STAGES.map((s, i) => [s, i]));
 const FABRIC = STAGE_CODE.get('fabric')!;

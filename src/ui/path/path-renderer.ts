@@ -106,6 +106,7 @@ export const SHORT_REASON: Record<string, string> = {
   no_listener: 'no listener',
   mtu_exceeded: 'MTU exceeded',
   conntrack_allowance_exceeded: 'conntrack allowance',
+  linklocal_allowance_exceeded: 'link-local allowance',
   vpc_route: 'no route',
   nacl_deny: 'NACL deny',
   sg_deny: 'SG deny',
