@@ -199,6 +199,12 @@ export function PathView(props: PathViewProps) {
 
   return (
     <section className="path-view" ref={boxRef} aria-label="Packet path">
+      <p className="path-view__caption">
+        Each column is an instance, drawn as the NET402 talk draws it: packets go <strong>down</strong> the
+        sending half (socket → qdisc → TX ring → Nitro card), <strong>across</strong> the VPC fabric, and{' '}
+        <strong>up</strong> the receiving half (Nitro card → RX ring → interrupt and NAPI on a vCPU → socket).
+        Dots are batches; bars are queues filling.
+      </p>
       <canvas
         ref={canvasRef}
         style={{ width: `${width}px`, height: `${height}px` }}
