@@ -13,6 +13,7 @@ import { runDpdkTestpmd } from './commands/dpdk-testpmd';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
 import { runLab } from './commands/lab';
+import { runPing } from './commands/ping';
 import { runIperf3 } from './commands/iperf3';
 import { parseDurationSeconds, runSleep } from './commands/sleep';
 import { runTc } from './commands/tc';
@@ -60,6 +61,8 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
       return runIp(args, dev, { deviceNames: ['eth0'] });
     case 'tc':
       return runTc(args, new Map([['eth0', host.host.qdisc]]));
+    case 'ping':
+      return runPing(args, lab, host);
     case 'lab':
       return runLab(args, lab, host);
     case 'sleep':

@@ -1,0 +1,194 @@
+/**
+ * ping (iputils 20240117): `ping [-c N] [-i S] [-s SIZE] [-q] [-W S] HOST`, ICMP echo between instances.
+ *
+ * Each echo request is a real packet through the sender's stack and Nitro card, the fabric, the
+ * target's card and stack, where the kernel answers it (icmp_echo) with a reply of the same size
+ * back the same way. ICMP is always tracked and never accelerated (AWS-NITROPERF, AWS-CT): every
+ * request and reply takes the card's full processing path on both ends, so ping's RTT includes
+ * the slow-path service time four times. Output as iputils prints it (ping/ping_common.c
+ * pr_echo_reply/finish): reply lines with the target's reverse name (ip-a-b-c-d.ec2.internal) when
+ * it was given by name, the statistics and the rtt min/avg/max/mdev line. Without -c, ping runs
+ * until interrupted (the lab's 60 s cap, like Ctrl-C) and then prints the statistics.
+ */
+import type { Instance, Lab } from '../../lab';
+import type { Packet } from '../../model/packet';
+import { reverseTuple } from '../../nitro/flow-table';
+import { resolveHost } from '../../apps/http';
+import type { CommandOutcome, Job } from '../types';
+
+const USAGE =
+  '\nUsage\n  ping [options] <destination>\n\nOptions:\n  <destination>      dns name or ip address\n' +
+  '  -c <count>         stop after <count> replies\n  -i <interval>      seconds between sending each packet\n' +
+  '  -q                 quiet output\n  -s <size>          use <size> as number of data bytes to be sent\n' +
+  '  -W <timeout>       time to wait for response\n\n' +
+  "(ec2-netlab: ping's other options are not simulated)\n";
+
+/** iputils' time= formatting of an RTT in µs. */
+export function fmtRtt(us: number): string {
+  const t = Math.round(us);
+  if (t >= 100000 - 50) return `${Math.floor((t + 500) / 1000)}`;
+  if (t >= 10000 - 5) return `${Math.floor((t + 50) / 1000)}.${Math.floor(((t + 50) % 1000) / 100)}`;
+  if (t >= 1000)
+    return `${Math.floor((t + 5) / 1000)}.${String(Math.floor(((t + 5) % 1000) / 10)).padStart(2, '0')}`;
+  return `0.${String(t).padStart(3, '0')}`;
+}
+
+const ms3 = (us: number) => `${Math.floor(us / 1000)}.${String(Math.floor(us) % 1000).padStart(3, '0')}`;
+
+export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcome {
+  let count = 0;
+  let intervalS = 1;
+  let size = 56;
+  let quiet = false;
+  let waitS = 10;
+  let dest: string | null = null;
+  const bad = (msg: string, code = 2): CommandOutcome => ({
+    kind: 'done',
+    out: { stdout: '', stderr: msg, exitCode: code },
+  });
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('-') && a.length > 1) {
+      const c = a[1]!;
+      if (c === 'q') {
+        quiet = true;
+        continue;
+      }
+      if (!'cisW'.includes(c)) {
+        if ('46aAbBdDfhInLOrRtTUvVwQFlmMpS'.includes(c))
+          return bad(`ping: option -${c} is not simulated in ec2-netlab\n`);
+        return bad(`ping: invalid option -- '${c}'\n${USAGE}`);
+      }
+      const v = a.length > 2 ? a.slice(2) : argv[++i];
+      if (v === undefined) return bad(`ping: option requires an argument -- '${c}'\n${USAGE}`);
+      const n = Number(v);
+      if (!Number.isFinite(n) || v.trim() === '') return bad(`ping: invalid argument: '${v}'\n`, 1);
+      if (c === 'c') {
+        if (!Number.isInteger(n) || n < 1)
+          return bad(`ping: invalid argument: '${v}': out of range: 1 <= value <= 9223372036854775807\n`, 1);
+        count = n;
+      } else if (c === 'i') {
+        if (n < 0.002)
+          return bad(
+            `ping: cannot flood, minimal interval for user must be >= 2 ms, use -i 0.002 (or higher)\n`,
+          );
+        intervalS = n;
+      } else if (c === 's') {
+        if (!Number.isInteger(n) || n < 0 || n > 65507)
+          return bad(`ping: invalid argument: '${v}': out of range: 0 <= value <= 65507\n`, 1);
+        size = n;
+      } else {
+        if (n < 0) return bad(`ping: bad linger time: ${v}\n`);
+        waitS = n;
+      }
+    } else if (dest === null) dest = a;
+    else return bad(`ping: extra operand '${a}'\n`);
+  }
+  if (dest === null) return bad(`ping: usage error: Destination address required\n`, 1);
+  const target = resolveHost(lab, dest);
+  if (!target) {
+    if (/^\d+\.\d+\.\d+\.\d+$/.test(dest))
+      return bad(
+        `ping: ${dest} is not an instance of this lab: other destinations are not simulated in ec2-netlab\n`,
+      );
+    return bad(`ping: ${dest}: Name or service not known\n`);
+  }
+  if (target === self)
+    return bad('ping: pinging the instance itself (loopback) is not simulated in ec2-netlab\n');
+  const ip = target.host.ip;
+  const byName = dest !== ip;
+  const from = byName ? `ip-${ip.replace(/\./g, '-')}.ec2.internal (${ip})` : ip;
+  const ipBytes = 20 + 8 + size;
+  if (ipBytes > lab.pathMtu()) return bad(`ping: local error: message too long, mtu=${lab.pathMtu()}\n`, 1);
+  const req = lab.makeFlow(self, { srcIp: self.host.ip, dstIp: ip, proto: 'icmp', srcPort: 0, dstPort: 0 });
+  const rep = lab.makeFlow(target, reverseTuple(req.tuple));
+  const mk = (flow: typeof req, seq: number, sentAtNs: number): Packet => ({
+    flow,
+    count: 1,
+    sizeBytes: ipBytes,
+    payloadBytes: 8 + size,
+    seq,
+    ack: 0,
+    flags: 0,
+    sack: null,
+    window: 0,
+    tos: 0,
+    sentAtNs,
+    enqueuedAtNs: lab.nowNs,
+    txq: -1,
+    mark: 0,
+  });
+  // the target's kernel answers every echo request (icmp_echo)
+  const tv = target.host.vcpus[0]!;
+  target.host.registerRx(req.id, {
+    kind: 'raw',
+    deliver: (p) => target.host.transmit(mk(rep, p.seq, p.sentAtNs), target.host.ctxVcpu ?? tv),
+  });
+  const start = lab.nowNs;
+  let lines = `PING ${dest} (${ip}) ${size}(${ipBytes}) bytes of data.\n`;
+  const rtts: number[] = [];
+  let sent = 0;
+  let lastEventNs = start;
+  let interrupted = false;
+  const received = new Set<number>();
+  self.host.registerRx(rep.id, {
+    kind: 'raw',
+    deliver: (p) => {
+      if (received.has(p.seq)) return;
+      received.add(p.seq);
+      const us = (lab.nowNs - p.sentAtNs) / 1000;
+      rtts.push(us);
+      lastEventNs = lab.nowNs;
+      if (!quiet && size >= 16)
+        lines += `${8 + size} bytes from ${from}: icmp_seq=${p.seq} ttl=64 time=${fmtRtt(us)} ms\n`;
+      else if (!quiet) lines += `${8 + size} bytes from ${from}: icmp_seq=${p.seq} ttl=64\n`;
+    },
+  });
+  const sv = self.host.vcpus[0]!;
+  let lastSendNs = start;
+  const sendNext = () => {
+    if (interrupted || (count > 0 && sent >= count)) return;
+    sent++;
+    lastSendNs = lab.nowNs;
+    lastEventNs = lab.nowNs;
+    self.host.transmit(mk(req, sent, lab.nowNs), self.host.ctxVcpu ?? sv);
+    if (count === 0 || sent < count) lab.sched.after(Math.round(intervalS * 1e9), sendNext);
+  };
+  sendNext();
+  const lingerNs = Math.round(waitS * 1e9);
+  const finished = () =>
+    interrupted ||
+    (count > 0 && sent >= count && (received.size >= count || lab.nowNs - lastSendNs >= lingerNs));
+  const job: Job = {
+    done: finished,
+    deadlineNs: () => lab.nowNs,
+    interrupt: () => {
+      interrupted = true;
+    },
+    finish: () => {
+      self.host.unregister([rep.id]);
+      target.host.unregister([req.id]);
+      const n = rtts.length;
+      const lossPct = sent > 0 ? Math.floor(((sent - n) * 100) / sent) : 0;
+      const timeMs = Math.floor(((n === sent ? lastEventNs : lastSendNs) - start) / 1e6);
+      let out = quiet ? `PING ${dest} (${ip}) ${size}(${ipBytes}) bytes of data.\n` : lines;
+      out += `\n--- ${dest} ping statistics ---\n`;
+      out += `${sent} packets transmitted, ${n} received, ${lossPct}% packet loss, time ${timeMs}ms\n`;
+      if (n > 0) {
+        const min = Math.min(...rtts);
+        const max = Math.max(...rtts);
+        const avg = rtts.reduce((a, b) => a + b, 0) / n;
+        const avg2 = rtts.reduce((a, b) => a + b * b, 0) / n;
+        const mdev = Math.sqrt(Math.max(0, avg2 - avg * avg));
+        out += `rtt min/avg/max/mdev = ${ms3(min)}/${ms3(avg)}/${ms3(max)}/${ms3(mdev)} ms\n`;
+      }
+      return {
+        stdout: out,
+        stderr: '',
+        exitCode: n > 0 ? 0 : 1,
+        result: { transmitted: sent, received: n, rttUs: rtts },
+      };
+    },
+  };
+  return { kind: 'job', job };
+}

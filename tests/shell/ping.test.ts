@@ -1,0 +1,66 @@
+/** ping (iputils): ICMP echo on the full Nitro path every packet, iputils' output and errors. */
+import { describe, expect, it } from 'vitest';
+import { createLab, LabSession } from '../../src/engine/runner';
+import { fmtRtt } from '../../src/engine/shell/commands/ping';
+import { defaultScenario } from '../../src/scenario/schema';
+
+describe('ping', () => {
+  it('prints iputils’ lines; every request and reply takes the processing path on both cards', () => {
+    const lab = createLab(defaultScenario());
+    const s = new LabSession(lab);
+    const r = s.run('ping -c 4 -i 0.2 server')[0]!;
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toMatch(
+      /^PING server \(10\.0\.0\.11\) 56\(84\) bytes of data\.\n(64 bytes from ip-10-0-0-11\.ec2\.internal \(10\.0\.0\.11\): icmp_seq=\d ttl=64 time=0\.\d{3} ms\n){4}\n--- server ping statistics ---\n4 packets transmitted, 4 received, 0% packet loss, time \d+ms\nrtt min\/avg\/max\/mdev = [\d.]+\/[\d.]+\/[\d.]+\/[\d.]+ ms\n$/,
+    );
+    for (const host of ['client', 'server']) {
+      const st = lab.instance(host)!.nitro.flowStats;
+      expect(st.slowPathPackets).toBe(8); // 4 requests + 4 replies, none accelerated
+      expect(st.acceleratedPackets).toBe(0);
+    }
+    expect(s.run('lab nitro show client')[0]!.output).toMatch(
+      /icmp 10\.0\.0\.10 ↔ 10\.0\.0\.11 +Established +tracked/,
+    );
+  });
+
+  it('the RTT is larger than a TCP packet’s: four slow-path services per round trip', () => {
+    const lab = createLab({ ...defaultScenario(), params: { nitroSlowPathNs: 20_000 } });
+    const r = new LabSession(lab).run('ping -c 1 -q 10.0.0.11')[0]!;
+    const avg = Number(/= [\d.]+\/([\d.]+)\//.exec(r.output)![1]);
+    expect(avg).toBeGreaterThan(0.08); // ≥ 4 × 20 µs on top of the fabric
+  });
+
+  it('-s changes the sizes; -q prints only the summary; dropped by the security group: 100% loss, exit 1', () => {
+    const lab = createLab(defaultScenario());
+    const s = new LabSession(lab);
+    expect(s.run('ping -c 1 -s 1000 -q server')[0]!.output).toMatch(
+      /^PING server \(10\.0\.0\.11\) 1000\(1028\) bytes of data\.\n\n---/,
+    );
+    // the earlier ping's conntrack entry would keep ICMP flowing after a revoke (tracked): a fresh lab
+    const lab2 = createLab(defaultScenario());
+    const s2 = new LabSession(lab2);
+    const sg = lab2.scenario.vpc.SecurityGroups[0]!.GroupId;
+    s2.run(`aws ec2 revoke-security-group-ingress --group-id ${sg} --protocol all --source-group ${sg}`);
+    const r = s2.run('ping -c 2 -i 0.5 -W 1 server')[0]!;
+    expect(r.exitCode).toBe(1);
+    expect(r.output).toContain('2 packets transmitted, 0 received, 100% packet loss');
+    expect(r.output).not.toContain('rtt min');
+  });
+
+  it('errors as iputils prints them', () => {
+    const s = new LabSession(createLab(defaultScenario()));
+    const a = s.run('ping nosuchhost')[0]!;
+    expect(a.stderr).toBe('ping: nosuchhost: Name or service not known\n');
+    expect(a.exitCode).toBe(2);
+    expect(s.run('ping -j server')[0]!.stderr).toMatch(/^ping: invalid option -- 'j'\n/);
+    expect(s.run('ping')[0]!.stderr).toBe('ping: usage error: Destination address required\n');
+    expect(s.run('ping -c 0 server')[0]!.exitCode).toBe(1);
+  });
+
+  it('time= precision follows the RTT’s magnitude', () => {
+    expect(fmtRtt(52)).toBe('0.052');
+    expect(fmtRtt(1234)).toBe('1.23');
+    expect(fmtRtt(12345)).toBe('12.3');
+    expect(fmtRtt(123456)).toBe('123');
+  });
+});
