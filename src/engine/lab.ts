@@ -25,6 +25,7 @@ import { Host } from './host/host';
 import type { QdiscManager } from './host/qdisc/tree';
 import type { QdiscContext } from './host/qdisc/types';
 import { enaRxHash } from './host/rss';
+import type { MetricsRecorder } from './metrics/recorder';
 import { DropCounters } from './model/drop-reasons';
 import type { FiveTuple, Flow, L4Proto, Packet } from './model/packet';
 import { NitroCard } from './nitro/nitro-card';
@@ -48,6 +49,8 @@ export class Lab {
   readonly drops = new DropCounters();
   /** Stage observations for the metrics recorder and the visual lab (free when nothing is attached). */
   readonly probe = new Probe();
+  /** The metrics recorder attached to the probe (createLab attaches one to every lab). */
+  metrics: MetricsRecorder | null = null;
   readonly instances = new Map<string, Instance>();
   /** The VPC's link-local services (the Amazon DNS resolver) behind every card's link-local allowance. */
   readonly linkLocal: LinkLocalServices = new LinkLocalServices(this);

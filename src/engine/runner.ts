@@ -6,6 +6,7 @@
  */
 import { createQdiscTree } from './host/qdisc/tree';
 import { Lab } from './lab';
+import { MetricsRecorder } from './metrics/recorder';
 import type { Scenario } from '../scenario/schema';
 import { startIperf3Server } from './shell/commands/iperf3';
 import { execLine } from './shell/shell';
@@ -26,9 +27,35 @@ export interface RunRecord {
 /** Build a lab from a validated scenario with the real qdisc implementation. */
 export function createLab(scenario: Scenario): Lab {
   const lab = new Lab(scenario, (ctx, defaultQdisc) => createQdiscTree(ctx, { defaultQdisc }));
+  attachRecorder(lab);
   if (scenario.settings.iperf3Server)
     for (const inst of lab.instances.values()) startIperf3Server(inst, 5201);
   return lab;
+}
+
+/** Every lab records its metrics (the dashboards, sar, CloudWatch and `lab summary` read them). */
+export function attachRecorder(lab: Lab): MetricsRecorder {
+  const insts = [...lab.instances.values()];
+  const rec = new MetricsRecorder(
+    insts.map((i) => i.name),
+    {
+      counters: (h) => {
+        const nitro = insts[h]!.nitro;
+        const c = nitro.counters();
+        return [
+          ['bw_in_allowance_exceeded', c.bw_in_allowance_exceeded],
+          ['bw_out_allowance_exceeded', c.bw_out_allowance_exceeded],
+          ['pps_allowance_exceeded', c.pps_allowance_exceeded],
+          ['conntrack_allowance_exceeded', c.conntrack_allowance_exceeded],
+          ['linklocal_allowance_exceeded', c.linklocal_allowance_exceeded],
+          ['conntrack_allowance_available', nitro.conntrackAvailable()],
+        ];
+      },
+    },
+  );
+  lab.probe.attach(rec);
+  lab.metrics = rec;
+  return rec;
 }
 
 /** Split an optional `host:` prefix off a command line. */

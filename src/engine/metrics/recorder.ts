@@ -1,0 +1,582 @@
+/**
+ * The metrics recorder: a stage-probe listener that keeps, for every instance, the time series the
+ * dashboards and the lab's own views are built from, at several resolutions at once.
+ *
+ * What it records (host = instance index in lab order):
+ * - traffic per ENI and direction: bytes and packets crossing the ENA ↔ Nitro boundary (out: a TX
+ *   ring's batch fetched by the device; in: a batch the Nitro card hands to the ENA, before any RX
+ *   ring overrun). Bytes are IP length + 14 (Ethernet header), as the ENA's tx_bytes/rx_bytes count.
+ * - occupancy per (host, stage, queue): wire packets held (enters − leaves − queued drops), with the
+ *   maximum inside each bucket, so a 50 µs burst shows in a 1 s bucket's max.
+ * - drops per (host, stage, reason), in packets.
+ * - one-way latency per flow: socket_rx enter − the batch's sentAtNs (the socket_tx enter time),
+ *   weighted by packets, in a log-linear histogram (1/32 octave buckets: ≤ 2.2 % error).
+ * - cumulative Nitro allowance counters per host, sampled at each simulated second (CloudWatch
+ *   agent ethtool metrics are built from these).
+ *
+ * Resolutions (tiers):
+ * - detail: 10 µs buckets, only inside a detail window chosen with `setDetailWindow` (capacity
+ *   DETAIL_BUCKETS buckets), counters only (occupancy maxima are exact at 1 ms already);
+ * - 1 ms: a ring of the last MS_BUCKETS buckets (65.5 s);
+ * - 100 ms: from time 0 for the whole run (36 000 buckets an hour).
+ * Every counter bucket also keeps the largest 10 µs sum inside it, and every 100 ms bucket the
+ * largest 1 ms sum, so peaks at 10 µs and 1 ms are known for any horizon without fine storage.
+ *
+ * Guarantees: observational only (it never schedules or mutates); memory bounded by the tiers'
+ * capacities times the number of series that ever saw traffic (rings allocate lazily); queries
+ * return plain typed arrays (structured-clone friendly for a Web Worker).
+ */
+import { PROBE_STAGES, type ProbeSink, type ProbeStage } from '../core/probe';
+import type { DropReason } from '../model/drop-reasons';
+import type { Packet } from '../model/packet';
+import { GrowArray, TimeRing } from './time-ring';
+
+export const DETAIL_STEP_NS = 10_000;
+export const MS_STEP_NS = 1_000_000;
+export const COARSE_STEP_NS = 100_000_000;
+export const DETAIL_BUCKETS = 1 << 16; // 655 ms at 10 µs
+export const MS_BUCKETS = 1 << 16; // 65.5 s at 1 ms
+const ETH_HDR = 14;
+
+/** A counter (bytes, packets, drops) at every tier. */
+export class CounterSeries {
+  private cur10 = -1;
+  private sum10 = 0;
+  private curMs = -1;
+  private sumMs = 0;
+  readonly ms: TimeRing;
+  readonly msMax10: TimeRing;
+  readonly coarse = new GrowArray();
+  readonly coarseMax10 = new GrowArray();
+  readonly coarseMax1ms = new GrowArray();
+  detail: TimeRing | null = null;
+  detailFromIdx = 0;
+  total = 0;
+
+  constructor(msBuckets: number) {
+    this.ms = new TimeRing(MS_STEP_NS, msBuckets);
+    this.msMax10 = new TimeRing(MS_STEP_NS, msBuckets);
+  }
+
+  add(t: number, v: number): void {
+    this.total += v;
+    const i10 = Math.floor(t / DETAIL_STEP_NS);
+    if (i10 !== this.cur10) {
+      this.flush10();
+      this.cur10 = i10;
+      this.sum10 = 0;
+    }
+    this.sum10 += v;
+    const ims = Math.floor(t / MS_STEP_NS);
+    if (ims !== this.curMs) {
+      this.flushMs();
+      this.curMs = ims;
+      this.sumMs = 0;
+      this.ms.advance(ims, 0);
+      this.msMax10.advance(ims, 0);
+    }
+    this.sumMs += v;
+    this.ms.add(ims, v);
+    this.coarse.add(Math.floor(t / COARSE_STEP_NS), v);
+    const d = this.detail;
+    if (d !== null) {
+      const k = i10 - this.detailFromIdx;
+      if (k >= 0 && k < d.capacity) {
+        d.advance(k, 0);
+        d.add(k, v);
+      }
+    }
+  }
+
+  /** Fold the open 10 µs and 1 ms sums into the maxima (idempotent: maxima only grow). */
+  flush(): void {
+    this.flush10();
+    this.flushMs();
+  }
+
+  private flush10(): void {
+    if (this.cur10 < 0) return;
+    const t = this.cur10 * DETAIL_STEP_NS;
+    this.msMax10.max(Math.floor(t / MS_STEP_NS), this.sum10);
+    this.coarseMax10.max(Math.floor(t / COARSE_STEP_NS), this.sum10);
+  }
+
+  private flushMs(): void {
+    if (this.curMs < 0) return;
+    this.coarseMax1ms.max(Math.floor((this.curMs * MS_STEP_NS) / COARSE_STEP_NS), this.sumMs);
+  }
+
+  get sizeBytes(): number {
+    return (
+      this.ms.sizeBytes +
+      this.msMax10.sizeBytes +
+      this.coarse.sizeBytes +
+      this.coarseMax10.sizeBytes +
+      this.coarseMax1ms.sizeBytes +
+      (this.detail?.sizeBytes ?? 0)
+    );
+  }
+}
+
+/** An occupancy level: the max inside each bucket and the time integral (for the mean). */
+export class LevelSeries {
+  level = 0;
+  peak = 0;
+  private lastT = 0;
+  readonly msMax: TimeRing;
+  readonly msInt: TimeRing;
+  readonly coarseMax = new GrowArray();
+  readonly coarseInt = new GrowArray();
+
+  constructor(msBuckets: number) {
+    this.msMax = new TimeRing(MS_STEP_NS, msBuckets);
+    this.msInt = new TimeRing(MS_STEP_NS, msBuckets);
+  }
+
+  change(t: number, d: number): void {
+    this.catchUp(t);
+    this.level += d;
+    if (this.level > this.peak) this.peak = this.level;
+    const ims = Math.floor(t / MS_STEP_NS);
+    this.msMax.max(ims, this.level);
+    this.coarseMax.max(Math.floor(t / COARSE_STEP_NS), this.level);
+  }
+
+  /** Bring the buckets up to time t with the level held since the last change. */
+  catchUp(t: number): void {
+    const lv = this.level;
+    const ims = Math.floor(t / MS_STEP_NS);
+    const ic = Math.floor(t / COARSE_STEP_NS);
+    this.msMax.advance(ims, lv);
+    this.msInt.advance(ims, 0);
+    this.coarseMax.advance(ic, lv);
+    this.coarseInt.advance(ic, 0);
+    if (lv !== 0 && t > this.lastT) {
+      integrate(this.msInt, MS_STEP_NS, this.lastT, t, lv);
+      integrate(this.coarseInt, COARSE_STEP_NS, this.lastT, t, lv);
+    }
+    this.lastT = t;
+  }
+
+  get sizeBytes(): number {
+    return this.msMax.sizeBytes + this.msInt.sizeBytes + this.coarseMax.sizeBytes + this.coarseInt.sizeBytes;
+  }
+}
+
+function integrate(a: TimeRing | GrowArray, step: number, t0: number, t1: number, lv: number): void {
+  const b0 = Math.floor(t0 / step);
+  const b1 = Math.floor(t1 / step);
+  if (b0 === b1) {
+    a.add(b0, lv * (t1 - t0));
+    return;
+  }
+  const lo = a instanceof TimeRing ? a.lo : 0;
+  if (b0 >= lo) a.add(b0, lv * ((b0 + 1) * step - t0));
+  for (let b = Math.max(b0 + 1, lo); b < b1; b++) a.add(b, lv * step);
+  a.add(b1, lv * (t1 - b1 * step));
+}
+
+/** Log-linear latency histogram (ns): 32 sub-buckets per power of two. */
+export class LatencyHistogram {
+  readonly counts = new Float64Array(64 * 32);
+  n = 0;
+  minNs = Number.POSITIVE_INFINITY;
+  maxNs = 0;
+
+  add(ns: number, count: number): void {
+    const v = Math.max(1, ns);
+    const e = Math.floor(Math.log2(v));
+    const sub = Math.min(31, Math.floor((v / 2 ** e - 1) * 32));
+    this.counts[e * 32 + sub]! += count;
+    this.n += count;
+    if (v < this.minNs) this.minNs = v;
+    if (v > this.maxNs) this.maxNs = v;
+  }
+
+  /** The q-quantile (0..1), ns: the middle of the bucket that holds it, clamped to [min, max]. */
+  quantile(q: number): number {
+    if (this.n === 0) return Number.NaN;
+    const target = q * this.n;
+    let acc = 0;
+    for (let i = 0; i < this.counts.length; i++) {
+      acc += this.counts[i]!;
+      if (acc >= target && this.counts[i]! > 0) {
+        const e = Math.floor(i / 32);
+        const sub = i % 32;
+        const mid = 2 ** e * (1 + (sub + 0.5) / 32);
+        return Math.min(this.maxNs, Math.max(this.minNs, mid));
+      }
+    }
+    return this.maxNs;
+  }
+}
+
+export type TrafficMetric = 'bytes_out' | 'bytes_in' | 'packets_out' | 'packets_in';
+export type SeriesMetric = TrafficMetric | 'occupancy' | 'drops';
+
+export interface SeriesQuery {
+  host: number;
+  metric: SeriesMetric;
+  /** occupancy and drops: the stage (drops: all stages when omitted). */
+  stage?: ProbeStage;
+  /** occupancy: the queue; omitted = every queue of the stage (max of maxima, sum of means). */
+  queue?: number;
+  /** drops: one reason (all when omitted). */
+  reason?: DropReason;
+  fromNs: number;
+  toNs: number;
+  stepNs: number;
+}
+
+/**
+ * A series answer. Counters: `sum` = total in each bucket, `mean` = its rate per second, `max` = the
+ * highest rate per second over any 10 µs inside the bucket. Occupancy: `sum` = packet·ns held,
+ * `mean` = time-weighted mean packets, `max` = most packets held at once. NaN = not retained.
+ */
+export interface SeriesResult {
+  t0Ns: number;
+  stepNs: number;
+  /** Resolution the answer was built from (10 µs, 1 ms or 100 ms). */
+  tierStepNs: number;
+  sum: Float64Array;
+  mean: Float64Array;
+  max: Float64Array;
+}
+
+export interface RecorderOptions {
+  /** Cumulative counters to sample each simulated second, per host (Nitro allowance counters). */
+  counters?: (host: number) => Array<[string, number]>;
+  msBuckets?: number;
+}
+
+/** Counter samples of one host: names and one row per simulated second (row k: at k s). */
+export interface CounterSamples {
+  names: string[];
+  rows: Float64Array[];
+}
+
+export class MetricsRecorder implements ProbeSink {
+  private readonly traffic: CounterSeries[][] = []; // [host][0 bytes_out, 1 bytes_in, 2 packets_out, 3 packets_in]
+  private readonly levels = new Map<number, LevelSeries>();
+  private readonly drops = new Map<
+    string,
+    { host: number; stage: ProbeStage; reason: DropReason; s: CounterSeries }
+  >();
+  readonly latency = new Map<
+    number,
+    { host: number; hist: LatencyHistogram; tuple: Packet['flow']['tuple'] }
+  >();
+  readonly samples: CounterSamples[] = [];
+  private nextSampleNs = 0;
+  private readonly msBuckets: number;
+  private detailFromNs = -1;
+  nowNs = 0;
+
+  constructor(
+    readonly hosts: readonly string[],
+    private readonly opts: RecorderOptions = {},
+  ) {
+    this.msBuckets = opts.msBuckets ?? MS_BUCKETS;
+    for (let h = 0; h < hosts.length; h++) this.samples.push({ names: [], rows: [] });
+  }
+
+  /** Record 10 µs buckets from `fromNs` for DETAIL_BUCKETS buckets (655 ms); replaces any earlier window. */
+  setDetailWindow(fromNs: number): void {
+    this.detailFromNs = fromNs;
+    for (const row of this.traffic) for (const s of row) if (s) this.armDetail(s);
+    for (const d of this.drops.values()) this.armDetail(d.s);
+  }
+
+  private armDetail(s: CounterSeries): void {
+    if (this.detailFromNs < 0) return;
+    s.detail = new TimeRing(DETAIL_STEP_NS, DETAIL_BUCKETS);
+    s.detailFromIdx = Math.floor(this.detailFromNs / DETAIL_STEP_NS);
+  }
+
+  get detailWindow(): { fromNs: number; toNs: number } | null {
+    if (this.detailFromNs < 0) return null;
+    const from = Math.floor(this.detailFromNs / DETAIL_STEP_NS) * DETAIL_STEP_NS;
+    return { fromNs: from, toNs: from + DETAIL_BUCKETS * DETAIL_STEP_NS };
+  }
+
+  private trafficOf(host: number, k: number): CounterSeries {
+    let row = this.traffic[host];
+    if (row === undefined) {
+      row = [];
+      this.traffic[host] = row;
+    }
+    let s = row[k];
+    if (s === undefined) {
+      s = new CounterSeries(this.msBuckets);
+      this.armDetail(s);
+      row[k] = s;
+    }
+    return s;
+  }
+
+  private levelOf(host: number, stage: number, queue: number): LevelSeries {
+    const key = (host * 16 + stage) * 65536 + queue;
+    let s = this.levels.get(key);
+    if (s === undefined) {
+      s = new LevelSeries(this.msBuckets);
+      this.levels.set(key, s);
+    }
+    return s;
+  }
+
+  private sample(t: number): void {
+    const c = this.opts.counters;
+    while (this.nextSampleNs <= t) {
+      if (c)
+        for (let h = 0; h < this.hosts.length; h++) {
+          const rows = c(h);
+          const smp = this.samples[h]!;
+          if (smp.names.length === 0) smp.names = rows.map((r) => r[0]);
+          smp.rows.push(Float64Array.from(rows, (r) => r[1]));
+        }
+      this.nextSampleNs += 1e9;
+    }
+  }
+
+  // ------------------------------------------------------------------ ProbeSink
+
+  enter(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet): void {
+    this.nowNs = atNs;
+    if (atNs >= this.nextSampleNs) this.sample(atNs);
+    const si = STAGE_INDEX[stage];
+    this.levelOf(host, si, queue).change(atNs, pkt.count);
+    if (si === SOCKET_RX) {
+      let l = this.latency.get(pkt.flow.id);
+      if (l === undefined) {
+        l = { host, hist: new LatencyHistogram(), tuple: pkt.flow.tuple };
+        this.latency.set(pkt.flow.id, l);
+      }
+      l.hist.add(atNs - pkt.sentAtNs, pkt.count);
+    }
+  }
+
+  leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, _cpu: number): void {
+    this.nowNs = atNs;
+    const si = STAGE_INDEX[stage];
+    this.levelOf(host, si, queue).change(atNs, -pkt.count);
+    if (si === TX_RING) {
+      this.trafficOf(host, 0).add(atNs, pkt.count * (pkt.sizeBytes + ETH_HDR));
+      this.trafficOf(host, 2).add(atNs, pkt.count);
+    } else if (si === NITRO_INGRESS) {
+      this.trafficOf(host, 1).add(atNs, pkt.count * (pkt.sizeBytes + ETH_HDR));
+      this.trafficOf(host, 3).add(atNs, pkt.count);
+    }
+  }
+
+  drop(
+    atNs: number,
+    host: number,
+    stage: ProbeStage,
+    queue: number,
+    _pkt: Packet,
+    count: number,
+    reason: DropReason,
+    wasQueued: boolean,
+  ): void {
+    this.nowNs = atNs;
+    if (wasQueued) this.levelOf(host, STAGE_INDEX[stage], queue).change(atNs, -count);
+    const key = `${host}|${stage}|${reason}`;
+    let d = this.drops.get(key);
+    if (d === undefined) {
+      d = { host, stage, reason, s: new CounterSeries(this.msBuckets) };
+      this.armDetail(d.s);
+      this.drops.set(key, d);
+    }
+    d.s.add(atNs, count);
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  /** Bring every series up to `nowNs` (levels held, open sums folded into maxima); call before reading. */
+  settle(nowNs: number): void {
+    if (nowNs > this.nowNs) this.nowNs = nowNs;
+    this.sample(this.nowNs);
+    for (const l of this.levels.values()) l.catchUp(this.nowNs);
+    for (const row of this.traffic) if (row) for (const s of row) s?.flush();
+    for (const d of this.drops.values()) d.s.flush();
+  }
+
+  /** (stage, queue) pairs with occupancy series on `host`. */
+  queues(host: number): Array<{ stage: ProbeStage; queue: number; peak: number }> {
+    const out: Array<{ stage: ProbeStage; queue: number; peak: number }> = [];
+    for (const [key, s] of this.levels) {
+      const queue = key % 65536;
+      const hs = Math.floor(key / 65536);
+      if (Math.floor(hs / 16) !== host) continue;
+      out.push({ stage: PROBE_STAGES[hs % 16]!, queue, peak: s.peak });
+    }
+    return out.sort((a, b) => STAGE_INDEX[a.stage] - STAGE_INDEX[b.stage] || a.queue - b.queue);
+  }
+
+  /** Drop totals by (host, stage, reason). */
+  dropTotals(): Array<{ host: number; stage: ProbeStage; reason: DropReason; packets: number }> {
+    return [...this.drops.values()].map((d) => ({
+      host: d.host,
+      stage: d.stage,
+      reason: d.reason,
+      packets: d.s.total,
+    }));
+  }
+
+  /** Total of a traffic counter over the whole run. */
+  trafficTotal(host: number, metric: TrafficMetric): number {
+    return this.traffic[host]?.[TRAFFIC_INDEX[metric]]?.total ?? 0;
+  }
+
+  series(q: SeriesQuery): SeriesResult {
+    const n = Math.max(0, Math.ceil((q.toNs - q.fromNs) / q.stepNs));
+    if (q.metric === 'occupancy') return this.levelSeries(q, n);
+    const parts: CounterSeries[] = [];
+    if (q.metric === 'drops') {
+      for (const d of this.drops.values())
+        if (d.host === q.host && (!q.stage || d.stage === q.stage) && (!q.reason || d.reason === q.reason))
+          parts.push(d.s);
+    } else {
+      const s = this.traffic[q.host]?.[TRAFFIC_INDEX[q.metric]];
+      if (s) parts.push(s);
+    }
+    return counterSeries(parts, q, this.detailWindow, this.msBuckets);
+  }
+
+  private levelSeries(q: SeriesQuery, n: number): SeriesResult {
+    const parts: LevelSeries[] = [];
+    const si = q.stage ? STAGE_INDEX[q.stage] : -1;
+    for (const [key, s] of this.levels) {
+      const hs = Math.floor(key / 65536);
+      if (Math.floor(hs / 16) !== q.host || hs % 16 !== si) continue;
+      if (q.queue !== undefined && key % 65536 !== q.queue) continue;
+      parts.push(s);
+    }
+    const msLo = parts.length > 0 ? parts[0]!.msMax.lo * MS_STEP_NS : 0;
+    const useMs = q.stepNs % COARSE_STEP_NS !== 0 && q.fromNs >= msLo;
+    const tier = useMs ? MS_STEP_NS : COARSE_STEP_NS;
+    const step = Math.max(tier, Math.round(q.stepNs / tier) * tier);
+    const t0 = Math.floor(q.fromNs / tier) * tier;
+    const m = Math.max(0, Math.ceil((q.toNs - t0) / step));
+    const sum = new Float64Array(m);
+    const mean = new Float64Array(m);
+    const max = new Float64Array(m);
+    const per = step / tier;
+    const b0 = t0 / tier;
+    for (const s of parts) {
+      const amax = useMs ? s.msMax : s.coarseMax;
+      const aint = useMs ? s.msInt : s.coarseInt;
+      for (let k = 0; k < m; k++) {
+        let mx = 0;
+        let it = 0;
+        for (let j = 0; j < per; j++) {
+          const b = b0 + k * per + j;
+          const v = amax.get(b);
+          if (!Number.isNaN(v) && v > mx) mx = v;
+          const w = aint.get(b);
+          if (!Number.isNaN(w)) it += w;
+        }
+        if (mx > max[k]!) max[k] = mx;
+        sum[k]! += it;
+      }
+    }
+    for (let k = 0; k < m; k++) mean[k] = sum[k]! / step;
+    void n;
+    return { t0Ns: t0, stepNs: step, tierStepNs: tier, sum, mean, max };
+  }
+
+  /** Bytes held by all series (the memory the recording costs). */
+  get sizeBytes(): number {
+    let n = 0;
+    for (const row of this.traffic) if (row) for (const s of row) if (s) n += s.sizeBytes;
+    for (const s of this.levels.values()) n += s.sizeBytes;
+    for (const d of this.drops.values()) n += d.s.sizeBytes;
+    for (const l of this.latency.values()) n += l.hist.counts.byteLength;
+    for (const s of this.samples) for (const r of s.rows) n += r.byteLength;
+    return n;
+  }
+}
+
+const STAGE_INDEX: Readonly<Record<ProbeStage, number>> = Object.fromEntries(
+  PROBE_STAGES.map((s, i) => [s, i]),
+) as Record<ProbeStage, number>;
+const TX_RING = STAGE_INDEX.tx_ring;
+const NITRO_INGRESS = STAGE_INDEX.nitro_ingress;
+const SOCKET_RX = STAGE_INDEX.socket_rx;
+const TRAFFIC_INDEX: Record<TrafficMetric, number> = {
+  bytes_out: 0,
+  bytes_in: 1,
+  packets_out: 2,
+  packets_in: 3,
+};
+
+/** Sum counter parts over the finest tier that holds the range at a step dividing the asked one. */
+function counterSeries(
+  parts: CounterSeries[],
+  q: SeriesQuery,
+  detail: { fromNs: number; toNs: number } | null,
+  msBuckets: number,
+): SeriesResult {
+  let tier = COARSE_STEP_NS;
+  const msLo = parts.reduce((lo, s) => Math.max(lo, s.ms.lo), 0) * MS_STEP_NS;
+  void msBuckets;
+  if (
+    detail !== null &&
+    q.stepNs < MS_STEP_NS &&
+    q.fromNs >= detail.fromNs &&
+    q.toNs <= detail.toNs &&
+    parts.every((s) => s.detail !== null)
+  )
+    tier = DETAIL_STEP_NS;
+  else if (q.stepNs % COARSE_STEP_NS !== 0 && q.fromNs >= msLo) tier = MS_STEP_NS;
+  const step = Math.max(tier, Math.round(q.stepNs / tier) * tier);
+  const t0 = Math.floor(q.fromNs / tier) * tier;
+  const m = Math.max(0, Math.ceil((q.toNs - t0) / step));
+  const sum = new Float64Array(m);
+  const mean = new Float64Array(m);
+  const max = new Float64Array(m);
+  const per = step / tier;
+  const b0 = t0 / tier;
+  for (const s of parts) {
+    for (let k = 0; k < m; k++) {
+      let acc = 0;
+      let mx = 0;
+      for (let j = 0; j < per; j++) {
+        const b = b0 + k * per + j;
+        let v: number;
+        let v10: number;
+        if (tier === DETAIL_STEP_NS) {
+          const d = s.detail!;
+          const i = b - s.detailFromIdx;
+          v = i <= d.hi ? d.get(i) : 0;
+          v10 = v;
+        } else if (tier === MS_STEP_NS) {
+          v = b <= s.ms.hi ? s.ms.get(b) : 0;
+          v10 = b <= s.msMax10.hi ? s.msMax10.get(b) : 0;
+        } else {
+          v = b < s.coarse.length ? s.coarse.get(b) : 0;
+          v10 = b < s.coarseMax10.length ? s.coarseMax10.get(b) : 0;
+        }
+        if (!Number.isNaN(v)) acc += v;
+        if (!Number.isNaN(v10) && v10 > mx) mx = v10;
+      }
+      sum[k]! += acc;
+      if (mx > max[k]!) max[k] = mx;
+    }
+  }
+  for (let k = 0; k < m; k++) {
+    mean[k] = sum[k]! / (step / 1e9);
+    max[k] = max[k]! / (DETAIL_STEP_NS / 1e9);
+  }
+  return { t0Ns: t0, stepNs: step, tierStepNs: tier, sum, mean, max };
+}
+
+/** Largest 1 ms sum inside [fromNs, toNs) of a counter, from the 100 ms tier (any horizon). */
+export function peakMsSum(s: CounterSeries, fromNs: number, toNs: number): number {
+  let mx = 0;
+  for (let b = Math.floor(fromNs / COARSE_STEP_NS); b * COARSE_STEP_NS < toNs; b++) {
+    const v = s.coarseMax1ms.get(b);
+    if (!Number.isNaN(v) && v > mx) mx = v;
+  }
+  return mx;
+}

@@ -1,0 +1,137 @@
+/**
+ * Time-indexed bucket storage for the metrics recorder.
+ *
+ * - `TimeRing`: the last `capacity` buckets of `stepNs` each (bucket index = floor(t / stepNs)),
+ *   Float32, allocated lazily in chunks of CHUNK buckets so a short run uses little memory and a long
+ *   one never more than `capacity` buckets. Buckets skipped when time advances are set to a fill
+ *   value (0 for counters, the level held for occupancy); older buckets are overwritten.
+ * - `GrowArray`: buckets from time 0 for the whole run (the coarse tier), Float64, doubling.
+ *
+ * Guarantees: O(1) amortised per write; a bucket outside the retained range reads as NaN.
+ */
+
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+
+export class TimeRing {
+  private readonly chunks: (Float32Array | undefined)[];
+  private readonly mask: number;
+  /** Highest bucket index written (−1: none yet). */
+  hi = -1;
+
+  constructor(
+    readonly stepNs: number,
+    readonly capacity: number,
+  ) {
+    if (capacity < CHUNK || (capacity & (capacity - 1)) !== 0)
+      throw new RangeError(`TimeRing capacity must be a power of 2 ≥ ${CHUNK}`);
+    this.mask = capacity - 1;
+    this.chunks = new Array(capacity >> CHUNK_BITS);
+  }
+
+  /** Lowest bucket index still retained. */
+  get lo(): number {
+    return Math.max(0, this.hi - this.capacity + 1);
+  }
+
+  /** Make bucket `i` current: buckets after the last one written, up to `i`, take `fill`. */
+  advance(i: number, fill: number): void {
+    if (i <= this.hi) return;
+    let from = this.hi + 1;
+    if (i - from >= this.capacity) from = i - this.capacity + 1;
+    for (let j = from; j <= i; j++) {
+      const slot = j & this.mask;
+      const c = this.chunks[slot >> CHUNK_BITS];
+      if (c === undefined) {
+        if (fill === 0) {
+          j += CHUNK - 1 - (slot & (CHUNK - 1)); // a fresh chunk is all zeros already: skip it
+          continue;
+        }
+        this.chunk(slot)[slot & (CHUNK - 1)] = fill;
+      } else c[slot & (CHUNK - 1)] = fill;
+    }
+    this.hi = i;
+  }
+
+  private chunk(slot: number): Float32Array {
+    const k = slot >> CHUNK_BITS;
+    let c = this.chunks[k];
+    if (c === undefined) {
+      c = new Float32Array(CHUNK);
+      this.chunks[k] = c;
+    }
+    return c;
+  }
+
+  /** Add `v` to the current bucket `i` (precondition: advance(i) was called). */
+  add(i: number, v: number): void {
+    const slot = i & this.mask;
+    this.chunk(slot)[slot & (CHUNK - 1)]! += v;
+  }
+
+  /** Raise bucket `i` to at least `v`. */
+  max(i: number, v: number): void {
+    const slot = i & this.mask;
+    const c = this.chunk(slot);
+    const k = slot & (CHUNK - 1);
+    if (v > c[k]!) c[k] = v;
+  }
+
+  /** Bucket `i`, or NaN when it is not retained (not yet reached or overwritten). */
+  get(i: number): number {
+    if (i > this.hi || i < this.lo) return Number.NaN;
+    const slot = i & this.mask;
+    const c = this.chunks[slot >> CHUNK_BITS];
+    return c === undefined ? 0 : c[slot & (CHUNK - 1)]!;
+  }
+
+  /** Bytes allocated. */
+  get sizeBytes(): number {
+    let n = 0;
+    for (const c of this.chunks) if (c) n += c.byteLength;
+    return n;
+  }
+}
+
+export class GrowArray {
+  private a = new Float64Array(64);
+  /** Buckets written so far (index of the highest + 1). */
+  length = 0;
+
+  private ensure(i: number): void {
+    if (i < this.length) return;
+    if (i >= this.a.length) {
+      let n = this.a.length;
+      while (n <= i) n *= 2;
+      const b = new Float64Array(n);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.length = i + 1;
+  }
+
+  add(i: number, v: number): void {
+    this.ensure(i);
+    this.a[i]! += v;
+  }
+
+  max(i: number, v: number): void {
+    this.ensure(i);
+    if (v > this.a[i]!) this.a[i] = v;
+  }
+
+  /** Set buckets from the first unwritten one through `i` to `fill` (a level held meanwhile). */
+  advance(i: number, fill: number): void {
+    const from = this.length;
+    this.ensure(i);
+    if (fill !== 0) for (let j = from; j <= i; j++) this.a[j] = fill;
+  }
+
+  get(i: number): number {
+    return i < this.length ? this.a[i]! : Number.NaN;
+  }
+
+  get sizeBytes(): number {
+    return this.a.byteLength;
+  }
+}
