@@ -38,12 +38,16 @@ export const DETAIL_BUCKETS = 1 << 16; // 655 ms at 10 µs
 export const MS_BUCKETS = 1 << 16; // 65.5 s at 1 ms
 const ETH_HDR = 14;
 
-/** A counter (bytes, packets, drops) at every tier. */
+/**
+ * A counter (bytes, packets, drops) at every tier. The open 10 µs and 1 ms buckets are plain fields;
+ * the rings are written only when a bucket closes, so a call costs a division and a compare.
+ */
 export class CounterSeries {
   private cur10 = -1;
   private sum10 = 0;
   private curMs = -1;
   private sumMs = 0;
+  private max10Ms = 0;
   readonly ms: TimeRing;
   readonly msMax10: TimeRing;
   readonly coarse = new GrowArray();
@@ -61,23 +65,9 @@ export class CounterSeries {
   add(t: number, v: number): void {
     this.total += v;
     const i10 = Math.floor(t / DETAIL_STEP_NS);
-    if (i10 !== this.cur10) {
-      this.flush10();
-      this.cur10 = i10;
-      this.sum10 = 0;
-    }
+    if (i10 !== this.cur10) this.roll(i10);
     this.sum10 += v;
-    const ims = Math.floor(t / MS_STEP_NS);
-    if (ims !== this.curMs) {
-      this.flushMs();
-      this.curMs = ims;
-      this.sumMs = 0;
-      this.ms.advance(ims, 0);
-      this.msMax10.advance(ims, 0);
-    }
     this.sumMs += v;
-    this.ms.add(ims, v);
-    this.coarse.add(Math.floor(t / COARSE_STEP_NS), v);
     const d = this.detail;
     if (d !== null) {
       const k = i10 - this.detailFromIdx;
@@ -88,22 +78,40 @@ export class CounterSeries {
     }
   }
 
-  /** Fold the open 10 µs and 1 ms sums into the maxima (idempotent: maxima only grow). */
-  flush(): void {
-    this.flush10();
-    this.flushMs();
+  /** Close the open 10 µs bucket (and the 1 ms one when `i10` is in another millisecond). */
+  private roll(i10: number): void {
+    if (this.sum10 > this.max10Ms) this.max10Ms = this.sum10;
+    this.sum10 = 0;
+    this.cur10 = i10;
+    const ims = Math.floor(i10 / 100);
+    if (ims !== this.curMs) {
+      this.closeMs();
+      this.curMs = ims;
+    }
   }
 
-  private flush10(): void {
-    if (this.cur10 < 0) return;
-    const t = this.cur10 * DETAIL_STEP_NS;
-    this.msMax10.max(Math.floor(t / MS_STEP_NS), this.sum10);
-    this.coarseMax10.max(Math.floor(t / COARSE_STEP_NS), this.sum10);
+  private closeMs(): void {
+    const ims = this.curMs;
+    if (ims >= 0 && (this.sumMs !== 0 || this.max10Ms !== 0)) {
+      this.ms.advance(ims, 0);
+      this.msMax10.advance(ims, 0);
+      this.ms.add(ims, this.sumMs);
+      this.msMax10.max(ims, this.max10Ms);
+      const ic = Math.floor(ims / 100);
+      this.coarse.add(ic, this.sumMs);
+      this.coarseMax10.max(ic, this.max10Ms);
+      this.coarseMax1ms.max(ic, this.sumMs);
+    }
+    this.sumMs = 0;
+    this.max10Ms = 0;
   }
 
-  private flushMs(): void {
-    if (this.curMs < 0) return;
-    this.coarseMax1ms.max(Math.floor((this.curMs * MS_STEP_NS) / COARSE_STEP_NS), this.sumMs);
+  /** Close the open buckets up to time `t` (before reading). */
+  flush(t: number): void {
+    this.roll(Math.floor(t / DETAIL_STEP_NS) + 100);
+    const ims = Math.floor(t / MS_STEP_NS);
+    this.ms.advance(ims, 0);
+    this.msMax10.advance(ims, 0);
   }
 
   get sizeBytes(): number {
@@ -118,11 +126,17 @@ export class CounterSeries {
   }
 }
 
-/** An occupancy level: the max inside each bucket and the time integral (for the mean). */
+/**
+ * An occupancy level: the max inside each bucket and the time integral (for the mean). The open
+ * millisecond's max and integral are fields; buckets are written when it closes.
+ */
 export class LevelSeries {
   level = 0;
   peak = 0;
   private lastT = 0;
+  private curMs = 0;
+  private maxMs = 0;
+  private intMs = 0;
   readonly msMax: TimeRing;
   readonly msInt: TimeRing;
   readonly coarseMax = new GrowArray();
@@ -134,28 +148,64 @@ export class LevelSeries {
   }
 
   change(t: number, d: number): void {
-    this.catchUp(t);
+    if (t >= (this.curMs + 1) * MS_STEP_NS) this.catchUp(t);
+    else this.intMs += this.level * (t - this.lastT);
+    this.lastT = t;
     this.level += d;
+    if (this.level > this.maxMs) this.maxMs = this.level;
     if (this.level > this.peak) this.peak = this.level;
-    const ims = Math.floor(t / MS_STEP_NS);
-    this.msMax.max(ims, this.level);
-    this.coarseMax.max(Math.floor(t / COARSE_STEP_NS), this.level);
   }
 
-  /** Bring the buckets up to time t with the level held since the last change. */
+  /** Close the open millisecond and the ones the level was held through, up to time t. */
   catchUp(t: number): void {
     const lv = this.level;
     const ims = Math.floor(t / MS_STEP_NS);
-    const ic = Math.floor(t / COARSE_STEP_NS);
-    this.msMax.advance(ims, lv);
-    this.msInt.advance(ims, 0);
-    this.coarseMax.advance(ic, lv);
-    this.coarseInt.advance(ic, 0);
-    if (lv !== 0 && t > this.lastT) {
-      integrate(this.msInt, MS_STEP_NS, this.lastT, t, lv);
-      integrate(this.coarseInt, COARSE_STEP_NS, this.lastT, t, lv);
+    if (ims === this.curMs) {
+      this.intMs += lv * (t - this.lastT);
+      this.lastT = t;
+      this.writeMs(ims, this.maxMs, this.intMs);
+      return;
     }
+    const endCur = (this.curMs + 1) * MS_STEP_NS;
+    this.writeMs(this.curMs, this.maxMs, this.intMs + lv * (endCur - this.lastT));
+    // whole milliseconds at the held level
+    if (lv !== 0 && ims > this.curMs + 1) {
+      const from = Math.max(this.curMs + 1, ims - this.msMax.capacity);
+      for (let b = from; b < ims; b++) {
+        this.msMax.advance(b, 0);
+        this.msInt.advance(b, 0);
+        this.msMax.max(b, lv);
+        this.msInt.add(b, lv * MS_STEP_NS);
+      }
+      for (let b = this.curMs + 1; b < ims; ) {
+        const c = Math.floor(b / 100);
+        const end = Math.min(ims, (c + 1) * 100);
+        this.coarseMax.max(c, lv);
+        this.coarseInt.add(c, lv * MS_STEP_NS * (end - b));
+        b = end;
+      }
+    }
+    this.curMs = ims;
+    this.intMs = lv * (t - ims * MS_STEP_NS);
+    this.maxMs = lv;
     this.lastT = t;
+  }
+
+  private lastFoldMs = -1;
+  private lastFoldInt = 0;
+
+  /** Write millisecond b's max and integral (set, not add: the open one may be written again). */
+  private writeMs(b: number, mx: number, it: number): void {
+    this.msMax.advance(b, 0);
+    this.msInt.advance(b, 0);
+    this.msMax.max(b, mx);
+    const prev = b === this.lastFoldMs ? this.lastFoldInt : 0;
+    this.msInt.add(b, it - prev);
+    const c = Math.floor(b / 100);
+    this.coarseMax.max(c, mx);
+    this.coarseInt.add(c, it - prev);
+    this.lastFoldMs = b;
+    this.lastFoldInt = it;
   }
 
   get sizeBytes(): number {
@@ -314,12 +364,21 @@ export class MetricsRecorder implements ProbeSink {
     return s;
   }
 
+  /** Level series by host·16 + stage, then queue (arrays: this is on every probe call). */
+  private readonly levelIndex: (LevelSeries | undefined)[][] = [];
+
   private levelOf(host: number, stage: number, queue: number): LevelSeries {
-    const key = (host * 16 + stage) * 65536 + queue;
-    let s = this.levels.get(key);
+    const hs = host * 16 + stage;
+    let row = this.levelIndex[hs];
+    if (row === undefined) {
+      row = [];
+      this.levelIndex[hs] = row;
+    }
+    let s = row[queue];
     if (s === undefined) {
       s = new LevelSeries(this.msBuckets);
-      this.levels.set(key, s);
+      row[queue] = s;
+      this.levels.set(hs * 65536 + queue, s);
     }
     return s;
   }
@@ -397,8 +456,8 @@ export class MetricsRecorder implements ProbeSink {
     if (nowNs > this.nowNs) this.nowNs = nowNs;
     this.sample(this.nowNs);
     for (const l of this.levels.values()) l.catchUp(this.nowNs);
-    for (const row of this.traffic) if (row) for (const s of row) s?.flush();
-    for (const d of this.drops.values()) d.s.flush();
+    for (const row of this.traffic) if (row) for (const s of row) s?.flush(this.nowNs);
+    for (const d of this.drops.values()) d.s.flush(this.nowNs);
   }
 
   /** (stage, queue) pairs with occupancy series on `host`. */
