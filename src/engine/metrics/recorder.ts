@@ -213,19 +213,6 @@ export class LevelSeries {
   }
 }
 
-function integrate(a: TimeRing | GrowArray, step: number, t0: number, t1: number, lv: number): void {
-  const b0 = Math.floor(t0 / step);
-  const b1 = Math.floor(t1 / step);
-  if (b0 === b1) {
-    a.add(b0, lv * (t1 - t0));
-    return;
-  }
-  const lo = a instanceof TimeRing ? a.lo : 0;
-  if (b0 >= lo) a.add(b0, lv * ((b0 + 1) * step - t0));
-  for (let b = Math.max(b0 + 1, lo); b < b1; b++) a.add(b, lv * step);
-  a.add(b1, lv * (t1 - b1 * step));
-}
-
 /** Log-linear latency histogram (ns): 32 sub-buckets per power of two. */
 export class LatencyHistogram {
   readonly counts = new Float64Array(64 * 32);
