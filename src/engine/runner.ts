@@ -86,22 +86,87 @@ interface BackgroundJob {
   startNs: number;
 }
 
+/** The command the session is waiting for (bash's foreground job). */
+interface ForegroundJob {
+  host: string;
+  command: string;
+  job: Job;
+  startNs: number;
+  stoppedByLimit: boolean;
+}
+
+/** What `start` did with a line: records of what already ended, and whether a foreground job now runs. */
+export interface StartResult {
+  records: RunRecord[];
+  foreground: boolean;
+}
+
+/** A record, marked when it is the foreground job's. */
+type Tagged = RunRecord & { foreground?: true };
+
+/** The polling grid of the interactive session (absolute multiples, so chunking never shows). */
+export const POLL_GRID_NS = 1_000_000;
+
 /**
  * A shell session on a lab: runs lines one after another in simulated time; a line ending in `&`
  * runs in the background (as in bash) while later lines run, and its output is recorded when it
  * ends. `close()` interrupts background jobs still running (the session ends) and records them.
+ *
+ * Two ways to drive it, one implementation: `run(line)` (CLI, scripts, tests) starts a line and
+ * advances time until it ends; the interactive session (UI terminal) calls `start(line)` and then
+ * `step(untilNs, maxEvents)` as wall time allows. The rules (the unbounded-command cap, the hard
+ * cap, background reaping, a job that can no longer end) live in `step` only.
+ *
+ * Polling: with `absolutePolling` (the interactive session), jobs are checked (done, caps, background
+ * reaping, progressive output) on an absolute 1 ms grid and at their deadline, never where a caller's chunk happened
+ * to stop, so a run does not depend on how wall time sliced it (rewind replays it byte for byte).
+ * Without it (the default, kept for the CLI and the golden outputs), a job is checked after every
+ * chunk and polled 1 ms after the previous check.
  */
 export class LabSession {
   private bg: BackgroundJob[] = [];
+  private fg: ForegroundJob | null = null;
   private nextJobNumber = 1;
+  /** Whether the last `step` ended at a checkpoint (where jobs were checked). */
+  atCheckpoint = false;
 
   constructor(
     readonly lab: Lab,
-    private readonly opts: RunOptions = {},
+    private readonly opts: RunOptions & { absolutePolling?: boolean } = {},
   ) {}
+
+  /** The foreground job, if one runs. */
+  get foreground(): { host: string; command: string; startNs: number; job: Job } | null {
+    return this.fg;
+  }
+
+  /** Background jobs still running. */
+  get backgroundCount(): number {
+    return this.bg.length;
+  }
 
   /** Run one line; returns its record followed by records of background jobs that ended meanwhile. */
   run(line: string): RunRecord[] {
+    const records: Tagged[] = this.start(line).records;
+    const chunk = this.opts.chunkEvents ?? 200_000;
+    while (this.fg) {
+      records.push(...this.step(Number.POSITIVE_INFINITY, chunk));
+      this.opts.onProgress?.(this.lab.nowNs);
+    }
+    // the foreground record comes first, background jobs that ended meanwhile after it
+    const fgIdx = records.findIndex((r) => r.foreground);
+    if (fgIdx > 0) records.unshift(...records.splice(fgIdx, 1));
+    for (const r of records) delete r.foreground;
+    return records;
+  }
+
+  /**
+   * Start a line at the current instant. A command that ends at once, or a background job, is
+   * recorded now; otherwise it becomes the foreground job, advanced by `step`.
+   * Throws if a foreground job is already running (a terminal waits for it first).
+   */
+  start(line: string): StartResult {
+    if (this.fg) throw new Error('a foreground job is running');
     const lab = this.lab;
     const { host, command: raw } = splitHostPrefix(lab, line);
     const background = /\s&\s*$|^[^'"]*[^&]&\s*$/.test(raw) && !/&&\s*$/.test(raw);
@@ -110,64 +175,115 @@ export class LabSession {
     const startNs = lab.nowNs;
     lab.emit({ type: 'CommandStarted', atNs: startNs, host, command: raw });
     const outcome = execLine(lab, inst, command);
-    const records: RunRecord[] = [];
     if (background) {
       if (outcome.kind === 'job') {
         const n = this.nextJobNumber++;
         this.bg.push({ n, host, command, job: outcome.job, startNs });
-        records.push(
-          record(host, raw, startNs, lab.nowNs, { stdout: '', stderr: `[${n}] ${1000 + n}\n`, exitCode: 0 }),
-        );
-      } else {
-        records.push(record(host, raw, startNs, lab.nowNs, outcome.out));
+        return {
+          records: [
+            record(host, raw, startNs, lab.nowNs, {
+              stdout: '',
+              stderr: `[${n}] ${1000 + n}\n`,
+              exitCode: 0,
+            }),
+          ],
+          foreground: false,
+        };
       }
-      return records;
+      return { records: [record(host, raw, startNs, lab.nowNs, outcome.out)], foreground: false };
     }
-    let out: CommandOutput;
-    if (outcome.kind === 'done') out = outcome.out;
-    else out = this.drive(outcome.job, command, startNs, records);
-    records.unshift(record(host, command, startNs, lab.nowNs, out));
-    lab.emit({ type: 'CommandEnded', atNs: lab.nowNs, host, command, exitCode: out.exitCode });
-    return records;
+    if (outcome.kind === 'done') {
+      const r = record(host, command, startNs, lab.nowNs, outcome.out);
+      lab.emit({ type: 'CommandEnded', atNs: lab.nowNs, host, command, exitCode: outcome.out.exitCode });
+      return { records: [r], foreground: false };
+    }
+    this.fg = { host, command, job: outcome.job, startNs, stoppedByLimit: false };
+    return { records: [], foreground: true };
   }
 
-  /** Advance the lab until `job` is done, collecting background jobs that end meanwhile. */
-  private drive(job: Job, command: string, startNs: number, sink: RunRecord[]): CommandOutput {
-    const lab = this.lab;
-    const chunk = this.opts.chunkEvents ?? 200_000;
+  /** Ctrl-C: interrupt the foreground job (it winds down in simulated time, as iperf3 does). */
+  interrupt(): boolean {
+    if (!this.fg || this.fg.job.done()) return false;
+    this.fg.job.interrupt();
+    return true;
+  }
+
+  /** The next instant at which jobs are checked. */
+  private checkpoint(): number {
+    const now = this.lab.nowNs;
+    const grid = (Math.floor(now / POLL_GRID_NS) + 1) * POLL_GRID_NS;
+    const fg = this.fg;
+    if (!fg) return this.bg.length > 0 ? grid : Number.POSITIVE_INFINITY;
     const limit = this.opts.unboundedLimitNs ?? DEFAULT_UNBOUNDED_LIMIT_NS;
-    let stoppedByLimit = false;
-    while (!job.done()) {
-      const deadline = job.deadlineNs();
-      const ref = Number.isFinite(deadline) ? Math.max(startNs, deadline) : startNs;
-      const hardCap = this.opts.maxCommandNs;
-      if (
-        !stoppedByLimit &&
-        (lab.nowNs - ref > limit || (hardCap !== undefined && lab.nowNs - startNs >= hardCap))
-      ) {
+    const deadline = fg.job.deadlineNs();
+    const ref = Number.isFinite(deadline) ? Math.max(fg.startNs, deadline) : fg.startNs;
+    let target = this.opts.absolutePolling
+      ? Math.min(deadline > now ? Math.min(deadline, grid) : grid, ref + limit + 1)
+      : Math.min(Math.max(deadline, now + 1_000_000), ref + limit + 1);
+    // once interrupted, let the job wind down (iperf3 exchanges its results) past the cap
+    const hardCap = this.opts.maxCommandNs;
+    if (hardCap !== undefined && !fg.stoppedByLimit) target = Math.min(target, fg.startNs + hardCap);
+    if (this.opts.absolutePolling && target <= now) target = grid;
+    return target;
+  }
+
+  /**
+   * Advance the lab toward `untilNs`, processing at most `maxEvents` events, and check the jobs
+   * when a checkpoint is reached. Returns the records of jobs that ended (the foreground one marked).
+   * Stops at the first checkpoint (or `untilNs`, or the budget), so callers loop.
+   */
+  step(untilNs: number, maxEvents: number): Tagged[] {
+    const lab = this.lab;
+    const sink: Tagged[] = [];
+    const fg = this.fg;
+    const limit = this.opts.unboundedLimitNs ?? DEFAULT_UNBOUNDED_LIMIT_NS;
+    const hardCap = this.opts.maxCommandNs;
+    if (fg?.job.done()) return this.finishIfDone(sink);
+    if (fg && !fg.stoppedByLimit) {
+      const deadline = fg.job.deadlineNs();
+      const ref = Number.isFinite(deadline) ? Math.max(fg.startNs, deadline) : fg.startNs;
+      if (lab.nowNs - ref > limit || (hardCap !== undefined && lab.nowNs - fg.startNs >= hardCap)) {
         // the command would run forever (as `iperf3 -t 0` does until Ctrl-C): interrupt it
-        stoppedByLimit = true;
-        job.interrupt();
-        continue;
+        fg.stoppedByLimit = true;
+        fg.job.interrupt();
+        return this.finishIfDone(sink);
       }
-      let target = Math.min(Math.max(deadline, lab.nowNs + 1_000_000), ref + limit + 1);
-      // once interrupted, let the job wind down (iperf3 exchanges its results) past the cap
-      if (hardCap !== undefined && !stoppedByLimit) target = Math.min(target, startNs + hardCap);
-      const n = lab.runUntil(target, chunk);
-      this.opts.onProgress?.(lab.nowNs);
-      this.reapBackground(sink);
-      const atCap = hardCap !== undefined && !stoppedByLimit && lab.nowNs - startNs >= hardCap;
-      // nothing left that could end the job (the cap is handled above, with its message)
-      if (n === 0 && !job.done() && lab.sched.pending === 0 && lab.nowNs >= target && !atCap) job.interrupt();
     }
-    let out = job.finish();
-    if (stoppedByLimit) {
+    const target = this.checkpoint();
+    const n = lab.runUntil(Math.min(target, untilNs), maxEvents);
+    const atCheckpoint = lab.nowNs >= target;
+    this.atCheckpoint = atCheckpoint;
+    if (this.opts.absolutePolling && !atCheckpoint) return sink;
+    this.reapBackground(sink);
+    if (fg) {
+      const atCap = hardCap !== undefined && !fg.stoppedByLimit && lab.nowNs - fg.startNs >= hardCap;
+      // nothing left that could end the job (the cap is handled above, with its message)
+      if (n === 0 && !fg.job.done() && lab.sched.pending === 0 && atCheckpoint && !atCap) fg.job.interrupt();
+    }
+    return this.finishIfDone(sink);
+  }
+
+  private finishIfDone(sink: Tagged[]): Tagged[] {
+    const fg = this.fg;
+    if (!fg || !fg.job.done()) return sink;
+    const lab = this.lab;
+    this.fg = null;
+    let out = fg.job.finish();
+    if (fg.stoppedByLimit) {
       out = {
         ...out,
-        stderr: `${out.stderr}lab: "${command}" had not ended after ${((lab.nowNs - startNs) / 1e9).toFixed(0)} s of simulated time; interrupted as Ctrl-C would\n`,
+        stderr: `${out.stderr}lab: "${fg.command}" had not ended after ${((lab.nowNs - fg.startNs) / 1e9).toFixed(0)} s of simulated time; interrupted as Ctrl-C would\n`,
       };
     }
-    return out;
+    sink.push({ ...record(fg.host, fg.command, fg.startNs, lab.nowNs, out), foreground: true });
+    lab.emit({
+      type: 'CommandEnded',
+      atNs: lab.nowNs,
+      host: fg.host,
+      command: fg.command,
+      exitCode: out.exitCode,
+    });
+    return sink;
   }
 
   private reapBackground(sink: RunRecord[]): void {

@@ -113,6 +113,7 @@ function runTimeout(args: string[], lab: Lab, host: Instance): CommandOutcome {
     },
     deadlineNs: () => Math.min(j.deadlineNs(), until),
     interrupt: () => j.interrupt(),
+    progress: () => j.progress?.() ?? '',
     finish: () => {
       const out = j.finish();
       return timedOut ? { ...out, exitCode: 124 } : out;

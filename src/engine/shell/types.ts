@@ -30,6 +30,11 @@ export interface Job {
   finish(): CommandOutput;
   /** Stop early (user pressed Ctrl-C): the job must become done() at the current instant. */
   interrupt(): void;
+  /**
+   * Optional, for tools that print as they go (iperf3's per-interval lines): the stdout printed so
+   * far, always a prefix of what `finish()` returns. Observational: calling it changes nothing.
+   */
+  progress?(): string;
 }
 
 export type CommandOutcome = { kind: 'done'; out: CommandOutput } | { kind: 'job'; job: Job };

@@ -654,6 +654,25 @@ export function formatIperf3Text(data: Iperf3RunData, opts: Pick<Iperf3Options, 
   return withTitle(out, opts.title);
 }
 
+/**
+ * What the client has printed while the test runs: the connection lines and the interval reports
+ * so far (iperf3 prints each interval as its timer fires). Always a prefix of `formatIperf3Text`
+ * for the same data once the test ends; with -i 0 the only interval is printed at the end.
+ */
+export function formatIperf3TextProgress(
+  data: Iperf3RunData,
+  opts: Pick<Iperf3Options, 'format' | 'title'>,
+): string {
+  const v = makeView('c', data, opts.format);
+  const out: string[] = [];
+  out.push(`Connecting to host ${data.serverHost}, port ${data.serverPort}\n`);
+  if (data.intervals.length === 0 || data.intervalSec === 0) return withTitle(out, opts.title);
+  if (data.reverse) out.push(`Reverse mode, remote host ${data.serverHost} is sending\n`);
+  for (const s of data.streams) out.push(connectedLine(s.id, s.client, s.server));
+  printIntervals(v, out);
+  return withTitle(out, opts.title);
+}
+
 /** The banner `iperf3 -s` prints while waiting for test number `testNumber` (1-based). */
 export function formatIperf3ServerBanner(port: number, testNumber: number): string {
   const dashes = '-----------------------------------------------------------\n';

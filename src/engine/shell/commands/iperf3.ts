@@ -22,6 +22,7 @@ import {
   formatIperf3Json,
   formatIperf3ServerBanner,
   formatIperf3Text,
+  formatIperf3TextProgress,
   IPERF3_CLIENT_INTERRUPT_STDERR,
   type Iperf3RunData,
   serializeIperf3Json,
@@ -118,6 +119,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
   test.start();
   busyPorts(target).add(o.port);
   let interrupted = false;
+  let printed = { intervals: -1, text: '' };
   const job: Job = {
     done: () => test.done(),
     deadlineNs: () => test.deadlineNs(),
@@ -140,6 +142,20 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
         result: doc,
       };
     },
+    // iperf3 prints each interval as it ends; -J prints one document at the end
+    progress: () => {
+      if (o.json) return '';
+      const r = test.result();
+      const n = Math.min(...r.streams.map((s) => s.intervals.length));
+      if (n !== printed.intervals) {
+        const data = toRunData(r, o, lab, self, target, false, true);
+        printed = {
+          intervals: n,
+          text: formatIperf3TextProgress(data, { format: o.format, title: o.title }),
+        };
+      }
+      return printed.text;
+    },
   };
   return { kind: 'job', job };
 }
@@ -151,9 +167,11 @@ function toRunData(
   client: Instance,
   server: Instance,
   interrupted: boolean,
+  /** For the running test's progress: draw nothing from the model (no cookie, no control port). */
+  observeOnly = false,
 ): Iperf3RunData {
   const ts = LAB_EPOCH_UNIX_S + Math.floor(r.testStartNs / 1e9);
-  const cookieRng = client.rng.nextU32().toString(36) + lab.scenario.seed.toString(36);
+  const cookieRng = (observeOnly ? 0 : client.rng.nextU32()).toString(36) + lab.scenario.seed.toString(36);
   const cookie = cookieRng.padEnd(36, 'abcdefghijklmnopqrstuvwxyz234567').slice(0, 36);
   const udp = r.config.protocol === 'udp';
   const streams = r.streams.map((s) => ({
@@ -214,7 +232,7 @@ function toRunData(
     serverHost: o.host ?? server.name,
     serverPort: o.port,
     control: {
-      client: { ip: client.host.ip, port: client.host.allocPort() },
+      client: { ip: client.host.ip, port: observeOnly ? 0 : client.host.allocPort() },
       server: { ip: server.host.ip, port: o.port },
     },
     tcpMssDefault: r.mss,

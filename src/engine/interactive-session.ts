@@ -1,0 +1,184 @@
+/**
+ * An interactive shell session on a lab, for the UI's terminal: commands start at the current
+ * simulated instant and time moves only when the caller advances it (play, step, "run until").
+ *
+ * Guarantees:
+ * - Same rules as the CLI: it drives a `LabSession` (the 60 s cap on unbounded commands, the hard
+ *   cap, background jobs and their "[1]+  Done" lines), with absolute polling, so where the caller's
+ *   chunks stop never shows in the output or the model.
+ * - A foreground command holds the prompt until it ends, as in a terminal; `line &` runs in the
+ *   background; `interrupt()` is Ctrl-C on the foreground job.
+ * - Output comes out as the tool prints it: progressively for tools that print as they go
+ *   (iperf3's interval lines, polled on the same grid as the job checks), otherwise when the
+ *   command ends. The concatenated transcript equals what the commands printed.
+ * - Deterministic: the log of (time, line | interrupt) replayed on a lab rebuilt from the same
+ *   scenario gives the same model state and a byte-identical transcript (`replaySession`).
+ */
+import type { Scenario } from '../scenario/schema';
+import type { Lab } from './lab';
+import { createLab, LabSession, type RunOptions, type RunRecord, splitHostPrefix } from './runner';
+
+/** One thing the user did, at a simulated instant: what rewind replays. */
+export type SessionLogEntry =
+  | { atNs: number; kind: 'line'; line: string }
+  | { atNs: number; kind: 'interrupt' };
+
+/** A piece of terminal output. `input` echoes a submitted line (the UI draws the prompt before it). */
+export interface OutputChunk {
+  atNs: number;
+  host: string;
+  stream: 'input' | 'stdout' | 'stderr';
+  text: string;
+}
+
+export interface AdvanceResult {
+  /** Events the model processed. */
+  events: number;
+  /** True when `toNs` was reached (false: the event budget ran out first). */
+  reached: boolean;
+}
+
+export class InteractiveSession {
+  readonly session: LabSession;
+  private readonly log: SessionLogEntry[] = [];
+  private readonly pending: OutputChunk[] = [];
+  private readonly all: OutputChunk[] = [];
+  /** Characters of the foreground job's stdout already emitted through `progress()`. */
+  private streamed = 0;
+
+  constructor(
+    readonly lab: Lab,
+    opts: Omit<RunOptions, 'chunkEvents' | 'onProgress'> = {},
+  ) {
+    this.session = new LabSession(lab, { ...opts, absolutePolling: true });
+  }
+
+  get nowNs(): number {
+    return this.lab.nowNs;
+  }
+
+  /** The foreground command while one runs (the prompt is hidden meanwhile). */
+  get foreground(): { host: string; command: string; startNs: number } | null {
+    const f = this.session.foreground;
+    return f ? { host: f.host, command: f.command, startNs: f.startNs } : null;
+  }
+
+  get backgroundCount(): number {
+    return this.session.backgroundCount;
+  }
+
+  /** What the user did so far (for replay). */
+  get commandLog(): readonly SessionLogEntry[] {
+    return this.log;
+  }
+
+  /** Every output chunk so far. */
+  get transcript(): readonly OutputChunk[] {
+    return this.all;
+  }
+
+  /** Output produced since the last call. */
+  drainOutput(): OutputChunk[] {
+    return this.pending.splice(0, this.pending.length);
+  }
+
+  /**
+   * Type a line and press Enter, at the current simulated instant. Refused (returns false, nothing
+   * logged) while a foreground command runs: the terminal has no prompt then.
+   */
+  submit(line: string): boolean {
+    if (this.session.foreground) return false;
+    this.log.push({ atNs: this.lab.nowNs, kind: 'line', line });
+    const { host } = splitHostPrefix(this.lab, line);
+    this.emit(host, 'input', `${line}\n`);
+    const started = this.session.start(line);
+    this.streamed = 0;
+    this.emitRecords(started.records);
+    return true;
+  }
+
+  /** Ctrl-C: interrupt the foreground job. False when there is none. */
+  interrupt(): boolean {
+    const fg = this.session.foreground;
+    if (!fg) return false;
+    this.log.push({ atNs: this.lab.nowNs, kind: 'interrupt' });
+    // bash echoes ^C where the cursor is; the tool then prints its own interrupted report
+    this.emit(fg.host, 'stdout', '^C');
+    this.session.interrupt();
+    return true;
+  }
+
+  /**
+   * Move simulated time to `toNs`, processing at most `maxEvents` events. Jobs are checked, and
+   * progressive output polled, at the session's checkpoints only.
+   */
+  advance(toNs: number, maxEvents = Number.POSITIVE_INFINITY): AdvanceResult {
+    let events = 0;
+    const startEvents = this.lab.sched.processed;
+    while (this.lab.nowNs < toNs && events < maxEvents) {
+      const before = this.lab.nowNs;
+      const beforeEvents = this.lab.sched.processed;
+      const records = this.session.step(toNs, maxEvents - events);
+      events = this.lab.sched.processed - startEvents;
+      this.pollProgress();
+      this.emitRecords(records);
+      // a step with no events and no time moved (nothing scheduled, toNs infinite) would spin
+      if (this.lab.nowNs === before && this.lab.sched.processed === beforeEvents && records.length === 0)
+        break;
+    }
+    return { events, reached: this.lab.nowNs >= toNs };
+  }
+
+  private pollProgress(): void {
+    const fg = this.session.foreground;
+    if (!fg?.job.progress) return;
+    // only at checkpoints, so replay emits the same chunks at the same instants
+    if (!this.session.atCheckpoint) return;
+    const text = fg.job.progress();
+    if (text.length > this.streamed) {
+      this.emit(fg.host, 'stdout', text.slice(this.streamed));
+      this.streamed = text.length;
+    }
+  }
+
+  private emitRecords(records: (RunRecord & { foreground?: true })[]): void {
+    for (const r of records) {
+      const stdout = r.output.slice(0, r.output.length - r.stderr.length);
+      let rest = stdout;
+      if (r.foreground && this.streamed > 0) {
+        // the streamed part is a prefix of the final output (Job.progress's contract)
+        rest = stdout.slice(this.streamed);
+        this.streamed = 0;
+      }
+      if (rest) this.emit(r.host, 'stdout', rest);
+      if (r.stderr) this.emit(r.host, 'stderr', r.stderr);
+    }
+  }
+
+  private emit(host: string, stream: OutputChunk['stream'], text: string): void {
+    const c: OutputChunk = { atNs: this.lab.nowNs, host, stream, text };
+    this.pending.push(c);
+    this.all.push(c);
+  }
+}
+
+/**
+ * Rebuild a session from its scenario and replay `log` up to `toNs` (entries after it are dropped:
+ * rewinding forks the timeline). Deterministic: the same inputs give the same state and transcript.
+ */
+export function replaySession(
+  scenario: Scenario,
+  log: readonly SessionLogEntry[],
+  toNs: number,
+  opts: Omit<RunOptions, 'chunkEvents' | 'onProgress'> = {},
+): InteractiveSession {
+  const s = new InteractiveSession(createLab(scenario), opts);
+  for (const e of log) {
+    if (e.atNs > toNs) break;
+    s.advance(e.atNs);
+    if (e.kind === 'line') s.submit(e.line);
+    else s.interrupt();
+  }
+  s.advance(toNs);
+  return s;
+}
