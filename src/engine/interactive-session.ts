@@ -16,7 +16,14 @@
  */
 import type { Scenario } from '../scenario/schema';
 import type { Lab } from './lab';
-import { createLab, LabSession, type RunOptions, type RunRecord, splitHostPrefix } from './runner';
+import {
+  createLab,
+  LabSession,
+  POLL_GRID_NS,
+  type RunOptions,
+  type RunRecord,
+  splitHostPrefix,
+} from './runner';
 
 /** One thing the user did, at a simulated instant: what rewind replays. */
 export type SessionLogEntry =
@@ -110,9 +117,14 @@ export class InteractiveSession {
 
   /**
    * Move simulated time to `toNs`, processing at most `maxEvents` events. Jobs are checked, and
-   * progressive output polled, at the session's checkpoints only.
+   * progressive output polled, at the session's checkpoints only. `onGridPoint` is called at each
+   * 1 ms grid checkpoint reached while jobs run (the service samples its counters there).
    */
-  advance(toNs: number, maxEvents = Number.POSITIVE_INFINITY): AdvanceResult {
+  advance(
+    toNs: number,
+    maxEvents = Number.POSITIVE_INFINITY,
+    onGridPoint?: (nowNs: number) => void,
+  ): AdvanceResult {
     let events = 0;
     const startEvents = this.lab.sched.processed;
     while (this.lab.nowNs < toNs && events < maxEvents) {
@@ -122,6 +134,8 @@ export class InteractiveSession {
       events = this.lab.sched.processed - startEvents;
       this.pollProgress();
       this.emitRecords(records);
+      if (onGridPoint && this.session.atCheckpoint && this.lab.nowNs % POLL_GRID_NS === 0)
+        onGridPoint(this.lab.nowNs);
       // a step with no events and no time moved (nothing scheduled, toNs infinite) would spin
       if (this.lab.nowNs === before && this.lab.sched.processed === beforeEvents && records.length === 0)
         break;

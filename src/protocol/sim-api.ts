@@ -1,0 +1,138 @@
+/**
+ * The worker API: what the UI thread and the simulation worker say to each other. Plain data and
+ * typed arrays only (structured-clone safe); frames carry their typed arrays as transferables and
+ * the client hands them back on the next request for reuse. No engine runtime is imported here.
+ *
+ * Bump PROTOCOL_VERSION on any incompatible change; the client checks it on connect.
+ */
+import type { SessionLogEntry } from '../engine/interactive-session';
+
+export const PROTOCOL_VERSION = 1;
+
+/** One user action at a simulated instant (a line typed, or Ctrl-C): what a rewind or respawn replays. */
+export type CommandLogEntry = SessionLogEntry;
+
+/** A piece of terminal output. `input` echoes a submitted line (the UI draws the prompt before it). */
+export interface TerminalChunk {
+  atNs: number;
+  host: string;
+  stream: 'input' | 'stdout' | 'stderr';
+  text: string;
+}
+
+export interface InstanceInfo {
+  name: string;
+  type: string;
+  ip: string;
+}
+
+export type LoadResult =
+  | {
+      ok: true;
+      protocolVersion: number;
+      instances: InstanceInfo[];
+      sampleColumns: readonly string[];
+      nowNs: number;
+      /** Terminal chunks the session has produced so far (a replay's output). */
+      transcriptLength: number;
+    }
+  | { ok: false; protocolVersion: number; errors: string[] };
+
+/**
+ * Sample columns, per instance in lab order, repeated: cumulative counters read at the sample
+ * instant (rates are their differences). Sampled on the session's 1 ms checkpoints while
+ * commands run, and at the end of every frame.
+ */
+export const SAMPLE_COLUMNS_PER_INSTANCE = [
+  'tx_bytes',
+  'rx_bytes',
+  'tx_packets',
+  'rx_packets',
+  'bw_out_allowance_exceeded',
+  'bw_in_allowance_exceeded',
+  'pps_allowance_exceeded',
+  'credits_out_bits',
+  'drops',
+] as const;
+
+/** Reusable typed arrays of a frame (handed back by the client for the next frame). */
+export interface FrameBuffers {
+  /** Sample times, ns. */
+  sampleTimes: Float64Array;
+  /** Row-major samples: sampleCount rows × sampleColumns.length. */
+  samples: Float64Array;
+}
+
+export interface CounterSet {
+  host: string;
+  names: string[];
+  values: Float64Array;
+}
+
+/** A trace event the UI shows (and "run until" stops on). */
+export interface LabEvent {
+  atNs: number;
+  kind: 'drop' | 'credits-exhausted' | 'credits-restored';
+  host: string;
+  detail: string;
+}
+
+export interface Frame {
+  protocolVersion: number;
+  nowNs: number;
+  /** Events the model processed for this frame. */
+  events: number;
+  /** Whether the frame reached the requested time (false: the event budget ran out first). */
+  reached: boolean;
+  /** Why the frame stopped early at a "run until" condition, if it did. */
+  stoppedBy: RunUntil['kind'] | null;
+  foreground: { host: string; command: string; startNs: number } | null;
+  backgroundCount: number;
+  terminal: TerminalChunk[];
+  sampleCount: number;
+  buffers: FrameBuffers;
+  counters: CounterSet[];
+  labEvents: LabEvent[];
+  /**
+   * The path view's frame (src/protocol/path-frame.ts), when the path recorder is present.
+   * SEAM (path5): the service fills it from `new PathRecorder(lab).frame(fromNs, toNs)`.
+   */
+  path?: unknown;
+}
+
+/** Stop a run early when something happens. */
+export type RunUntil =
+  | { kind: 'time'; atNs: number }
+  | { kind: 'first-drop' }
+  | { kind: 'counter-moves'; host: string; counter: string }
+  | { kind: 'credits-empty' };
+
+export interface AdvanceRequest {
+  toNs: number;
+  /** Model events at most (keeps one frame's work bounded). */
+  maxEvents: number;
+  until?: RunUntil;
+  /** Buffers of an earlier frame, handed back for reuse. */
+  reuse?: FrameBuffers;
+}
+
+/** The API the worker exposes (comlink). Every method may be called with at most one call in flight. */
+export interface SimApi {
+  hello(): { protocolVersion: number };
+  /**
+   * Build a lab from a scenario document and replay `log` up to `toNs` (0 when absent). The
+   * replay's terminal output after the first `skipOutput` chunks (those the client already shows)
+   * comes with the next frame: a respawned worker loses nothing.
+   */
+  load(scenario: unknown, log?: CommandLogEntry[], toNs?: number, skipOutput?: number): LoadResult;
+  advance(req: AdvanceRequest): Frame;
+  /** Type a line at the current instant; false while a foreground command holds the prompt. */
+  submit(line: string): boolean;
+  /** Ctrl-C on the foreground command. */
+  interrupt(): boolean;
+  /** Rebuild and replay the log up to `toNs` (rewinding forks the timeline: later entries are dropped). */
+  rewind(toNs: number): LoadResult;
+  commandLog(): CommandLogEntry[];
+  /** Test hook: make the worker die (throw from the event loop) or hang, to exercise respawn. */
+  crash(how: 'throw' | 'hang'): void;
+}

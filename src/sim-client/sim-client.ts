@@ -1,0 +1,255 @@
+/**
+ * The main-thread side of the simulation worker: spawns it, pumps one frame per animation frame
+ * with at most one request in flight, serialises user actions (submit, Ctrl-C, rewind) between
+ * frames, and replaces a worker that dies or overruns: it terminates it, spawns a new one, loads
+ * the scenario and replays the command log to the last simulated instant it saw, then tells the
+ * user. Nothing is lost: the log and the output already shown live here, not in the worker.
+ *
+ * It knows nothing of React; the UI gets frames through `onFrame` (copy what you keep: the
+ * frame's buffers go back to the worker on the next request).
+ */
+import type * as Comlink from 'comlink';
+import type {
+  AdvanceRequest,
+  CommandLogEntry,
+  Frame,
+  FrameBuffers,
+  LoadResult,
+  RunUntil,
+  SimApi,
+} from '../protocol/sim-api';
+import { PROTOCOL_VERSION } from '../protocol/sim-api';
+
+/** What the client needs of a worker: its remote API, a way to kill it, and to hear it die. */
+export interface WorkerHandle {
+  api: Comlink.Remote<SimApi> | SimApiLike;
+  terminate(): void;
+  onError(cb: (why: string) => void): void;
+}
+
+/** The SimApi with every method returning a promise (a comlink Remote, or a test fake). */
+export type SimApiLike = {
+  [K in keyof SimApi]: (...a: Parameters<SimApi[K]>) => Promise<ReturnType<SimApi[K]>>;
+};
+
+export interface SimClientOptions {
+  spawn: () => WorkerHandle;
+  /** A request without an answer after this long means the worker is stuck (ms). */
+  timeoutMs?: number;
+  /** Longer allowance for loads and rewinds, which replay the log (ms). */
+  replayTimeoutMs?: number;
+  onFrame?: (f: Frame) => void;
+  /** The worker was replaced; `message` says why, for the user. */
+  onRestart?: (message: string) => void;
+  onError?: (message: string) => void;
+  /** Adds the transfer list to a request argument (Comlink.transfer in the browser). */
+  transfer?: <T>(value: T, transferables: Transferable[]) => T;
+}
+
+type Op<T> = () => Promise<T>;
+
+export class SimClient {
+  private handle: WorkerHandle | null = null;
+  private scenario: unknown = null;
+  private log: CommandLogEntry[] = [];
+  /** Terminal chunks delivered so far (a replay must not print them again). */
+  private deliveredChunks = 0;
+  private nowNs = 0;
+  private busy = false;
+  private queue: Array<() => void> = [];
+  private spare: FrameBuffers | undefined;
+  private generation = 0;
+  private abortInflight: ((e: Error) => void) | null = null;
+  restarts = 0;
+
+  constructor(private readonly opts: SimClientOptions) {}
+
+  get simTimeNs(): number {
+    return this.nowNs;
+  }
+
+  get inFlight(): boolean {
+    return this.busy;
+  }
+
+  get commandLog(): readonly CommandLogEntry[] {
+    return this.log;
+  }
+
+  /** Spawn a worker and load a scenario (a new lab at t = 0, empty log). */
+  async load(scenario: unknown): Promise<LoadResult> {
+    this.scenario = scenario;
+    this.log = [];
+    this.deliveredChunks = 0;
+    this.nowNs = 0;
+    if (!this.handle) this.spawn();
+    return this.run(async () => {
+      const hello = await this.api().hello();
+      if (hello.protocolVersion !== PROTOCOL_VERSION)
+        throw new Error(`worker speaks protocol ${hello.protocolVersion}, this page ${PROTOCOL_VERSION}`);
+      const r = await this.api().load(scenario);
+      if (r.ok) this.nowNs = r.nowNs;
+      this.deliveredChunks = 0;
+      return r;
+    }, this.opts.replayTimeoutMs);
+  }
+
+  /**
+   * Advance to `toNs` within `maxEvents`: called by the frame pump. Resolves to null (and sends
+   * nothing) when a request is already in flight, so the pump never piles requests up.
+   */
+  async advance(toNs: number, maxEvents: number, until?: RunUntil): Promise<Frame | null> {
+    if (this.busy || !this.handle) return null;
+    return this.run(async () => {
+      const req: AdvanceRequest = { toNs, maxEvents };
+      if (until) req.until = until;
+      const reuse = this.spare;
+      this.spare = undefined;
+      if (reuse) req.reuse = reuse;
+      const arg =
+        reuse && this.opts.transfer
+          ? this.opts.transfer(req, [reuse.sampleTimes.buffer, reuse.samples.buffer])
+          : req;
+      const f = await this.api().advance(arg);
+      this.nowNs = f.nowNs;
+      this.deliveredChunks += f.terminal.length;
+      this.opts.onFrame?.(f);
+      this.spare = f.buffers;
+      return f;
+    });
+  }
+
+  /** Type a line at the current instant; false while a foreground command holds the prompt. */
+  submit(line: string): Promise<boolean> {
+    return this.run(async () => {
+      const at = this.nowNs;
+      const ok = await this.api().submit(line);
+      if (ok) this.log.push({ atNs: at, kind: 'line', line });
+      return ok;
+    });
+  }
+
+  interrupt(): Promise<boolean> {
+    return this.run(async () => {
+      const at = this.nowNs;
+      const ok = await this.api().interrupt();
+      if (ok) this.log.push({ atNs: at, kind: 'interrupt' });
+      return ok;
+    });
+  }
+
+  /** Go back to `toNs`: the lab is rebuilt and the log replayed; later commands are dropped. */
+  rewind(toNs: number): Promise<LoadResult> {
+    return this.run(async () => {
+      const r = await this.api().rewind(toNs);
+      if (r.ok) {
+        this.nowNs = r.nowNs;
+        this.log = this.log.filter((e) => e.atNs <= toNs);
+        this.deliveredChunks = r.transcriptLength;
+      }
+      return r;
+    }, this.opts.replayTimeoutMs);
+  }
+
+  /** Test hook (e2e): make the worker hang or die. */
+  crash(how: 'throw' | 'hang'): void {
+    void this.handle?.api.crash(how);
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.handle?.terminate();
+    this.handle = null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private api(): SimApiLike {
+    if (!this.handle) throw new Error('no worker');
+    return this.handle.api as SimApiLike;
+  }
+
+  private spawn(): void {
+    const h = this.opts.spawn();
+    const gen = ++this.generation;
+    h.onError((why) => {
+      if (gen !== this.generation) return;
+      // a request in flight will never be answered: fail it now (run() replaces the worker)
+      if (this.busy && this.abortInflight) this.abortInflight(new WorkerFailed(why));
+      else void this.replace(`the simulation worker failed (${why})`);
+    });
+    this.handle = h;
+    this.spare = undefined;
+  }
+
+  /** Run one request when none is in flight; a request that overruns replaces the worker. */
+  private run<T>(op: Op<T>, timeoutMs = this.opts.timeoutMs ?? 10_000): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const go = async () => {
+        this.busy = true;
+        const gen = this.generation;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const timeout = new Promise<never>((_, rej) => {
+          timer = setTimeout(() => rej(new Overrun(timeoutMs)), timeoutMs);
+          this.abortInflight = rej;
+        });
+        let ok = false;
+        let value: T | undefined;
+        let error: unknown;
+        try {
+          value = await Promise.race([op(), timeout]);
+          ok = true;
+        } catch (e) {
+          error = e;
+          clearTimeout(timer);
+          this.abortInflight = null;
+          if (gen === this.generation && e instanceof Overrun)
+            await this.replace(`the simulation worker did not answer within ${timeoutMs / 1000} s`, true);
+          else if (gen === this.generation && e instanceof WorkerFailed)
+            await this.replace(`the simulation worker failed (${e.message})`, true);
+        }
+        clearTimeout(timer);
+        this.abortInflight = null;
+        // free the slot before the caller resumes, so it can send its next request at once
+        this.busy = false;
+        const next = this.queue.shift();
+        if (next) next();
+        if (ok) resolve(value as T);
+        else reject(error);
+      };
+      if (this.busy) this.queue.push(() => void go());
+      else void go();
+    });
+  }
+
+  /** Terminate the worker, spawn another, reload the scenario and replay the log to where we were. */
+  private async replace(why: string, fromRun = false): Promise<void> {
+    this.handle?.terminate();
+    this.handle = null;
+    this.restarts++;
+    this.spawn();
+    const reload = async () => {
+      const r = await this.api().load(this.scenario, this.log, this.nowNs, this.deliveredChunks);
+      if (!r.ok) throw new Error(r.errors.join('; '));
+    };
+    try {
+      // called from inside a request: the slot is ours; otherwise queue behind the one in flight
+      if (fromRun) await reload();
+      else await this.run(reload, this.opts.replayTimeoutMs);
+      const n = this.log.length;
+      this.opts.onRestart?.(
+        `${why}; it was restarted and your ${n} command${n === 1 ? '' : 's'} replayed to the same simulated instant. Nothing was lost.`,
+      );
+    } catch (e) {
+      this.opts.onError?.(`${why}, and restarting it failed: ${(e as Error).message}`);
+    }
+  }
+}
+
+class WorkerFailed extends Error {}
+
+class Overrun extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}

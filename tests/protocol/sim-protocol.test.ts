@@ -1,0 +1,190 @@
+/**
+ * The worker contract over a real MessageChannel with comlink (as in the browser, minus the
+ * Worker): load, advance with transferred and recycled frames, submit, Ctrl-C, rewind, and a
+ * client that replaces a worker that hangs or dies, replaying the log so nothing is lost.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Frame, SimApi, TerminalChunk } from '../../src/protocol/sim-api';
+import { PROTOCOL_VERSION } from '../../src/protocol/sim-api';
+import { SimClient, type SimApiLike, type WorkerHandle } from '../../src/sim-client/sim-client';
+import { SimService } from '../../workers/sim-service';
+
+const SCENARIO = { version: 2, seed: 3 };
+const open: Array<() => void> = [];
+afterEach(() => {
+  for (const c of open.splice(0)) c();
+});
+
+/** A "worker" in this process: the service exposed on one port, the client's Remote on the other. */
+function spawnInProcess(): WorkerHandle & { service: SimService } {
+  const { port1, port2 } = new MessageChannel();
+  const service = new SimService();
+  Comlink.expose(service, port1 as unknown as Comlink.Endpoint);
+  const api = Comlink.wrap<SimApi>(port2 as unknown as Comlink.Endpoint);
+  const close = () => {
+    port1.close();
+    port2.close();
+  };
+  open.push(close);
+  return { api, service, terminate: close, onError: () => {} };
+}
+
+const textOf = (chunks: TerminalChunk[]) => chunks.map((c) => c.text).join('');
+
+describe('sim protocol over a MessageChannel', () => {
+  it('loads, advances with transferred frames, runs a command and streams its output', async () => {
+    const frames: Frame[] = [];
+    const out: TerminalChunk[] = [];
+    const cols = 2 * 9;
+    // a frame's buffers go back to the worker with the next request: read them here
+    const samples: Array<{ n: number; tx0: number; txN: number; dt: number }> = [];
+    const client = new SimClient({
+      spawn: spawnInProcess,
+      transfer: Comlink.transfer,
+      onFrame: (f) => {
+        frames.push(f);
+        out.push(...f.terminal);
+        const b = f.buffers;
+        samples.push({
+          n: f.sampleCount,
+          tx0: b.samples[0]!,
+          txN: b.samples[(f.sampleCount - 1) * cols]!,
+          dt: b.sampleTimes[1]! - b.sampleTimes[0]!,
+        });
+      },
+    });
+    const r = await client.load(SCENARIO);
+    expect(r.ok && r.instances.map((i) => i.name)).toEqual(['client', 'server']);
+    expect(r.ok && r.sampleColumns[0]).toBe('client.tx_bytes');
+    expect(await client.submit('iperf3 -c server -t 1')).toBe(true);
+    let t = 0;
+    while (!out.some((c) => c.text.includes('iperf Done.'))) {
+      t += 100e6;
+      const f = await client.advance(t, 5_000_000);
+      expect(f?.protocolVersion).toBe(PROTOCOL_VERSION);
+      expect(t).toBeLessThan(5e9);
+    }
+    const text = textOf(out);
+    expect(text).toMatch(/^iperf3 -c server -t 1\nConnecting to host server, port 5201\n/);
+    expect(text).toMatch(/0\.00-1\.00 +sec .* receiver\n\niperf Done\.\n$/);
+    // samples: 1 ms truth resolution while the command ran, counters that grow
+    const f = samples.find((x) => x.n > 50)!;
+    expect(f).toBeDefined();
+    expect(f.txN).toBeGreaterThan(f.tx0);
+    expect(f.dt).toBeLessThanOrEqual(1e6);
+    // counters: ethtool -S of both instances
+    expect(frames.at(-1)!.counters.map((c) => c.host)).toEqual(['client', 'server']);
+    expect(frames.at(-1)!.counters[0]!.names).toContain('bw_out_allowance_exceeded');
+    client.dispose();
+  });
+
+  it('hands frame buffers back to the worker, which writes the next frame into them', async () => {
+    const reused: boolean[] = [];
+    const spawn = () => {
+      const h = spawnInProcess();
+      const advance = h.service.advance.bind(h.service);
+      h.service.advance = (req) => {
+        reused.push(req.reuse !== undefined && req.reuse.sampleTimes.byteLength > 0);
+        return advance(req);
+      };
+      return h;
+    };
+    const lengths: number[] = [];
+    const client = new SimClient({
+      spawn,
+      transfer: Comlink.transfer,
+      onFrame: (f) => lengths.push(f.buffers.sampleTimes.length),
+    });
+    await client.load(SCENARIO);
+    for (let i = 1; i <= 5; i++) await client.advance(i * 10e6, 100_000);
+    expect(reused).toEqual([false, true, true, true, true]);
+    expect(new Set(lengths).size).toBe(1);
+    client.dispose();
+  });
+
+  it('keeps one request in flight: a second advance while one runs sends nothing', async () => {
+    const client = new SimClient({ spawn: spawnInProcess, transfer: Comlink.transfer });
+    await client.load(SCENARIO);
+    const a = client.advance(50e6, 1_000_000);
+    const b = await client.advance(100e6, 1_000_000);
+    expect(b).toBeNull();
+    expect((await a)?.nowNs).toBe(50e6);
+    client.dispose();
+  });
+
+  it('Ctrl-C and rewind: the log is replayed deterministically, later commands dropped', async () => {
+    const out: TerminalChunk[] = [];
+    const client = new SimClient({ spawn: spawnInProcess, onFrame: (f) => out.push(...f.terminal) });
+    await client.load(SCENARIO);
+    await client.advance(10e6, 1e7);
+    await client.submit('iperf3 -c server -t 0');
+    await client.advance(1.5e9, 1e8);
+    expect(await client.interrupt()).toBe(true);
+    await client.advance(1.6e9, 1e7);
+    await client.submit('ethtool -S eth0');
+    await client.advance(1.7e9, 1e7);
+    expect(client.commandLog.map((e) => e.kind)).toEqual(['line', 'interrupt', 'line']);
+    const r = await client.rewind(1.55e9);
+    expect(r.ok && r.nowNs).toBe(1.55e9);
+    expect(client.commandLog.map((e) => e.kind)).toEqual(['line', 'interrupt']);
+    expect(textOf(out)).toContain('iperf3: interrupt - the client has terminated');
+    client.dispose();
+  });
+
+  it('replaces a worker that does not answer, replays the log, and loses no output', async () => {
+    const restarts: string[] = [];
+    const out: TerminalChunk[] = [];
+    let spawned = 0;
+    let hang = false;
+    const spawn = (): WorkerHandle => {
+      spawned++;
+      const h = spawnInProcess();
+      const real = h.api as unknown as SimApiLike;
+      // a worker whose advance never answers once `hang` is set (a model stuck in a loop)
+      const api = new Proxy(real, {
+        get: (t, k: keyof SimApiLike) =>
+          k === 'advance' && hang ? () => new Promise(() => {}) : (t[k] as unknown),
+      });
+      return { ...h, api };
+    };
+    const client = new SimClient({
+      spawn,
+      timeoutMs: 300,
+      onRestart: (m) => restarts.push(m),
+      onFrame: (f) => out.push(...f.terminal),
+    });
+    await client.load(SCENARIO);
+    await client.submit('sleep 0.2');
+    await client.advance(100e6, 1e7);
+    hang = true;
+    await expect(client.advance(300e6, 1e7)).rejects.toThrow(/no answer/);
+    hang = false;
+    expect(spawned).toBe(2);
+    expect(restarts[0]).toMatch(/did not answer within 0.3 s; it was restarted and your 1 command replayed/);
+    expect(client.simTimeNs).toBe(100e6);
+    // the new worker carries on from the same instant; the sleep still ends at 0.2 s
+    while (client.simTimeNs < 300e6) await client.advance(300e6, 1e7);
+    await client.submit('hostname');
+    await client.advance(310e6, 1e7);
+    expect(textOf(out)).toBe('sleep 0.2\nhostname\nclient\n');
+    client.dispose();
+  });
+
+  it('a worker that dies mid-request is replaced at once', async () => {
+    const restarts: string[] = [];
+    let fail: ((why: string) => void) | null = null;
+    const spawn = (): WorkerHandle => {
+      const h = spawnInProcess();
+      return { ...h, onError: (cb) => (fail = cb) };
+    };
+    const client = new SimClient({ spawn, timeoutMs: 5_000, onRestart: (m) => restarts.push(m) });
+    await client.load(SCENARIO);
+    const p = client.advance(1e9, 1e9);
+    fail!('Uncaught Error: boom');
+    await expect(p).rejects.toThrow(/boom/);
+    expect(restarts[0]).toMatch(/failed \(Uncaught Error: boom\); it was restarted/);
+    client.dispose();
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * The simulation service behind the worker boundary: owns one lab, its interactive shell session
+ * and the recorders, and answers the SimApi (src/protocol/sim-api.ts). Play and pause are the
+ * client's business: it asks for `advance(toNs, budget)` once per animation frame and gets a frame
+ * back (terminal output, samples, counters, events), whose typed arrays it transfers back for reuse.
+ *
+ * Runs the same in a Worker and in Node (tests expose it over a MessageChannel). Deterministic:
+ * everything it returns is a function of the scenario and the command log.
+ */
+import * as Comlink from 'comlink';
+import { InteractiveSession, replaySession } from '../src/engine/interactive-session';
+import type { Lab } from '../src/engine/lab';
+import { createLab } from '../src/engine/runner';
+import type {
+  AdvanceRequest,
+  CommandLogEntry,
+  CounterSet,
+  Frame,
+  FrameBuffers,
+  LabEvent,
+  LoadResult,
+  RunUntil,
+  SimApi,
+  TerminalChunk,
+} from '../src/protocol/sim-api';
+import { PROTOCOL_VERSION, SAMPLE_COLUMNS_PER_INSTANCE } from '../src/protocol/sim-api';
+import { parseScenario, type Scenario } from '../src/scenario/schema';
+
+const NCOL = SAMPLE_COLUMNS_PER_INSTANCE.length;
+/** With a "run until" condition, time moves in slices this long so the stop lands close to the cause. */
+const UNTIL_SLICE_NS = 1_000_000;
+
+export class SimService implements SimApi {
+  private scenario: Scenario | null = null;
+  private session: InteractiveSession | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private events: LabEvent[] = [];
+  private drops: number[] = [];
+  private stats: Array<Array<[string, number]>> = [];
+  private carry: TerminalChunk[] = [];
+
+  hello(): { protocolVersion: number } {
+    return { protocolVersion: PROTOCOL_VERSION };
+  }
+
+  load(
+    doc: unknown,
+    log: CommandLogEntry[] = [],
+    toNs = 0,
+    skipOutput = Number.POSITIVE_INFINITY,
+  ): LoadResult {
+    const parsed = parseScenario(doc);
+    if (!parsed.ok) return { ok: false, protocolVersion: PROTOCOL_VERSION, errors: parsed.errors };
+    this.scenario = parsed.scenario;
+    if (log.length === 0 && toNs === 0) this.attach(new InteractiveSession(createLab(parsed.scenario)));
+    else this.attach(replaySession(parsed.scenario, log, Math.max(toNs, log.at(-1)?.atNs ?? 0)));
+    const len = this.carry.length;
+    this.carry = this.carry.slice(Math.min(skipOutput, len));
+    return this.loaded(len);
+  }
+
+  rewind(toNs: number): LoadResult {
+    if (!this.scenario || !this.session) throw new Error('no scenario loaded');
+    const log = this.session.commandLog.filter((e) => e.atNs <= toNs);
+    this.attach(replaySession(this.scenario, log, toNs));
+    const len = this.carry.length;
+    this.carry = [];
+    return this.loaded(len);
+  }
+
+  commandLog(): CommandLogEntry[] {
+    return [...(this.session?.commandLog ?? [])];
+  }
+
+  submit(line: string): boolean {
+    return this.need().submit(line);
+  }
+
+  interrupt(): boolean {
+    return this.need().interrupt();
+  }
+
+  advance(req: AdvanceRequest): Frame {
+    const s = this.need();
+    const buffers = req.reuse ?? {
+      sampleTimes: new Float64Array(256),
+      samples: new Float64Array(256 * this.columns()),
+    };
+    let out = buffers;
+    let rows = 0;
+    const sample = () => {
+      if (rows > 0 && out.sampleTimes[rows - 1] === s.nowNs) return;
+      out = ensure(out, rows + 1, this.columns());
+      out.sampleTimes[rows] = s.nowNs;
+      this.writeSample(out.samples, rows * this.columns());
+      rows++;
+    };
+    let stoppedBy: Frame['stoppedBy'] = null;
+    let events = 0;
+    let reached = false;
+    const until = req.until;
+    if (!until) {
+      const r = s.advance(req.toNs, req.maxEvents, sample);
+      events = r.events;
+      reached = r.reached;
+    } else {
+      const toNs = until.kind === 'time' ? Math.min(req.toNs, until.atNs) : req.toNs;
+      const watch = this.watcher(until);
+      while (s.nowNs < toNs && events < req.maxEvents) {
+        const r = s.advance(Math.min(toNs, s.nowNs + UNTIL_SLICE_NS), req.maxEvents - events, sample);
+        events += r.events;
+        if (watch()) {
+          stoppedBy = until.kind;
+          break;
+        }
+      }
+      reached = s.nowNs >= toNs;
+      if (until.kind === 'time' && s.nowNs >= until.atNs) stoppedBy = 'time';
+    }
+    sample();
+    const labEvents = this.events;
+    this.events = [];
+    const frame: Frame = {
+      protocolVersion: PROTOCOL_VERSION,
+      nowNs: s.nowNs,
+      events,
+      reached,
+      stoppedBy,
+      foreground: s.foreground,
+      backgroundCount: s.backgroundCount,
+      terminal: this.carry.length > 0 ? [...this.carry.splice(0), ...s.drainOutput()] : s.drainOutput(),
+      sampleCount: rows,
+      buffers: out,
+      counters: this.counters(),
+      labEvents,
+      // SEAM (path5): path: this.pathRecorder?.frame(fromNs, s.nowNs, reusedPathFrame)
+    };
+    return Comlink.transfer(frame, [out.sampleTimes.buffer, out.samples.buffer]);
+  }
+
+  crash(how: 'throw' | 'hang'): void {
+    if (how === 'hang') {
+      // a model that never yields: what the client's overrun timer is for
+      for (;;) {
+        /* spin */
+      }
+    }
+    setTimeout(() => {
+      throw new Error('sim worker: forced failure (test hook)');
+    }, 0);
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private need(): InteractiveSession {
+    if (!this.session) throw new Error('no scenario loaded');
+    return this.session;
+  }
+
+  private get lab(): Lab {
+    return this.need().lab;
+  }
+
+  private columns(): number {
+    return NCOL * this.lab.instances.size;
+  }
+
+  private attach(s: InteractiveSession): void {
+    this.unsubscribe?.();
+    this.session = s;
+    this.events = [];
+    const names = [...s.lab.instances.keys()];
+    this.drops = names.map(() => 0);
+    this.carry = s.drainOutput(); // a replay's output: the caller decides what the client still needs
+    this.unsubscribe = s.lab.subscribe((e) => {
+      if (e.type === 'PacketDropped') {
+        const i = names.indexOf(e.host);
+        if (i >= 0) this.drops[i]! += e.packets;
+        // one event per (host, stage, reason) per frame is enough for the UI
+        const detail = `${e.stage}: ${e.reason}`;
+        const seen = this.events.find((x) => x.kind === 'drop' && x.host === e.host && x.detail === detail);
+        if (!seen) this.events.push({ atNs: e.atNs, kind: 'drop', host: e.host, detail });
+      } else if (e.type === 'CreditsExhausted' || e.type === 'CreditsRestored') {
+        this.events.push({
+          atNs: e.atNs,
+          kind: e.type === 'CreditsExhausted' ? 'credits-exhausted' : 'credits-restored',
+          host: e.host,
+          detail: e.direction,
+        });
+      }
+    });
+  }
+
+  private loaded(transcriptLength: number): LoadResult {
+    const lab = this.lab;
+    const instances = [...lab.instances.values()].map((i) => ({
+      name: i.name,
+      type: i.spec.name,
+      ip: i.host.ip,
+    }));
+    const sampleColumns = instances.flatMap((i) => SAMPLE_COLUMNS_PER_INSTANCE.map((c) => `${i.name}.${c}`));
+    return {
+      ok: true,
+      protocolVersion: PROTOCOL_VERSION,
+      instances,
+      sampleColumns,
+      nowNs: lab.nowNs,
+      transcriptLength,
+    };
+  }
+
+  private writeSample(into: Float64Array, at: number): void {
+    let k = at;
+    let i = 0;
+    this.stats = [];
+    for (const inst of this.lab.instances.values()) {
+      const st = inst.host.eth0.statistics();
+      this.stats.push(st);
+      let txB = 0;
+      let rxB = 0;
+      let txP = 0;
+      let rxP = 0;
+      let bwOut = 0;
+      let bwIn = 0;
+      let pps = 0;
+      for (const [name, v] of st) {
+        if (name.startsWith('queue_')) {
+          if (name.endsWith('_tx_bytes')) txB += v;
+          else if (name.endsWith('_rx_bytes')) rxB += v;
+          else if (name.endsWith('_tx_cnt')) txP += v;
+          else if (name.endsWith('_rx_cnt')) rxP += v;
+        } else if (name === 'bw_out_allowance_exceeded') bwOut = v;
+        else if (name === 'bw_in_allowance_exceeded') bwIn = v;
+        else if (name === 'pps_allowance_exceeded') pps = v;
+      }
+      into[k++] = txB;
+      into[k++] = rxB;
+      into[k++] = txP;
+      into[k++] = rxP;
+      into[k++] = bwOut;
+      into[k++] = bwIn;
+      into[k++] = pps;
+      into[k++] = inst.nitro.creditsOut?.creditsBits ?? Number.NaN;
+      into[k++] = this.drops[i++] ?? 0;
+    }
+  }
+
+  private counters(): CounterSet[] {
+    const out: CounterSet[] = [];
+    let i = 0;
+    for (const inst of this.lab.instances.values()) {
+      const st = this.stats[i++] ?? inst.host.eth0.statistics();
+      out.push({ host: inst.name, names: st.map((e) => e[0]), values: Float64Array.from(st, (e) => e[1]) });
+    }
+    return out;
+  }
+
+  private watcher(until: RunUntil): () => boolean {
+    const lab = this.lab;
+    if (until.kind === 'first-drop') {
+      const start = this.drops.reduce((a, b) => a + b, 0);
+      return () => this.drops.reduce((a, b) => a + b, 0) > start;
+    }
+    if (until.kind === 'credits-empty') return () => this.events.some((e) => e.kind === 'credits-exhausted');
+    if (until.kind === 'counter-moves') {
+      const read = () => {
+        const st = lab.instance(until.host)?.host.eth0.statistics() ?? [];
+        return st.find((e) => e[0] === until.counter)?.[1] ?? 0;
+      };
+      const start = read();
+      return () => read() !== start;
+    }
+    return () => false;
+  }
+}
+
+/** Grow the frame's arrays (doubling) so `rows` rows fit. */
+function ensure(b: FrameBuffers, rows: number, cols: number): FrameBuffers {
+  if (b.sampleTimes.length >= rows && b.samples.length >= rows * cols) return b;
+  const cap = Math.max(rows, b.sampleTimes.length * 2, 256);
+  const t = new Float64Array(cap);
+  t.set(b.sampleTimes.subarray(0, Math.min(b.sampleTimes.length, rows)));
+  const s = new Float64Array(cap * cols);
+  s.set(b.samples.subarray(0, Math.min(b.samples.length, rows * cols)));
+  return { sampleTimes: t, samples: s };
+}
+
+export function createSimService(): SimService {
+  return new SimService();
+}
