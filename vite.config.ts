@@ -31,6 +31,21 @@ export default defineConfig({
           testTimeout: 120_000,
         },
       },
+      {
+        extends: true,
+        test: { name: 'dom', environment: 'happy-dom', include: ['tests/**/*.test.tsx'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['tests/e2e/setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -1,18 +1,172 @@
-/** Placeholder shell until the visual lab lands: points people at the headless lab. */
-export function App() {
+/**
+ * The lab's layout: a header (what this is, the preset picker, theme), the path view region
+ * (filled by the path view when it lands), the terminal, time controls, charts and counters, and
+ * a live region that tells screen-reader users what changed. Reads the store; acts through the
+ * lab controller (context). Never imports the engine or the worker.
+ */
+import { type ReactNode, useEffect } from 'react';
+import { PRESETS } from '../scenario/presets';
+import { ChartsPanel } from './charts/charts-panel';
+import { useApp, useAppStore, useLab } from './context';
+import { CountersPanel } from './counters-panel';
+import { Terminal } from './terminal';
+import { TimeControls } from './time-controls';
+
+export function App({ pathView }: { pathView?: ReactNode }) {
+  const store = useAppStore();
+  const lab = useLab();
+  const theme = useApp((s) => s.view.theme);
+  const presetId = useApp((s) => s.scenario.presetId);
+  const notice = useApp((s) => s.env.notice);
+  const announcement = useApp((s) => s.env.announcement);
+  const errors = useApp((s) => s.scenario.loadErrors);
+  const introOpen = useApp((s) => s.view.introOpen);
+  const preset = PRESETS.find((p) => p.id === presetId) ?? PRESETS[0]!;
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  const setView = (p: Partial<ReturnType<typeof store.getState>['view']>) =>
+    store.setState((s) => ({ view: { ...s.view, ...p } }));
+
   return (
-    <main
-      style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 720, margin: '3rem auto', lineHeight: 1.5 }}
-    >
-      <h1>ec2-netlab</h1>
-      <p>
-        A lab for EC2 Nitro networking: simulated instances, the host stack, ENA rings and the Nitro card,
-        driven by the commands you would type on a real instance.
+    <div className="app">
+      <header className="app-header">
+        <div className="brand">
+          <h1>ec2-netlab</h1>
+          <span className="tagline">EC2 Nitro networking, simulated packet by packet</span>
+        </div>
+        <label className="preset">
+          Experiment{' '}
+          <select
+            aria-label="Experiment"
+            value={presetId}
+            onChange={(e) => void lab.loadPreset(e.target.value)}
+          >
+            {PRESETS.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          aria-label={theme === 'dark' ? 'Light theme' : 'Dark theme'}
+          onClick={() => setView({ theme: theme === 'dark' ? 'light' : 'dark' })}
+        >
+          {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+        </button>
+        <button type="button" onClick={() => setView({ introOpen: !introOpen })} aria-expanded={introOpen}>
+          What is this?
+        </button>
+      </header>
+      {notice ? (
+        <div className="notice" role="alert">
+          {notice}{' '}
+          <button type="button" onClick={() => store.setState((s) => ({ env: { ...s.env, notice: null } }))}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {errors.length > 0 ? (
+        <div className="notice error" role="alert">
+          This scenario could not be loaded: {errors.join('; ')}
+        </div>
+      ) : null}
+      {introOpen ? <Intro onClose={() => setView({ introOpen: false })} /> : null}
+      <TimeControls />
+      <main className="grid">
+        <section className="panel path" aria-label="Packet path">
+          {pathView ?? <PathPlaceholder />}
+        </section>
+        <div className="side">
+          <section className="panel experiment" aria-label="This experiment">
+            <h2>{preset.title}</h2>
+            <p>{preset.summary}</p>
+            <p className="muted">Try (click to type it):</p>
+            <ul className="try">
+              {preset.commands.map((cmd) => (
+                <li key={cmd}>
+                  <button type="button" className="cmd-suggestion" onClick={() => void lab.submit(cmd)}>
+                    <code>{cmd}</code>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <Terminal />
+        </div>
+        <ChartsPanel />
+        <CountersPanel />
+      </main>
+      <div className="visually-hidden" aria-live="polite" role="log" aria-label="What changed">
+        {announcement}
+      </div>
+    </div>
+  );
+}
+
+function Intro({ onClose }: { onClose: () => void }) {
+  return (
+    <section className="intro" aria-label="What you are looking at">
+      <div>
+        <h2>Two simulated EC2 instances, and everything between them</h2>
+        <p>
+          <strong>client</strong> and <strong>server</strong> are EC2 instances in one VPC. Type the commands
+          you would type on a real instance (<code>iperf3</code>, <code>ethtool</code>, <code>tc</code>,{' '}
+          <code>ip</code>) in the terminal: they run on a model of the Linux host stack, the ENA rings and the
+          Nitro card (its flow table, bandwidth and packet-per-second allowances, burst credits), and print
+          what the real tools print.
+        </p>
+        <p>
+          Time is simulated: <strong>Play</strong> runs it at the chosen speed, <strong>Step</strong> moves a
+          little,
+          <strong> Run until</strong> stops at the first drop or when credits run out. The charts put the real
+          per-millisecond rate beside the 1-second and 1-minute figures that iperf3 and CloudWatch would show
+          you.
+        </p>
+        <p className="muted">
+          Start with the experiment above: click a suggested command, watch the clock and the charts. Keys:
+          space play/pause, <kbd>.</kbd> step, <kbd>[</kbd> <kbd>]</kbd> speed.
+        </p>
+      </div>
+      <button type="button" onClick={onClose}>
+        Got it
+      </button>
+    </section>
+  );
+}
+
+function PathPlaceholder() {
+  const instances = useApp((s) => s.scenario.instances);
+  const stages = [
+    'app',
+    'socket',
+    'qdisc',
+    'TX rings',
+    'Nitro',
+    'VPC',
+    'Nitro',
+    'RX rings',
+    'NAPI',
+    'socket',
+    'app',
+  ];
+  return (
+    <div className="path-placeholder">
+      <h2>Packet path</h2>
+      <ol className="stages" aria-label="Stages a packet passes">
+        {stages.map((s, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed list, stage names repeat
+          <li key={i}>{s}</li>
+        ))}
+      </ol>
+      <p className="muted">
+        {instances[0]?.name ?? 'client'} ({instances[0]?.type ?? '…'}) → {instances[1]?.name ?? 'server'} (
+        {instances[1]?.type ?? '…'}). The animated path view plugs in here.
       </p>
-      <p>
-        The visual lab is being built. The engine and its shell already run headless:
-        <code> npm run lab -- "iperf3 -c server -t 1 -l 9000 -P 2"</code>
-      </p>
-    </main>
+    </div>
   );
 }

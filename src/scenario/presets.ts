@@ -1,0 +1,84 @@
+/**
+ * Presets: the seed experiments of the NET402 talk as data (a scenario document and the commands
+ * to type), shown in the lab's picker. Pure data, shared by the UI and tests.
+ */
+/** The scenario version these documents are written in (schema.ts SCENARIO_VERSION; a literal keeps zod out of the page's bundle). */
+const SCENARIO_VERSION = 2;
+
+export interface Preset {
+  id: string;
+  title: string;
+  /** One or two sentences: what the experiment shows and what to watch. */
+  summary: string;
+  scenario: Record<string, unknown>;
+  /** Commands to try, in order (the terminal offers them; nothing runs by itself). */
+  commands: string[];
+}
+
+const pair = (type: string) => [
+  { name: 'client', type },
+  { name: 'server', type },
+];
+
+export const PRESETS: readonly Preset[] = [
+  {
+    id: 'exp1',
+    title: 'Exp 1 · one flow vs two (c7i.large)',
+    summary:
+      'In a cluster placement group one TCP flow reaches the ≈10 Gbps per-flow limit; two flows share the instance’s 12.5 Gbps burst bandwidth.',
+    scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
+    commands: ['iperf3 -c server -t 1 -l 9000 -P 1', 'iperf3 -c server -t 1 -l 9000 -P 2'],
+  },
+  {
+    id: 'exp2',
+    title: 'Exp 2 · burst credits run out (600 s)',
+    summary:
+      'Two flows burst at 12.5 Gbps until the network I/O credits run out (≈390 s on a c7i.large), then fall to the baseline; bw_out_allowance_exceeded climbs.',
+    scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
+    commands: ['iperf3 -c server -t 600 -l 9000 -P 2', 'ethtool -S eth0'],
+  },
+  {
+    id: 'exp3',
+    title: 'Exp 3 · small packets hit the PPS allowance',
+    summary:
+      'With 128-byte segments the packet-per-second allowance, not bandwidth, is the limit: under 1 Gbps, and pps_allowance_exceeded rises.',
+    scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
+    commands: ['iperf3 -c server -t 1 -M 128 -P 1', 'ethtool -S eth0'],
+  },
+  {
+    id: 'exp4',
+    title: 'Exp 4 · UDP flood on 2 vCPUs',
+    summary:
+      'Eight UDP senders at 10 Gbps each: the sender’s vCPUs and the receiver’s allowance decide what arrives.',
+    scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
+    commands: ['iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1'],
+  },
+  {
+    id: 'exp5',
+    title: 'Exp 5 · ten flows on a c5n.18xlarge, then HTB',
+    summary:
+      'Ten flows at ≈10 Gbps each on a 100 Gbps instance; then an HTB class caps them at 10 Gbps in total.',
+    scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c5n.18xlarge') },
+    commands: [
+      'iperf3 -c server -t 2 -P 10',
+      'tc qdisc add dev eth0 root handle 1: htb default 10',
+      'tc class add dev eth0 parent 1: classid 1:10 htb rate 10gbit ceil 10gbit',
+      'tc qdisc add dev eth0 parent 1:10 handle 20: fq_codel flows 1024 limit 10240 quantum 8000 maxrate 1gbit',
+      'tc qdisc add dev eth0 parent 1:10 handle 20: fq_codel flows 1024 limit 10240 quantum 8000',
+      'iperf3 -c server -t 2 -P 10',
+    ],
+  },
+  {
+    id: 'exp6',
+    title: 'Exp 6 · dpdk-testpmd, 64-byte packets',
+    summary:
+      'Kernel bypass: about 1 Mpps per TX queue until the instance’s PPS allowance (≈8.5 Mpps) is the knee.',
+    scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c5n.18xlarge') },
+    commands: [
+      'server: dpdk-testpmd -l 0-32 -- --forward-mode=rxonly --rxq=32 --txq=32 --nb-cores=32 &',
+      'timeout 0.2 dpdk-testpmd -l 0-4 -- --forward-mode=txonly --txq=4 --rxq=4 --nb-cores=4 --txpkts=64',
+    ],
+  },
+];
+
+export const DEFAULT_PRESET_ID = 'exp1';

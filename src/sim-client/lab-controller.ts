@@ -1,0 +1,170 @@
+/**
+ * The lab's controller: binds a SimClient to the app store. Play/pause, speed and "run until" are
+ * decided here, on the main thread; the worker only ever hears "advance to t within n events".
+ * One pump per animation frame, at most one request in flight; user actions queue behind it.
+ */
+import { PRESETS } from '../scenario/presets';
+import { type AppState, type AppStore, patch, SPEED_STEPS } from '../state/app-store';
+import type { RunUntil } from '../protocol/sim-api';
+import type { SimClient } from './sim-client';
+
+/** What the UI may ask of the lab (the UI gets this through context; it never sees the worker). */
+export interface LabController {
+  loadPreset(id: string): Promise<void>;
+  submit(line: string): Promise<boolean>;
+  interrupt(): Promise<void>;
+  play(): void;
+  pause(): void;
+  togglePlay(): void;
+  /** Advance one step: 1/60 of a wall second at the current speed, with the clock paused. */
+  step(): Promise<void>;
+  setSpeed(nsPerS: number): void;
+  faster(): void;
+  slower(): void;
+  rewind(toNs: number): Promise<void>;
+  runUntil(cond: RunUntil): void;
+  /** Test hook (e2e): make the worker hang or die. */
+  crashWorker(how: 'throw' | 'hang'): void;
+  dispose(): void;
+}
+
+/** Model events per frame request, adapted so a request takes about a frame of worker time. */
+const MIN_BUDGET = 20_000;
+const MAX_BUDGET = 2_000_000;
+
+export function createLabController(
+  store: AppStore,
+  client: SimClient,
+  raf: (cb: (t: number) => void) => unknown = requestAnimationFrame,
+): LabController {
+  let lastWall: number | null = null;
+  let budget = 200_000;
+  let stopped = false;
+
+  const set = <K extends keyof AppState>(k: K, p: Partial<AppState[K]>) => patch(store, k, p);
+
+  async function pump(wall: number) {
+    if (stopped) return;
+    raf(pump);
+    const st = store.getState();
+    const prev = lastWall;
+    lastWall = wall;
+    if (!st.playback.playing || client.inFlight || st.scenario.loading) return;
+    const dtS = prev === null ? 1 / 60 : Math.min(0.1, (wall - prev) / 1000);
+    const toNs = Math.round(client.simTimeNs + st.playback.speedNsPerS * dtS);
+    if (toNs <= client.simTimeNs) return;
+    const t0 = performance.now();
+    try {
+      const f = await client.advance(toNs, budget, st.playback.runUntil ?? undefined);
+      if (!f) return;
+      const took = performance.now() - t0;
+      budget = Math.max(
+        MIN_BUDGET,
+        Math.min(MAX_BUDGET, Math.round(budget * (took > 24 ? 0.7 : took < 8 ? 1.3 : 1))),
+      );
+      set('playback', { lagging: !f.reached });
+      if (f.stoppedBy) {
+        set('playback', { playing: false, runUntil: null });
+        set('env', { announcement: `Paused: ${stopReason(f.stoppedBy)} at ${(f.nowNs / 1e9).toFixed(6)} s` });
+      }
+    } catch {
+      // a failed request is reported by onRestart/onError; the pump carries on
+    }
+  }
+
+  const c: LabController = {
+    async loadPreset(id) {
+      const preset = PRESETS.find((p) => p.id === id) ?? PRESETS[0]!;
+      set('scenario', { presetId: preset.id, doc: preset.scenario, loading: true, loadErrors: [] });
+      set('playback', { playing: false, nowNs: 0, runUntil: null });
+      set('terminal', { chunks: [], clearedAt: 0, foreground: null, backgroundCount: 0 });
+      set('results', { counters: [], moved: {}, events: [] });
+      const r = await client.load(preset.scenario);
+      if (!r.ok) {
+        set('scenario', { loading: false, loadErrors: r.errors });
+        return;
+      }
+      store.series.reset(r.sampleColumns.length);
+      set('scenario', { loading: false, instances: r.instances, sampleColumns: r.sampleColumns });
+      // one frame at t = 0 so counters show before anything runs (the client's onFrame applies it)
+      await client.advance(0, 1);
+      set('env', { announcement: `Loaded ${preset.title}` });
+    },
+    async submit(line) {
+      const st = store.getState();
+      const hist = st.terminal.history;
+      if (line.trim() && hist.at(-1) !== line) set('terminal', { history: [...hist, line].slice(-500) });
+      const full =
+        st.terminal.host !== (st.scenario.instances[0]?.name ?? 'client') &&
+        !/^\s*[a-z][a-z0-9-]*:/.test(line)
+          ? `${st.terminal.host}: ${line}`
+          : line;
+      const ok = await client.submit(full);
+      // a command in a terminal runs as soon as Enter is pressed: play if paused
+      if (ok && !store.getState().playback.playing) set('playback', { playing: true });
+      return ok;
+    },
+    async interrupt() {
+      await client.interrupt();
+    },
+    play: () => set('playback', { playing: true }),
+    pause: () => set('playback', { playing: false }),
+    togglePlay: () => set('playback', { playing: !store.getState().playback.playing }),
+    async step() {
+      set('playback', { playing: false });
+      const st = store.getState();
+      const toNs = Math.max(
+        client.simTimeNs + 1,
+        Math.round(client.simTimeNs + st.playback.speedNsPerS / 60),
+      );
+      const f = await client.advance(toNs, MAX_BUDGET);
+      if (f) set('env', { announcement: `Stepped to ${(f.nowNs / 1e9).toFixed(6)} s` });
+    },
+    setSpeed: (nsPerS) => set('playback', { speedNsPerS: nsPerS }),
+    faster() {
+      const s = store.getState().playback.speedNsPerS;
+      const next = SPEED_STEPS.find((x) => x > s) ?? SPEED_STEPS.at(-1)!;
+      set('playback', { speedNsPerS: next });
+    },
+    slower() {
+      const s = store.getState().playback.speedNsPerS;
+      const next = [...SPEED_STEPS].reverse().find((x) => x < s) ?? SPEED_STEPS[0];
+      set('playback', { speedNsPerS: next });
+    },
+    async rewind(toNs) {
+      set('playback', { playing: false });
+      const r = await client.rewind(Math.max(0, toNs));
+      if (!r.ok) return;
+      store.series.truncateAfter(r.nowNs);
+      const st = store.getState();
+      const chunks = st.terminal.chunks.filter((x) => x.atNs <= r.nowNs);
+      set('terminal', { chunks, clearedAt: Math.min(st.terminal.clearedAt, chunks.length) });
+      await client.advance(r.nowNs, 1);
+      set('playback', { nowNs: r.nowNs });
+      set('env', { announcement: `Rewound to ${(r.nowNs / 1e9).toFixed(6)} s` });
+    },
+    runUntil(cond) {
+      set('playback', { runUntil: cond, playing: true });
+    },
+    crashWorker: (how) => client.crash(how),
+    dispose() {
+      stopped = true;
+      client.dispose();
+    },
+  };
+  raf(pump);
+  return c;
+}
+
+function stopReason(k: RunUntil['kind']): string {
+  switch (k) {
+    case 'first-drop':
+      return 'first drop';
+    case 'counter-moves':
+      return 'the counter moved';
+    case 'credits-empty':
+      return 'burst credits ran out';
+    default:
+      return 'reached the time';
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The app's state: one vanilla Zustand store built from typed slices (scenario, playback, terminal,
+ * results, selection, view, env). Plain data in, plain data out; the sim-client writes frames
+ * into it (through `applyFrame`), the UI reads it through selectors. Per-sample chart data does
+ * not go in the store: it lives in `SeriesBuffer` (typed arrays), and the store holds its version.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { CounterSet, Frame, InstanceInfo, LabEvent, RunUntil, TerminalChunk } from '../protocol/sim-api';
+import { SeriesBuffer } from './series-buffer';
+
+export const PROMPT_USER = 'ec2-user';
+
+/** Speed, simulated ns per wall second, on a log scale: 1 µs/s … 10 min/s. */
+export const SPEED_MIN_NS_PER_S = 1e3;
+export const SPEED_MAX_NS_PER_S = 600e9;
+export const SPEED_STEPS = [1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 60e9, 600e9] as const;
+
+export interface ScenarioSlice {
+  presetId: string;
+  doc: unknown;
+  instances: InstanceInfo[];
+  sampleColumns: readonly string[];
+  loadErrors: string[];
+  loading: boolean;
+}
+
+export interface PlaybackSlice {
+  playing: boolean;
+  speedNsPerS: number;
+  nowNs: number;
+  runUntil: RunUntil | null;
+  /** Frames arrive slower than the speed asks (the model is the bottleneck). */
+  lagging: boolean;
+}
+
+export interface TerminalSlice {
+  chunks: TerminalChunk[];
+  /** Index into `chunks` from which the scrollback is shown (Ctrl-L clears the screen, not the history). */
+  clearedAt: number;
+  history: string[];
+  host: string;
+  foreground: Frame['foreground'];
+  backgroundCount: number;
+}
+
+export interface ResultsSlice {
+  counters: CounterSet[];
+  /** Counter names that changed in the last frame that changed anything, per host. */
+  moved: Record<string, string[]>;
+  events: LabEvent[];
+  seriesVersion: number;
+}
+
+export interface SelectionSlice {
+  /** Linked cursor across charts (ns), or null. */
+  cursorNs: number | null;
+  /** Chart time window [from, to] in ns, or null = follow the clock. */
+  zoom: [number, number] | null;
+}
+
+export interface ViewSlice {
+  theme: 'light' | 'dark';
+  colourBy: 'flow' | 'queue' | 'vcpu';
+  introOpen: boolean;
+}
+
+export interface EnvSlice {
+  reducedMotion: boolean;
+  embed: boolean;
+  /** The last thing worth telling a screen-reader user (live region). */
+  announcement: string;
+  /** A notice shown in the header (worker restarted …). */
+  notice: string | null;
+}
+
+export interface AppState {
+  scenario: ScenarioSlice;
+  playback: PlaybackSlice;
+  terminal: TerminalSlice;
+  results: ResultsSlice;
+  selection: SelectionSlice;
+  view: ViewSlice;
+  env: EnvSlice;
+}
+
+const MAX_CHUNKS = 5_000;
+const MAX_EVENTS = 200;
+
+export type AppStore = StoreApi<AppState> & { series: SeriesBuffer };
+
+export function createAppStore(init: { presetId: string; doc: unknown; env?: Partial<EnvSlice> }): AppStore {
+  const store = createStore<AppState>(() => ({
+    scenario: {
+      presetId: init.presetId,
+      doc: init.doc,
+      instances: [],
+      sampleColumns: [],
+      loadErrors: [],
+      loading: true,
+    },
+    playback: { playing: false, speedNsPerS: 1e9, nowNs: 0, runUntil: null, lagging: false },
+    terminal: { chunks: [], clearedAt: 0, history: [], host: 'client', foreground: null, backgroundCount: 0 },
+    results: { counters: [], moved: {}, events: [], seriesVersion: 0 },
+    selection: { cursorNs: null, zoom: null },
+    view: { theme: 'light', colourBy: 'flow', introOpen: true },
+    env: { reducedMotion: false, embed: false, announcement: '', notice: null, ...init.env },
+  }));
+  return Object.assign(store, { series: new SeriesBuffer() });
+}
+
+/** Update one slice (shallow merge). */
+export function patch<K extends keyof AppState>(
+  store: StoreApi<AppState>,
+  key: K,
+  p: Partial<AppState[K]>,
+): void {
+  store.setState((s) => ({ [key]: { ...s[key], ...p } }) as Pick<AppState, K>);
+}
+
+/** Fold a frame from the worker into the store (and the series buffer). */
+export function applyFrame(store: AppStore, f: Frame): void {
+  const s = store.getState();
+  store.series.append(f);
+  const moved = movedCounters(s.results.counters, f.counters);
+  const anyMoved = Object.values(moved).some((m) => m.length > 0);
+  const events =
+    f.labEvents.length > 0 ? [...s.results.events, ...f.labEvents].slice(-MAX_EVENTS) : s.results.events;
+  let chunks = s.terminal.chunks;
+  let clearedAt = s.terminal.clearedAt;
+  if (f.terminal.length > 0) {
+    chunks = [...chunks, ...f.terminal];
+    if (chunks.length > MAX_CHUNKS) {
+      const cut = chunks.length - MAX_CHUNKS;
+      chunks = chunks.slice(cut);
+      clearedAt = Math.max(0, clearedAt - cut);
+    }
+  }
+  const fgEnded = s.terminal.foreground !== null && f.foreground === null;
+  let announcement = s.env.announcement;
+  if (fgEnded) announcement = `${s.terminal.foreground!.command} finished`;
+  for (const e of f.labEvents) {
+    if (e.kind === 'drop') announcement = `Drop on ${e.host}: ${e.detail}`;
+    if (e.kind === 'credits-exhausted') announcement = `${e.host} ran out of ${e.detail} burst credits`;
+  }
+  store.setState({
+    playback: { ...s.playback, nowNs: f.nowNs },
+    terminal: {
+      ...s.terminal,
+      chunks,
+      clearedAt,
+      foreground: f.foreground,
+      backgroundCount: f.backgroundCount,
+    },
+    results: {
+      counters: f.counters,
+      moved: anyMoved ? moved : s.results.moved,
+      events,
+      seriesVersion: s.results.seriesVersion + 1,
+    },
+    env: { ...s.env, announcement },
+  });
+}
+
+function movedCounters(prev: CounterSet[], next: CounterSet[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const n of next) {
+    const p = prev.find((x) => x.host === n.host);
+    const moved: string[] = [];
+    if (p) {
+      const before = new Map(p.names.map((name, i) => [name, p.values[i]]));
+      n.names.forEach((name, i) => {
+        if (before.get(name) !== n.values[i]) moved.push(name);
+      });
+    }
+    out[n.host] = moved;
+  }
+  return out;
+}
+
+/** Format a simulated time with its unit, at a precision that fits the speed. */
+export function formatSimTime(ns: number): string {
+  const s = ns / 1e9;
+  if (s >= 60) {
+    const m = Math.floor(s / 60);
+    return `${m} min ${(s - m * 60).toFixed(3).padStart(6, '0')} s`;
+  }
+  return `${s.toFixed(6)} s`;
+}
+
+export function formatSpeed(nsPerS: number): string {
+  const per = (v: number, u: string) => `${Number(v.toPrecision(3))} ${u}/s`;
+  if (nsPerS < 1e6) return per(nsPerS / 1e3, 'µs');
+  if (nsPerS < 1e9) return per(nsPerS / 1e6, 'ms');
+  if (nsPerS < 60e9) return per(nsPerS / 1e9, 's');
+  return per(nsPerS / 60e9, 'min');
+}

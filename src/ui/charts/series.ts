@@ -1,0 +1,104 @@
+/**
+ * Chart math on the sample buffer (pure functions, no DOM): rates from cumulative counters at the
+ * truth resolution, decimated to one min/max pair per pixel column, and the coarser views a user
+ * would see elsewhere: 1 s bins (what iperf3 prints per interval) and CloudWatch's 1-minute and
+ * 5-minute datapoints (Sum of bytes per period, shown as a mean rate over the period).
+ */
+import type { SeriesBuffer } from '../../state/series-buffer';
+
+export interface XY {
+  x: Float64Array;
+  y: Float64Array;
+  n: number;
+}
+
+/**
+ * Rate of a cumulative column (per second × `scale`) between consecutive samples in [fromNs, toNs],
+ * decimated to at most `maxPoints` points (keeping each bucket's maximum so bursts stay visible).
+ */
+export function rateSeries(
+  s: SeriesBuffer,
+  col: number,
+  fromNs: number,
+  toNs: number,
+  scale: number,
+  maxPoints: number,
+): XY {
+  const x = new Float64Array(maxPoints * 2 + 2);
+  const y = new Float64Array(maxPoints * 2 + 2);
+  let n = 0;
+  if (col < 0 || s.length < 2) return { x, y, n };
+  const bucketNs = Math.max(1, (toNs - fromNs) / maxPoints);
+  let curBucket = -1;
+  let bMax = 0;
+  let bMaxX = 0;
+  for (let i = 1; i < s.length; i++) {
+    const t1 = s.times[i]!;
+    const t0 = s.times[i - 1]!;
+    if (t1 < fromNs) continue;
+    if (t0 > toNs) break;
+    const dt = (t1 - t0) / 1e9;
+    if (dt <= 0) continue;
+    const r = ((s.value(i, col) - s.value(i - 1, col)) / dt) * scale;
+    const b = Math.floor((t1 - fromNs) / bucketNs);
+    if (b !== curBucket) {
+      if (curBucket >= 0 && n < x.length) {
+        x[n] = bMaxX;
+        y[n++] = bMax;
+      }
+      curBucket = b;
+      bMax = r;
+      bMaxX = t1;
+    } else if (r > bMax) {
+      bMax = r;
+      bMaxX = t1;
+    }
+  }
+  if (curBucket >= 0 && n < x.length) {
+    x[n] = bMaxX;
+    y[n++] = bMax;
+  }
+  return { x, y, n };
+}
+
+/** Mean rate per fixed period (periodNs) of a cumulative column: [start, end, rate] bins. */
+export function binnedRate(
+  s: SeriesBuffer,
+  col: number,
+  periodNs: number,
+  scale: number,
+): Array<{ fromNs: number; toNs: number; rate: number }> {
+  const out: Array<{ fromNs: number; toNs: number; rate: number }> = [];
+  if (col < 0 || s.length < 2) return out;
+  const last = s.times[s.length - 1]!;
+  let i = 0;
+  for (let start = 0; start < last; start += periodNs) {
+    const end = start + periodNs;
+    // value at a time: the last sample at or before it (counters are step functions between samples)
+    const at = (t: number) => {
+      while (i + 1 < s.length && s.times[i + 1]! <= t) i++;
+      return s.times[i]! <= t ? s.value(i, col) : s.value(0, col);
+    };
+    const v0 = at(start);
+    const endClamped = Math.min(end, last);
+    const v1 = at(endClamped);
+    // only complete periods are published (CloudWatch) or printed (iperf3)
+    if (endClamped < end) break;
+    out.push({ fromNs: start, toNs: end, rate: ((v1 - v0) / (periodNs / 1e9)) * scale });
+  }
+  return out;
+}
+
+/** Last value of a column at or before `t` (for the cursor read-out). */
+export function valueAt(s: SeriesBuffer, col: number, t: number): number | null {
+  if (col < 0 || s.length === 0) return null;
+  let lo = 0;
+  let hi = s.length - 1;
+  if (s.times[0]! > t) return null;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (s.times[mid]! <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return s.value(lo, col);
+}

@@ -1,0 +1,87 @@
+/**
+ * The built site in Chromium: it loads with no console error, Play advances the simulated time,
+ * the terminal runs `iperf3 -c server -t 1` and shows iperf3's summary, and a worker that hangs
+ * is replaced (the user is told) with the lab where it was.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium } from './browser.mjs';
+
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(inject('baseUrl'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const simTime = async () =>
+  Number((await page.getByTestId('sim-time').textContent())?.replace(/[^0-9.]/g, ''));
+
+describe('the visual lab in Chromium', () => {
+  it('loads with no console error and shows the simulated clock with its unit', async () => {
+    const clock = page.getByRole('status', { name: 'Simulated time' });
+    await clock.waitFor();
+    expect(await clock.textContent()).toMatch(/0\.000000 s/);
+    await page.getByRole('textbox', { name: 'Command' }).waitFor();
+    await page.waitForFunction(
+      () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('Play advances the simulated time; Pause stops it', async () => {
+    await page.getByRole('button', { name: 'Play' }).click();
+    await page.waitForFunction(() => {
+      const t = document.querySelector('[data-testid=sim-time]')?.textContent ?? '';
+      return Number(t.replace(/[^0-9.]/g, '')) > 0.05;
+    });
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const a = await simTime();
+    await page.waitForTimeout(200);
+    expect(await simTime()).toBe(a);
+  });
+
+  it('the terminal runs iperf3 -c server -t 1 and shows its summary', async () => {
+    const cmd = page.getByRole('textbox', { name: 'Command' });
+    await cmd.fill('iperf3 -c server -t 1');
+    await cmd.press('Enter');
+    const scroll = page.getByTestId('scrollback');
+    await scroll.getByText('iperf Done.').waitFor({ timeout: 30_000 });
+    const text = (await scroll.textContent()) ?? '';
+    expect(text).toContain('[ec2-user@client ~]$ iperf3 -c server -t 1');
+    expect(text).toMatch(/0\.00-1\.00 +sec +[\d.]+ GBytes +[\d.]+ Gbits\/sec +receiver/);
+    expect(problems).toEqual([]);
+  });
+
+  it('a worker that hangs is replaced, the user is told, and the lab carries on from the same instant', async () => {
+    await page
+      .getByRole('button', { name: 'Pause' })
+      .click()
+      .catch(() => {});
+    const before = await simTime();
+    await page.evaluate(() =>
+      (window as unknown as { __netlab: { crashWorker(h: string): void } }).__netlab.crashWorker('hang'),
+    );
+    // the next request overruns (no answer within the client's limit) → terminate, respawn, replay
+    await page.getByRole('button', { name: 'Play' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toMatch(/restarted and your 1 command replayed/);
+    await page.waitForFunction((b) => {
+      const t = document.querySelector('[data-testid=sim-time]')?.textContent ?? '';
+      return Number(t.replace(/[^0-9.]/g, '')) > b;
+    }, before);
+    expect(await page.getByTestId('scrollback').textContent()).toContain('iperf Done.');
+  });
+});
