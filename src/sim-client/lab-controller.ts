@@ -40,6 +40,8 @@ export function createLabController(
   let lastWall: number | null = null;
   let budget = 200_000;
   let stopped = false;
+  /** Playback was started by submitting a command (not by the user): pause when it ends. */
+  let autoPlayed = false;
 
   const set = <K extends keyof AppState>(k: K, p: Partial<AppState[K]>) => patch(store, k, p);
 
@@ -63,6 +65,10 @@ export function createLabController(
         Math.min(MAX_BUDGET, Math.round(budget * (took > 24 ? 0.7 : took < 8 ? 1.3 : 1))),
       );
       set('playback', { lagging: !f.reached });
+      if (autoPlayed && f.foreground === null && f.backgroundCount === 0) {
+        autoPlayed = false;
+        set('playback', { playing: false });
+      }
       if (f.stoppedBy) {
         set('playback', { playing: false, runUntil: null });
         set('env', { announcement: `Paused: ${stopReason(f.stoppedBy)} at ${(f.nowNs / 1e9).toFixed(6)} s` });
@@ -101,15 +107,27 @@ export function createLabController(
           : line;
       const ok = await client.submit(full);
       // a command in a terminal runs as soon as Enter is pressed: play if paused
-      if (ok && !store.getState().playback.playing) set('playback', { playing: true });
+      if (ok && !store.getState().playback.playing) {
+        autoPlayed = true;
+        set('playback', { playing: true });
+      }
       return ok;
     },
     async interrupt() {
       await client.interrupt();
     },
-    play: () => set('playback', { playing: true }),
-    pause: () => set('playback', { playing: false }),
-    togglePlay: () => set('playback', { playing: !store.getState().playback.playing }),
+    play() {
+      autoPlayed = false;
+      set('playback', { playing: true });
+    },
+    pause() {
+      autoPlayed = false;
+      set('playback', { playing: false });
+    },
+    togglePlay() {
+      autoPlayed = false;
+      set('playback', { playing: !store.getState().playback.playing });
+    },
     async step() {
       set('playback', { playing: false });
       const st = store.getState();

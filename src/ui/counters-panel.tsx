@@ -29,7 +29,9 @@ export function CountersPanel() {
                   if (!showZero && v === 0 && !m.has(name)) return null;
                   return (
                     <tr key={name} className={m.has(name) ? 'moved' : undefined}>
-                      <th scope="row">{name}</th>
+                      <th scope="row" title={name}>
+                        {name}
+                      </th>
                       <td>{v.toLocaleString('en-US')}</td>
                     </tr>
                   );

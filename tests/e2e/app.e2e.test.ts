@@ -41,12 +41,12 @@ describe('the visual lab in Chromium', () => {
   });
 
   it('Play advances the simulated time; Pause stops it', async () => {
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.waitForFunction(() => {
       const t = document.querySelector('[data-testid=sim-time]')?.textContent ?? '';
       return Number(t.replace(/[^0-9.]/g, '')) > 0.05;
     });
-    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
     const a = await simTime();
     await page.waitForTimeout(200);
     expect(await simTime()).toBe(a);
@@ -74,7 +74,7 @@ describe('the visual lab in Chromium', () => {
       (window as unknown as { __netlab: { crashWorker(h: string): void } }).__netlab.crashWorker('hang'),
     );
     // the next request overruns (no answer within the client's limit) → terminate, respawn, replay
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 30_000 });
     expect(await alert.textContent()).toMatch(/restarted and your 1 command replayed/);

@@ -78,12 +78,12 @@ export function ChartsPanel() {
         unit: 'Gbit/s',
         lines: [
           {
-            label: `${client} out (1 ms)`,
+            label: `${client} out`,
             colour: PALETTE.blue,
             xy: rateSeries(series, txOut, from, to, gbps, px),
           },
           {
-            label: `${server} in (1 ms)`,
+            label: `${server} in`,
             colour: PALETTE.orange,
             xy: rateSeries(series, rxIn, from, to, gbps, px),
           },
@@ -111,7 +111,7 @@ export function ChartsPanel() {
         unit: 'Mpps',
         lines: [
           {
-            label: `${client} tx packets (1 ms)`,
+            label: `${client} tx packets`,
             colour: PALETTE.blue,
             xy: rateSeries(series, c(client, 'tx_packets'), from, to, 1e-6, px),
           },
@@ -200,8 +200,9 @@ export function ChartsPanel() {
         />
       ))}
       <p className="muted note">
-        Queue occupancy and latency percentiles arrive with the metrics recorder. Datapoints exist only for
-        complete periods, as CloudWatch publishes them. {series.length.toLocaleString('en-US')} samples kept.
+        Solid lines: the model's counters, averaged per pixel (1 ms when zoomed in far enough). Queue
+        occupancy and latency percentiles arrive with the metrics recorder. Datapoints exist only for complete
+        periods, as CloudWatch publishes them. {series.length.toLocaleString('en-US')} samples kept.
       </p>
       {/* screen-reader value of the cursor */}
       <span className="visually-hidden">

@@ -13,8 +13,10 @@ export interface XY {
 }
 
 /**
- * Rate of a cumulative column (per second × `scale`) between consecutive samples in [fromNs, toNs],
- * decimated to at most `maxPoints` points (keeping each bucket's maximum so bursts stay visible).
+ * Rate of a cumulative column (per second × `scale`) in [fromNs, toNs]: the mean over buckets of
+ * (toNs − fromNs) / maxPoints, never finer than the samples (1 ms while commands run). A mean per
+ * bucket is what the counters say happened; a maximum of 1 ms rates would show the model's
+ * batches (a GSO burst of 64 × 9 KB inside one millisecond) as spikes no link carried.
  */
 export function rateSeries(
   s: SeriesBuffer,
@@ -24,39 +26,30 @@ export function rateSeries(
   scale: number,
   maxPoints: number,
 ): XY {
-  const x = new Float64Array(maxPoints * 2 + 2);
-  const y = new Float64Array(maxPoints * 2 + 2);
+  const x = new Float64Array(maxPoints * 2 + 4);
+  const y = new Float64Array(maxPoints * 2 + 4);
   let n = 0;
   if (col < 0 || s.length < 2) return { x, y, n };
-  const bucketNs = Math.max(1, (toNs - fromNs) / maxPoints);
-  let curBucket = -1;
-  let bMax = 0;
-  let bMaxX = 0;
-  for (let i = 1; i < s.length; i++) {
-    const t1 = s.times[i]!;
-    const t0 = s.times[i - 1]!;
-    if (t1 < fromNs) continue;
-    if (t0 > toNs) break;
-    const dt = (t1 - t0) / 1e9;
-    if (dt <= 0) continue;
-    const r = ((s.value(i, col) - s.value(i - 1, col)) / dt) * scale;
-    const b = Math.floor((t1 - fromNs) / bucketNs);
-    if (b !== curBucket) {
-      if (curBucket >= 0 && n < x.length) {
-        x[n] = bMaxX;
-        y[n++] = bMax;
-      }
-      curBucket = b;
-      bMax = r;
-      bMaxX = t1;
-    } else if (r > bMax) {
-      bMax = r;
-      bMaxX = t1;
-    }
-  }
-  if (curBucket >= 0 && n < x.length) {
-    x[n] = bMaxX;
-    y[n++] = bMax;
+  const bucketNs = Math.max(1_000_000, (toNs - fromNs) / maxPoints);
+  // first sample at or before fromNs
+  let i = 0;
+  while (i + 1 < s.length && s.times[i + 1]! <= fromNs) i++;
+  let t0 = s.times[i]!;
+  let v0 = s.value(i, col);
+  for (let j = i + 1; j < s.length && n + 2 <= x.length; j++) {
+    const t1 = s.times[j]!;
+    // close a bucket once it spans bucketNs (or at the last sample / the window's end)
+    if (t1 - t0 < bucketNs && j < s.length - 1 && t1 < toNs) continue;
+    const v1 = s.value(j, col);
+    const rate = ((v1 - v0) / ((t1 - t0) / 1e9)) * scale;
+    // a step: the mean holds over the bucket
+    x[n] = t0;
+    y[n++] = rate;
+    x[n] = t1;
+    y[n++] = rate;
+    t0 = t1;
+    v0 = v1;
+    if (t1 >= toNs) break;
   }
   return { x, y, n };
 }
