@@ -54,9 +54,11 @@ export function TimeControls() {
         className="primary"
         onClick={() => lab.togglePlay()}
         disabled={loading}
+        aria-label={playing ? 'Pause' : 'Play'}
         aria-keyshortcuts="Space"
       >
-        {playing ? '❚❚ Pause' : '▶ Play'}
+        <span aria-hidden="true">{playing ? '❚❚ ' : '▶ '}</span>
+        {playing ? 'Pause' : 'Play'}
       </button>
       <button type="button" onClick={() => void lab.step()} disabled={loading} aria-keyshortcuts=".">
         Step
