@@ -103,10 +103,16 @@ export function PathView(props: PathViewProps) {
     return () => ro.disconnect();
   }, []);
 
-  // re-read the CSS variables when the scheme flips (or the app toggles data-theme on an ancestor)
+  // re-read the CSS variables when the scheme flips or the app toggles data-theme on an ancestor
   // biome-ignore lint/correctness/useExhaustiveDependencies: `dark` is the trigger, not an input
   useEffect(() => {
-    if (boxRef.current) setTheme(readTheme(boxRef.current));
+    const el = boxRef.current;
+    if (!el) return;
+    setTheme(readTheme(el));
+    if (typeof MutationObserver !== 'function') return;
+    const mo = new MutationObserver(() => setTheme(readTheme(el)));
+    mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => mo.disconnect();
   }, [dark]);
 
   const geom = useMemo(
