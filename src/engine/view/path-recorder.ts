@@ -20,7 +20,7 @@
 import { PER_FLOW_LIMIT_GBPS } from '../../catalog';
 import type { Figure } from '../../catalog/figure';
 import type { ProbeSink, ProbeStage } from '../core/probe';
-import { PROBE_STAGES } from '../core/probe';
+import { PROBE_STAGE_INDEX, PROBE_STAGES } from '../core/probe';
 import { enaRxHash } from '../host/rss';
 import type { Instance, Lab } from '../lab';
 import type { DropReason } from '../model/drop-reasons';
@@ -30,9 +30,9 @@ import { MODEL_PARAMS, type ParamName } from '../params';
 import { evaluateFlow, vpcState } from '../vpc';
 import {
   allocPathFrame,
-  PASSAGE_DROPPED,
-  PASSAGE_INSIDE,
-  PASSAGE_LEFT,
+  PASSAGE_DROPPED as DROPPED,
+  PASSAGE_INSIDE as INSIDE,
+  PASSAGE_LEFT as LEFT,
   type PacketInspection,
   type PacketRef,
   type PacketStageVisit,
@@ -75,6 +75,10 @@ export const DROP_REASON_LIST: readonly DropReason[] = (Object.keys(REASON_ORDER
 );
 const REASON_CODE = new Map<string, number>(DROP_REASON_LIST.map((r, i) => [r, i + 1]));
 const STAGE_CODE = new Map<string, number>(PROBE_STAGES.map((s, i) => [s, i]));
+/** Passage fates as module constants (the hot path reads them on every probe call). */
+const PASSAGE_LEFT: number = LEFT;
+const PASSAGE_DROPPED: number = DROPPED;
+const PASSAGE_INSIDE: number = INSIDE;
 const FABRIC = STAGE_CODE.get('fabric')!;
 
 const STAGE_LABEL: Record<ProbeStage, string> = {
@@ -112,6 +116,8 @@ interface Lane {
   readonly queue: number;
   occ: number;
   entered: number;
+  /** `entered` at the previous frame (density while only counting). */
+  enteredAtFrame: number;
   left: number;
   dropped: number;
   readonly dropsByReason: Map<number, number>;
@@ -165,12 +171,16 @@ export class PathRecorder implements ProbeSink {
   private readonly lanes: Lane[] = [];
   private readonly laneByKey = new Map<number, Lane>();
   private readonly flows = new Map<number, FlowInfo>();
+  /** The same flows by id (small run-unique integers), and lanes by (host, stage) then queue: the hot-path lookups. */
+  private readonly flowById: (FlowInfo | undefined)[] = [];
+  private readonly laneByHs: (Lane[] | undefined)[] = [];
   private readonly hostNames: string[];
   private readonly hostByIp = new Map<string, number>();
   private detachFn: (() => void) | null = null;
   private layoutSig = '';
   private layoutRev = 0;
   private fabricDelay = -1;
+  private detail = true;
   private readonly fabricPending: Array<{
     lane: Lane;
     flow: FlowInfo;
@@ -233,21 +243,20 @@ export class PathRecorder implements ProbeSink {
     if (stage === 'nitro_ingress') atNs += this.fabricNs;
     const lane = this.lane(host, stage, queue);
     const f = this.flow(pkt);
+    lane.entered += pkt.count;
+    lane.occ += pkt.count;
+    this.recordOcc(lane, atNs);
+    if (!this.detail) return;
     let o = lane.open.get(f.id);
     if (!o) {
       o = { q: [], head: 0 };
       lane.open.set(f.id, o);
     }
     if (o.q.length - o.head >= this.maxOpen) {
-      // a stage that keeps entering without leaving: forget the oldest (and its occupancy)
-      const old = o.q[o.head++]!;
-      this.forgottenOpen += old.count;
-      lane.occ -= old.count;
+      // a stage that keeps entering without leaving: forget the oldest batch (not its occupancy)
+      this.forgottenOpen += o.q[o.head++]!.count;
     }
     o.q.push({ enterNs: atNs, count: pkt.count, seq: pkt.seq });
-    lane.entered += pkt.count;
-    lane.occ += pkt.count;
-    this.recordOcc(lane, atNs);
   }
 
   leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, cpu: number): void {
@@ -255,7 +264,7 @@ export class PathRecorder implements ProbeSink {
     const lane = this.lane(host, stage, queue);
     const f = this.flow(pkt);
     lane.left += pkt.count;
-    if (stage === 'fabric') {
+    if (stage === 'fabric' && this.detail) {
       // the model hands the batch to the receiving card at once and lands it one delay later:
       // it is in flight until then
       this.fabricPending.push({
@@ -268,7 +277,29 @@ export class PathRecorder implements ProbeSink {
       return;
     }
     if (stage === 'nitro_ingress') atNs += this.fabricNs;
-    this.consume(lane, f, atNs, pkt.count, pkt.seq, cpu, PASSAGE_LEFT, 0);
+    this.release(lane, atNs, pkt.count);
+    if (this.detail) this.consume(lane, f, atNs, pkt.count, pkt.seq, cpu, PASSAGE_LEFT, 0);
+  }
+
+  /** Packets left a lane (or died inside it): its occupancy falls (never below what the probe said entered). */
+  private release(lane: Lane, atNs: number, count: number): void {
+    lane.occ = lane.occ > count ? lane.occ - count : 0;
+    this.recordOcc(lane, atNs);
+  }
+
+  /**
+   * Detail on (the default): every batch is followed through every stage (passages, dwell times,
+   * inspectable packets). Off: only counts, occupancy and drops are kept, at a fraction of the cost,
+   * for long stretches the view does not animate. Turning it back on forgets the batches that were
+   * inside (their exits show as zero-length passages for the time the queues take to turn over).
+   */
+  setDetail(on: boolean): void {
+    if (on && !this.detail) for (const lane of this.lanes) lane.open.clear();
+    this.detail = on;
+  }
+
+  get detailed(): boolean {
+    return this.detail;
   }
 
   /**
@@ -288,6 +319,7 @@ export class PathRecorder implements ProbeSink {
     const q = this.fabricPending;
     while (this.fabricHead < q.length && q[this.fabricHead]!.exitNs <= now) {
       const b = q[this.fabricHead++]!;
+      this.release(b.lane, b.exitNs, b.count);
       this.consume(b.lane, b.flow, b.exitNs, b.count, b.seq, -1, PASSAGE_LEFT, 0);
     }
     if (this.fabricHead > 256 && this.fabricHead * 2 > q.length) {
@@ -320,6 +352,8 @@ export class PathRecorder implements ProbeSink {
     this.dFlow[k] = f.id;
     this.dCount[k] = count;
     this.dReason[k] = code;
+    if (wasQueued) this.release(lane, atNs, count);
+    if (!this.detail) return;
     if (wasQueued) this.consume(lane, f, atNs, count, pkt.seq, -1, PASSAGE_DROPPED, code);
     else this.pushPassage(lane.index, f.id, atNs, atNs, count, pkt.seq, -1, PASSAGE_DROPPED, code);
   }
@@ -337,7 +371,6 @@ export class PathRecorder implements ProbeSink {
   ): void {
     const o = lane.open.get(f.id);
     let left = count;
-    let matched = 0;
     const unit = f.tuple.proto === 'tcp' ? f.payloadBytes : 1;
     while (o && left > 0 && o.head < o.q.length) {
       const b = o.q[o.head]!;
@@ -347,7 +380,6 @@ export class PathRecorder implements ProbeSink {
       b.seq += k * unit;
       if (b.count === 0) o.head++;
       left -= k;
-      matched += k;
     }
     if (o) {
       if (o.head === o.q.length) lane.open.delete(f.id);
@@ -358,10 +390,6 @@ export class PathRecorder implements ProbeSink {
     }
     // packets the stage never reported entering (refused on arrival or a stage without enter)
     if (left > 0) this.pushPassage(lane.index, f.id, atNs, atNs, left, seq, cpu, fate, code);
-    if (matched > 0) {
-      lane.occ -= matched;
-      this.recordOcc(lane, atNs);
-    }
   }
 
   private pushPassage(
@@ -408,10 +436,14 @@ export class PathRecorder implements ProbeSink {
   }
 
   private lane(host: number, stage: ProbeStage, queue: number): Lane {
-    const s = STAGE_CODE.get(stage)!;
-    const key = (host * 16 + s) * 65536 + queue;
-    let l = this.laneByKey.get(key);
-    if (!l) {
+    // hot path (every probe call): arrays indexed by (host, stage) then queue, no hashing
+    const s = PROBE_STAGE_INDEX[stage];
+    const hs = host * 16 + s;
+    let byQueue = this.laneByHs[hs];
+    if (byQueue === undefined) this.laneByHs[hs] = byQueue = [];
+    let l = byQueue[queue];
+    if (l === undefined) {
+      const key = hs * 65536 + queue;
       l = {
         index: this.lanes.length,
         host,
@@ -419,6 +451,7 @@ export class PathRecorder implements ProbeSink {
         queue,
         occ: 0,
         entered: 0,
+        enteredAtFrame: 0,
         left: 0,
         dropped: 0,
         dropsByReason: new Map(),
@@ -430,13 +463,14 @@ export class PathRecorder implements ProbeSink {
       };
       this.lanes.push(l);
       this.laneByKey.set(key, l);
+      byQueue[queue] = l;
     }
     return l;
   }
 
   private flow(p: Packet): FlowInfo {
-    let f = this.flows.get(p.flow.id);
-    if (!f) {
+    let f = this.flowById[p.flow.id];
+    if (f === undefined) {
       const t = p.flow.tuple;
       f = {
         id: p.flow.id,
@@ -449,6 +483,7 @@ export class PathRecorder implements ProbeSink {
         dst: this.hostByIp.get(t.dstIp) ?? -1,
       };
       this.flows.set(f.id, f);
+      this.flowById[f.id] = f;
     } else {
       if (p.payloadBytes > 0) {
         f.sizeBytes = p.sizeBytes;
@@ -584,6 +619,7 @@ export class PathRecorder implements ProbeSink {
     f.fromNs = fromNs;
     f.toNs = toNs;
     f.revision = this.layoutRev;
+    f.detail = this.detail;
     const nl = Math.min(this.lanes.length, f.laneCapacity);
     f.lanes = nl;
     f.laneDensity.fill(0, 0, nl);
@@ -687,6 +723,9 @@ export class PathRecorder implements ProbeSink {
       const [at, peak] = this.occupancy(lane, fromNs, toNs);
       f.laneOccupancy[i] = at;
       f.lanePeak[i] = peak;
+      // counts only: what entered since the previous frame is the density to show
+      if (!this.detail) f.laneDensity[i] = lane.entered - lane.enteredAtFrame;
+      lane.enteredAtFrame = lane.entered;
     }
 
     // drops in the window (the newest when there are more than the frame holds)

@@ -113,6 +113,11 @@ export interface PathFrame {
   /** Drop reason code (index into layout.dropReasons), 0 when not dropped. */
   readonly reason: Uint8Array;
   sampled: boolean;
+  /**
+   * False while the recorder keeps counts only (a fast-forward): no batches are carried, lanes give
+   * occupancy, peaks, drops and, in `laneDensity`, the packets that entered since the previous frame.
+   */
+  detail: boolean;
   /** Carried 1 passage in `stride` (1 when not sampled). */
   stride: number;
   totalPassages: number;
@@ -225,6 +230,7 @@ export function allocPathFrame(
     fate: new Uint8Array(capacity),
     reason: new Uint8Array(capacity),
     sampled: false,
+    detail: true,
     stride: 1,
     totalPassages: 0,
     totalPackets: 0,

@@ -312,6 +312,15 @@ function fmtInt(n: number): string {
 export function densityNote(frame: PathFrame | null): string {
   if (!frame)
     return 'No traffic yet: run a command in the terminal (e.g. iperf3 -c server) to see packets move.';
+  if (!frame.detail) {
+    let entered = 0;
+    for (let i = 0; i < frame.lanes; i++) entered += frame.laneDensity[i]!;
+    return (
+      `Fast-forward: at this speed batches are not followed one by one (the model runs every packet; the view ` +
+      `keeps counts). Bars show the queues; ${fmtInt(entered)} packet-stage crossings since the last picture.` +
+      (frame.dropTotal > 0 ? ` ${fmtInt(frame.dropTotal)} packets dropped.` : '')
+    );
+  }
   if (frame.totalPassages === 0) return 'No packets on the path in this time window.';
   const drops = frame.dropTotal > 0 ? ` ${fmtInt(frame.dropTotal)} packets dropped.` : '';
   if (frame.sampled)

@@ -367,4 +367,30 @@ describe('PathRecorder on a real run', () => {
     expect(waiting.visits.at(-1)).toMatchObject({ stage: 'nitro_egress', fate: 'inside', exitNs: null });
     expect(waiting.visits.map((v) => v.stage)).toEqual(['socket_tx', 'qdisc', 'tx_ring', 'nitro_egress']);
   });
+
+  it('keeps counts, occupancy and drops only while detail is off, and follows batches again when on', () => {
+    const lab = makeLab();
+    const rec = new PathRecorder(lab).attach();
+    rec.setDetail(false);
+    new LabSession(lab).run('iperf3 -c server -u -b 10G -P 8 -t 1 -l 8948 &');
+    lab.runUntil(100_000_000);
+    const lay = rec.layout();
+    let f = rec.frame(lab.nowNs - 1_000_000, lab.nowNs);
+    expect(f.detail).toBe(false);
+    expect(f.n).toBe(0);
+    expect(f.dropTotal).toBeGreaterThan(0);
+    const srv = lab.instance('server')!.host.eth0;
+    let density = 0;
+    for (let i = 0; i < f.lanes; i++) {
+      if (lay.stages[f.laneStage[i]!] === 'rx_ring' && f.laneHost[i] === 1)
+        expect(f.laneOccupancy[i]).toBe(srv.occupancy().rx[f.laneQueue[i]!]![0]);
+      density += f.laneDensity[i]!;
+    }
+    expect(density).toBeGreaterThan(0); // what entered since the previous frame (here: since the start)
+    rec.setDetail(true);
+    lab.runUntil(101_000_000);
+    f = rec.frame(lab.nowNs - 200_000, lab.nowNs);
+    expect(f.detail).toBe(true);
+    expect(f.n).toBeGreaterThan(0);
+  });
 });
