@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Packet } from '../../src/engine/model/packet';
 import { MetricsRecorder } from '../../src/engine/metrics/recorder';
-import { runLab, pair } from '../golden/helpers';
+import { createLab, runScript } from '../../src/engine/runner';
+import { parseScenario } from '../../src/scenario/schema';
+import { pair } from '../golden/helpers';
 
 const flow = {
   id: 1,
@@ -111,7 +113,10 @@ describe('MetricsRecorder (synthetic probe calls)', () => {
 
 describe('MetricsRecorder on a lab run', () => {
   it('bytes and packets out match the ENA counters; every series is bounded', () => {
-    const { lab } = runLab(pair('c7i.large'), ['iperf3 -c server -t 2 -l 9000']);
+    const parsed = parseScenario({ version: 1, ...pair('c7i.large') });
+    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+    const lab = createLab(parsed.scenario, { metrics: true });
+    runScript(lab, ['iperf3 -c server -t 2 -l 9000']);
     const rec = lab.metrics!;
     rec.settle(lab.nowNs);
     const stats = new Map(lab.instance('client')!.host.eth0.statistics());
