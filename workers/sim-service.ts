@@ -10,6 +10,14 @@
 import * as Comlink from 'comlink';
 import { InteractiveSession, replaySession } from '../src/engine/interactive-session';
 import type { Lab } from '../src/engine/lab';
+import { PathRecorder } from '../src/engine/view/path-recorder';
+import type {
+  NitroTables,
+  PacketInspection,
+  PacketRef,
+  PathLayout,
+  StageInspection,
+} from '../src/protocol/path-frame';
 import { createLab } from '../src/engine/runner';
 import type {
   AdvanceRequest,
@@ -23,7 +31,7 @@ import type {
   SimApi,
   TerminalChunk,
 } from '../src/protocol/sim-api';
-import { PROTOCOL_VERSION, SAMPLE_COLUMNS_PER_INSTANCE } from '../src/protocol/sim-api';
+import { PROTOCOL_VERSION, SAMPLE_COLUMNS_PER_INSTANCE, transferablesOf } from '../src/protocol/sim-api';
 import { parseScenario, type Scenario } from '../src/scenario/schema';
 
 const NCOL = SAMPLE_COLUMNS_PER_INSTANCE.length;
@@ -38,6 +46,9 @@ export class SimService implements SimApi {
   private drops: number[] = [];
   private stats: Array<Array<[string, number]>> = [];
   private carry: TerminalChunk[] = [];
+  private path: PathRecorder | null = null;
+  /** Where the next path frame starts (the previous frame's end). */
+  private pathFromNs = 0;
 
   hello(): { protocolVersion: number } {
     return { protocolVersion: PROTOCOL_VERSION };
@@ -52,8 +63,14 @@ export class SimService implements SimApi {
     const parsed = parseScenario(doc);
     if (!parsed.ok) return { ok: false, protocolVersion: PROTOCOL_VERSION, errors: parsed.errors };
     this.scenario = parsed.scenario;
-    if (log.length === 0 && toNs === 0) this.attach(new InteractiveSession(createLab(parsed.scenario)));
-    else this.attach(replaySession(parsed.scenario, log, Math.max(toNs, log.at(-1)?.atNs ?? 0)));
+    if (log.length === 0 && toNs === 0) {
+      const lab = createLab(parsed.scenario);
+      this.prepare(lab);
+      this.attach(new InteractiveSession(lab));
+    } else {
+      const to = Math.max(toNs, log.at(-1)?.atNs ?? 0);
+      this.attach(replaySession(parsed.scenario, log, to, {}, (lab) => this.prepare(lab)));
+    }
     const len = this.carry.length;
     this.carry = this.carry.slice(Math.min(skipOutput, len));
     return this.loaded(len);
@@ -62,7 +79,7 @@ export class SimService implements SimApi {
   rewind(toNs: number): LoadResult {
     if (!this.scenario || !this.session) throw new Error('no scenario loaded');
     const log = this.session.commandLog.filter((e) => e.atNs <= toNs);
-    this.attach(replaySession(this.scenario, log, toNs));
+    this.attach(replaySession(this.scenario, log, toNs, {}, (lab) => this.prepare(lab)));
     const len = this.carry.length;
     this.carry = [];
     return this.loaded(len);
@@ -133,9 +150,30 @@ export class SimService implements SimApi {
       buffers: out,
       counters: this.counters(),
       labEvents,
-      // SEAM (path5): path: this.pathRecorder?.frame(fromNs, s.nowNs, reusedPathFrame)
+      path: this.path!.frame(Math.min(this.pathFromNs, s.nowNs), s.nowNs, req.pathReuse),
     };
-    return Comlink.transfer(frame, [out.sampleTimes.buffer, out.samples.buffer]);
+    this.pathFromNs = s.nowNs;
+    return Comlink.transfer(frame, [
+      out.sampleTimes.buffer,
+      out.samples.buffer,
+      ...transferablesOf(frame.path),
+    ]);
+  }
+
+  pathLayout(): PathLayout {
+    return this.path!.layout();
+  }
+
+  inspectPacket(ref: PacketRef): PacketInspection | null {
+    return this.path?.inspectPacket(ref) ?? null;
+  }
+
+  inspectStage(host: number, stage: string, queue: number): StageInspection | null {
+    return this.path?.inspectStage(host, stage, queue) ?? null;
+  }
+
+  nitroTables(host: number): NitroTables | null {
+    return this.path?.nitroTables(host) ?? null;
   }
 
   crash(how: 'throw' | 'hang'): void {
@@ -163,6 +201,13 @@ export class SimService implements SimApi {
 
   private columns(): number {
     return NCOL * this.lab.instances.size;
+  }
+
+  /** Attach the recorders to a new lab before anything runs on it. */
+  private prepare(lab: Lab): void {
+    this.path?.detach();
+    this.path = new PathRecorder(lab).attach();
+    this.pathFromNs = lab.nowNs;
   }
 
   private attach(s: InteractiveSession): void {
@@ -206,6 +251,7 @@ export class SimService implements SimApi {
       sampleColumns,
       nowNs: lab.nowNs,
       transcriptLength,
+      pathLayout: this.path!.layout(),
     };
   }
 

@@ -185,8 +185,12 @@ export function replaySession(
   log: readonly SessionLogEntry[],
   toNs: number,
   opts: Omit<RunOptions, 'chunkEvents' | 'onProgress'> = {},
+  /** Called with the new lab before anything runs (attach observers such as the path recorder here). */
+  prepare?: (lab: Lab) => void,
 ): InteractiveSession {
-  const s = new InteractiveSession(createLab(scenario), opts);
+  const lab = createLab(scenario);
+  prepare?.(lab);
+  const s = new InteractiveSession(lab, opts);
   for (const e of log) {
     if (e.atNs > toNs) break;
     s.advance(e.atNs);

@@ -6,6 +6,14 @@
  * Bump PROTOCOL_VERSION on any incompatible change; the client checks it on connect.
  */
 import type { SessionLogEntry } from '../engine/interactive-session';
+import type {
+  NitroTables,
+  PacketInspection,
+  PacketRef,
+  PathFrame,
+  PathLayout,
+  StageInspection,
+} from './path-frame';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -35,6 +43,8 @@ export type LoadResult =
       nowNs: number;
       /** Terminal chunks the session has produced so far (a replay's output). */
       transcriptLength: number;
+      /** The path view's layout (stages and lanes); re-fetch with `pathLayout()` when a frame's revision differs. */
+      pathLayout: PathLayout;
     }
   | { ok: false; protocolVersion: number; errors: string[] };
 
@@ -93,11 +103,8 @@ export interface Frame {
   buffers: FrameBuffers;
   counters: CounterSet[];
   labEvents: LabEvent[];
-  /**
-   * The path view's frame (src/protocol/path-frame.ts), when the path recorder is present.
-   * SEAM (path5): the service fills it from `new PathRecorder(lab).frame(fromNs, toNs)`.
-   */
-  path?: unknown;
+  /** The path view's frame for (previous frame's time, nowNs]: batches, lanes, drops (transferred). */
+  path: PathFrame;
 }
 
 /** Stop a run early when something happens. */
@@ -114,6 +121,8 @@ export interface AdvanceRequest {
   until?: RunUntil;
   /** Buffers of an earlier frame, handed back for reuse. */
   reuse?: FrameBuffers;
+  /** An earlier path frame, handed back for reuse. */
+  pathReuse?: PathFrame;
 }
 
 /** The API the worker exposes (comlink). Every method may be called with at most one call in flight. */
@@ -133,6 +142,19 @@ export interface SimApi {
   /** Rebuild and replay the log up to `toNs` (rewinding forks the timeline: later entries are dropped). */
   rewind(toNs: number): LoadResult;
   commandLog(): CommandLogEntry[];
+  pathLayout(): PathLayout;
+  inspectPacket(ref: PacketRef): PacketInspection | null;
+  inspectStage(host: number, stage: string, queue: number): StageInspection | null;
+  nitroTables(host: number): NitroTables | null;
   /** Test hook: make the worker die (throw from the event loop) or hang, to exercise respawn. */
   crash(how: 'throw' | 'hang'): void;
+}
+
+/** The distinct ArrayBuffers behind an object's typed-array fields (what to transfer with it). */
+export function transferablesOf(obj: object): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const v of Object.values(obj))
+    if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.buffer.byteLength > 0)
+      out.add(v.buffer);
+  return [...out];
 }

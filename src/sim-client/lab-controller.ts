@@ -4,7 +4,7 @@
  * One pump per animation frame, at most one request in flight; user actions queue behind it.
  */
 import { PRESETS } from '../scenario/presets';
-import { type AppState, type AppStore, patch, SPEED_STEPS } from '../state/app-store';
+import { type AppState, type AppStore, type PathSelection, patch, SPEED_STEPS } from '../state/app-store';
 import type { RunUntil } from '../protocol/sim-api';
 import type { SimClient } from './sim-client';
 
@@ -25,6 +25,8 @@ export interface LabController {
   runUntil(cond: RunUntil): void;
   /** Test hook (e2e): make the worker hang or die. */
   crashWorker(how: 'throw' | 'hang'): void;
+  /** Select a packet or a stage in the path view and fetch its inspection. */
+  select(sel: PathSelection): Promise<void>;
   dispose(): void;
 }
 
@@ -42,6 +44,7 @@ export function createLabController(
   let stopped = false;
   /** Playback was started by submitting a command (not by the user): pause when it ends. */
   let autoPlayed = false;
+  let layoutPending = false;
 
   const set = <K extends keyof AppState>(k: K, p: Partial<AppState[K]>) => patch(store, k, p);
 
@@ -65,6 +68,16 @@ export function createLabController(
         Math.min(MAX_BUDGET, Math.round(budget * (took > 24 ? 0.7 : took < 8 ? 1.3 : 1))),
       );
       set('playback', { lagging: !f.reached });
+      const layout = store.getState().pathLayout;
+      if (layout && f.path.revision !== layout.revision && !layoutPending) {
+        layoutPending = true;
+        void client
+          .pathLayout()
+          .then((l) => store.setState({ pathLayout: l }))
+          .finally(() => {
+            layoutPending = false;
+          });
+      }
       if (autoPlayed && f.foreground === null && f.backgroundCount === 0) {
         autoPlayed = false;
         set('playback', { playing: false });
@@ -92,6 +105,9 @@ export function createLabController(
       }
       store.series.reset(r.sampleColumns.length);
       set('scenario', { loading: false, instances: r.instances, sampleColumns: r.sampleColumns });
+      store.setState({ pathLayout: r.pathLayout });
+      set('selection', { path: null });
+      set('inspector', { packet: null, stage: null, nitro: null, missing: null });
       // one frame at t = 0 so counters show before anything runs (the client's onFrame applies it)
       await client.advance(0, 1);
       set('env', { announcement: `Loaded ${preset.title}` });
@@ -165,6 +181,33 @@ export function createLabController(
       set('playback', { runUntil: cond, playing: true });
     },
     crashWorker: (how) => client.crash(how),
+    async select(sel) {
+      set('selection', { path: sel });
+      if (!sel) {
+        set('inspector', { packet: null, stage: null, nitro: null, missing: null });
+        return;
+      }
+      if (sel.kind === 'packet') {
+        const ref = sel.id >= 0 ? { id: sel.id } : { flow: sel.flow, seq: sel.seq, count: sel.count };
+        const p = await client.inspectPacket(ref);
+        set('inspector', {
+          packet: p,
+          stage: null,
+          missing: p ? null : 'The recorder no longer holds this packet (it keeps the most recent passages).',
+        });
+        return;
+      }
+      const layout = store.getState().pathLayout;
+      const stageName = layout?.stages[sel.stage] ?? '';
+      const st = await client.inspectStage(sel.host, stageName, sel.queue);
+      const nitro = stageName.startsWith('nitro') ? await client.nitroTables(sel.host) : null;
+      set('inspector', {
+        packet: null,
+        stage: st,
+        nitro,
+        missing: st ? null : 'Nothing recorded for this stage yet.',
+      });
+    },
     dispose() {
       stopped = true;
       client.dispose();

@@ -10,6 +10,14 @@
  */
 import type * as Comlink from 'comlink';
 import type {
+  NitroTables,
+  PacketInspection,
+  PacketRef,
+  PathFrame,
+  PathLayout,
+  StageInspection,
+} from '../protocol/path-frame';
+import type {
   AdvanceRequest,
   CommandLogEntry,
   Frame,
@@ -18,7 +26,7 @@ import type {
   RunUntil,
   SimApi,
 } from '../protocol/sim-api';
-import { PROTOCOL_VERSION } from '../protocol/sim-api';
+import { PROTOCOL_VERSION, transferablesOf } from '../protocol/sim-api';
 
 /** What the client needs of a worker: its remote API, a way to kill it, and to hear it die. */
 export interface WorkerHandle {
@@ -58,6 +66,9 @@ export class SimClient {
   private busy = false;
   private queue: Array<() => void> = [];
   private spare: FrameBuffers | undefined;
+  /** The path frame on screen (kept until a newer one arrives) and the one before it (free for reuse). */
+  private shownPath: PathFrame | undefined;
+  private sparePath: PathFrame | undefined;
   private generation = 0;
   private abortInflight: ((e: Error) => void) | null = null;
   restarts = 0;
@@ -106,15 +117,23 @@ export class SimClient {
       const reuse = this.spare;
       this.spare = undefined;
       if (reuse) req.reuse = reuse;
-      const arg =
-        reuse && this.opts.transfer
-          ? this.opts.transfer(req, [reuse.sampleTimes.buffer, reuse.samples.buffer])
-          : req;
+      const pathReuse = this.sparePath;
+      this.sparePath = undefined;
+      if (pathReuse) req.pathReuse = pathReuse;
+      const transfers = [
+        ...(reuse ? [reuse.sampleTimes.buffer as ArrayBuffer, reuse.samples.buffer as ArrayBuffer] : []),
+        ...(pathReuse ? transferablesOf(pathReuse) : []),
+      ];
+      const arg = transfers.length > 0 && this.opts.transfer ? this.opts.transfer(req, transfers) : req;
       const f = await this.api().advance(arg);
       this.nowNs = f.nowNs;
       this.deliveredChunks += f.terminal.length;
       this.opts.onFrame?.(f);
+      // samples are copied by onFrame: their buffers go back at once; the path frame stays on
+      // screen (hit-testing reads it) until the next one replaces it
       this.spare = f.buffers;
+      this.sparePath = this.shownPath;
+      this.shownPath = f.path;
       return f;
     });
   }
@@ -151,6 +170,22 @@ export class SimClient {
     }, this.opts.replayTimeoutMs);
   }
 
+  pathLayout(): Promise<PathLayout> {
+    return this.run(() => this.api().pathLayout());
+  }
+
+  inspectPacket(ref: PacketRef): Promise<PacketInspection | null> {
+    return this.run(() => this.api().inspectPacket(ref));
+  }
+
+  inspectStage(host: number, stage: string, queue: number): Promise<StageInspection | null> {
+    return this.run(() => this.api().inspectStage(host, stage, queue));
+  }
+
+  nitroTables(host: number): Promise<NitroTables | null> {
+    return this.run(() => this.api().nitroTables(host));
+  }
+
   /** Test hook (e2e): make the worker hang or die. */
   crash(how: 'throw' | 'hang'): void {
     void this.handle?.api.crash(how);
@@ -180,6 +215,7 @@ export class SimClient {
     });
     this.handle = h;
     this.spare = undefined;
+    this.sparePath = undefined;
   }
 
   /** Run one request when none is in flight; a request that overruns replaces the worker. */

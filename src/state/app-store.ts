@@ -5,6 +5,13 @@
  * not go in the store: it lives in `SeriesBuffer` (typed arrays), and the store holds its version.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  NitroTables,
+  PacketInspection,
+  PathFrame,
+  PathLayout,
+  StageInspection,
+} from '../protocol/path-frame';
 import type { CounterSet, Frame, InstanceInfo, LabEvent, RunUntil, TerminalChunk } from '../protocol/sim-api';
 import { SeriesBuffer } from './series-buffer';
 
@@ -51,7 +58,22 @@ export interface ResultsSlice {
   seriesVersion: number;
 }
 
+/** What is selected in the path view (same shape as the path view's PathSelection). */
+export type PathSelection =
+  | { kind: 'packet'; id: number; flow: number; seq: number; count: number }
+  | { kind: 'stage'; host: number; stage: number; queue: number }
+  | null;
+
+export interface InspectorSlice {
+  packet: PacketInspection | null;
+  stage: StageInspection | null;
+  nitro: NitroTables | null;
+  /** Why nothing is shown (the recorder no longer holds the packet …). */
+  missing: string | null;
+}
+
 export interface SelectionSlice {
+  path: PathSelection;
   /** Linked cursor across charts (ns), or null. */
   cursorNs: number | null;
   /** Chart time window [from, to] in ns, or null = follow the clock. */
@@ -60,7 +82,7 @@ export interface SelectionSlice {
 
 export interface ViewSlice {
   theme: 'light' | 'dark';
-  colourBy: 'flow' | 'queue' | 'vcpu';
+  colourBy: 'flow' | 'rss-queue' | 'vcpu';
   introOpen: boolean;
 }
 
@@ -79,6 +101,8 @@ export interface AppState {
   terminal: TerminalSlice;
   results: ResultsSlice;
   selection: SelectionSlice;
+  inspector: InspectorSlice;
+  pathLayout: PathLayout | null;
   view: ViewSlice;
   env: EnvSlice;
 }
@@ -86,7 +110,11 @@ export interface AppState {
 const MAX_CHUNKS = 5_000;
 const MAX_EVENTS = 200;
 
-export type AppStore = StoreApi<AppState> & { series: SeriesBuffer };
+/**
+ * The store plus the per-frame data kept out of it: the chart samples and the path frame on
+ * screen (replaced every frame; `results.seriesVersion` tells components to redraw).
+ */
+export type AppStore = StoreApi<AppState> & { series: SeriesBuffer; pathFrame: PathFrame | null };
 
 export function createAppStore(init: { presetId: string; doc: unknown; env?: Partial<EnvSlice> }): AppStore {
   const store = createStore<AppState>(() => ({
@@ -101,11 +129,13 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
     playback: { playing: false, speedNsPerS: 1e9, nowNs: 0, runUntil: null, lagging: false },
     terminal: { chunks: [], clearedAt: 0, history: [], host: 'client', foreground: null, backgroundCount: 0 },
     results: { counters: [], moved: {}, events: [], seriesVersion: 0 },
-    selection: { cursorNs: null, zoom: null },
+    selection: { path: null, cursorNs: null, zoom: null },
+    inspector: { packet: null, stage: null, nitro: null, missing: null },
+    pathLayout: null,
     view: { theme: 'light', colourBy: 'flow', introOpen: true },
     env: { reducedMotion: false, embed: false, announcement: '', notice: null, ...init.env },
   }));
-  return Object.assign(store, { series: new SeriesBuffer() });
+  return Object.assign(store, { series: new SeriesBuffer(), pathFrame: null as PathFrame | null });
 }
 
 /** Update one slice (shallow merge). */
@@ -121,6 +151,7 @@ export function patch<K extends keyof AppState>(
 export function applyFrame(store: AppStore, f: Frame): void {
   const s = store.getState();
   store.series.append(f);
+  store.pathFrame = f.path;
   const moved = movedCounters(s.results.counters, f.counters);
   const anyMoved = Object.values(moved).some((m) => m.length > 0);
   const events =

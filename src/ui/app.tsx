@@ -9,6 +9,7 @@ import { PRESETS } from '../scenario/presets';
 import { ChartsPanel } from './charts/charts-panel';
 import { useApp, useAppStore, useLab } from './context';
 import { CountersPanel } from './counters-panel';
+import { PathPanel } from './path-panel';
 import { Terminal } from './terminal';
 import { TimeControls } from './time-controls';
 
@@ -79,7 +80,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
       <TimeControls />
       <main className="grid">
         <section className="panel path" aria-label="Packet path">
-          {pathView ?? <PathPlaceholder />}
+          {pathView ?? <PathPanel />}
         </section>
         <div className="side">
           <section className="panel experiment" aria-label="This experiment">
@@ -136,37 +137,5 @@ function Intro({ onClose }: { onClose: () => void }) {
         Got it
       </button>
     </section>
-  );
-}
-
-function PathPlaceholder() {
-  const instances = useApp((s) => s.scenario.instances);
-  const stages = [
-    'app',
-    'socket',
-    'qdisc',
-    'TX rings',
-    'Nitro',
-    'VPC',
-    'Nitro',
-    'RX rings',
-    'NAPI',
-    'socket',
-    'app',
-  ];
-  return (
-    <div className="path-placeholder">
-      <h2>Packet path</h2>
-      <ol className="stages" aria-label="Stages a packet passes">
-        {stages.map((s, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: fixed list, stage names repeat
-          <li key={i}>{s}</li>
-        ))}
-      </ol>
-      <p className="muted">
-        {instances[0]?.name ?? 'client'} ({instances[0]?.type ?? '…'}) → {instances[1]?.name ?? 'server'} (
-        {instances[1]?.type ?? '…'}). The animated path view plugs in here.
-      </p>
-    </div>
   );
 }
