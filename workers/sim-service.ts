@@ -99,6 +99,8 @@ export class SimService implements SimApi {
 
   advance(req: AdvanceRequest): Frame {
     const s = this.need();
+    const detail = req.pathDetail ?? true;
+    if (this.path && this.path.detailed !== detail) this.path.setDetail(detail);
     const buffers = req.reuse ?? {
       sampleTimes: new Float64Array(256),
       samples: new Float64Array(256 * this.columns()),

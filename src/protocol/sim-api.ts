@@ -123,6 +123,11 @@ export interface AdvanceRequest {
   reuse?: FrameBuffers;
   /** An earlier path frame, handed back for reuse. */
   pathReuse?: PathFrame;
+  /**
+   * Follow individual batches along the path (animation). Off for fast-forwards: counts,
+   * occupancy and drops are still recorded, the model runs faster (default on).
+   */
+  pathDetail?: boolean;
 }
 
 /** The API the worker exposes (comlink). Every method may be called with at most one call in flight. */

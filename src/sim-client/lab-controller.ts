@@ -33,6 +33,8 @@ export interface LabController {
 /** Model events per frame request, adapted so a request takes about a frame of worker time. */
 const MIN_BUDGET = 20_000;
 const MAX_BUDGET = 2_000_000;
+/** Fastest playback (simulated ns per wall second) at which the path view follows batches. */
+const PATH_DETAIL_MAX_SPEED = 1e9;
 
 export function createLabController(
   store: AppStore,
@@ -60,7 +62,9 @@ export function createLabController(
     if (toNs <= client.simTimeNs) return;
     const t0 = performance.now();
     try {
-      const f = await client.advance(toNs, budget, st.playback.runUntil ?? undefined);
+      // above this speed the path cannot be followed by eye: fast-forward without batch detail
+      const detail = st.playback.speedNsPerS <= PATH_DETAIL_MAX_SPEED && !st.playback.runUntil;
+      const f = await client.advance(toNs, budget, st.playback.runUntil ?? undefined, detail);
       if (!f) return;
       const took = performance.now() - t0;
       budget = Math.max(
@@ -104,6 +108,7 @@ export function createLabController(
         return;
       }
       store.series.reset(r.sampleColumns.length);
+      store.queues.reset(0);
       set('scenario', { loading: false, instances: r.instances, sampleColumns: r.sampleColumns });
       store.setState({ pathLayout: r.pathLayout });
       set('selection', { path: null });
@@ -170,6 +175,7 @@ export function createLabController(
       const r = await client.rewind(Math.max(0, toNs));
       if (!r.ok) return;
       store.series.truncateAfter(r.nowNs);
+      store.queues.truncateAfter(r.nowNs);
       const st = store.getState();
       const chunks = st.terminal.chunks.filter((x) => x.atNs <= r.nowNs);
       set('terminal', { chunks, clearedAt: Math.min(st.terminal.clearedAt, chunks.length) });

@@ -114,7 +114,15 @@ const MAX_EVENTS = 200;
  * The store plus the per-frame data kept out of it: the chart samples and the path frame on
  * screen (replaced every frame; `results.seriesVersion` tells components to redraw).
  */
-export type AppStore = StoreApi<AppState> & { series: SeriesBuffer; pathFrame: PathFrame | null };
+export type AppStore = StoreApi<AppState> & {
+  series: SeriesBuffer;
+  /** Peak occupancy per (instance, QUEUE_STAGES stage) in each frame, from the path frames. */
+  queues: SeriesBuffer;
+  pathFrame: PathFrame | null;
+};
+
+/** Stages whose occupancy the charts show, per instance (column `${host}.${stage}` of `queues`). */
+export const QUEUE_STAGES = ['qdisc', 'tx_ring', 'nitro_egress', 'nitro_ingress', 'rx_ring'] as const;
 
 export function createAppStore(init: { presetId: string; doc: unknown; env?: Partial<EnvSlice> }): AppStore {
   const store = createStore<AppState>(() => ({
@@ -135,7 +143,11 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
     view: { theme: 'light', colourBy: 'flow', introOpen: true },
     env: { reducedMotion: false, embed: false, announcement: '', notice: null, ...init.env },
   }));
-  return Object.assign(store, { series: new SeriesBuffer(), pathFrame: null as PathFrame | null });
+  return Object.assign(store, {
+    series: new SeriesBuffer(),
+    queues: new SeriesBuffer(),
+    pathFrame: null as PathFrame | null,
+  });
 }
 
 /** Update one slice (shallow merge). */
@@ -152,6 +164,7 @@ export function applyFrame(store: AppStore, f: Frame): void {
   const s = store.getState();
   store.series.append(f);
   store.pathFrame = f.path;
+  appendQueuePeaks(store, f.path, s.pathLayout, s.scenario.instances.length);
   const moved = movedCounters(s.results.counters, f.counters);
   const anyMoved = Object.values(moved).some((m) => m.length > 0);
   const events =
@@ -190,6 +203,22 @@ export function applyFrame(store: AppStore, f: Frame): void {
     },
     env: { ...s.env, announcement },
   });
+}
+
+function appendQueuePeaks(store: AppStore, p: PathFrame, layout: PathLayout | null, hosts: number): void {
+  if (!layout || hosts === 0) return;
+  const cols = hosts * QUEUE_STAGES.length;
+  if (store.queues.cols !== cols) store.queues.reset(cols);
+  const row = new Float64Array(cols);
+  const stageCol = layout.stages.map((name) => QUEUE_STAGES.indexOf(name as (typeof QUEUE_STAGES)[number]));
+  for (let i = 0; i < p.lanes; i++) {
+    const k = stageCol[p.laneStage[i]!] ?? -1;
+    const h = p.laneHost[i]!;
+    if (k < 0 || h >= hosts) continue;
+    const c = h * QUEUE_STAGES.length + k;
+    row[c] = Math.max(row[c]!, p.lanePeak[i]!);
+  }
+  store.queues.appendRow(p.toNs, row);
 }
 
 function movedCounters(prev: CounterSet[], next: CounterSet[]): Record<string, string[]> {

@@ -25,6 +25,36 @@ export class SeriesBuffer {
     while (this.length > 0 && this.times[this.length - 1]! > ns) this.length--;
   }
 
+  /** Append one row (ignored unless its time is after the last row's). */
+  appendRow(t: number, values: ArrayLike<number>): void {
+    if (this.cols === 0 || (this.length > 0 && t <= this.times[this.length - 1]!)) return;
+    this.grow(this.length + 1);
+    this.times[this.length] = t;
+    for (let c = 0; c < this.cols; c++) this.data[this.length * this.cols + c] = values[c] ?? 0;
+    this.length++;
+    this.trim();
+  }
+
+  private grow(need: number): void {
+    if (need <= this.times.length) return;
+    const cap = Math.max(need, this.times.length * 2);
+    const t = new Float64Array(cap);
+    t.set(this.times.subarray(0, this.length));
+    const d = new Float64Array(cap * this.cols);
+    d.set(this.data.subarray(0, this.length * this.cols));
+    this.times = t;
+    this.data = d;
+  }
+
+  private trim(): void {
+    if (this.length > this.capacity) {
+      const drop = this.length - this.capacity;
+      this.times.copyWithin(0, drop, this.length);
+      this.data.copyWithin(0, drop * this.cols, this.length * this.cols);
+      this.length -= drop;
+    }
+  }
+
   append(f: Frame): void {
     const n = f.sampleCount;
     if (n === 0 || this.cols === 0) return;

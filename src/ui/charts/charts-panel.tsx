@@ -8,7 +8,8 @@ import { scaleLinear } from 'd3-scale';
 import { line as d3line } from 'd3-shape';
 import { type PointerEvent, useEffect, useMemo, useRef, useState, type WheelEvent } from 'react';
 import { useApp, useAppStore } from '../context';
-import { binnedRate, rateSeries, valueAt, type XY } from './series';
+import { QUEUE_STAGES } from '../../state/app-store';
+import { binnedRate, peakSeries, rateSeries, valueAt, type XY } from './series';
 
 export const PALETTE = {
   blue: '#0072B2',
@@ -123,6 +124,23 @@ export function ChartsPanel() {
         ] as Line[],
       },
       {
+        title: 'Queue occupancy (peak per frame), packets',
+        unit: 'packets',
+        lines: (
+          [
+            [0, 'qdisc', PALETTE.blue],
+            [0, 'tx_ring', PALETTE.sky],
+            [0, 'nitro_egress', PALETTE.orange],
+            [1, 'nitro_ingress', PALETTE.pink],
+            [1, 'rx_ring', PALETTE.green],
+          ] as const
+        ).map(([h, stage, colour]) => ({
+          label: `${h === 0 ? client : server} ${stage.replace('_', ' ')}`,
+          colour,
+          xy: peakSeries(store.queues, h * QUEUE_STAGES.length + QUEUE_STAGES.indexOf(stage), from, to, px),
+        })) as Line[],
+      },
+      {
         title: 'Burst credits left (out), GB',
         unit: 'GB',
         lines: [
@@ -200,9 +218,10 @@ export function ChartsPanel() {
         />
       ))}
       <p className="muted note">
-        Solid lines: the model's counters, averaged per pixel (1 ms when zoomed in far enough). Queue
-        occupancy and latency percentiles arrive with the metrics recorder. Datapoints exist only for complete
-        periods, as CloudWatch publishes them. {series.length.toLocaleString('en-US')} samples kept.
+        Solid lines: the model's counters, averaged per pixel (1 ms when zoomed in far enough); occupancy is
+        the peak the path recorder saw in each animation frame. CloudWatch datapoints exist only for complete
+        periods, as CloudWatch publishes them; latency percentiles are not charted yet.{' '}
+        {series.length.toLocaleString('en-US')} samples kept.
       </p>
       {/* screen-reader value of the cursor */}
       <span className="visually-hidden">

@@ -95,3 +95,36 @@ export function valueAt(s: SeriesBuffer, col: number, t: number): number | null 
   }
   return s.value(lo, col);
 }
+
+/** A level column, decimated to the maximum inside each bucket (so a short burst stays visible). */
+export function peakSeries(
+  s: SeriesBuffer,
+  col: number,
+  fromNs: number,
+  toNs: number,
+  maxPoints: number,
+): XY {
+  const x = new Float64Array(maxPoints + 2);
+  const y = new Float64Array(maxPoints + 2);
+  let n = 0;
+  if (col < 0 || col >= s.cols) return { x, y, n };
+  const bucketNs = Math.max(1, (toNs - fromNs) / maxPoints);
+  let last = -1;
+  for (let i = 0; i < s.length; i++) {
+    const t = s.times[i]!;
+    if (t < fromNs || t > toNs) continue;
+    const v = s.value(i, col);
+    const b = Math.floor((t - fromNs) / bucketNs);
+    if (b === last && n > 0) {
+      if (v > y[n - 1]!) {
+        y[n - 1] = v;
+        x[n - 1] = t;
+      }
+    } else if (n < x.length) {
+      x[n] = t;
+      y[n++] = v;
+      last = b;
+    }
+  }
+  return { x, y, n };
+}
