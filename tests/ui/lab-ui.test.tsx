@@ -1,0 +1,215 @@
+/**
+ * The lab's own components in happy-dom, against a real store and a fake lab controller: the
+ * terminal (prompt, history with ↑/↓, Ctrl-C, Ctrl-L), the time controls (accessible names, the
+ * "Simulated time" status with its unit, keyboard shortcuts), the counters panel (moved counters
+ * highlighted) and the store's frame folding.
+ */
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PathFrame } from '../../src/protocol/path-frame';
+import type { Frame } from '../../src/protocol/sim-api';
+import type { LabController } from '../../src/sim-client/lab-controller';
+import { type AppStore, applyFrame, createAppStore, patch } from '../../src/state/app-store';
+import { ControllerContext, StoreContext } from '../../src/ui/context';
+import { CountersPanel } from '../../src/ui/counters-panel';
+import { Terminal } from '../../src/ui/terminal';
+import { TimeControls } from '../../src/ui/time-controls';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const calls: string[] = [];
+function fakeLab(store: AppStore): LabController {
+  const log = (s: string) => () => {
+    calls.push(s);
+  };
+  return {
+    loadPreset: async (id) => void calls.push(`load ${id}`),
+    submit: async (line) => {
+      calls.push(`submit ${line}`);
+      const hist = store.getState().terminal.history;
+      patch(store, 'terminal', { history: [...hist, line] });
+      return true;
+    },
+    interrupt: async () => void calls.push('interrupt'),
+    play: log('play'),
+    pause: log('pause'),
+    togglePlay: log('toggle'),
+    step: async () => void calls.push('step'),
+    setSpeed: (v) => void calls.push(`speed ${v}`),
+    faster: log('faster'),
+    slower: log('slower'),
+    rewind: async (t) => void calls.push(`rewind ${t}`),
+    runUntil: (c) => void calls.push(`until ${c.kind}`),
+    crashWorker: log('crash'),
+    select: async () => {},
+    dispose: () => {},
+  };
+}
+
+const emptyPath = { lanes: 0, toNs: 0, laneHost: new Uint8Array(0) } as unknown as PathFrame;
+function frame(p: Partial<Frame>): Frame {
+  return {
+    protocolVersion: 1,
+    nowNs: 0,
+    events: 0,
+    reached: true,
+    stoppedBy: null,
+    foreground: null,
+    backgroundCount: 0,
+    terminal: [],
+    sampleCount: 0,
+    buffers: { sampleTimes: new Float64Array(0), samples: new Float64Array(0) },
+    counters: [],
+    labEvents: [],
+    path: emptyPath,
+    ...p,
+  };
+}
+
+let root: Root | null = null;
+let el: HTMLDivElement;
+let store: AppStore;
+let lab: LabController;
+
+function render(node: React.ReactNode) {
+  el = document.createElement('div');
+  document.body.appendChild(el);
+  root = createRoot(el);
+  act(() =>
+    root!.render(
+      <StoreContext.Provider value={store}>
+        <ControllerContext.Provider value={lab}>{node}</ControllerContext.Provider>
+      </StoreContext.Provider>,
+    ),
+  );
+}
+
+beforeEach(() => {
+  calls.length = 0;
+  store = createAppStore({ presetId: 'exp1', doc: {} });
+  patch(store, 'scenario', {
+    loading: false,
+    instances: [
+      { name: 'client', type: 'c7i.large', ip: '10.0.0.10' },
+      { name: 'server', type: 'c7i.large', ip: '10.0.0.11' },
+    ],
+  });
+  lab = fakeLab(store);
+});
+afterEach(() => {
+  act(() => root?.unmount());
+  el?.remove();
+  root = null;
+});
+
+const key = (target: Element, k: string, init: KeyboardEventInit = {}) =>
+  act(() => {
+    target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, ...init }));
+  });
+
+function typeInto(input: HTMLInputElement, value: string) {
+  // React tracks the value: set it through the native setter, then fire input
+  const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  act(() => {
+    set.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+describe('terminal', () => {
+  it('shows the prompt, submits with Enter, recalls history with ↑/↓', async () => {
+    render(<Terminal />);
+    const input = el.querySelector<HTMLInputElement>('input[aria-label="Command"]')!;
+    expect(input).not.toBeNull();
+    expect(el.textContent).toContain('[ec2-user@client ~]$');
+    typeInto(input, 'ethtool -S eth0');
+    await act(async () => {
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    });
+    expect(calls).toContain('submit ethtool -S eth0');
+    expect(input.value).toBe('');
+    typeInto(input, 'ip link');
+    await act(async () => {
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    });
+    key(input, 'ArrowUp');
+    expect(input.value).toBe('ip link');
+    key(input, 'ArrowUp');
+    expect(input.value).toBe('ethtool -S eth0');
+    key(input, 'ArrowDown');
+    expect(input.value).toBe('ip link');
+    key(input, 'ArrowDown');
+    expect(input.value).toBe('');
+  });
+
+  it('prints output in the scrollback; Ctrl-L clears the screen; Ctrl-C interrupts a running command', async () => {
+    render(<Terminal />);
+    act(() =>
+      applyFrame(
+        store,
+        frame({
+          nowNs: 5,
+          foreground: { host: 'client', command: 'iperf3 -c server -t 0', startNs: 0 },
+          terminal: [
+            { atNs: 0, host: 'client', stream: 'input', text: 'iperf3 -c server -t 0\n' },
+            { atNs: 1, host: 'client', stream: 'stdout', text: 'Connecting to host server, port 5201\n' },
+          ],
+        }),
+      ),
+    );
+    const scroll = el.querySelector('[data-testid=scrollback]')!;
+    expect(scroll.textContent).toContain('[ec2-user@client ~]$ iperf3 -c server -t 0');
+    expect(scroll.textContent).toContain('Connecting to host server, port 5201');
+    // the prompt is hidden while the foreground command runs
+    expect(scroll.querySelector('.prompt')).toBeNull();
+    const input = el.querySelector<HTMLInputElement>('input[aria-label="Command"]')!;
+    await act(async () => {
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'c', ctrlKey: true, bubbles: true }));
+    });
+    expect(calls).toContain('interrupt');
+    key(input, 'l', { ctrlKey: true });
+    expect(scroll.textContent).not.toContain('Connecting to host');
+  });
+});
+
+describe('time controls', () => {
+  it('has named controls, a "Simulated time" status with its unit, and keyboard shortcuts', () => {
+    render(<TimeControls />);
+    const names = [...el.querySelectorAll('button')].map(
+      (b) => b.getAttribute('aria-label') ?? b.textContent,
+    );
+    expect(names).toEqual(expect.arrayContaining(['Play', 'Step', 'Rewind', 'Go']));
+    expect(el.querySelector('input[aria-label="Speed"]')).not.toBeNull();
+    const status = el.querySelector('[role=status][aria-label="Simulated time"]')!;
+    expect(status.textContent).toContain('0.000000 s');
+    act(() => patch(store, 'playback', { nowNs: 1_500_000_000, playing: true }));
+    expect(status.textContent).toContain('1.500000 s');
+    expect(el.querySelector('button[aria-label="Pause"]')).not.toBeNull();
+    key(document.body, ' ');
+    key(document.body, '.');
+    key(document.body, ']');
+    key(document.body, '[');
+    expect(calls).toEqual(['toggle', 'step', 'faster', 'slower']);
+  });
+});
+
+describe('counters', () => {
+  it('highlights the counters that moved since the previous frame', () => {
+    render(<CountersPanel />);
+    const counters = (v: number) => [
+      {
+        host: 'client',
+        names: ['bw_out_allowance_exceeded', 'queue_0_tx_cnt'],
+        values: new Float64Array([0, v]),
+      },
+    ];
+    act(() => applyFrame(store, frame({ counters: counters(10) })));
+    act(() => applyFrame(store, frame({ counters: counters(25) })));
+    const moved = [...el.querySelectorAll('tr.moved th')].map((t) => t.textContent);
+    expect(moved).toEqual(['queue_0_tx_cnt']);
+    // zeros are hidden unless asked for
+    expect(el.textContent).not.toContain('bw_out_allowance_exceeded');
+    expect(el.textContent).toContain('25');
+  });
+});
