@@ -107,8 +107,11 @@ export class SimService implements SimApi {
     };
     let out = buffers;
     let rows = 0;
-    const sample = () => {
+    const step = Math.max(1_000_000, req.sampleStepNs ?? 1_000_000);
+    const sample = (force = false) => {
       if (rows > 0 && out.sampleTimes[rows - 1] === s.nowNs) return;
+      // on the absolute grid of `step` (1 ms unless the client asks for coarser while fast-forwarding)
+      if (!force && s.nowNs % step !== 0) return;
       out = ensure(out, rows + 1, this.columns());
       out.sampleTimes[rows] = s.nowNs;
       this.writeSample(out.samples, rows * this.columns());
@@ -119,14 +122,14 @@ export class SimService implements SimApi {
     let reached = false;
     const until = req.until;
     if (!until) {
-      const r = s.advance(req.toNs, req.maxEvents, sample);
+      const r = s.advance(req.toNs, req.maxEvents, () => sample());
       events = r.events;
       reached = r.reached;
     } else {
       const toNs = until.kind === 'time' ? Math.min(req.toNs, until.atNs) : req.toNs;
       const watch = this.watcher(until);
       while (s.nowNs < toNs && events < req.maxEvents) {
-        const r = s.advance(Math.min(toNs, s.nowNs + UNTIL_SLICE_NS), req.maxEvents - events, sample);
+        const r = s.advance(Math.min(toNs, s.nowNs + UNTIL_SLICE_NS), req.maxEvents - events, () => sample());
         events += r.events;
         if (watch()) {
           stoppedBy = until.kind;
@@ -136,7 +139,7 @@ export class SimService implements SimApi {
       reached = s.nowNs >= toNs;
       if (until.kind === 'time' && s.nowNs >= until.atNs) stoppedBy = 'time';
     }
-    sample();
+    sample(true);
     const labEvents = this.events;
     this.events = [];
     const frame: Frame = {

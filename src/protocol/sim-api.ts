@@ -128,6 +128,8 @@ export interface AdvanceRequest {
    * occupancy and drops are still recorded, the model runs faster (default on).
    */
   pathDetail?: boolean;
+  /** Sample the counters every this many ns (≥ 1 ms, default 1 ms; coarser keeps long fast-forwards small). */
+  sampleStepNs?: number;
 }
 
 /** The API the worker exposes (comlink). Every method may be called with at most one call in flight. */

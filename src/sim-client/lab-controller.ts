@@ -64,7 +64,12 @@ export function createLabController(
     try {
       // above this speed the path cannot be followed by eye: fast-forward without batch detail
       const detail = st.playback.speedNsPerS <= PATH_DETAIL_MAX_SPEED && !st.playback.runUntil;
-      const f = await client.advance(toNs, budget, st.playback.runUntil ?? undefined, detail);
+      // at most ~500 samples per frame: 1 ms up to 30 s/s, coarser beyond (a 600 s run keeps ≤ 10^5 rows)
+      const sampleStepNs = Math.max(1e6, Math.ceil(st.playback.speedNsPerS / 60 / 500 / 1e6) * 1e6);
+      const f = await client.advance(toNs, budget, st.playback.runUntil ?? undefined, {
+        pathDetail: detail,
+        sampleStepNs,
+      });
       if (!f) return;
       const took = performance.now() - t0;
       budget = Math.max(

@@ -109,10 +109,15 @@ export class SimClient {
    * Advance to `toNs` within `maxEvents`: called by the frame pump. Resolves to null (and sends
    * nothing) when a request is already in flight, so the pump never piles requests up.
    */
-  async advance(toNs: number, maxEvents: number, until?: RunUntil, pathDetail = true): Promise<Frame | null> {
+  async advance(
+    toNs: number,
+    maxEvents: number,
+    until?: RunUntil,
+    opts: { pathDetail?: boolean; sampleStepNs?: number } = {},
+  ): Promise<Frame | null> {
     if (this.busy || !this.handle) return null;
     return this.run(async () => {
-      const req: AdvanceRequest = { toNs, maxEvents, pathDetail };
+      const req: AdvanceRequest = { toNs, maxEvents, ...opts };
       if (until) req.until = until;
       const reuse = this.spare;
       this.spare = undefined;
