@@ -35,6 +35,10 @@ import { PROTOCOL_VERSION, SAMPLE_COLUMNS_PER_INSTANCE, transferablesOf } from '
 import { parseScenario, type Scenario } from '../src/scenario/schema';
 
 const NCOL = SAMPLE_COLUMNS_PER_INSTANCE.length;
+/** Shortest time window a path frame covers. */
+const PATH_MIN_WINDOW_NS = 1_000;
+/** Passages a path frame carries at most (beyond, it samples and says so). */
+const PATH_FRAME_CAPACITY = 5_000;
 /** With a "run until" condition, time moves in slices this long so the stop lands close to the cause. */
 const UNTIL_SLICE_NS = 1_000_000;
 
@@ -155,7 +159,7 @@ export class SimService implements SimApi {
       buffers: out,
       counters: this.counters(),
       labEvents,
-      path: this.path!.frame(Math.min(this.pathFromNs, s.nowNs), s.nowNs, req.pathReuse),
+      path: this.pathFrame(s.nowNs, req.pathReuse),
     };
     this.pathFromNs = s.nowNs;
     return Comlink.transfer(frame, [
@@ -163,6 +167,16 @@ export class SimService implements SimApi {
       out.samples.buffer,
       ...transferablesOf(frame.path),
     ]);
+  }
+
+  /**
+   * The path frame since the previous one (at least PATH_MIN_WINDOW_NS, so slow speeds still show
+   * where batches go); drops stay listed for 20 frames, at least 1 ms, so a drop is readable.
+   */
+  private pathFrame(nowNs: number, reuse: Frame['path'] | undefined): Frame['path'] {
+    const fromNs = Math.max(0, Math.min(this.pathFromNs, nowNs - PATH_MIN_WINDOW_NS));
+    const dropsFromNs = Math.max(0, nowNs - Math.max(1_000_000, 20 * (nowNs - fromNs)));
+    return this.path!.frame(fromNs, nowNs, reuse, PATH_FRAME_CAPACITY, dropsFromNs);
   }
 
   pathLayout(): PathLayout {

@@ -516,7 +516,10 @@ function drawDropLabels(
     stacked.set(sk, nth + 1);
     const text = `✕ ${fmtInt(a.count)} ${SHORT_REASON[reason] ?? reason}`;
     const w = ctx.measureText(text).width + 10;
-    const x = Math.max(2, Math.min(r.x + r.w - w, g.width - w - 2));
+    // in a Nitro part: from its left edge (over the packets' lane if wide); elsewhere right-aligned
+    const x = inPart
+      ? Math.min(r.x + 2, g.width - w - 2)
+      : Math.max(2, Math.min(r.x + r.w - w, g.width - w - 2));
     // in a Nitro part: over its second line, so the part's name stays readable
     const y = (inPart ? r.y + r.h - 14 : r.y + (r.h > 40 ? r.h / 2 - 8 : 9)) + nth * 16;
     ctx.fillStyle = DROP_COLOUR;
