@@ -82,4 +82,34 @@ describe('the visual lab in Chromium', () => {
     }, before);
     expect(await page.getByTestId('scrollback').textContent()).toContain('iperf Done.');
   });
+
+  it('run until first drop stops the clock at a microburst drop, and the path says where and why', async () => {
+    await page.getByRole('combobox', { name: 'Experiment' }).selectOption('exp4');
+    await page.waitForFunction(() => {
+      const i = document.querySelector('input[aria-label="Command"]') as HTMLInputElement | null;
+      return i && !i.disabled && !i.closest('.terminal')?.textContent?.includes('iperf Done.');
+    });
+    await page.getByRole('combobox', { name: 'Run until' }).selectOption('first-drop');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    const cmd = page.getByRole('textbox', { name: 'Command' });
+    await cmd.fill('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1');
+    await cmd.press('Enter');
+    const log = page.getByRole('log', { name: 'What changed' });
+    await page.waitForFunction(
+      () =>
+        /Paused: first drop at/.test(
+          document.querySelector('[aria-label="What changed"]')?.textContent ?? '',
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
+    const at = /Paused: first drop at (\d+\.\d+) s/.exec((await log.textContent()) ?? '')?.[1];
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    // the clock stopped where the drop was announced (the worker slices a run-until into 1 ms steps)
+    expect(await page.getByTestId('sim-time').textContent()).toBe(`${at} s`);
+    expect(await page.locator('.path').textContent()).toMatch(
+      /dropped on client .*bw_out_allowance_exceeded/,
+    );
+    expect(problems).toEqual([]);
+  });
 });
