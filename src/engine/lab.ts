@@ -117,7 +117,11 @@ export class Lab {
           hostName: inst.name,
           baselineBps: spec.baselineBandwidthGbps.value * 1e9,
           peakBps: peakGbps * 1e9,
-          burstCreditSeconds: spec.burstCreditSeconds?.value ?? 0,
+          // only a type that has burst credits gets the override (0 = no credits stays 0)
+          burstCreditSeconds:
+            spec.burstCreditSeconds && this.params.burstCreditSecondsOverride > 0
+              ? this.params.burstCreditSecondsOverride
+              : (spec.burstCreditSeconds?.value ?? 0),
           ppsAllowance: spec.ppsAllowance.value,
           flowLimitBps:
             (scenario.placement === 'cluster'

@@ -105,6 +105,13 @@ export const MODEL_PARAMS = {
     'AWS-CT (the per-instance maximum is not published)',
     'Per-instance conntrack allowance used instead of the catalog figure when > 0 (0 = the catalog conntrackAllowanceMax). For experiments with a small table.',
   ),
+  burstCreditSecondsOverride: p(
+    0,
+    's',
+    'assumed',
+    'AWS-BW (burst duration published only as "5 to 60 minutes")',
+    'Burst duration at full burst used instead of the catalog figure when > 0 (0 = the catalog burstCreditSeconds). For lessons and experiments that should not wait 6.5 simulated minutes.',
+  ),
   linkLocalBucketPackets: p(
     32,
     'packets',

@@ -31,6 +31,7 @@ type Layer =
   | 'sim-client'
   | 'share'
   | 'ui'
+  | 'lessons'
   | 'cli'
   | 'main';
 
@@ -46,6 +47,7 @@ const LAYER_PREFIXES: Array<[string, Layer]> = [
   ['src/sim-client/', 'sim-client'],
   ['src/share/', 'share'],
   ['src/ui/', 'ui'],
+  ['src/lessons/', 'lessons'],
   ['src/cli/', 'cli'],
   ['src/main', 'main'],
   ['workers/', 'workers'],
@@ -86,7 +88,7 @@ const RULES: Record<Layer, Rule> = {
     packages: { allow: [] },
   },
   workers: {
-    layers: ['engine', 'engine-params', 'protocol', 'scenario', 'catalog', 'lib'],
+    layers: ['engine', 'engine-params', 'protocol', 'scenario', 'catalog', 'lib', 'lessons'],
     packages: { deny: [...OWNED.react, ...OWNED.zustand, ...OWNED.d3, ...OWNED.fflate] },
   },
   state: {
@@ -102,8 +104,14 @@ const RULES: Record<Layer, Rule> = {
     layers: ['scenario', 'state', 'catalog', 'lib'],
     packages: { deny: [...OWNED.react, ...OWNED.comlink, ...OWNED.d3] },
   },
+  // lesson data and its evaluator: pure, serialisable; reads a lab through `import type` only
+  lessons: {
+    layers: ['lib', 'catalog', 'scenario', 'engine-params'],
+    typeOnly: ['engine'],
+    packages: { allow: ['zod'] },
+  },
   ui: {
-    layers: ['state', 'scenario', 'catalog', 'lib'],
+    layers: ['state', 'scenario', 'catalog', 'lib', 'lessons'],
     typeOnly: ['protocol', 'sim-client', 'engine-params'],
     // d3: only the math modules (style.md §B2); d3-zoom in ui/hooks is checked separately below
     packages: { deny: [...OWNED.comlink, /^d3$/, /^d3-(selection|transition|fetch|dsv|timer)($|\/)/] },
@@ -126,6 +134,7 @@ const RULES: Record<Layer, Rule> = {
       'sim-client',
       'share',
       'ui',
+      'lessons',
       'cli',
     ],
     packages: { deny: [] },

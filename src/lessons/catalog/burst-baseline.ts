@@ -1,0 +1,64 @@
+/** NET402 "Multi-flow Analysis: Burst Bandwidth, Baseline Bandwidth". */
+import type { LessonInput } from '../schema';
+
+export const burstBaseline: LessonInput = {
+  id: 'burst-baseline',
+  title: 'Burst and baseline bandwidth',
+  talk: 'Multi-flow Analysis: Burst Bandwidth (c7i.large 12.5 Gbps), Baseline Bandwidth (780 Mbps after the credits are consumed), Enhanced Network Metrics',
+  summary:
+    'Smaller instances have a baseline bandwidth and burst above it on credits. The c7i.large bursts at 12.5 Gbps; once the credits ' +
+    'run out it is shaped to its 0.78 Gbps baseline, and bw_out_allowance_exceeded rises.',
+  scenario: {
+    version: 2,
+    placement: 'cluster',
+    instances: [
+      { name: 'client', type: 'c7i.large' },
+      { name: 'server', type: 'c7i.large' },
+    ],
+    // the c7i.large's credits last ~6.5 min at full burst; this lab gives it 10 s so the lesson does not wait
+    params: { burstCreditSecondsOverride: 10 },
+  },
+  steps: [
+    {
+      id: 'run-out',
+      title: 'Burst until the credits run out',
+      text:
+        'Send two flows of 9000-byte writes long enough to use up the burst credits, with an interval report every 5 s so you see the step down. ' +
+        "A real c7i.large bursts for about 6.5 minutes (the talk ran -t 600); this lab's scenario shortens its credit bucket to 10 s of full burst " +
+        '(the burstCreditSecondsOverride parameter) so you do not wait.',
+      predict: {
+        question: 'Once the credits are gone, what rate (Gbps) will the two flows get together?',
+        answer: { metric: 'iperf3.last_interval_gbps' },
+        tolerance: { relative: 0.15 },
+        reason:
+          'Without credits the instance is shaped to its baseline, 0.781 Gbps for a c7i.large; the talk measured 368 + 403 = 772 Mbps.',
+      },
+      goal: [
+        {
+          metric: 'iperf3.last_interval_gbps',
+          op: '<=',
+          value: 1,
+          label: 'the last interval runs at baseline',
+        },
+        {
+          metric: 'counter',
+          name: 'bw_out_allowance_exceeded',
+          host: 'client',
+          window: 'last-command',
+          command: '^iperf3\\s',
+          op: '>',
+          value: 0,
+          label: 'bw_out_allowance_exceeded rose',
+        },
+      ],
+      hints: ['iperf3 -c server -t 15 -l 9000 -P 2 -i 5', 'Here the credits last 10 s at full burst.'],
+      solution: ['iperf3 -c server -t 15 -l 9000 -P 2 -i 5'],
+      mistakes: [
+        {
+          commands: ['iperf3 -c server -t 2 -l 9000 -P 2'],
+          why: 'two seconds barely touch the credits: the run stays at 12.5 Gbps.',
+        },
+      ],
+    },
+  ],
+};

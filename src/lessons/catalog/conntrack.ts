@@ -1,0 +1,113 @@
+/** NET402 "Flow State Anomalies" and "Connection Tracking": tracked, untracked, the allowance, idle timeouts. */
+import { parseScenario } from '../../scenario/schema';
+import type { LessonInput } from '../schema';
+
+const scenario = {
+  version: 2,
+  placement: 'cluster',
+  instances: [
+    { name: 'client', type: 'c7i.large' },
+    { name: 'server', type: 'c7i.large' },
+  ],
+  // AWS does not publish the allowance (a c7i.large has ~137 k entries here); a small one fills in seconds
+  params: { conntrackAllowanceOverride: 64 },
+};
+
+/** The default security group's ID in this scenario (what `aws ec2 describe-security-groups` shows). */
+function defaultGroupId(): string {
+  const r = parseScenario(scenario);
+  if (!r.ok) throw new Error(`conntrack lesson scenario: ${r.errors.join('; ')}`);
+  const g =
+    r.scenario.vpc.SecurityGroups.find((x) => x.GroupName === 'default') ?? r.scenario.vpc.SecurityGroups[0]!;
+  return g.GroupId;
+}
+
+const SG = defaultGroupId();
+const OPEN_ALL = `aws ec2 authorize-security-group-ingress --group-id ${SG} --ip-permissions IpProtocol=-1,IpRanges=[{CidrIp=0.0.0.0/0}]`;
+const AB = 'ab -n 400 -c 100 -s 2 http://server/';
+
+export const conntrack: LessonInput = {
+  id: 'conntrack',
+  title: 'Connection tracking',
+  talk: 'Flow Analysis: Flow State Anomalies (VPC mutations, untracked connections: "TCP 22 tracked, TCP 80 untracked, ICMP always tracked"); Connection Tracking (conntrack_allowance_exceeded / _available, configurable idle timeouts)',
+  summary:
+    'The Nitro card tracks connections that its security groups need to remember, up to a per-instance allowance. ' +
+    'When the table is full, new tracked connections are dropped (conntrack_allowance_exceeded). A flow is untracked when the rules ' +
+    'allow it both ways for all addresses; untracked flows use no entry. Idle entries expire (TCP established: 5 days by default, ' +
+    'UDP: 30 s), configurable per ENI.',
+  scenario,
+  steps: [
+    {
+      id: 'fill',
+      title: 'Fill the table',
+      text:
+        "This lab's client has a conntrack allowance of 64 connections (a parameter of the scenario, to fill it quickly). " +
+        `Open 100 concurrent HTTP connections with ab (${AB}) and watch conntrack_allowance_available and conntrack_allowance_exceeded.`,
+      predict: {
+        question: 'After the run, how many entries will conntrack_allowance_available show on the client?',
+        answer: { metric: 'counter_value', name: 'conntrack_allowance_available', host: 'client' },
+        tolerance: { absolute: 2 },
+        reason:
+          'Every tracked connection holds an entry for its idle timeout (TCP established: 5 days) even after it closes cleanly here, ' +
+          'so 100 connections take all 64 entries; the rest are refused.',
+      },
+      goal: [
+        {
+          metric: 'counter',
+          name: 'conntrack_allowance_exceeded',
+          host: 'client',
+          op: '>',
+          value: 0,
+          label: 'the allowance was exceeded',
+        },
+        {
+          metric: 'counter_value',
+          name: 'conntrack_allowance_available',
+          host: 'client',
+          op: '==',
+          value: 0,
+          label: 'no entry left',
+        },
+      ],
+      hints: [AB, 'ethtool -S eth0 | the conntrack_* lines'],
+      solution: [AB, 'ethtool -S eth0'],
+      mistakes: [
+        {
+          commands: ['ab -n 40 -c 4 -k http://server/'],
+          why: 'four kept-alive connections need four entries: far from 64.',
+        },
+      ],
+    },
+    {
+      id: 'untrack',
+      title: 'Untracked connections',
+      text:
+        'Serve all 400 requests at concurrency 100 without any further conntrack_allowance_exceeded, without changing the allowance. ' +
+        'Look at the security group with aws ec2 describe-security-groups: its rules decide whether the card must track a flow.',
+      goal: [
+        { metric: 'ab.complete_requests', op: '>=', value: 400, label: '400 requests served' },
+        {
+          metric: 'counter',
+          name: 'conntrack_allowance_exceeded',
+          host: 'client',
+          window: 'last-command',
+          command: '^ab\\s',
+          op: '==',
+          value: 0,
+          label: 'no connection refused for lack of an entry',
+        },
+      ],
+      hints: [
+        "A flow is untracked when inbound and outbound rules both allow all traffic from/to 0.0.0.0/0; the default group's outbound rule already does.",
+        'aws ec2 authorize-security-group-ingress --group-id sg-… --ip-permissions IpProtocol=-1,IpRanges=[{CidrIp=0.0.0.0/0}]',
+      ],
+      solution: [OPEN_ALL, AB, 'lab nitro show client'],
+      mistakes: [
+        {
+          commands: [AB],
+          why: 'the rules still need tracking: the full table refuses new connections again.',
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,86 @@
+/**
+ * Lessons whose commands have not landed in the lab yet. They are listed (marked draft) so a
+ * trainer sees them, and the tests check their data, but they are not offered as finished.
+ */
+import type { LessonInput } from '../schema';
+
+const pair = {
+  version: 2,
+  placement: 'cluster',
+  instances: [
+    { name: 'client', type: 'c7i.large' },
+    { name: 'server', type: 'c7i.large' },
+  ],
+};
+
+export const cloudwatchTruth: LessonInput = {
+  id: 'cloudwatch-truth',
+  title: 'CloudWatch versus the truth',
+  talk: 'Flow Analysis: Measuring Network Bursts ("10 Gbps sent within 6 seconds" / "1 Gbps measured each 60 seconds"), Test Method (iperf and CloudWatch)',
+  summary:
+    "CloudWatch's NetworkOut is a sum per period: a 6-second burst at 9.5 Gbps shows as under 1 Gbps averaged over a minute. " +
+    'Microbursts are invisible at that scale; the ENA allowance counters are not.',
+  scenario: pair,
+  draft: {
+    reason: 'needs a CloudWatch command in the lab shell (GetMetricStatistics over the run); not on main yet',
+    needs: ['aws cloudwatch get-metric-statistics'],
+  },
+  steps: [
+    {
+      id: 'six-seconds',
+      title: 'Six seconds at 9.5 Gbps',
+      text: "Run the talk's test (iperf3 -c server -t 6 -M 9000 -P 1), then ask CloudWatch for NetworkOut over the minute.",
+      predict: {
+        question: "What average rate (Gbps) will CloudWatch's one-minute NetworkOut give?",
+        answer: { metric: 'iperf3.received_gbps' },
+        tolerance: { relative: 0.2 },
+        reason: '6 s at ~9.5 Gbps spread over a 60 s period averages to ~0.95 Gbps (the talk: 899 Mbps).',
+      },
+      goal: [{ metric: 'iperf3.seconds', op: '>=', value: 6, label: 'a 6 s burst' }],
+      hints: ['iperf3 -c server -t 6 -M 9000 -P 1'],
+      solution: [
+        'iperf3 -c server -t 6 -M 9000 -P 1',
+        'aws cloudwatch get-metric-statistics --namespace AWS/EC2 --metric-name NetworkOut --period 60 --statistics Sum',
+      ],
+      mistakes: [],
+    },
+  ],
+};
+
+export const tunnels: LessonInput = {
+  id: 'tunnels',
+  title: 'Tunnels and flow entropy',
+  talk: 'Flow Analysis: "Whale" Flows, Nitro handling of Tunnel Hashing (GRE/IPsec: one 3-tuple flow; VXLAN/GENEVE/GTP with a unique source port: many 5-tuples)',
+  summary:
+    'Nitro hashes the outer header. A GRE tunnel carries all inner flows in one outer flow (one queue, one flow limit); VXLAN puts ' +
+    'a hash of the inner flow in the outer UDP source port, so inner flows spread again.',
+  scenario: pair,
+  draft: {
+    reason: 'needs tunnel devices in the lab (ip link add … type gre / vxlan); not on main yet',
+    needs: ['ip link add NAME type gre', 'ip link add NAME type vxlan'],
+  },
+  steps: [
+    {
+      id: 'gre-vs-vxlan',
+      title: 'Four flows through GRE, then VXLAN',
+      text: "Run four iperf3 streams through a GRE tunnel and count the server's RX queues that carry them; then through VXLAN.",
+      goal: [
+        {
+          metric: 'rx_queues_used',
+          host: 'server',
+          window: 'last-command',
+          command: '^iperf3\\s',
+          op: '==',
+          value: 2,
+        },
+      ],
+      hints: ["VXLAN sets the outer UDP source port from the inner flow's hash."],
+      solution: [
+        'ip link add vx0 type vxlan id 42 remote 10.0.0.11 dstport 4789 dev eth0',
+        'server: ip link add vx0 type vxlan id 42 remote 10.0.0.10 dstport 4789 dev eth0',
+        'iperf3 -c 192.168.42.2 -t 1 -P 4',
+      ],
+      mistakes: [],
+    },
+  ],
+};
