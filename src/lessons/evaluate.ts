@@ -7,7 +7,8 @@
  * sees why. Pure: the same observation gives the same verdict and the same words.
  */
 import type { HostSnapshot, LabSnapshot, Observation, ObservedCommand } from './observation';
-import { METRICS, type Measure, type Op, type Predicate, type Predict, type Step } from './schema';
+import { METRICS, type Op } from './metrics';
+import type { Measure, Predicate, Predict, Step } from './schema';
 
 export interface MeasureResult {
   /** null: nothing to read yet (`missing` says what is needed). */

@@ -4,30 +4,10 @@
  * in the lab) are listed with `draft` set. `LESSONS` is parsed at load: an invalid lesson throws here,
  * and tests/lessons check every one.
  */
-import { actionPlan } from './catalog/action-plan';
-import { burstBaseline } from './catalog/burst-baseline';
-import { conntrack } from './catalog/conntrack';
-import { cloudwatchTruth, tunnels } from './catalog/drafts';
-import { flowSetup } from './catalog/flow-setup';
-import { microbursts } from './catalog/microbursts';
-import { packetJourney } from './catalog/packet-journey';
-import { enaExpress, perFlowLimits } from './catalog/per-flow-limits';
-import { ppsLimits } from './catalog/pps-limits';
-import { type Lesson, type LessonInput, parseLesson } from './schema';
+import { LESSON_DOCUMENTS } from './documents';
+import { type Lesson, parseLesson } from './schema';
 
-export const LESSON_DOCUMENTS: readonly LessonInput[] = [
-  packetJourney,
-  flowSetup,
-  perFlowLimits,
-  enaExpress,
-  microbursts,
-  cloudwatchTruth,
-  burstBaseline,
-  ppsLimits,
-  conntrack,
-  tunnels,
-  actionPlan,
-];
+export { LESSON_DOCUMENTS } from './documents';
 
 function parseAll(): Lesson[] {
   return LESSON_DOCUMENTS.map((d) => {
@@ -46,3 +26,4 @@ export function getLesson(id: string): Lesson | undefined {
 export * from './evaluate';
 export * from './observation';
 export * from './schema';
+export * from './progress';

@@ -7,7 +7,6 @@
  * (`allowWrites`), as issue 6 requires; reads of a corrupt or foreign value give empty progress
  * instead of throwing; a storage that throws on write (quota, private mode) is reported, not fatal.
  */
-import { z } from 'zod';
 
 /** The part of the Web Storage API this module uses. */
 export interface ProgressStorage {
@@ -18,21 +17,48 @@ export interface ProgressStorage {
 
 export const PROGRESS_KEY = 'ec2-netlab.lessons.v1';
 
-const LessonProgressSchema = z.strictObject({
+export interface LessonProgress {
   /** Step ids passed, in the order they were passed. */
-  passed: z.array(z.string()),
+  passed: string[];
   /** Index of the step the learner is on. */
-  current: z.number().int().min(0),
+  current: number;
   /** Step id → the learner's guess and whether it was within the tolerance. */
-  predictions: z.record(z.string(), z.strictObject({ guess: z.number(), right: z.boolean() })),
-});
-export type LessonProgress = z.infer<typeof LessonProgressSchema>;
+  predictions: Record<string, { guess: number; right: boolean }>;
+}
 
-const ProgressSchema = z.strictObject({
-  version: z.literal(1),
-  lessons: z.record(z.string(), LessonProgressSchema),
-});
-export type Progress = z.infer<typeof ProgressSchema>;
+export interface Progress {
+  version: 1;
+  lessons: Record<string, LessonProgress>;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checked by hand (the page loads this without a schema library): anything unexpected → null. */
+function asLessonProgress(v: unknown): LessonProgress | null {
+  if (!isObj(v)) return null;
+  const { passed, current, predictions } = v;
+  if (!Array.isArray(passed) || !passed.every((x) => typeof x === 'string')) return null;
+  if (typeof current !== 'number' || !Number.isInteger(current) || current < 0) return null;
+  if (!isObj(predictions)) return null;
+  const preds: LessonProgress['predictions'] = {};
+  for (const [k, p] of Object.entries(predictions)) {
+    if (!isObj(p) || typeof p.guess !== 'number' || typeof p.right !== 'boolean') return null;
+    preds[k] = { guess: p.guess, right: p.right };
+  }
+  return { passed: [...passed], current, predictions: preds };
+}
+
+function asProgress(v: unknown): Progress | null {
+  if (!isObj(v) || v.version !== 1 || !isObj(v.lessons)) return null;
+  const lessons: Record<string, LessonProgress> = {};
+  for (const [k, l] of Object.entries(v.lessons)) {
+    const p = asLessonProgress(l);
+    if (!p) return null;
+    lessons[k] = p;
+  }
+  return { version: 1, lessons };
+}
 
 export const emptyLessonProgress = (): LessonProgress => ({ passed: [], current: 0, predictions: {} });
 
@@ -72,8 +98,7 @@ export class ProgressStore {
     }
     if (raw === null) return empty;
     try {
-      const r = ProgressSchema.safeParse(JSON.parse(raw));
-      return r.success ? r.data : empty;
+      return asProgress(JSON.parse(raw)) ?? empty;
     } catch {
       return empty;
     }

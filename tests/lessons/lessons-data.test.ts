@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LESSON_DOCUMENTS, LESSONS } from '../../src/lessons';
+import { CONNTRACK_LESSON_SG, conntrackScenario } from '../../src/lessons/catalog/conntrack';
 import { parseLesson } from '../../src/lessons/schema';
+import { parseScenario } from '../../src/scenario/schema';
 import { LessonLab } from './harness';
 
 describe('lesson data', () => {
@@ -17,6 +19,13 @@ describe('lesson data', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids[0]).toBe('packet-journey');
     expect(ids.at(-1)).toBe('action-plan');
+  });
+
+  it("the conntrack lesson's security group ID is its scenario's default group", () => {
+    const r = parseScenario(conntrackScenario);
+    expect(r.ok && r.scenario.vpc.SecurityGroups.find((g) => g.GroupName === 'default')?.GroupId).toBe(
+      CONNTRACK_LESSON_SG,
+    );
   });
 
   it('lists the drafts (commands not in the lab yet) by name', () => {

@@ -1,8 +1,7 @@
 /** NET402 "Flow State Anomalies" and "Connection Tracking": tracked, untracked, the allowance, idle timeouts. */
-import { parseScenario } from '../../scenario/schema';
 import type { LessonInput } from '../schema';
 
-const scenario = {
+export const conntrackScenario = {
   version: 2,
   placement: 'cluster',
   instances: [
@@ -13,16 +12,13 @@ const scenario = {
   params: { conntrackAllowanceOverride: 64 },
 };
 
-/** The default security group's ID in this scenario (what `aws ec2 describe-security-groups` shows). */
-function defaultGroupId(): string {
-  const r = parseScenario(scenario);
-  if (!r.ok) throw new Error(`conntrack lesson scenario: ${r.errors.join('; ')}`);
-  const g =
-    r.scenario.vpc.SecurityGroups.find((x) => x.GroupName === 'default') ?? r.scenario.vpc.SecurityGroups[0]!;
-  return g.GroupId;
-}
-
-const SG = defaultGroupId();
+/**
+ * The default security group's ID in this scenario, as `aws ec2 describe-security-groups` shows it
+ * (derived from the seed; tests/lessons checks it against the parsed scenario). A literal keeps the
+ * lesson plain data.
+ */
+export const CONNTRACK_LESSON_SG = 'sg-bb4d0c381f5361757';
+const SG = CONNTRACK_LESSON_SG;
 const OPEN_ALL = `aws ec2 authorize-security-group-ingress --group-id ${SG} --ip-permissions IpProtocol=-1,IpRanges=[{CidrIp=0.0.0.0/0}]`;
 const AB = 'ab -n 400 -c 100 -s 2 http://server/';
 
@@ -35,7 +31,7 @@ export const conntrack: LessonInput = {
     'When the table is full, new tracked connections are dropped (conntrack_allowance_exceeded). A flow is untracked when the rules ' +
     'allow it both ways for all addresses; untracked flows use no entry. Idle entries expire (TCP established: 5 days by default, ' +
     'UDP: 30 s), configurable per ENI.',
-  scenario,
+  scenario: conntrackScenario,
   steps: [
     {
       id: 'fill',
