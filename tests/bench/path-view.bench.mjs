@@ -4,7 +4,7 @@
  * reports the median and p95 time of a draw (the React effect running the canvas renderer) and of
  * the frame interval. Target (issue 5): median frame ≤ 16.7 ms with 5,000 packets in view.
  *
- *   node tests/bench/path-view.bench.mjs [N] [--shot FILE]
+ *   node tests/bench/path-view.bench.mjs [N] [--shot FILE] [--reduced-motion]
  */
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
@@ -13,6 +13,7 @@ const args = process.argv.slice(2);
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 5000);
 const shotAt = args.indexOf('--shot');
 const shot = shotAt >= 0 ? args[shotAt + 1] : null;
+const reduced = args.includes('--reduced-motion');
 
 const server = await createServer({ logLevel: 'warn', server: { port: 0, host: '127.0.0.1' } });
 await server.listen();
@@ -23,7 +24,10 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-gpu-vsync', '--disable-frame-rate-limit'],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
+  const page = await browser.newPage({
+    viewport: { width: 1300, height: 800 },
+    reducedMotion: reduced ? 'reduce' : 'no-preference',
+  });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${url}tests/bench/path-view/index.html?n=${n}&frames=300`);
@@ -38,7 +42,7 @@ try {
     return s[Math.floor(s.length * 0.95)];
   };
   console.log(
-    `path view, ${r.n} batches in view, ${r.drawMs.length} frames: draw median ${med(r.drawMs).toFixed(2)} ms, ` +
+    `path view${reduced ? ' (reduced motion: no trails)' : ''}, ${r.n} batches in view, ${r.drawMs.length} frames: draw median ${med(r.drawMs).toFixed(2)} ms, ` +
       `p95 ${p95(r.drawMs).toFixed(2)} ms; frame interval median ${med(r.intervalsMs).toFixed(2)} ms, p95 ${p95(r.intervalsMs).toFixed(2)} ms`,
   );
   if (shot) await page.screenshot({ path: shot, fullPage: true });

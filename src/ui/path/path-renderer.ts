@@ -121,6 +121,17 @@ function lanePoint(l: LaneGeom, frac: number, jitter: number, out: { x: number; 
   out.y = l.dir === 1 ? r.y + f * r.h : r.y + r.h - f * r.h;
 }
 
+/** A batch's mark: a circle, or a square of the same area when there are many. */
+function mark(p: Path2D, x: number, y: number, r: number, square: boolean): void {
+  if (square) {
+    const h = r * 0.886; // half side of the square with the circle's area
+    p.rect(x - h, y - h, 2 * h, 2 * h);
+  } else {
+    p.moveTo(x + r, y);
+    p.arc(x, y, r, 0, Math.PI * 2);
+  }
+}
+
 function roundRect(ctx: CanvasRenderingContext2D, r: Rect, radius: number): void {
   ctx.beginPath();
   ctx.roundRect(r.x, r.y, r.w, r.h, radius);
@@ -307,6 +318,8 @@ export function drawPath(
     return opts.colourBy === 'rss-queue' ? frame.flowRxQueue[r]! : frame.flowRxCpu[r]!;
   };
   const heads = new Map<number, Path2D>();
+  // past a thousand marks, squares: a software rasteriser fills them several times faster than circles
+  const many = frame.n > 1000;
   const waiting = new Map<LaneGeom, number[]>();
   const trails = new Map<number, Path2D>();
   const drops = new Path2D();
@@ -391,8 +404,7 @@ export function drawPath(
     if (!hp) heads.set(key, (hp = new Path2D()));
     const c = frame.count[i]!;
     const rad = Math.min(6, 1.8 + Math.log2(c) * 0.6);
-    hp.moveTo(p1.x + rad, p1.y);
-    hp.arc(p1.x, p1.y, rad, 0, Math.PI * 2);
+    mark(hp, p1.x, p1.y, rad, many);
     if (nh < cap) {
       hit.x[nh] = p1.x;
       hit.y[nh] = p1.y;
@@ -413,8 +425,7 @@ export function drawPath(
       let hp = heads.get(colourKey(flow));
       if (!hp) heads.set(colourKey(flow), (hp = new Path2D()));
       const rad = Math.min(6, 1.8 + Math.log2(frame.count[i]!) * 0.6);
-      hp.moveTo(p1.x + rad, p1.y);
-      hp.arc(p1.x, p1.y, rad, 0, Math.PI * 2);
+      mark(hp, p1.x, p1.y, rad, many);
       if (nh < cap) {
         hit.x[nh] = p1.x;
         hit.y[nh] = p1.y;
