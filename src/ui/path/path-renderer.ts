@@ -320,6 +320,8 @@ export function drawPath(
   const heads = new Map<number, Path2D>();
   // past a thousand marks, squares: a software rasteriser fills them several times faster than circles
   const many = frame.n > 1000;
+  // trails show motion; past 1,500 of them they only cost rasterising time (every batch keeps its mark)
+  const trailStride = Math.max(1, Math.ceil(frame.n / 1500));
   const waiting = new Map<LaneGeom, number[]>();
   const trails = new Map<number, Path2D>();
   const drops = new Path2D();
@@ -393,11 +395,13 @@ export function drawPath(
       cpuLoad.set(k, (cpuLoad.get(k) ?? 0) + frame.count[i]!);
     }
     const key = colourKey(flow);
-    if (!opts.reducedMotion && (p0.x !== p1.x || p0.y !== p1.y)) {
+    if (!opts.reducedMotion && i % trailStride === 0 && (p0.x !== p1.x || p0.y !== p1.y)) {
       let tr = trails.get(key);
       if (!tr) trails.set(key, (tr = new Path2D()));
-      tr.moveTo(p0.x, p0.y);
-      tr.lineTo(p1.x, p1.y);
+      // 1 px wide on a pixel centre: a vertical trail then covers whole pixels (cheap to rasterise)
+      const tx = Math.floor(p1.x) + 0.5;
+      tr.moveTo(p0.x === p1.x ? tx : p0.x, p0.y);
+      tr.lineTo(p0.x === p1.x ? tx : p1.x, p1.y);
     }
     if (!inside) continue;
     let hp = heads.get(key);
@@ -435,8 +439,8 @@ export function drawPath(
     }
   }
   hit.n = nh;
-  ctx.lineWidth = 1.5;
-  ctx.globalAlpha = 0.45;
+  ctx.lineWidth = 1;
+  ctx.globalAlpha = 0.5;
   for (const [k, p] of trails) {
     ctx.strokeStyle = categoryColour(k);
     ctx.stroke(p);

@@ -17,7 +17,7 @@ const base = syntheticFrame(layout, N, 1_000_000);
 
 declare global {
   interface Window {
-    __pathBench?: { drawMs: number[]; intervalsMs: number[]; n: number };
+    __pathBench?: { drawMs: number[]; drawRasterMs: number[]; intervalsMs: number[]; n: number };
   }
 }
 
@@ -26,8 +26,15 @@ function Bench() {
   const [colourBy, setColourBy] = useState<ColourBy>('flow');
   const draws = useRef<number[]>([]);
   const stamps = useRef<number[]>([]);
+  const rasters = useRef<number[]>([]);
   const onFrameDrawn = useCallback((ms: number) => {
     draws.current.push(ms);
+    // a 1-pixel readback forces the canvas's deferred drawing to be rasterised now: draw + raster
+    // is the whole cost of the frame's picture, without React scheduling or compositing
+    const c = document.querySelector('canvas');
+    const t0 = performance.now();
+    c?.getContext('2d')?.getImageData(0, 0, 1, 1);
+    rasters.current.push(ms + (performance.now() - t0));
     stamps.current.push(performance.now());
   }, []);
   useEffect(() => {
@@ -42,6 +49,7 @@ function Bench() {
         const s = stamps.current;
         window.__pathBench = {
           drawMs: draws.current.slice(1),
+          drawRasterMs: rasters.current.slice(1),
           intervalsMs: s.slice(1).map((t, i) => t - s[i]!),
           n: N,
         };
