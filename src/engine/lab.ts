@@ -17,6 +17,7 @@ import type { Placement, Scenario } from '../scenario/schema';
 import { Rng, hashString, mix32 } from './core/rng';
 import { Scheduler } from './core/scheduler';
 import { Probe } from './core/probe';
+import { LAB_EPOCH_UNIX_S, parseIso8601 } from '../lib/time';
 import type { TraceEvent, TraceSink } from './core/trace';
 import { Vcpu } from './host/cpu';
 import type { RssHashFunction } from './host/device-view';
@@ -309,6 +310,11 @@ export class Lab {
 
   get nowNs(): number {
     return this.sched.now;
+  }
+
+  /** The wall clock (Unix seconds) at simulated time 0: the scenario's `settings.wallClockStart`. */
+  get wallClockStartS(): number {
+    return parseIso8601(this.scenario.settings.wallClockStart) ?? LAB_EPOCH_UNIX_S;
   }
 }
 

@@ -12,6 +12,56 @@
  */
 export const LAB_EPOCH_UNIX_S = 20059 * 86_400 + 17 * 3_600;
 
+/** LAB_EPOCH_UNIX_S in ISO 8601, the default `settings.wallClockStart`. */
+export const LAB_EPOCH_ISO = '2024-12-02T17:00:00Z';
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's `days_from_civil`). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/**
+ * Unix seconds of an ISO 8601 date-time with whole seconds and a zone: `2024-12-02T17:00:00Z`,
+ * `2024-12-02T18:00:00+01:00` (a fraction of zeros is accepted). Null when it is not one, or the
+ * date does not exist.
+ */
+export function parseIso8601(text: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.0+)?(Z|[+-]\d{2}:?\d{2})$/.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const days = daysFromCivil(year, month, day);
+  if (utcFields(days * 86_400).day !== day) return null; // 31 April, 29 February of a common year
+  let offsetS = 0;
+  const z = m[7]!;
+  if (z !== 'Z') {
+    const digits = z.replace(':', '');
+    const oh = Number(digits.slice(1, 3));
+    const om = Number(digits.slice(3, 5));
+    if (oh > 23 || om > 59) return null;
+    offsetS = (z[0] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  }
+  return days * 86_400 + hour * 3600 + minute * 60 + second - offsetS;
+}
+
+/** ISO 8601 in UTC as the AWS CLI prints timestamps: `2024-12-02T17:00:00+00:00`. */
+export function isoUtc(unixSeconds: number): string {
+  const f = utcFields(unixSeconds);
+  return `${f.year}-${pad2(f.month)}-${pad2(f.day)}T${pad2(f.hour)}:${pad2(f.minute)}:${pad2(f.second)}+00:00`;
+}
+
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 

@@ -11,6 +11,10 @@
  * `securityGroups`, `secondaryIps`, `enaSrd`, `connectionTracking`, `instanceId`, `eniId`). A v1
  * document has none of these and gets the default VPC, so it opens to exactly what the same
  * document with `version: 2` opens to.
+ *
+ * v2 → v3: v3 adds `settings.wallClockStart`, `settings.monitoring` and `settings.record`. A v2
+ * document has none of them and gets their defaults (the lab's epoch, basic monitoring, no full
+ * recorder), which is what a v2 lab ran with.
  */
 
 export type MigrationResult = { ok: true; doc: Record<string, unknown> } | { ok: false; errors: string[] };
@@ -44,9 +48,24 @@ export function migrateV1ToV2(doc: Record<string, unknown>): MigrationResult {
   return { ok: true, doc: { ...doc, version: 2 } };
 }
 
+const V3_SETTINGS = ['wallClockStart', 'monitoring', 'record'] as const;
+
+export function migrateV2ToV3(doc: Record<string, unknown>): MigrationResult {
+  const settings = doc['settings'];
+  const errors: string[] = [];
+  if (typeof settings === 'object' && settings !== null) {
+    for (const k of V3_SETTINGS)
+      if (k in settings)
+        errors.push(`settings.${k}: not part of a version 2 scenario (set "version": 3 to use it)`);
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, doc: { ...doc, version: 3 } };
+}
+
 /** Migrations by source version: MIGRATIONS[v] lifts a version-v document to v + 1. */
 export const MIGRATIONS: Readonly<Record<number, (doc: Record<string, unknown>) => MigrationResult>> = {
   1: migrateV1ToV2,
+  2: migrateV2ToV3,
 };
 
 /** Lift `doc` (of version `from`) to version `to`. */

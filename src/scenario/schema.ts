@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { getInstanceType, suggestInstanceType } from '../catalog';
 import { MODEL_PARAMS } from '../engine/params';
+import { LAB_EPOCH_ISO, parseIso8601 } from '../lib/time';
 import { migrate } from './migrations';
 import {
   type ConnectionTrackingSpecification,
@@ -33,9 +34,9 @@ import {
   VpcSchema,
 } from './vpc';
 
-export const SCENARIO_VERSION = 2;
+export const SCENARIO_VERSION = 3;
 /** Versions parseScenario opens (older ones are migrated). */
-export const KNOWN_SCENARIO_VERSIONS = [1, 2] as const;
+export const KNOWN_SCENARIO_VERSIONS = [1, 2, 3] as const;
 
 export const PLACEMENTS = ['cluster', 'same-az', 'cross-az', 'internet'] as const;
 export type Placement = (typeof PLACEMENTS)[number];
@@ -110,7 +111,34 @@ export const SettingsSchema = z.strictObject({
   defaultQdisc: z.enum(['fq_codel', 'pfifo_fast']).default('fq_codel'),
   /** Whether each instance starts with `iperf3 -s` listening on 5201 (as in the NET402 tests). */
   iperf3Server: z.boolean().default(true),
+  /**
+   * v3: the wall clock at simulated time 0 (ISO 8601, UTC or with an offset, whole seconds). It
+   * dates tools' output and aligns CloudWatch datapoints to clock minutes (a burst can straddle two).
+   */
+  wallClockStart: z
+    .string()
+    .refine((v) => parseIso8601(v) !== null, {
+      message: 'must be an ISO 8601 date and time with whole seconds, e.g. 2024-12-02T17:00:00Z',
+    })
+    .default(LAB_EPOCH_ISO),
+  /** v3: CloudWatch monitoring of the instances: basic (5-minute datapoints) or detailed (1-minute). */
+  monitoring: z.enum(['basic', 'detailed']).default('basic'),
+  /**
+   * v3: run the full metrics recorder (1 ms and 10 µs series, queue maxima, drops, latency) that
+   * `lab summary` reads; the UI turns it on by itself. Off costs nothing; on costs CPU.
+   */
+  record: z.boolean().default(false),
 });
+
+/** The settings a document that leaves them out gets. */
+export const DEFAULT_SETTINGS = {
+  batch: 'auto',
+  defaultQdisc: 'fq_codel',
+  iperf3Server: true,
+  wallClockStart: LAB_EPOCH_ISO,
+  monitoring: 'basic',
+  record: false,
+} as const;
 
 export const ScenarioSchema = z
   .strictObject({
@@ -125,7 +153,7 @@ export const ScenarioSchema = z
         { name: 'client', type: 'c7i.large' },
         { name: 'server', type: 'c7i.large' },
       ]),
-    settings: SettingsSchema.default({ batch: 'auto', defaultQdisc: 'fq_codel', iperf3Server: true }),
+    settings: SettingsSchema.default({ ...DEFAULT_SETTINGS }),
     params: z.record(paramName, z.number().finite().nonnegative()).default({}),
     script: z.array(z.string().max(4096, 'command longer than 4096 characters')).max(10_000).default([]),
     /** v2: the VPC. Default: defaultVpc(seed), the talk's picture. */
@@ -191,7 +219,7 @@ export function parseScenario(
   const v = (doc as { version?: unknown }).version;
   const known = KNOWN_SCENARIO_VERSIONS.join(', ');
   if (v === undefined) return { ok: false, errors: [`version: missing (this lab reads versions ${known})`] };
-  if (!KNOWN_SCENARIO_VERSIONS.includes(v as 1 | 2)) {
+  if (!KNOWN_SCENARIO_VERSIONS.includes(v as 1 | 2 | 3)) {
     return {
       ok: false,
       errors: [`version: ${JSON.stringify(v)} is not a known scenario version (known: ${known})`],

@@ -7,7 +7,13 @@
  * carries only what the user changed. Guarantee: parseScenario(minimizeScenario(s)) is s (the
  * codec checks it on every encode and falls back to the complete document if it ever is not).
  */
-import { parseScenario, SCENARIO_VERSION, type Scenario, type ScenarioInstance } from '../scenario/schema';
+import {
+  DEFAULT_SETTINGS,
+  parseScenario,
+  SCENARIO_VERSION,
+  type Scenario,
+  type ScenarioInstance,
+} from '../scenario/schema';
 import { completeVpc, defaultVpc, formatIpv4, parseCidr, resourceId, type Vpc } from '../scenario/vpc';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -28,7 +34,6 @@ export function canonicalJson(v: unknown): string {
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 const toJson = (v: unknown): JsonObj => JSON.parse(JSON.stringify(v)) as JsonObj;
 
-const DEFAULT_SETTINGS = { batch: 'auto', defaultQdisc: 'fq_codel', iperf3Server: true } as const;
 const DEFAULT_ENA_SRD = { EnaSrdEnabled: false, EnaSrdUdpSpecification: { EnaSrdUdpEnabled: false } };
 
 /** Drop what the VPC schema and completeVpc fill in (back-references, empty lists, defaults). */

@@ -32,13 +32,13 @@ function withVpc(edit: (vpc: ReturnType<typeof defaultVpc>) => void, extra: Reco
 
 describe('scenario versions and the v1 → v2 migration', () => {
   it('the current version is 2; v1 and v2 fixtures open to the same scenario', () => {
-    expect(SCENARIO_VERSION).toBe(2);
+    expect(SCENARIO_VERSION).toBe(3);
     const v1 = parseScenario(fixture('v1-talk.json'));
     const v2 = parseScenario(fixture('v2-talk.json'));
     expect(v1.ok && v2.ok).toBe(true);
     if (!v1.ok || !v2.ok) return;
     expect(v2.scenario).toEqual(v1.scenario);
-    expect(v1.scenario.version).toBe(2);
+    expect(v1.scenario.version).toBe(3);
     expect(v1.scenario.instances.map((i) => [i.name, i.ip])).toEqual([
       ['web-server', '10.0.0.10'],
       ['app-server', '10.0.0.11'],
@@ -68,14 +68,39 @@ describe('scenario versions and the v1 → v2 migration', () => {
       ok: false,
       errors: ['instances[0].subnet: not part of a version 1 scenario (set "version": 2 to use it)'],
     });
-    expect(parseScenario({ version: 3 })).toEqual({
+    expect(parseScenario({ version: 4 })).toEqual({
       ok: false,
-      errors: ['version: 3 is not a known scenario version (known: 1, 2)'],
+      errors: ['version: 4 is not a known scenario version (known: 1, 2, 3)'],
     });
     expect(parseScenario({})).toEqual({
       ok: false,
-      errors: ['version: missing (this lab reads versions 1, 2)'],
+      errors: ['version: missing (this lab reads versions 1, 2, 3)'],
     });
+  });
+});
+
+describe('the v2 → v3 migration (wall clock, monitoring, recorder)', () => {
+  it('a v2 document opens with the v3 defaults; a v2 document may not carry v3 settings', () => {
+    const r = parseScenario({ version: 2 });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.scenario.settings).toMatchObject({
+      wallClockStart: '2024-12-02T17:00:00Z',
+      monitoring: 'basic',
+      record: false,
+    });
+    expect(parseScenario({ version: 2, settings: { monitoring: 'detailed' } })).toEqual({
+      ok: false,
+      errors: ['settings.monitoring: not part of a version 2 scenario (set "version": 3 to use it)'],
+    });
+  });
+  it('wallClockStart must be an ISO 8601 date-time with whole seconds', () => {
+    expect(parseScenario({ version: 3, settings: { wallClockStart: '2024-12-02T16:59:57Z' } }).ok).toBe(true);
+    expect(parseScenario({ version: 3, settings: { wallClockStart: '2024-12-02T18:00:00+01:00' } }).ok).toBe(
+      true,
+    );
+    for (const bad of ['2024-02-30T00:00:00Z', 'yesterday', '2024-12-02T17:00:00.5Z', '2024-12-02T17:00:00'])
+      expect(parseScenario({ version: 3, settings: { wallClockStart: bad } }).ok).toBe(false);
   });
 });
 

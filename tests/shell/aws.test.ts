@@ -631,7 +631,7 @@ describe('the aws command itself', () => {
   it('unmodelled services and operations are refused clearly; usage errors', () => {
     const l = lab();
     expect(sh(l, 'aws s3 ls')).toMatchObject({
-      stderr: 'aws: the s3 service is not simulated in ec2-netlab (only aws ec2)\n',
+      stderr: 'aws: the s3 service is not simulated in ec2-netlab (only aws ec2 and aws cloudwatch)\n',
       exitCode: 252,
     });
     expect(sh(l, 'aws ec2 run-instances --image-id ami-1').stderr).toMatch(

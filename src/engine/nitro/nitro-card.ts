@@ -49,6 +49,7 @@ import {
   type VpcState,
 } from '../vpc';
 import { CreditAccount } from './credits';
+import { EniTraffic } from '../metrics/eni-traffic';
 import { EnaExpress } from './ena-express';
 import { type ConntrackEntry, type FlowCacheEntry, FlowTable, reverseTuple, tupleKey } from './flow-table';
 import { type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
@@ -121,6 +122,8 @@ export class NitroCard {
   private readonly srdStageByFlow: (ShaperStage | undefined)[] = [];
   /** ENA Express (SRD) state and counters of this card. */
   readonly srd: EnaExpress;
+  /** Bytes and packets the card handed on per direction, per second (CloudWatch's source; always on). */
+  readonly traffic = new EniTraffic();
   /** Where egress packets go once shaped (set by the lab: the fabric). */
   toFabric: (p: Packet) => void = () => {};
   /** Where ingress packets go once shaped (set by the host: its ENA device). */
@@ -168,6 +171,17 @@ export class NitroCard {
       { supported: cfg.enaExpressSupported ?? false, sameAzPlacement: cfg.sameAzPlacement ?? false },
       params,
     );
+    this.traffic.allowanceSource = () => {
+      const c = this.counters();
+      return [
+        c.bw_in_allowance_exceeded,
+        c.bw_out_allowance_exceeded,
+        c.pps_allowance_exceeded,
+        c.conntrack_allowance_exceeded,
+        c.linklocal_allowance_exceeded,
+        this.conntrackAvailable(),
+      ];
+    };
     const bucketS = params.bwBucketNs / 1e9;
     const over = params.nitroChargeOverheadBytes;
     const bytesOf = (p: Packet) => p.sizeBytes + over;
@@ -219,6 +233,7 @@ export class NitroCard {
       qMin,
       (p) => {
         this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
+        this.traffic.in(this.sched.now, p.count, p.count * p.sizeBytes);
         this.toHost(p);
       },
       (p, n, r) => {
@@ -267,11 +282,13 @@ export class NitroCard {
       this.drop(p, over, 'linklocal_allowance_exceeded', 'nitro_egress');
       if (pass === 0) return;
     }
+    this.traffic.out(this.sched.now, p.count, p.count * p.sizeBytes);
     this.toLinkLocal(p);
   }
 
   /** A link-local service's answer, handed to the instance (not shaped, not filtered). */
   fromLinkLocal(p: Packet): void {
+    this.traffic.in(this.sched.now, p.count, p.count * p.sizeBytes);
     this.toHost(p);
   }
 
@@ -356,6 +373,7 @@ export class NitroCard {
   /** The batch leaves the card for the fabric (the end of the probe's nitro_egress). */
   private forward(p: Packet): void {
     this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_egress', 0, p, -1);
+    this.traffic.out(this.sched.now, p.count, p.count * p.sizeBytes);
     this.toFabric(p);
   }
 

@@ -16,7 +16,7 @@
  */
 import { HttpConnection, resolveHost, resolveResource, responseHeaders } from '../../apps/http';
 import type { Instance, Lab } from '../../lab';
-import { LAB_EPOCH_UNIX_S, rfc1123 } from '../../../lib/time';
+import { rfc1123 } from '../../../lib/time';
 import type { CommandOutcome, Job } from '../types';
 
 const BANNER =
@@ -197,7 +197,11 @@ export function runAb(argv: string[], lab: Lab, self: Instance): CommandOutcome 
       },
     };
   const res = resolveResource(path);
-  const headers = responseHeaders(res, rfc1123(LAB_EPOCH_UNIX_S + Math.floor(lab.nowNs / 1e9)), o.keepalive);
+  const headers = responseHeaders(
+    res,
+    rfc1123(lab.wallClockStartS + Math.floor(lab.nowNs / 1e9)),
+    o.keepalive,
+  );
   const request =
     `GET ${path} HTTP/1.0\r\n` +
     (o.keepalive ? 'Connection: Keep-Alive\r\n' : '') +

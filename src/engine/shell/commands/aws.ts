@@ -38,6 +38,7 @@ import {
 import type { Lab } from '../../lab';
 import { type Eni, type MutationKind, type VpcState, vpcState } from '../../vpc/state';
 import { type CommandOutcome, done, fail } from '../types';
+import { runCloudWatch } from './cloudwatch';
 
 type Out = CommandOutcome;
 
@@ -135,8 +136,12 @@ export function runAws(args: string[], lab: Lab): CommandOutcome {
   if (service === undefined) return usage('the following arguments are required: command');
   if (service === 'help' || op === 'help' || opArgs.includes('help'))
     return fail('aws: help pages are not simulated in ec2-netlab', AWS_EXIT.usage);
+  if (service === 'cloudwatch') return runCloudWatch(op, opArgs, lab);
   if (service !== 'ec2')
-    return fail(`aws: the ${service} service is not simulated in ec2-netlab (only aws ec2)`, AWS_EXIT.usage);
+    return fail(
+      `aws: the ${service} service is not simulated in ec2-netlab (only aws ec2 and aws cloudwatch)`,
+      AWS_EXIT.usage,
+    );
   if (op === undefined) return usage('the following arguments are required: operation');
   const opName = OPERATIONS[op];
   if (!opName)

@@ -25,7 +25,7 @@ import {
   responseHeaders,
 } from '../../apps/http';
 import type { Instance, Lab } from '../../lab';
-import { LAB_EPOCH_UNIX_S, rfc1123 } from '../../../lib/time';
+import { rfc1123 } from '../../../lib/time';
 import { type CommandOutcome, done, type Job } from '../types';
 
 const VERSION = 'curl/8.5.0';
@@ -396,7 +396,7 @@ export function runCurl(argv: string[], lab: Lab, self: Instance): CommandOutcom
   const toFile = o.output !== null || o.remoteName;
   const meter = toFile && !o.silent;
   const res = resolveResource(u.path);
-  const date = rfc1123(LAB_EPOCH_UNIX_S + Math.floor(lab.nowNs / 1e9));
+  const date = rfc1123(lab.wallClockStartS + Math.floor(lab.nowNs / 1e9));
   const headers = responseHeaders(res, date);
   const hostHeader = u.port === (u.scheme === 'https' ? 443 : 80) ? u.host : `${u.host}:${u.port}`;
   const req = requestText(u.path, hostHeader, VERSION);

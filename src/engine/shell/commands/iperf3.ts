@@ -7,7 +7,7 @@
  * NET402 tests. Typing `iperf3 -s [-p N]` starts another listener in the background (as `-D` would)
  * and prints the banner; a port already in use fails as iperf3 fails.
  */
-import { LAB_EPOCH_UNIX_S, rfc1123 } from '../../../lib/time';
+import { rfc1123 } from '../../../lib/time';
 import { Iperf3Test, type Iperf3TestResult } from '../../apps/iperf3-test';
 import type { Instance, Lab } from '../../lab';
 import { UDP_IP_OVERHEAD } from '../../host/udp';
@@ -170,7 +170,7 @@ function toRunData(
   /** For the running test's progress: draw nothing from the model (no cookie, no control port). */
   observeOnly = false,
 ): Iperf3RunData {
-  const ts = LAB_EPOCH_UNIX_S + Math.floor(r.testStartNs / 1e9);
+  const ts = lab.wallClockStartS + Math.floor(r.testStartNs / 1e9);
   const cookieRng = (observeOnly ? 0 : client.rng.nextU32()).toString(36) + lab.scenario.seed.toString(36);
   const cookie = cookieRng.padEnd(36, 'abcdefghijklmnopqrstuvwxyz234567').slice(0, 36);
   const udp = r.config.protocol === 'udp';
