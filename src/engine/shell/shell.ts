@@ -15,6 +15,7 @@ import { runIp } from './commands/ip';
 import { runLab } from './commands/lab';
 import { runPing } from './commands/ping';
 import { runIperf3 } from './commands/iperf3';
+import { runSar } from './commands/sar';
 import { parseDurationSeconds, runSleep } from './commands/sleep';
 import { runTc } from './commands/tc';
 import { type CommandOutcome, done, fail, type Job, tokenize } from './types';
@@ -67,6 +68,8 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
       return runLab(args, lab, host);
     case 'sleep':
       return runSleep(args, lab);
+    case 'sar':
+      return runSar(args, lab, host);
     case 'timeout':
       return runTimeout(args, lab, host);
     case 'true':

@@ -1,0 +1,123 @@
+/**
+ * sysstat 12.x `sar -n DEV interval [count]`: per-interface packet and byte rates sampled from the
+ * kernel's netdev counters (the ENA device's rtnl_link_stats64, as /proc/net/dev gives them), as
+ * the Stressgrid seed measured with. Runs as a job in simulated time (so `sar -n DEV 1 5 &` runs
+ * alongside iperf3); Ctrl-C (or the end of count) prints the Average: block, as sar does on SIGINT.
+ *
+ * Layout (sysstat rd_stats/pr_stats.c, print_net_dev_stats): a header line
+ * `Linux <release> (<host>) \t<MM/DD/YYYY> \t_x86_64_\t(<N> CPU)`, a blank line, then per interval
+ * a column header stamped with the previous sample's time and one row per interface stamped with
+ * this sample's time (12-hour clock with AM/PM, as in the en_US locale); columns are " %9s" /
+ * " %9.2f". kB are 1024 bytes. %ifutil needs the link speed, which ENA does not report (ethtool
+ * says "Speed: Unknown!"), so sysstat prints 0.00. The lab models no loopback traffic: lo is 0.
+ * `-n UDP` (and other keywords) are refused as not simulated.
+ */
+import type { Instance, Lab } from '../../lab';
+import { utcFields } from '../../../lib/time';
+import { type CommandOutcome, fail, type Job } from '../types';
+
+const USAGE =
+  'Usage: sar [ options ] [ <interval> [ <count> ] ]\n' +
+  'Main options and reports (report name between square brackets):\n';
+
+const COLS = ['rxpck/s', 'txpck/s', 'rxkB/s', 'txkB/s', 'rxcmp/s', 'txcmp/s', 'rxmcst/s', '%ifutil'];
+
+interface Sample {
+  ns: number;
+  rxP: number;
+  txP: number;
+  rxB: number;
+  txB: number;
+}
+
+export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome {
+  let keyword: string | null = null;
+  const nums: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-n') {
+      keyword = argv[++i] ?? null;
+      if (keyword === null) return fail(USAGE, 1);
+    } else if (/^\d+$/.test(a)) nums.push(a);
+    else if (a.startsWith('-'))
+      return fail(`sar: option ${a} is not simulated in ec2-netlab (only -n DEV)`, 1);
+    else return fail(USAGE, 1);
+  }
+  if (keyword === null)
+    return fail('sar: only the network report (sar -n DEV) is simulated in ec2-netlab', 1);
+  if (keyword !== 'DEV') return fail(`sar: -n ${keyword} is not simulated in ec2-netlab (only -n DEV)`, 1);
+  if (nums.length === 0)
+    return fail(
+      'sar: reading the daily data files is not simulated in ec2-netlab; give an interval (sar -n DEV 1)',
+      1,
+    );
+  if (nums.length > 2) return fail(USAGE, 1);
+  const intervalS = Number(nums[0]);
+  if (intervalS < 1) return fail(USAGE, 1);
+  const count = nums[1] === undefined ? Number.POSITIVE_INFINITY : Number(nums[1]);
+  if (count < 1) return fail(USAGE, 1);
+
+  const dev = inst.host.eth0;
+  const read = (): Sample => {
+    const s = dev.linkStats();
+    return { ns: lab.nowNs, rxP: s.rxPackets, txP: s.txPackets, rxB: s.rxBytes, txB: s.txBytes };
+  };
+  const clock = (ns: number) => {
+    const f = utcFields(lab.wallClockStartS + Math.floor(ns / 1e9));
+    const h12 = f.hour % 12 === 0 ? 12 : f.hour % 12;
+    const p2 = (n: number) => String(n).padStart(2, '0');
+    return {
+      date: `${p2(f.month)}/${p2(f.day)}/${f.year}`,
+      time: `${p2(h12)}:${p2(f.minute)}:${p2(f.second)} ${f.hour < 12 ? 'AM' : 'PM'}`,
+    };
+  };
+  const col = (s: string) => ` ${s.padStart(9)}`;
+  const num = (x: number) => col(x.toFixed(2));
+  const rows = (stamp: string, a: Sample, b: Sample): string => {
+    const dt = (b.ns - a.ns) / 1e9;
+    const r = (x: number) => (dt > 0 ? x / dt : 0);
+    const lo = `${stamp.padEnd(11)}${col('lo')}${COLS.map(() => num(0)).join('')}\n`;
+    const eth = [
+      r(b.rxP - a.rxP),
+      r(b.txP - a.txP),
+      r(b.rxB - a.rxB) / 1024,
+      r(b.txB - a.txB) / 1024,
+      0,
+      0,
+      0,
+      0,
+    ];
+    return `${lo}${stamp.padEnd(11)}${col('eth0')}${eth.map(num).join('')}\n`;
+  };
+  const header = (stamp: string) => `${stamp.padEnd(11)}${col('IFACE')}${COLS.map(col).join('')}\n`;
+
+  const first = read();
+  let out = `Linux 6.1.115-126.197.amzn2023.x86_64 (ip-${inst.host.ip.replace(/\./g, '-')}) \t${clock(first.ns).date} \t_x86_64_\t(${inst.spec.vcpus.value} CPU)\n`;
+  let prev = first;
+  let taken = 0;
+  let finished = false;
+  const stop = () => {
+    if (finished) return;
+    finished = true;
+    if (taken > 0) out += `\n${header('Average:')}${rows('Average:', first, prev)}`;
+  };
+  const intervalNs = intervalS * 1e9;
+  const tick = () => {
+    if (finished) return;
+    const s = read();
+    out += `\n${header(clock(prev.ns).time)}${rows(clock(s.ns).time, prev, s)}`;
+    prev = s;
+    taken++;
+    if (taken >= count) stop();
+    else lab.sched.at(first.ns + (taken + 1) * intervalNs, tick);
+  };
+  lab.sched.at(first.ns + intervalNs, tick);
+  const job: Job = {
+    done: () => finished,
+    deadlineNs: () => (Number.isFinite(count) ? first.ns + count * intervalNs : Number.POSITIVE_INFINITY),
+    interrupt: () => stop(),
+    finish: () => ({ stdout: out, stderr: '', exitCode: 0 }),
+    progress: () => out,
+  };
+  return { kind: 'job', job };
+}
