@@ -6,10 +6,12 @@
  */
 import { createQdiscTree } from './host/qdisc/tree';
 import { Lab } from './lab';
-import { MetricsRecorder } from './metrics/recorder';
+import { attachRecorder } from './metrics/attach';
 import type { Scenario } from '../scenario/schema';
 import { startIperf3Server } from './shell/commands/iperf3';
 import { execLine } from './shell/shell';
+
+export { attachRecorder };
 import type { CommandOutput, Job } from './shell/types';
 
 export interface RunRecord {
@@ -27,36 +29,12 @@ export interface RunRecord {
 /** Build a lab from a validated scenario with the real qdisc implementation. */
 export function createLab(scenario: Scenario, opts: { metrics?: boolean } = {}): Lab {
   const lab = new Lab(scenario, (ctx, defaultQdisc) => createQdiscTree(ctx, { defaultQdisc }));
-  // Opt-in for now: always on it costs ≈ 50 % more CPU on experiment 2 (to be brought down first).
-  if (opts.metrics) attachRecorder(lab);
+  // Opt-in (settings.record, the UI, `lab record on`): on, it costs ≈ 50 % more CPU on experiment 2.
+  // CloudWatch and sar read the always-on counters instead (engine/metrics/eni-traffic.ts).
+  if (opts.metrics || scenario.settings.record) attachRecorder(lab);
   if (scenario.settings.iperf3Server)
     for (const inst of lab.instances.values()) startIperf3Server(inst, 5201);
   return lab;
-}
-
-/** Every lab records its metrics (the dashboards, sar, CloudWatch and `lab summary` read them). */
-export function attachRecorder(lab: Lab): MetricsRecorder {
-  const insts = [...lab.instances.values()];
-  const rec = new MetricsRecorder(
-    insts.map((i) => i.name),
-    {
-      counters: (h) => {
-        const nitro = insts[h]!.nitro;
-        const c = nitro.counters();
-        return [
-          ['bw_in_allowance_exceeded', c.bw_in_allowance_exceeded],
-          ['bw_out_allowance_exceeded', c.bw_out_allowance_exceeded],
-          ['pps_allowance_exceeded', c.pps_allowance_exceeded],
-          ['conntrack_allowance_exceeded', c.conntrack_allowance_exceeded],
-          ['linklocal_allowance_exceeded', c.linklocal_allowance_exceeded],
-          ['conntrack_allowance_available', nitro.conntrackAvailable()],
-        ];
-      },
-    },
-  );
-  lab.probe.attach(rec);
-  lab.metrics = rec;
-  return rec;
 }
 
 /** Split an optional `host:` prefix off a command line. */

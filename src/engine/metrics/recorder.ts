@@ -474,6 +474,31 @@ export class MetricsRecorder implements ProbeSink {
     return this.traffic[host]?.[TRAFFIC_INDEX[metric]]?.total ?? 0;
   }
 
+  /**
+   * The largest 10 µs and 1 ms sums of a traffic counter inside the 100 ms buckets that overlap
+   * [fromNs, toNs) (any horizon: kept in the whole-run tier).
+   */
+  peakSums(
+    host: number,
+    metric: TrafficMetric,
+    fromNs: number,
+    toNs: number,
+  ): { sum10us: number; sum1ms: number } {
+    const s = this.traffic[host]?.[TRAFFIC_INDEX[metric]];
+    if (!s) return { sum10us: 0, sum1ms: 0 };
+    let m10 = 0;
+    for (let b = Math.floor(fromNs / COARSE_STEP_NS); b * COARSE_STEP_NS < toNs; b++) {
+      const v = s.coarseMax10.get(b);
+      if (!Number.isNaN(v) && v > m10) m10 = v;
+    }
+    return { sum10us: m10, sum1ms: peakMsSum(s, fromNs, toNs) };
+  }
+
+  /** Drop series keys (host, stage, reason) with their counter, for range totals. */
+  dropSeries(): Array<{ host: number; stage: ProbeStage; reason: DropReason }> {
+    return [...this.drops.values()].map((d) => ({ host: d.host, stage: d.stage, reason: d.reason }));
+  }
+
   series(q: SeriesQuery): SeriesResult {
     const n = Math.max(0, Math.ceil((q.toNs - q.fromNs) / q.stepNs));
     if (q.metric === 'occupancy') return this.levelSeries(q, n);

@@ -5,6 +5,8 @@
  *                                              draw it: adjacency/mapping, conntrack, flow cache
  *   lab trace SRC DST [tcp|udp|icmp] [PORT]    the stage-by-stage decision a new flow's first packet
  *                                              gets (route, NACL, SG) with the rule that decided
+ *   lab summary [--from S] [--to S]            one run at every time scale (lab-summary.ts)
+ *   lab record on|off|status                   the full metrics recorder
  *
  * `result` carries the same data as JSON. Read-only: nothing here changes the lab.
  */
@@ -13,10 +15,12 @@ import type { L4Proto } from '../../model/packet';
 import { tupleKey } from '../../nitro/flow-table';
 import { evaluateFlow, vpcState } from '../../vpc';
 import { type CommandOutcome, done, fail } from '../types';
+import { runRecord, runSummary, SUMMARY_USAGE } from './lab-summary';
 
 const USAGE =
   'usage: lab nitro show [INSTANCE]\n' +
   '       lab trace SRC DST [tcp|udp|icmp] [PORT]\n' +
+  SUMMARY_USAGE +
   "(lab is ec2-netlab's inspection command, not an AWS or Linux tool)\n";
 
 const NOTE = "# lab: ec2-netlab's view of the model (not an AWS or Linux tool)\n";
@@ -25,6 +29,8 @@ export function runLab(args: string[], lab: Lab, host: Instance): CommandOutcome
   if (args[0] === 'nitro' && args[1] === 'show' && args.length <= 3)
     return nitroShow(lab, args[2] ?? host.name);
   if (args[0] === 'trace' && args.length >= 3 && args.length <= 5) return trace(lab, args.slice(1));
+  if (args[0] === 'summary') return runSummary(args.slice(1), lab);
+  if (args[0] === 'record') return runRecord(args.slice(1), lab);
   return fail(USAGE, 2);
 }
 
