@@ -37,6 +37,8 @@ export const COARSE_STEP_NS = 100_000_000;
 export const DETAIL_BUCKETS = 1 << 16; // 655 ms at 10 µs
 export const MS_BUCKETS = 1 << 16; // 65.5 s at 1 ms
 const ETH_HDR = 14;
+/** Buckets a query reads at a time (bounded scratch memory, whole chunks copied at once). */
+const READ_BLOCK = 8192;
 
 /**
  * A counter (bytes, packets, drops) at every tier. The open 10 µs and 1 ms buckets are plain fields;
@@ -534,21 +536,26 @@ export class MetricsRecorder implements ProbeSink {
     const max = new Float64Array(m);
     const per = step / tier;
     const b0 = t0 / tier;
+    const total = m * per;
+    const bufMax = new Float64Array(Math.min(total, READ_BLOCK));
+    const bufInt = new Float64Array(bufMax.length);
     for (const s of parts) {
       const amax = useMs ? s.msMax : s.coarseMax;
       const aint = useMs ? s.msInt : s.coarseInt;
-      for (let k = 0; k < m; k++) {
-        let mx = 0;
-        let it = 0;
-        for (let j = 0; j < per; j++) {
-          const b = b0 + k * per + j;
-          const v = amax.get(b);
-          if (!Number.isNaN(v) && v > mx) mx = v;
-          const w = aint.get(b);
-          if (!Number.isNaN(w)) it += w;
+      // read the buckets a block at a time and fold each into its answer bucket
+      for (let start = 0; start < total; start += bufMax.length) {
+        const len = Math.min(bufMax.length, total - start);
+        const vMax = len === bufMax.length ? bufMax : bufMax.subarray(0, len);
+        const vInt = len === bufInt.length ? bufInt : bufInt.subarray(0, len);
+        amax.readInto(b0 + start, vMax);
+        aint.readInto(b0 + start, vInt);
+        for (let j = 0; j < len; j++) {
+          const k = Math.floor((start + j) / per);
+          const v = vMax[j]!;
+          if (v > max[k]!) max[k] = v; // NaN compares false
+          const w = vInt[j]!;
+          if (w === w) sum[k]! += w;
         }
-        if (mx > max[k]!) max[k] = mx;
-        sum[k]! += it;
       }
     }
     for (let k = 0; k < m; k++) mean[k] = sum[k]! / step;
@@ -608,31 +615,33 @@ function counterSeries(
   const max = new Float64Array(m);
   const per = step / tier;
   const b0 = t0 / tier;
+  const total = m * per;
+  const bufV = new Float64Array(Math.min(total, READ_BLOCK));
+  const bufV10 = new Float64Array(bufV.length);
   for (const s of parts) {
-    for (let k = 0; k < m; k++) {
-      let acc = 0;
-      let mx = 0;
-      for (let j = 0; j < per; j++) {
-        const b = b0 + k * per + j;
-        let v: number;
-        let v10: number;
-        if (tier === DETAIL_STEP_NS) {
-          const d = s.detail!;
-          const i = b - s.detailFromIdx;
-          v = i <= d.hi ? d.get(i) : 0;
-          v10 = v;
-        } else if (tier === MS_STEP_NS) {
-          v = b <= s.ms.hi ? s.ms.get(b) : 0;
-          v10 = b <= s.msMax10.hi ? s.msMax10.get(b) : 0;
-        } else {
-          v = b < s.coarse.length ? s.coarse.get(b) : 0;
-          v10 = b < s.coarseMax10.length ? s.coarseMax10.get(b) : 0;
-        }
-        if (!Number.isNaN(v)) acc += v;
-        if (!Number.isNaN(v10) && v10 > mx) mx = v10;
+    // read the buckets a block at a time (beyond the last written bucket: 0) and fold them
+    for (let start = 0; start < total; start += bufV.length) {
+      const len = Math.min(bufV.length, total - start);
+      const v = len === bufV.length ? bufV : bufV.subarray(0, len);
+      let v10 = len === bufV10.length ? bufV10 : bufV10.subarray(0, len);
+      const b = b0 + start;
+      if (tier === DETAIL_STEP_NS) {
+        s.detail!.readInto(b - s.detailFromIdx, v);
+        v10 = v;
+      } else if (tier === MS_STEP_NS) {
+        s.ms.readInto(b, v);
+        s.msMax10.readInto(b, v10);
+      } else {
+        s.coarse.readInto(b, v);
+        s.coarseMax10.readInto(b, v10);
       }
-      sum[k]! += acc;
-      if (mx > max[k]!) max[k] = mx;
+      for (let j = 0; j < len; j++) {
+        const k = Math.floor((start + j) / per);
+        const x = v[j]!;
+        if (x === x) sum[k]! += x; // NaN (not retained) adds nothing
+        const y = v10[j]!;
+        if (y > max[k]!) max[k] = y;
+      }
     }
   }
   for (let k = 0; k < m; k++) {

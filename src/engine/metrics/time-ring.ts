@@ -85,6 +85,37 @@ export class TimeRing {
     return c === undefined ? 0 : c[slot & (CHUNK - 1)]!;
   }
 
+  /**
+   * Buckets from+0 … from+out.length−1 into `out`, a chunk at a time (NaN where not retained, as
+   * `get`): what a query reads instead of calling `get` per bucket.
+   */
+  readInto(from: number, out: Float64Array): void {
+    const n = out.length;
+    const lo = this.lo;
+    const hi = this.hi;
+    let k = 0;
+    while (k < n) {
+      const i = from + k;
+      if (i > hi) {
+        out.fill(Number.NaN, k);
+        return;
+      }
+      if (i < lo) {
+        const len = Math.min(lo - i, n - k);
+        out.fill(Number.NaN, k, k + len);
+        k += len;
+        continue;
+      }
+      const slot = i & this.mask;
+      const off = slot & (CHUNK - 1);
+      const len = Math.min(CHUNK - off, n - k, hi - i + 1);
+      const c = this.chunks[slot >> CHUNK_BITS];
+      if (c === undefined) out.fill(0, k, k + len);
+      else out.set(c.subarray(off, off + len), k);
+      k += len;
+    }
+  }
+
   /** Bytes allocated. */
   get sizeBytes(): number {
     let n = 0;
@@ -129,6 +160,14 @@ export class GrowArray {
 
   get(i: number): number {
     return i < this.length ? this.a[i]! : Number.NaN;
+  }
+
+  /** Buckets from+0 … into `out` (NaN past the last written, as `get`). */
+  readInto(from: number, out: Float64Array): void {
+    const n = out.length;
+    const end = Math.max(0, Math.min(n, this.length - from));
+    if (end > 0) out.set(this.a.subarray(from, from + end));
+    if (end < n) out.fill(Number.NaN, end);
   }
 
   get sizeBytes(): number {
