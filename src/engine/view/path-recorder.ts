@@ -870,6 +870,8 @@ export class PathRecorder implements ProbeSink {
     let fl: FlowInfo | undefined;
     let seq: number;
     let count: number;
+    /** When the inspected batch was seen: the same (flow, seq) met elsewhere is taken nearest this. */
+    let refNs: number;
     if ('id' in ref) {
       id = ref.id;
       if (!(id >= 0 && id < this.nextId) || id < this.nextId - this.P) return null;
@@ -877,10 +879,12 @@ export class PathRecorder implements ProbeSink {
       fl = this.flows.get(this.pFlow[k]!);
       seq = this.pSeq[k]!;
       count = this.pCount[k]!;
+      refNs = this.pEnter[k]!;
     } else {
       fl = this.flows.get(ref.flow);
       seq = ref.seq;
       count = ref.count ?? 1;
+      refNs = this.lab.nowNs;
     }
     if (!fl) return null;
     const expired = false;
@@ -894,8 +898,15 @@ export class PathRecorder implements ProbeSink {
       const s = this.pSeq[m]!;
       const end = s + Math.max(1, this.pCount[m]! * unit);
       if (seq < s || seq >= end) continue;
+      // a sequence number can recur (pure ACKs carry the same one, retransmissions resend it): per
+      // stage, keep the passage nearest in time to the inspected one
       const li = this.pLane[m]!;
-      if (!found.has(li)) found.set(li, j);
+      const prev = found.get(li);
+      if (
+        prev === undefined ||
+        Math.abs(this.pEnter[m]! - refNs) < Math.abs(this.pEnter[prev % this.P]! - refNs)
+      )
+        found.set(li, j);
     }
     const visits: PacketStageVisit[] = [];
     const hostOrder = [fl.src, fl.dst];

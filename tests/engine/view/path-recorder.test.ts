@@ -393,4 +393,21 @@ describe('PathRecorder on a real run', () => {
     expect(f.detail).toBe(true);
     expect(f.n).toBeGreaterThan(0);
   });
+
+  it('follows a pure ACK (its sequence number never moves) through the stages it crossed at that time', () => {
+    const lab = makeLab();
+    const rec = new PathRecorder(lab).attach();
+    new LabSession(lab).run('iperf3 -c server -t 1');
+    const lay = rec.layout();
+    const f = rec.frame(lab.nowNs - 5_000_000, lab.nowNs);
+    // the server's ACKs: leaving its TX ring
+    const i = [...Array(f.n).keys()].find(
+      (k) => f.host[k] === 1 && lay.stages[f.stage[k]!] === 'tx_ring' && f.id[k]! >= 0,
+    )!;
+    expect(i).toBeDefined();
+    const insp = rec.inspectPacket({ id: f.id[i]! })!;
+    expect(insp.sender).toBe('server');
+    expect(insp.visits.length).toBeGreaterThanOrEqual(4);
+    for (const v of insp.visits) expect(Math.abs(v.enterNs - f.enterNs[i]!)).toBeLessThan(2_000_000);
+  });
 });
