@@ -74,6 +74,21 @@ function useMedia(query: string): boolean {
   return m;
 }
 
+/** What each stage is, in a sentence (hover text). */
+const STAGE_HELP: Record<string, string> = {
+  socket_tx: 'Socket send buffer: what the application wrote, on its way into the stack',
+  qdisc: "Queueing discipline (tc): the kernel's egress queue (one per TX queue under mq)",
+  tx_ring: 'ENA TX ring: descriptors the device fetches, about 1 µs per packet per queue',
+  nitro_egress:
+    'Nitro card, egress: flow lookup (flow cache, conntrack), then the per-flow limit and the bandwidth and PPS allowances, which queue, then drop',
+  fabric: 'VPC fabric between the Nitro cards',
+  nitro_ingress:
+    'Nitro card, ingress: flow lookup, the bandwidth (in) allowance and the shared PPS allowance',
+  rx_ring:
+    "ENA RX ring: packets RSS steered to this queue wait for its interrupt and NAPI on the queue's vCPU",
+  socket_rx: 'Socket receive buffer: data waiting for the application to read it',
+};
+
 const COLOUR_CHOICES: Array<[ColourBy, string]> = [
   ['flow', 'Flow'],
   ['rss-queue', 'RSS queue'],
@@ -165,10 +180,22 @@ export function PathView(props: PathViewProps) {
     (e: React.MouseEvent<HTMLCanvasElement>) => {
       if (!geom) return;
       const { x, y } = locate(e);
-      const over = (frame && hitPacket(hit.current, x, y) >= 0) || hitStage(geom, x, y) !== null;
-      e.currentTarget.style.cursor = over ? 'pointer' : 'default';
+      const i = frame ? hitPacket(hit.current, x, y) : -1;
+      const st = i < 0 ? hitStage(geom, x, y) : null;
+      e.currentTarget.style.cursor = i >= 0 || st ? 'pointer' : 'default';
+      // a tooltip that says what is under the pointer (the canvas has no other hover text)
+      let tip = '';
+      if (frame && i >= 0)
+        tip = `A batch of ${fmtInt(frame.count[i]!)} packet${frame.count[i] === 1 ? '' : 's'} of flow ${frame.flow[i]}: click to follow it`;
+      else if (st && layout) {
+        const name = layout.stages[st.stage] ?? '';
+        const inst = layout.instances[st.host];
+        const lane = inst?.stages.find((s) => s.code === st.stage)?.lanes.find((l) => l.queue === st.queue);
+        tip = `${STAGE_HELP[name] ?? name}${name === 'fabric' ? '' : ` (${inst?.name ?? ''}${lane?.label ? `, ${lane.label}` : ''})`}. Click for its parameters and history.`;
+      }
+      if (e.currentTarget.title !== tip) e.currentTarget.title = tip;
     },
-    [geom, frame, locate],
+    [geom, frame, layout, locate],
   );
 
   // keyboard: arrows step through the drawn batches (oldest first), Escape clears the selection
