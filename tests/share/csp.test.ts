@@ -21,6 +21,15 @@ const ALLOWED: Array<[RegExp, string]> = [
     'XML namespace names (React DOM, D3), compared, never fetched',
   ],
   [/^https:\/\/react\.dev\/errors\/$/, "text of React's production error messages"],
+  // The simulation worker's chunk (the engine and zod) holds text, never fetched (connect-src is 'self'):
+  [/^http:\/\/\[\$\{e\}\]$/, "zod's IPv6 check (a URL it builds and parses locally)"],
+  [/^https?:\/\/json-schema\.org\/draft[-\w/]*schema#?$/, "zod's JSON Schema $schema identifiers"],
+  [
+    /^https:\/\/(software\.es\.net\/iperf\/|github\.com\/esnet\/iperf)$/,
+    'printed by the simulated iperf3 (its help text)',
+  ],
+  [/^http:\/\/nginx\.(org|com)\/$/, "printed by the simulated web server (nginx's default page)"],
+  [/^http:\/\/www\.(zeustech\.net|apache\.org)\/$/, "printed by the simulated ab (ApacheBench's banner)"],
 ];
 
 const CSP_META = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/;
