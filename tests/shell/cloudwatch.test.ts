@@ -185,3 +185,45 @@ describe('aws cloudwatch: one burst seen by iperf3 and by CloudWatch', () => {
     expect(o.stdout).toBe('{\n    "Label": "NetworkOut",\n    "Datapoints": []\n}\n');
   });
 });
+
+describe('aws cloudwatch on the credit-exhaustion run', () => {
+  it('1-minute datapoints have the iperf3 intervals’ shape: burst level, then baseline', () => {
+    // experiment 2 with the burst credits of 90 s at full burst instead of 390 s (a shorter run)
+    const r = parseScenario({
+      version: 3,
+      settings: { monitoring: 'detailed' },
+      params: { burstCreditSecondsOverride: 90 },
+    });
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    const l = createLab(r.scenario);
+    const [rec] = runScript(l, ['iperf3 -c server -t 240 -l 9000 -P 2']);
+    const intervals = (
+      rec!.result as { intervals: Array<{ sum: { bits_per_second: number } }> }
+    ).intervals.map((i) => i.sum.bits_per_second);
+    // iperf3: ≈ 12.4 Gbit/s until the credits run out, then the 0.78 Gbit/s baseline
+    expect(intervals[10]!).toBeGreaterThan(11e9);
+    expect(intervals[200]!).toBeLessThan(0.9e9);
+    const md = JSON.parse(
+      sh(
+        l,
+        `aws cloudwatch get-metric-data --scan-by TimestampAscending --start-time 2024-12-02T17:00:00Z --end-time 2024-12-02T17:05:00Z --metric-data-queries '[{"Id":"m1","MetricStat":{"Metric":{"Namespace":"AWS/EC2","MetricName":"NetworkOut","Dimensions":[{"Name":"InstanceId","Value":"${id(l)}"}]},"Period":60,"Stat":"Sum"},"ReturnData":false},{"Id":"gbps","Expression":"m1*8/PERIOD(m1)/1000000000"}]'`,
+      ).stdout,
+    ).MetricDataResults[0];
+    expect(md.Timestamps).toEqual([
+      '2024-12-02T17:00:00+00:00',
+      '2024-12-02T17:01:00+00:00',
+      '2024-12-02T17:02:00+00:00',
+      '2024-12-02T17:03:00+00:00',
+    ]);
+    const [m0, m1, m2, m3] = md.Values as number[];
+    // minute 0: all burst; minute 1: 30 s of burst then baseline; minutes 2-3: baseline
+    const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
+    const iperfMinute = (k: number) => mean(intervals.slice(60 * k, 60 * k + 60)) / 1e9;
+    expect(m0!).toBeGreaterThan(11);
+    expect(m1!).toBeLessThan(m0!);
+    expect(m1!).toBeGreaterThan(m2!);
+    expect(m2!).toBeLessThan(0.9);
+    expect(m3!).toBeCloseTo(m2!, 1);
+    for (const [k, v] of [m0, m1, m2].entries()) expect(Math.abs(v! / iperfMinute(k) - 1)).toBeLessThan(0.05);
+  });
+});
