@@ -554,7 +554,7 @@ export class MetricsRecorder implements ProbeSink {
           const v = vMax[j]!;
           if (v > max[k]!) max[k] = v; // NaN compares false
           const w = vInt[j]!;
-          if (w === w) sum[k]! += w;
+          if (!Number.isNaN(w)) sum[k]! += w;
         }
       }
     }
@@ -638,7 +638,7 @@ function counterSeries(
       for (let j = 0; j < len; j++) {
         const k = Math.floor((start + j) / per);
         const x = v[j]!;
-        if (x === x) sum[k]! += x; // NaN (not retained) adds nothing
+        if (!Number.isNaN(x)) sum[k]! += x; // NaN (not retained) adds nothing
         const y = v10[j]!;
         if (y > max[k]!) max[k] = y;
       }
