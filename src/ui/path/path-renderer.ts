@@ -121,15 +121,27 @@ function lanePoint(l: LaneGeom, frac: number, jitter: number, out: { x: number; 
   out.y = l.dir === 1 ? r.y + f * r.h : r.y + r.h - f * r.h;
 }
 
-/** A batch's mark: a circle, or a square of the same area when there are many. */
-function mark(p: Path2D, x: number, y: number, r: number, square: boolean): void {
-  if (square) {
-    const h = r * 0.886; // half side of the square with the circle's area
-    p.rect(x - h, y - h, 2 * h, 2 * h);
-  } else {
+/**
+ * A colour's batch marks: circles, or past a thousand of them squares of the same area on whole
+ * pixels (axis-aligned pixel rectangles are what a software rasteriser fills fastest).
+ */
+function drawMarks(ctx: CanvasRenderingContext2D, m: number[], squares: boolean): void {
+  if (squares) {
+    for (let k = 0; k < m.length; k += 3) {
+      const side = Math.max(2, Math.round(m[k + 2]! * 1.772)); // the circle's area
+      ctx.fillRect(Math.round(m[k]! - side / 2), Math.round(m[k + 1]! - side / 2), side, side);
+    }
+    return;
+  }
+  const p = new Path2D();
+  for (let k = 0; k < m.length; k += 3) {
+    const x = m[k]!;
+    const y = m[k + 1]!;
+    const r = m[k + 2]!;
     p.moveTo(x + r, y);
     p.arc(x, y, r, 0, Math.PI * 2);
   }
+  ctx.fill(p);
 }
 
 function roundRect(ctx: CanvasRenderingContext2D, r: Rect, radius: number): void {
@@ -317,7 +329,8 @@ export function drawPath(
     if (r === undefined) return -1;
     return opts.colourBy === 'rss-queue' ? frame.flowRxQueue[r]! : frame.flowRxCpu[r]!;
   };
-  const heads = new Map<number, Path2D>();
+  /** Batch marks per colour: (x, y, radius) triples. */
+  const heads = new Map<number, number[]>();
   // past a thousand marks, squares: a software rasteriser fills them several times faster than circles
   const many = frame.n > 1000;
   // trails show motion; past 1,500 of them they only cost rasterising time (every batch keeps its mark)
@@ -405,10 +418,9 @@ export function drawPath(
     }
     if (!inside) continue;
     let hp = heads.get(key);
-    if (!hp) heads.set(key, (hp = new Path2D()));
+    if (!hp) heads.set(key, (hp = []));
     const c = frame.count[i]!;
-    const rad = Math.min(6, 1.8 + Math.log2(c) * 0.6);
-    mark(hp, p1.x, p1.y, rad, many);
+    hp.push(p1.x, p1.y, Math.min(6, 1.8 + Math.log2(c) * 0.6));
     if (nh < cap) {
       hit.x[nh] = p1.x;
       hit.y[nh] = p1.y;
@@ -427,9 +439,8 @@ export function drawPath(
       lanePoint(l, 1, jitter, p1);
       p1.y -= l.dir * (r + 0.5) * step;
       let hp = heads.get(colourKey(flow));
-      if (!hp) heads.set(colourKey(flow), (hp = new Path2D()));
-      const rad = Math.min(6, 1.8 + Math.log2(frame.count[i]!) * 0.6);
-      mark(hp, p1.x, p1.y, rad, many);
+      if (!hp) heads.set(colourKey(flow), (hp = []));
+      hp.push(p1.x, p1.y, Math.min(6, 1.8 + Math.log2(frame.count[i]!) * 0.6));
       if (nh < cap) {
         hit.x[nh] = p1.x;
         hit.y[nh] = p1.y;
@@ -446,9 +457,9 @@ export function drawPath(
     ctx.stroke(p);
   }
   ctx.globalAlpha = 1;
-  for (const [k, p] of heads) {
+  for (const [k, marks] of heads) {
     ctx.fillStyle = categoryColour(k);
-    ctx.fill(p);
+    drawMarks(ctx, marks, many);
   }
   ctx.strokeStyle = DROP_COLOUR;
   ctx.lineWidth = 2;
