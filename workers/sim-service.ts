@@ -7,6 +7,8 @@
  * Runs the same in a Worker and in Node (tests expose it over a MessageChannel). Deterministic:
  * everything it returns is a function of the scenario and the command log.
  */
+import type { Observation } from '../src/lessons/observation';
+import { LessonObserver } from './lesson-observer';
 import * as Comlink from 'comlink';
 import { InteractiveSession, replaySession } from '../src/engine/interactive-session';
 import type { Lab } from '../src/engine/lab';
@@ -53,6 +55,9 @@ export class SimService implements SimApi {
   private path: PathRecorder | null = null;
   /** Where the next path frame starts (the previous frame's end). */
   private pathFromNs = 0;
+
+  /** The lessons' observer of the current session (replaced with the session). */
+  private lessons: LessonObserver | null = null;
 
   hello(): { protocolVersion: number } {
     return { protocolVersion: PROTOCOL_VERSION };
@@ -191,6 +196,16 @@ export class SimService implements SimApi {
     return this.path?.inspectStage(host, stage, queue) ?? null;
   }
 
+  lessonBegin(): boolean {
+    if (!this.lessons) return false;
+    this.lessons.begin();
+    return true;
+  }
+
+  lessonObservation(): Observation | null {
+    return this.lessons?.observation() ?? null;
+  }
+
   nitroTables(host: number): NitroTables | null {
     return this.path?.nitroTables(host) ?? null;
   }
@@ -231,7 +246,10 @@ export class SimService implements SimApi {
 
   private attach(s: InteractiveSession): void {
     this.unsubscribe?.();
+    this.lessons?.detach();
     this.session = s;
+    // a rewind or respawn rebuilds the session: the step's window restarts at its time
+    this.lessons = new LessonObserver(s);
     this.events = [];
     const names = [...s.lab.instances.keys()];
     this.drops = names.map(() => 0);

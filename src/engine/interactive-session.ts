@@ -52,6 +52,8 @@ export class InteractiveSession {
   private readonly all: OutputChunk[] = [];
   /** Characters of the foreground job's stdout already emitted through `progress()`. */
   private streamed = 0;
+  /** Called with every command's records as they end (the lessons' observer reads results here). */
+  onRecords: ((records: readonly RunRecord[]) => void) | null = null;
 
   constructor(
     readonly lab: Lab,
@@ -156,6 +158,7 @@ export class InteractiveSession {
   }
 
   private emitRecords(records: (RunRecord & { foreground?: true })[]): void {
+    if (records.length > 0) this.onRecords?.(records);
     for (const r of records) {
       const stdout = r.output.slice(0, r.output.length - r.stderr.length);
       let rest = stdout;

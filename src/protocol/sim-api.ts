@@ -6,6 +6,7 @@
  * Bump PROTOCOL_VERSION on any incompatible change; the client checks it on connect.
  */
 import type { SessionLogEntry } from '../engine/interactive-session';
+import type { Observation } from '../lessons/observation';
 import type {
   NitroTables,
   PacketInspection,
@@ -153,6 +154,10 @@ export interface SimApi {
   inspectPacket(ref: PacketRef): PacketInspection | null;
   inspectStage(host: number, stage: string, queue: number): StageInspection | null;
   nitroTables(host: number): NitroTables | null;
+  /** Lessons: start a step's observation window now (commands before it are forgotten). */
+  lessonBegin(): boolean;
+  /** Lessons: what the lab reported since the step began (snapshots around every command). */
+  lessonObservation(): Observation | null;
   /** Test hook: make the worker die (throw from the event loop) or hang, to exercise respawn. */
   crash(how: 'throw' | 'hang'): void;
 }

@@ -3,6 +3,7 @@
  * decided here, on the main thread; the worker only ever hears "advance to t within n events".
  * One pump per animation frame, at most one request in flight; user actions queue behind it.
  */
+import type { Observation } from '../lessons/observation';
 import { PRESETS } from '../scenario/presets';
 import { type AppState, type AppStore, type PathSelection, patch, SPEED_STEPS } from '../state/app-store';
 import type { RunUntil } from '../protocol/sim-api';
@@ -27,6 +28,12 @@ export interface LabController {
   crashWorker(how: 'throw' | 'hang'): void;
   /** Select a packet or a stage in the path view and fetch its inspection. */
   select(sel: PathSelection): Promise<void>;
+  /** Lessons: load a lesson's scenario in a fresh lab and start its first step's window. */
+  loadLesson(id: string, doc: unknown, title: string): Promise<void>;
+  /** Lessons: start a new step's window now. */
+  lessonBegin(): Promise<void>;
+  /** Lessons: what the lab reported since the step began. */
+  lessonObservation(): Promise<Observation | null>;
   dispose(): void;
 }
 
@@ -100,27 +107,43 @@ export function createLabController(
     }
   }
 
+  /** Load a scenario document (a preset's or a lesson's) into a fresh lab and show t = 0. */
+  async function load(presetId: string, doc: unknown, title: string): Promise<boolean> {
+    set('scenario', { presetId, doc, loading: true, loadErrors: [] });
+    set('playback', { playing: false, nowNs: 0, runUntil: null });
+    set('terminal', { chunks: [], clearedAt: 0, foreground: null, backgroundCount: 0 });
+    set('results', { counters: [], moved: {}, events: [] });
+    const r = await client.load(doc);
+    if (!r.ok) {
+      set('scenario', { loading: false, loadErrors: r.errors });
+      return false;
+    }
+    store.series.reset(r.sampleColumns.length);
+    store.queues.reset(0);
+    set('scenario', { loading: false, instances: r.instances, sampleColumns: r.sampleColumns });
+    store.setState({ pathLayout: r.pathLayout });
+    set('selection', { path: null });
+    set('inspector', { packet: null, stage: null, nitro: null, missing: null });
+    // one frame at t = 0 so counters show before anything runs (the client's onFrame applies it)
+    await client.advance(0, 1);
+    set('env', { announcement: `Loaded ${title}` });
+    return true;
+  }
+
   const c: LabController = {
     async loadPreset(id) {
       const preset = PRESETS.find((p) => p.id === id) ?? PRESETS[0]!;
-      set('scenario', { presetId: preset.id, doc: preset.scenario, loading: true, loadErrors: [] });
-      set('playback', { playing: false, nowNs: 0, runUntil: null });
-      set('terminal', { chunks: [], clearedAt: 0, foreground: null, backgroundCount: 0 });
-      set('results', { counters: [], moved: {}, events: [] });
-      const r = await client.load(preset.scenario);
-      if (!r.ok) {
-        set('scenario', { loading: false, loadErrors: r.errors });
-        return;
-      }
-      store.series.reset(r.sampleColumns.length);
-      store.queues.reset(0);
-      set('scenario', { loading: false, instances: r.instances, sampleColumns: r.sampleColumns });
-      store.setState({ pathLayout: r.pathLayout });
-      set('selection', { path: null });
-      set('inspector', { packet: null, stage: null, nitro: null, missing: null });
-      // one frame at t = 0 so counters show before anything runs (the client's onFrame applies it)
-      await client.advance(0, 1);
-      set('env', { announcement: `Loaded ${preset.title}` });
+      await load(preset.id, preset.scenario, preset.title);
+    },
+    async loadLesson(id, doc, title) {
+      // "lesson:…" is not a preset id: the experiment picker and panel fall back to their default
+      if (await load(`lesson:${id}`, doc, title)) await client.lessonBegin();
+    },
+    async lessonBegin() {
+      await client.lessonBegin();
+    },
+    lessonObservation() {
+      return client.lessonObservation();
     },
     async submit(line) {
       const st = store.getState();

@@ -8,6 +8,7 @@
  * It knows nothing of React; the UI gets frames through `onFrame` (copy what you keep: the
  * frame's buffers go back to the worker on the next request).
  */
+import type { Observation } from '../lessons/observation';
 import type * as Comlink from 'comlink';
 import type {
   NitroTables,
@@ -185,6 +186,14 @@ export class SimClient {
 
   inspectStage(host: number, stage: string, queue: number): Promise<StageInspection | null> {
     return this.run(() => this.api().inspectStage(host, stage, queue));
+  }
+
+  lessonBegin(): Promise<boolean> {
+    return this.run(() => this.api().lessonBegin());
+  }
+
+  lessonObservation(): Promise<Observation | null> {
+    return this.run(() => this.api().lessonObservation());
   }
 
   nitroTables(host: number): Promise<NitroTables | null> {

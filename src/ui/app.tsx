@@ -9,6 +9,7 @@ import { PRESETS } from '../scenario/presets';
 import { ChartsPanel } from './charts/charts-panel';
 import { useApp, useAppStore, useLab } from './context';
 import { CountersPanel } from './counters-panel';
+import { LessonsPanel } from './lessons/lessons-panel';
 import { PathPanel } from './path-panel';
 import { Terminal } from './terminal';
 import { TimeControls } from './time-controls';
@@ -98,6 +99,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
             </ul>
           </section>
           <Terminal />
+          <LessonsPanel />
         </div>
         <ChartsPanel />
         <CountersPanel />

@@ -84,7 +84,7 @@ const RULES: Record<Layer, Rule> = {
   engine: { layers: ['lib', 'catalog', 'scenario', 'engine-params'], packages: { allow: [] } },
   protocol: {
     layers: ['lib', 'catalog', 'scenario'],
-    typeOnly: ['engine', 'engine-params'],
+    typeOnly: ['engine', 'engine-params', 'lessons'],
     packages: { allow: [] },
   },
   workers: {
@@ -98,6 +98,7 @@ const RULES: Record<Layer, Rule> = {
   },
   'sim-client': {
     layers: ['state', 'protocol', 'scenario', 'catalog', 'lib'],
+    typeOnly: ['lessons'],
     packages: { deny: [...OWNED.react, ...OWNED.d3] },
   },
   share: {

@@ -43,6 +43,9 @@ function fakeLab(store: AppStore): LabController {
     runUntil: (c) => void calls.push(`until ${c.kind}`),
     crashWorker: log('crash'),
     select: async () => {},
+    loadLesson: async (id) => void calls.push(`lesson ${id}`),
+    lessonBegin: async () => void calls.push('lesson-begin'),
+    lessonObservation: async () => null,
     dispose: () => {},
   };
 }

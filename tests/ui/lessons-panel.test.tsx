@@ -1,0 +1,178 @@
+/**
+ * The lessons panel in the DOM, on a real lab: the controller is backed by the worker's own
+ * SimService in this process. Starting a lesson loads its scenario; predicates show "not yet",
+ * then checked with the lab's numbers once the learner runs the step; a locked-in prediction is
+ * judged when the step passes; progress goes to the given storage, and never in embed mode.
+ */
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROGRESS_KEY, type ProgressStorage } from '../../src/lessons/progress';
+import type { LabController } from '../../src/sim-client/lab-controller';
+import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
+import { ControllerContext, StoreContext } from '../../src/ui/context';
+import { LessonsPanel } from '../../src/ui/lessons/lessons-panel';
+import { SimService } from '../../workers/sim-service';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+class MemStorage implements ProgressStorage {
+  readonly data = new Map<string, string>();
+  getItem(k: string) {
+    return this.data.get(k) ?? null;
+  }
+  setItem(k: string, v: string) {
+    this.data.set(k, v);
+  }
+  removeItem(k: string) {
+    this.data.delete(k);
+  }
+}
+
+/** A controller over an in-process SimService: commands run to their end at once. */
+function serviceLab(store: AppStore, service: SimService): LabController {
+  const moved = () => patch(store, 'playback', { nowNs: store.getState().playback.nowNs + 1 });
+  const unused = () => {
+    throw new Error('not used by the lessons panel');
+  };
+  return {
+    loadPreset: async () => unused(),
+    loadLesson: async (id, doc) => {
+      const r = service.load(doc);
+      if (!r.ok) throw new Error(r.errors.join('; '));
+      patch(store, 'scenario', { presetId: `lesson:${id}` });
+      service.lessonBegin();
+    },
+    lessonBegin: async () => void service.lessonBegin(),
+    lessonObservation: async () => structuredClone(service.lessonObservation()),
+    submit: async (line) => {
+      const ok = service.submit(line);
+      for (
+        let i = 0;
+        i < 1000 && service.advance({ toNs: Number.POSITIVE_INFINITY, maxEvents: 1e6 }).foreground;
+        i++
+      );
+      moved();
+      return ok;
+    },
+    interrupt: async () => unused(),
+    play: unused,
+    pause: unused,
+    togglePlay: unused,
+    step: async () => unused(),
+    setSpeed: unused,
+    faster: unused,
+    slower: unused,
+    rewind: async () => unused(),
+    runUntil: unused,
+    crashWorker: unused,
+    select: async () => unused(),
+    dispose: () => {},
+  };
+}
+
+let root: Root | null = null;
+let el: HTMLDivElement;
+afterEach(() => {
+  act(() => root?.unmount());
+  el?.remove();
+  root = null;
+});
+
+function mount(embed: boolean, storage: ProgressStorage) {
+  const store = createAppStore({ presetId: 'exp1', doc: {}, env: { embed } });
+  const lab = serviceLab(store, new SimService());
+  el = document.createElement('div');
+  document.body.appendChild(el);
+  root = createRoot(el);
+  act(() =>
+    root!.render(
+      <StoreContext.Provider value={store}>
+        <ControllerContext.Provider value={lab}>
+          <LessonsPanel storage={storage} />
+        </ControllerContext.Provider>
+      </StoreContext.Provider>,
+    ),
+  );
+  return { store, lab };
+}
+
+const settle = () =>
+  act(async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+  });
+const button = (text: string | RegExp) => {
+  const b = [...el.querySelectorAll('button')].find((x) =>
+    typeof text === 'string' ? x.textContent?.trim() === text : text.test(x.textContent ?? ''),
+  );
+  if (!b) throw new Error(`no button ${text}`);
+  return b as HTMLButtonElement;
+};
+const click = async (b: HTMLElement) => {
+  await act(async () => b.click());
+  await settle();
+};
+const predicates = () => [...el.querySelectorAll('.predicates li')].map((li) => li.textContent ?? '');
+
+describe('lessons panel', () => {
+  it('lists the missions with drafts disabled, runs a step live and judges the prediction', async () => {
+    const storage = new MemStorage();
+    mount(false, storage);
+    expect(button('Tunnels and flow entropy').disabled).toBe(true);
+    expect(el.textContent).toContain('draft: needs ip link add NAME type gre');
+    await click(button('Flow setup and the accelerated path'));
+    expect(el.querySelector('h3')?.textContent).toBe('Step 1 of 3: Ask the card');
+    expect(predicates()[0]).toMatch(/not met|not yet/);
+
+    // the solution, typed by clicking it
+    await click(button('Show solution'));
+    await click(button('lab trace client server tcp 80'));
+    expect(predicates()[0]).toMatch(/^✓ met:/);
+    await click(button('Next step'));
+    expect(el.querySelector('h3')?.textContent).toBe('Step 2 of 3: One request, one flow setup');
+    expect(predicates().every((p) => /not yet/.test(p))).toBe(true);
+
+    // predict, then run
+    const input = el.querySelector('.predict input') as HTMLInputElement;
+    await act(async () => {
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      set.call(input, '1');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await click(button('Lock in'));
+    expect(input.disabled).toBe(true);
+    await click(button('Show solution'));
+    await click(button('curl -s -o /dev/null http://server/1M'));
+    const p = predicates();
+    expect(p).toHaveLength(4);
+    expect(p.every((x) => x.startsWith('✓ met:'))).toBe(true);
+    expect(p[1]).toContain('flow setups on client');
+    expect(el.querySelector('.predict p.ok')?.textContent).toMatch(
+      /^Right: you said 1; packets on client's processing path/,
+    );
+    expect(el.textContent).toContain('Step passed.');
+
+    const saved = JSON.parse(storage.data.get(PROGRESS_KEY)!);
+    expect(saved.lessons['flow-setup'].passed).toEqual(['trace', 'first-packet']);
+    expect(saved.lessons['flow-setup'].predictions['first-packet']).toEqual({ guess: 1, right: true });
+  }, 60_000);
+
+  it('a wrong attempt shows what was compared; embed mode writes nothing', async () => {
+    const storage = new MemStorage();
+    mount(true, storage);
+    await click(button('Flow setup and the accelerated path'));
+    await click(button('Show solution'));
+    await click(button('lab trace client server tcp 80'));
+    await click(button('Next step'));
+    // two curls: two flow setups, the goal says one
+    await click(button('Show solution'));
+    await click(button('curl -s -o /dev/null http://server/1M'));
+    await click(button('curl -s -o /dev/null http://server/1M'));
+    const p = predicates();
+    expect(p[1]).toBe(
+      "✗ not met:one flow set up: flow setups on client's Nitro card in this step: 2; the goal is = 1",
+    );
+    expect(el.textContent).not.toContain('Step passed.');
+    expect(storage.data.size).toBe(0);
+  }, 60_000);
+});
