@@ -32,6 +32,32 @@ export interface ConntrackEntry {
   /** The idle timeout that applies, ns. */
   timeoutNs: number;
   lastSeenNs: number;
+  /**
+   * UDP only: request-response exchanges seen (a packet from the opener answered by one from the
+   * peer), whether the last packet came from the opener, and whether the entry was promoted to a
+   * UDP stream (`udpStreamTimeoutNs`, see `noteUdpPacket`).
+   */
+  udpExchanges?: number;
+  udpLastFromOpener?: boolean;
+  udpStream?: boolean;
+}
+
+/**
+ * A UDP packet of a tracked connection crossed the card. AWS-CT: a UDP flow is a "stream" once
+ * traffic has been seen in both directions with more than one request-response transaction; its
+ * idle timeout then becomes the UDP stream timeout (default 180 s) instead of the UDP timeout
+ * (default 30 s). Returns true when this packet promoted the entry.
+ */
+export function noteUdpPacket(c: ConntrackEntry, fromOpener: boolean, udpStreamTimeoutNs: number): boolean {
+  if (c.udpStream === true) return false;
+  if (!fromOpener && c.udpLastFromOpener === true) c.udpExchanges = (c.udpExchanges ?? 0) + 1;
+  c.udpLastFromOpener = fromOpener;
+  if ((c.udpExchanges ?? 0) > 1) {
+    c.udpStream = true;
+    c.timeoutNs = udpStreamTimeoutNs;
+    return true;
+  }
+  return false;
 }
 
 export interface FlowCacheEntry {

@@ -51,7 +51,14 @@ import {
 import { CreditAccount } from './credits';
 import { EniTraffic } from '../metrics/eni-traffic';
 import { EnaExpress } from './ena-express';
-import { type ConntrackEntry, type FlowCacheEntry, FlowTable, reverseTuple, tupleKey } from './flow-table';
+import {
+  type ConntrackEntry,
+  type FlowCacheEntry,
+  FlowTable,
+  noteUdpPacket,
+  reverseTuple,
+  tupleKey,
+} from './flow-table';
 import { type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
 
 export interface NitroConfig {
@@ -398,9 +405,16 @@ export class NitroCard {
     if (ct !== null) {
       if (now - ct.lastSeenNs > ct.timeoutNs) return false;
       ct.lastSeenNs = now;
+      if (ct.udpStream !== true && ct.tuple.proto === 'udp') this.noteUdp(ct, p);
     }
     this.flowStats.acceleratedPackets += p.count;
     return true;
+  }
+
+  /** UDP stream promotion (AWS-CT): the opener is whoever sent the connection's first packet. */
+  private noteUdp(ct: ConntrackEntry, p: Packet): void {
+    const fromOpener = p.flow.tuple.srcIp === ct.tuple.srcIp && p.flow.tuple.srcPort === ct.tuple.srcPort;
+    noteUdpPacket(ct, fromOpener, this.vpc!.timeouts(this.eni!).udpStreamS * 1e9);
   }
 
   private continueAfterSetup(p: Packet, direction: 'egress' | 'ingress'): void {
@@ -433,7 +447,10 @@ export class NitroCard {
       const live = ct === null || table.connection(t, now) === ct;
       if (live && existing.state === 'Complete') {
         // installed by the other direction's setup: only the flow-id shortcut was missing
-        if (ct !== null) ct.lastSeenNs = now;
+        if (ct !== null) {
+          ct.lastSeenNs = now;
+          if (ct.tuple.proto === 'udp') this.noteUdp(ct, p);
+        }
         table.cacheByFlow[p.flow.id] = existing;
         this.flowStats.acceleratedPackets += p.count;
         this.continueAfterSetup(p, direction);
@@ -505,6 +522,7 @@ export class NitroCard {
     } else if (ct !== undefined) {
       ct.lastSeenNs = now;
     }
+    if (ct !== undefined && t.proto === 'udp') this.noteUdp(ct, p);
     const conn: ConntrackEntry | null = ct ?? null;
     const peer = this.peerLabel(direction === 'egress' ? t.dstIp : t.srcIp);
     if (peer !== null) table.adjacency.set(peer, 'IP-Address');
