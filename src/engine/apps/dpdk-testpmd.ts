@@ -440,6 +440,7 @@ export class TestpmdApp {
       enqueuedAtNs: this.lab.nowNs,
       txq: st.txQueue,
       mark: 0,
+      inner: null,
     };
     st.seq += k;
     return p;

@@ -29,6 +29,8 @@ export interface Iperf3TestConfig {
   bidir: boolean;
   intervalNs: number; // 0 = no interval reports
   windowBytes?: number;
+  /** Through a tunnel: the inner addresses of the two ends and the tunnel MTU (ip-tunnel.ts tunnelPeer). */
+  tunnel?: { clientIp: string; serverIp: string; mtu: number };
 }
 
 /** One interval sample of one stream, from the sending and the receiving end. */
@@ -142,6 +144,9 @@ export class Iperf3Test {
   private lastTickNs = 0;
   private cpuAtStart: { client: number; server: number } = { client: 0, server: 0 };
   readonly mss: number;
+  /** The addresses the streams use (the tunnel's inner ones through a tunnel). */
+  readonly clientIp: string;
+  readonly serverIp: string;
   private totalSent = 0;
   /** Bytes of writes decided but not yet complete (so parallel streams do not overshoot -n). */
   private committed = 0;
@@ -153,12 +158,15 @@ export class Iperf3Test {
     readonly cfg: Iperf3TestConfig,
   ) {
     this.startNs = lab.nowNs;
+    this.clientIp = cfg.tunnel?.clientIp ?? client.host.ip;
+    this.serverIp = cfg.tunnel?.serverIp ?? server.host.ip;
     // ENA Express clamps the MSS of new TCP connections to fit the SRD MTU (AWS-ENAX)
     const srdMtu =
       cfg.protocol === 'tcp'
         ? Math.min(client.nitro.srd.mssClampMtu(server.host.ip), server.nitro.srd.mssClampMtu(client.host.ip))
         : Number.POSITIVE_INFINITY;
-    const pathMss = Math.min(lab.pathMtu(), client.host.eth0.mtu, server.host.eth0.mtu, srdMtu) - 40;
+    const tunMtu = cfg.tunnel?.mtu ?? Number.POSITIVE_INFINITY;
+    const pathMss = Math.min(lab.pathMtu(), client.host.eth0.mtu, server.host.eth0.mtu, srdMtu, tunMtu) - 40;
     this.mss = Math.min(cfg.mssBytes ?? pathMss, pathMss) - TCP_TIMESTAMP_OPTION_BYTES;
     this.intervalTimer = new Timer(lab.sched, () => this.tick());
     this.endTimer = new Timer(lab.sched, () => this.endTest());
@@ -188,23 +196,25 @@ export class Iperf3Test {
     const sport = this.cfg.port;
     const senderPort = clientSends ? cport : sport;
     const receiverPort = clientSends ? sport : cport;
-    const fwd = lab.makeFlow(
-      sender,
-      lab.tuple(sender, receiver, this.cfg.protocol, senderPort, receiverPort),
-    );
-    const rev = lab.makeFlow(
-      receiver,
-      lab.tuple(receiver, sender, this.cfg.protocol, receiverPort, senderPort),
-    );
+    const ipOf = (i: Instance) => (i === this.client ? this.clientIp : this.serverIp);
+    const tup = (a: Instance, b: Instance, ap: number, bp: number) => ({
+      srcIp: ipOf(a),
+      dstIp: ipOf(b),
+      proto: this.cfg.protocol,
+      srcPort: ap,
+      dstPort: bp,
+    });
+    const fwd = lab.makeFlow(sender, tup(sender, receiver, senderPort, receiverPort));
+    const rev = lab.makeFlow(receiver, tup(receiver, sender, receiverPort, senderPort));
     const clientThreadVcpu = this.client.host.vcpus[k % this.client.host.vcpus.length]!;
     const serverThreadVcpu = this.server.host.vcpus[k % this.server.host.vcpus.length]!;
     const s: Stream = {
       res: {
         id: 5 + 2 * k,
         clientSends,
-        clientIp: this.client.host.ip,
+        clientIp: this.clientIp,
         clientPort: cport,
-        serverIp: this.server.host.ip,
+        serverIp: this.serverIp,
         serverPort: sport,
         intervals: [],
         sentBytes: 0,
@@ -472,6 +482,7 @@ export class Iperf3Test {
         enqueuedAtNs: this.lab.nowNs,
         txq: -1,
         mark: 0,
+        inner: null,
       };
       s.nextSendSeq += k;
       s.sentBytes += k * len;
@@ -655,8 +666,8 @@ export class Iperf3Test {
       config: this.cfg,
       clientName: this.client.name,
       serverName: this.server.name,
-      clientIp: this.client.host.ip,
-      serverIp: this.server.host.ip,
+      clientIp: this.clientIp,
+      serverIp: this.serverIp,
       mss: this.mss,
       startNs: this.startNs,
       testStartNs: this.testStartNs,

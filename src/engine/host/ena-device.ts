@@ -519,8 +519,10 @@ export class EnaDevice implements EnaDeviceView {
       r.cnt += p.count;
       r.bytes += p.count * p.sizeBytes;
       if (p.sizeBytes <= 256) r.copybreak += p.count;
-      const gro = p.payloadBytes > 0 && p.flow.tuple.proto === 'tcp';
-      if (cur && gro && cur.packets[0]!.flow === p.flow) {
+      // GRO looks through a tunnel's outer header (gre_gro_receive, udp_gro_receive): the inner flow
+      const f = p.inner ?? p.flow;
+      const gro = p.payloadBytes > 0 && f.tuple.proto === 'tcp';
+      if (cur && gro && (cur.packets[0]!.inner ?? cur.packets[0]!.flow) === f) {
         cur.packets.push(p);
         cur.segs += p.count;
         cur.bytes += p.count * p.sizeBytes;
@@ -535,7 +537,7 @@ export class EnaDevice implements EnaDeviceView {
     for (let i = 0; i < deliveries.length; i++) {
       const d = deliveries[i]!;
       const p0 = d.packets[0]!;
-      const isGro = p0.payloadBytes > 0 && p0.flow.tuple.proto === 'tcp';
+      const isGro = p0.payloadBytes > 0 && (p0.inner ?? p0.flow).tuple.proto === 'tcp';
       d.skbs = isGro ? Math.max(1, Math.ceil(d.bytes / groMax)) : d.segs;
       skbs += d.skbs;
     }

@@ -22,6 +22,7 @@ import type { EnaDevice, RxDelivery } from './ena-device';
 import type { QdiscManager } from './qdisc/tree';
 import type { QdiscContext } from './qdisc/types';
 import type { TcpEndpoint } from './tcp';
+import type { TunnelStack } from './tunnel';
 import type { UdpSocket } from './udp';
 
 /**
@@ -49,6 +50,8 @@ export class Host {
   /** Stage observations (the lab sets its probe and this host's index in lab order). */
   probe = new Probe();
   probeHost = -1;
+  /** Tunnel devices (`ip link add … type gre|vxlan …`); null until the first one is created. */
+  tunnels: TunnelStack | null = null;
 
   constructor(
     private readonly sched: Scheduler,
@@ -78,7 +81,7 @@ export class Host {
           true,
         );
         // the skb is freed: release its TCP Small Queues / wmem charge
-        const h = this.txByFlow[p.flow.id];
+        const h = this.txByFlow[(p.inner ?? p.flow).id];
         if (h) {
           if (h.kind === 'tcp') h.ep.txCompleted(p, count);
           else if (h.kind === 'udp') h.sock.txCompleted(p, count);
@@ -90,7 +93,7 @@ export class Host {
     this.qdisc = makeQdiscTree(ctx);
     eth0.onTxRoom = (q) => (this.qdisc.rootKind === 'mq' ? this.runQueue(q) : this.runAllQueues());
     eth0.onTxComplete = (p, count) => {
-      const h = this.txByFlow[p.flow.id];
+      const h = this.txByFlow[(p.inner ?? p.flow).id];
       if (!h) return;
       if (h.kind === 'tcp') h.ep.txCompleted(p, count);
       else if (h.kind === 'udp') h.sock.txCompleted(p, count);
@@ -162,6 +165,7 @@ export class Host {
     // The packet is queued once the vCPU has done the work; if the vCPU is free that is "now" plus
     // the cost, which we fold into the vCPU's busy time rather than an extra event.
     vcpu.charge(cost);
+    if (this.tunnels !== null) this.tunnels.encap(p); // through a tunnel device: outer headers
     this.enqueue(p);
   }
 
@@ -228,6 +232,10 @@ export class Host {
       const n = d.packets.length;
       for (let i = 0; i < n; i++) {
         const p = d.packets[i]!;
+        if (p.inner != null && (this.tunnels === null || !this.tunnels.decap(p))) {
+          this.drops.add(this.name, 'socket', 'no_listener', p.count, p.count * p.sizeBytes, p.flow.id);
+          continue; // no tunnel here takes it (the kernel answers ICMP unreachable; not modelled)
+        }
         let h = this.rxBySrcFlow[p.flow.id];
         if (!h) {
           const l = this.listeners.get(`${p.flow.tuple.proto}:${p.flow.tuple.dstPort}`);

@@ -410,6 +410,7 @@ export class TcpEndpoint {
       enqueuedAtNs: this.sched.now,
       txq: -1,
       mark: 0,
+      inner: null,
     };
   }
 

@@ -12,7 +12,8 @@
  * L4 payload of one packet. Link-layer overhead is added where a stage accounts for it
  * (`ETH_HEADER_BYTES` for qdisc_pkt_len, `ETH_WIRE_OVERHEAD_BYTES` on the wire).
  */
-export type L4Proto = 'tcp' | 'udp' | 'icmp';
+/** 'gre': IP protocol 47, the outer header of a GRE/gretap tunnel (no ports: a 3-tuple flow). */
+export type L4Proto = 'tcp' | 'udp' | 'icmp' | 'gre';
 
 /** Ethernet header as seen by qdiscs (skb->len includes it): 14 bytes. */
 export const ETH_HEADER_BYTES = 14;
@@ -74,6 +75,12 @@ export interface Packet {
   txq: number;
   /** Opaque per-stage scratch (e.g. fq_codel flow index); stages must not rely on it across stages. */
   mark: number;
+  /**
+   * The inner flow while the packet is encapsulated by a tunnel (gre, vxlan …): `flow` is then the
+   * outer (wire) flow the Nitro card, the fabric and RSS see; the hosts' sockets key on `inner`.
+   * null (or absent) for a plain packet.
+   */
+  inner?: Flow | null;
 }
 
 /** Copy a batch's fields into a new batch object of `count` packets. */
@@ -93,6 +100,7 @@ export function cloneBatch(p: Packet, count: number): Packet {
     enqueuedAtNs: p.enqueuedAtNs,
     txq: p.txq,
     mark: p.mark,
+    inner: p.inner ?? null,
   };
 }
 
@@ -104,7 +112,8 @@ export function cloneBatch(p: Packet, count: number): Packet {
 export function splitBatch(p: Packet, keep: number): Packet {
   if (!(keep > 0 && keep < p.count)) throw new RangeError(`splitBatch: keep=${keep} of ${p.count}`);
   const rest = cloneBatch(p, p.count - keep);
-  rest.seq = p.flow.tuple.proto === 'tcp' ? p.seq + keep * p.payloadBytes : p.seq + keep;
+  // an encapsulated batch keeps its inner (TCP or UDP) numbering
+  rest.seq = (p.inner ?? p.flow).tuple.proto === 'tcp' ? p.seq + keep * p.payloadBytes : p.seq + keep;
   p.count = keep;
   return rest;
 }

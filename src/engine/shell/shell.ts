@@ -12,6 +12,7 @@ import { runDnsperf } from './commands/dnsperf';
 import { runDpdkTestpmd } from './commands/dpdk-testpmd';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
+import { tunnelStack } from './commands/ip-tunnel';
 import { runLab } from './commands/lab';
 import { runPing } from './commands/ping';
 import { runIperf3 } from './commands/iperf3';
@@ -59,7 +60,10 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
     case 'ethtool':
       return runEthtool(args, dev);
     case 'ip':
-      return runIp(args, dev, { deviceNames: ['eth0'] });
+      return runIp(args, dev, {
+        deviceNames: ['eth0'],
+        tunnels: { peek: () => host.host.tunnels, get: () => tunnelStack(lab, host), eth0Ip: host.host.ip },
+      });
     case 'tc':
       return runTc(args, new Map([['eth0', host.host.qdisc]]));
     case 'ping':

@@ -33,8 +33,8 @@ import {
   type SecurityGroup,
 } from '../../scenario/vpc';
 
-/** IP protocol of a packet: the three the model carries by name, any other by number. */
-export type IpProto = 'tcp' | 'udp' | 'icmp' | number;
+/** IP protocol of a packet: the ones the model carries by name ('gre' = 47), any other by number. */
+export type IpProto = 'tcp' | 'udp' | 'icmp' | 'gre' | number;
 
 /** What the VPC rules look at in a packet. ICMP: type/code (default echo request 8/0). */
 export interface VpcTuple {
@@ -49,7 +49,8 @@ export interface VpcTuple {
 
 export type Direction = 'ingress' | 'egress';
 
-const protoNumber = (p: IpProto): number => (p === 'tcp' ? 6 : p === 'udp' ? 17 : p === 'icmp' ? 1 : p);
+const protoNumber = (p: IpProto): number =>
+  p === 'tcp' ? 6 : p === 'udp' ? 17 : p === 'icmp' ? 1 : p === 'gre' ? 47 : p;
 
 const cidrCache = new Map<string, Cidr | null>();
 function cidr(s: string): Cidr | null {

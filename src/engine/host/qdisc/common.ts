@@ -61,7 +61,9 @@ export const SKB_EPSILON = 1e-6;
  * UDP datagram, a pure ACK, or a segment a qdisc has already software-segmented.
  */
 export function gsoSegs(p: Packet): number {
-  if (p.payloadBytes <= 0 || p.flow.tuple.proto !== 'tcp' || (p.mark & MARK_SEGMENTED) !== 0) return 1;
+  // through a tunnel the skb is still a TCP GSO skb (gso_type adds the tunnel bit): the inner flow decides
+  if (p.payloadBytes <= 0 || (p.inner ?? p.flow).tuple.proto !== 'tcp' || (p.mark & MARK_SEGMENTED) !== 0)
+    return 1;
   return Math.max(1, Math.floor((GSO_MAX_BYTES - MAX_TCP_HEADER_BYTES - 1) / p.payloadBytes));
 }
 

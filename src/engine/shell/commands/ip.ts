@@ -15,12 +15,16 @@
  * refused with "… is not simulated in ec2-netlab".
  */
 import type { EnaDeviceView, LinkInfo, LinkStats } from '../../host/device-view';
+import type { TunnelStack } from '../../host/tunnel';
 import { type CommandOutcome, done, fail } from '../types';
 import type { DeviceLookup } from './ethtool';
+import { addrAdd, formatTunnelLink, linkAdd, linkSetTunnel } from './ip-tunnel';
 
 export interface IpOptions {
   /** Names of the host's ENA interfaces, for listing. Default: eth0 … eth7 that `dev` knows. */
   deviceNames?: string[];
+  /** The host's tunnel devices: `peek` without creating the stack, `get` creating it (ip link add). */
+  tunnels?: { peek: () => TunnelStack | null; get: () => TunnelStack; eth0Ip: string };
 }
 
 const DEFAULT_NAMES = ['eth0', 'eth1', 'eth2', 'eth3', 'eth4', 'eth5', 'eth6', 'eth7'];
@@ -131,15 +135,15 @@ function findDevice(name: string, dev: DeviceLookup, opts: IpOptions): Dev | und
 export function runIp(argv: string[], dev: DeviceLookup, opts: IpOptions = {}): CommandOutcome {
   let i = 0;
   let showStats = 0;
+  let details = false;
   while (i < argv.length && argv[i]!.startsWith('-') && argv[i]!.length > 1) {
     let opt = argv[i]!;
     if (opt.startsWith('--')) opt = opt.slice(1);
     if (opt === '-') break;
     if (matches(opt, '-statistics') || matches(opt, '-stats')) showStats++;
+    else if (matches(opt, '-details')) details = true;
     else if (
-      ['-details', '-json', '-brief', '-pretty', '-color', '-oneline', '-human', '-iec'].some((o) =>
-        matches(opt, o),
-      )
+      ['-json', '-brief', '-pretty', '-color', '-oneline', '-human', '-iec'].some((o) => matches(opt, o))
     ) {
       return notSimulated(`option ${argv[i]}`);
     } else if (
@@ -155,16 +159,30 @@ export function runIp(argv: string[], dev: DeviceLookup, opts: IpOptions = {}): 
   if (object === undefined) return notSimulated('the usage text (ip with no object)');
   const obj = IP_OBJECTS.find((o) => matches(object, o));
   if (!obj) return fail(`Object "${object}" is unknown, try "ip help".`, 1);
+  const tun = opts.tunnels;
+  if (obj === 'address' && tun && argv[i + 1] !== undefined && matches(argv[i + 1]!, 'add'))
+    return addrAdd(argv.slice(i + 2), tun.peek(), (n) => dev(n) !== undefined);
   if (obj !== 'link') return notSimulated(`ip ${obj}`);
   const rest = argv.slice(i + 1);
   const cmd = rest[0];
-  if (cmd === undefined) return linkShow([], showStats, dev, opts);
-  if (matches(cmd, 'add')) return notSimulated('ip link add');
-  if (matches(cmd, 'change') || matches(cmd, 'set')) return linkSet(rest.slice(1), dev, opts);
+  if (cmd === undefined) return linkShow([], showStats, dev, opts, details);
+  if (matches(cmd, 'add')) {
+    if (!tun) return notSimulated('ip link add');
+    return linkAdd(
+      rest.slice(1),
+      tun.get,
+      (n) => n === 'lo' || dev(n) !== undefined || tun.peek()?.find(n) !== undefined,
+    );
+  }
+  if (matches(cmd, 'change') || matches(cmd, 'set')) {
+    const t = linkSetTunnel(rest.slice(1), tun?.peek() ?? null, (n) => n === 'lo' || dev(n) !== undefined);
+    if (t !== null) return t;
+    return linkSet(rest.slice(1), dev, opts);
+  }
   if (matches(cmd, 'replace')) return notSimulated('ip link replace');
   if (matches(cmd, 'delete')) return notSimulated('ip link delete');
   if (matches(cmd, 'show') || matches(cmd, 'lst') || matches(cmd, 'list')) {
-    return linkShow(rest.slice(1), showStats, dev, opts);
+    return linkShow(rest.slice(1), showStats, dev, opts, details);
   }
   if (matches(cmd, 'xstats') || matches(cmd, 'afstats') || matches(cmd, 'property'))
     return notSimulated(`ip link ${cmd}`);
@@ -175,7 +193,13 @@ export function runIp(argv: string[], dev: DeviceLookup, opts: IpOptions = {}): 
 // ---------------------------------------------------------------------------------------------
 // ip link show
 
-function linkShow(args: string[], showStats: number, dev: DeviceLookup, opts: IpOptions): CommandOutcome {
+function linkShow(
+  args: string[],
+  showStats: number,
+  dev: DeviceLookup,
+  opts: IpOptions,
+  details = false,
+): CommandOutcome {
   let filterDev: string | undefined;
   let upOnly = false;
   for (let i = 0; i < args.length; i++) {
@@ -197,14 +221,31 @@ function linkShow(args: string[], showStats: number, dev: DeviceLookup, opts: Ip
     filterDev = a;
   }
   let devs: Dev[];
+  const tunnels = opts.tunnels?.peek()?.devices ?? [];
+  const eth0Ip = opts.tunnels?.eth0Ip ?? '';
+  const tunnelText = (ts: typeof tunnels) =>
+    ts
+      .filter((t) => !upOnly || t.up)
+      .map((t) => formatTunnelLink(t, details, eth0Ip))
+      .join('');
   if (filterDev !== undefined) {
+    const t = tunnels.find((x) => x.name === filterDev);
+    if (t) {
+      if (showStats) return notSimulated('ip -s link show for a tunnel device');
+      return done(tunnelText([t]));
+    }
     const d = findDevice(filterDev, dev, opts);
     if (!d) return fail(`Device "${filterDev}" does not exist.`, 1);
     devs = [d];
   } else devs = allDevices(dev, opts);
+  if (details) return notSimulated(`option -details for ${devs.map((d) => d.link.name).join(', ')}`);
   if (upOnly) devs = devs.filter((d) => d.link.up);
   let text = '';
   for (const d of devs) text += formatLink(d, showStats);
+  if (filterDev === undefined && tunnels.length > 0) {
+    if (showStats) return notSimulated('ip -s link show with tunnel devices');
+    text += tunnelText(tunnels);
+  }
   return done(
     text,
     0,

@@ -8,6 +8,7 @@
  * and prints the banner; a port already in use fails as iperf3 fails.
  */
 import { rfc1123 } from '../../../lib/time';
+import { tunnelPeer } from './ip-tunnel';
 import { Iperf3Test, type Iperf3TestResult } from '../../apps/iperf3-test';
 import type { Instance, Lab } from '../../lab';
 import { UDP_IP_OVERHEAD } from '../../host/udp';
@@ -74,12 +75,15 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     ports.add(o.port);
     return done(formatIperf3ServerBanner(o.port, 1), 0, undefined, warn);
   }
-  const target = lab.resolve(o.host ?? '');
+  const via = lab.resolve(o.host ?? '') ? undefined : tunnelPeer(lab, self, o.host ?? '');
+  const target = lab.resolve(o.host ?? '') ?? via?.peer;
   const connectFail = (why: string) =>
     fail(
       `${warn}iperf3: error - unable to connect to server - server may have stopped running or use a different port, firewall issue, etc.: ${why}`,
       1,
     );
+  // routed into a tunnel nobody terminates: the SYNs are dropped at the far end until connect() gives up
+  if (!target && self.host.tunnels?.route(o.host ?? '')) return connectFail('Connection timed out');
   if (!target) return connectFail('Name or service not known');
   if (target === self) {
     return fail(
@@ -93,7 +97,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
   }
   const mssErr = iperf3MssSetupError(o);
   if (mssErr) return fail(`Connecting to host ${o.host}, port ${o.port}\n${mssErr}`, 1);
-  const pathMtu = Math.min(lab.pathMtu(), self.host.eth0.mtu, target.host.eth0.mtu);
+  const pathMtu = Math.min(lab.pathMtu(), self.host.eth0.mtu, target.host.eth0.mtu, via?.mtu ?? Infinity);
   const controlMss = pathMtu - 40 - 12;
   const blk = o.protocol === 'udp' ? iperf3UdpBlockSize(o, controlMss) : (o.blockSizeBytes ?? 131072);
   if (o.protocol === 'udp' && blk + UDP_IP_OVERHEAD > pathMtu) {
@@ -115,6 +119,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     bidir: o.bidir,
     intervalNs: Math.round(o.intervalSec * 1e9),
     windowBytes: o.windowBytes,
+    ...(via ? { tunnel: { clientIp: via.localIp, serverIp: o.host ?? '', mtu: via.mtu } } : {}),
   });
   test.start();
   busyPorts(target).add(o.port);
@@ -232,8 +237,8 @@ function toRunData(
     serverHost: o.host ?? server.name,
     serverPort: o.port,
     control: {
-      client: { ip: client.host.ip, port: observeOnly ? 0 : client.host.allocPort() },
-      server: { ip: server.host.ip, port: o.port },
+      client: { ip: r.clientIp, port: observeOnly ? 0 : client.host.allocPort() },
+      server: { ip: r.serverIp, port: o.port },
     },
     tcpMssDefault: r.mss,
     tcpMss: o.mssBytes,
