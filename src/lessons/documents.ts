@@ -5,7 +5,8 @@
 import { actionPlan } from './catalog/action-plan';
 import { burstBaseline } from './catalog/burst-baseline';
 import { conntrack } from './catalog/conntrack';
-import { cloudwatchTruth, tunnels } from './catalog/drafts';
+import { cloudwatchTruth } from './catalog/cloudwatch';
+import { tunnels } from './catalog/drafts';
 import { flowSetup } from './catalog/flow-setup';
 import { microbursts } from './catalog/microbursts';
 import { packetJourney } from './catalog/packet-journey';

@@ -37,6 +37,7 @@ export interface StepResult {
 const IPERF3_CLIENT = /^(sudo\s+)?(timeout\s+\S+\s+)?iperf3\b.*\s-(c|-client)\b/;
 const CURL = /^(sudo\s+)?(timeout\s+\S+\s+)?curl\b/;
 const AB = /^(sudo\s+)?(timeout\s+\S+\s+)?ab\b/;
+const CW_STATS = /^aws\s+cloudwatch\s+get-metric-statistics\b/;
 
 /** Counters worth naming when a goal fails: the Nitro allowances and the host's own drops. */
 export const NOTABLE_COUNTERS = [
@@ -174,6 +175,34 @@ export function measure(obs: Observation, m: Measure): MeasureResult {
     const source = `${host}'s last ab (\`${run.command}\`)`;
     if (v === null) return { value: null, source, missing: `\`${run.command}\` gave no result` };
     return { value: v, source };
+  }
+  if (metric === 'cloudwatch.max_gbps') {
+    const run = lastCommand(obs, m.command ? new RegExp(m.command) : CW_STATS, host, (c) =>
+      CW_STATS.test(c.command),
+    );
+    if (!run)
+      return {
+        value: null,
+        source: 'CloudWatch',
+        missing: `no aws cloudwatch get-metric-statistics on ${host} in this step`,
+      };
+    const source = `the largest datapoint of \`${run.command.length > 60 ? `${run.command.slice(0, 57)}…` : run.command}\``;
+    const period = Number(/--period[ =](\d+)/.exec(run.command)?.[1]);
+    const points = (obj(run.result)?.Datapoints as unknown[] | undefined) ?? [];
+    const sums = points
+      .map((d) => obj(d))
+      .filter((d) => d?.Unit === 'Bytes')
+      .map((d) => num(d?.Sum))
+      .filter((x): x is number => x !== null);
+    if (run.exitCode !== 0 || !(period > 0))
+      return { value: null, source, missing: `\`${run.command}\` gave no datapoints (exit ${run.exitCode})` };
+    if (sums.length === 0)
+      return {
+        value: null,
+        source,
+        missing: 'no Bytes datapoint yet (a period is published once it is over; asked for Sum?)',
+      };
+    return { value: (Math.max(...sums) * 8) / period / 1e9, source: `${source} (Sum × 8 / ${period} s)` };
   }
   if (metric === 'commands') {
     const re = new RegExp(m.command ?? '$^');

@@ -37,6 +37,10 @@ export const METRICS = {
   'curl.http_code': { unit: 'code', doc: 'curl: the HTTP status (0 when no response)' },
   'curl.time_connect_ms': { unit: 'ms', doc: "curl: time to TCP connect (curl -w '%{time_connect}')" },
   'curl.time_total_ms': { unit: 'ms', doc: 'curl: total time' },
+  'cloudwatch.max_gbps': {
+    unit: 'Gbps',
+    doc: 'aws cloudwatch get-metric-statistics on NetworkIn/NetworkOut: the largest datapoint as a rate (Sum × 8 / period)',
+  },
   'ab.complete_requests': { unit: 'count', doc: 'ab: complete requests' },
   'ab.requests_per_second': { unit: '/s', doc: 'ab: requests per second' },
   // the command log

@@ -29,7 +29,7 @@ describe('lesson data', () => {
   });
 
   it('lists the drafts (commands not in the lab yet) by name', () => {
-    expect(LESSONS.filter((l) => l.draft).map((l) => l.id)).toEqual(['cloudwatch-truth', 'tunnels']);
+    expect(LESSONS.filter((l) => l.draft).map((l) => l.id)).toEqual(['tunnels']);
   });
 
   it.each(LESSONS.filter((l) => l.draft).map((l) => [l.id, l] as const))(

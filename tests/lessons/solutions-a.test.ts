@@ -2,7 +2,7 @@
 import { describe, it } from 'vitest';
 import { checkMistakes, FINISHED, walkSolutions } from './walk';
 
-const IDS = ['packet-journey', 'flow-setup', 'per-flow-limits', 'ena-express'];
+const IDS = ['packet-journey', 'flow-setup', 'per-flow-limits', 'ena-express', 'cloudwatch-truth'];
 
 describe.each(FINISHED.filter((l) => IDS.includes(l.id)).map((l) => [l.id, l] as const))(
   'lesson %s',

@@ -13,40 +13,6 @@ const pair = {
   ],
 };
 
-export const cloudwatchTruth: LessonInput = {
-  id: 'cloudwatch-truth',
-  title: 'CloudWatch versus the truth',
-  talk: 'Flow Analysis: Measuring Network Bursts ("10 Gbps sent within 6 seconds" / "1 Gbps measured each 60 seconds"), Test Method (iperf and CloudWatch)',
-  summary:
-    "CloudWatch's NetworkOut is a sum per period: a 6-second burst at 9.5 Gbps shows as under 1 Gbps averaged over a minute. " +
-    'Microbursts are invisible at that scale; the ENA allowance counters are not.',
-  scenario: pair,
-  draft: {
-    reason: 'needs a CloudWatch command in the lab shell (GetMetricStatistics over the run); not on main yet',
-    needs: ['aws cloudwatch get-metric-statistics'],
-  },
-  steps: [
-    {
-      id: 'six-seconds',
-      title: 'Six seconds at 9.5 Gbps',
-      text: "Run the talk's test (iperf3 -c server -t 6 -M 9000 -P 1), then ask CloudWatch for NetworkOut over the minute.",
-      predict: {
-        question: "What average rate (Gbps) will CloudWatch's one-minute NetworkOut give?",
-        answer: { metric: 'iperf3.received_gbps' },
-        tolerance: { relative: 0.2 },
-        reason: '6 s at ~9.5 Gbps spread over a 60 s period averages to ~0.95 Gbps (the talk: 899 Mbps).',
-      },
-      goal: [{ metric: 'iperf3.seconds', op: '>=', value: 6, label: 'a 6 s burst' }],
-      hints: ['iperf3 -c server -t 6 -M 9000 -P 1'],
-      solution: [
-        'iperf3 -c server -t 6 -M 9000 -P 1',
-        'aws cloudwatch get-metric-statistics --namespace AWS/EC2 --metric-name NetworkOut --period 60 --statistics Sum',
-      ],
-      mistakes: [],
-    },
-  ],
-};
-
 export const tunnels: LessonInput = {
   id: 'tunnels',
   title: 'Tunnels and flow entropy',
