@@ -14,8 +14,10 @@
  * - MTU as Linux computes it: gre = lower MTU − 24 (− 4 with a key; ip_tunnel_bind_dev), gretap
  *   also − 14; vxlan = lower MTU − 50 when `dev` is given, else 1500 (vxlan_config_apply); geneve
  *   = MTU of the route to remote − 50 (geneve_link_config). The lower device is eth0.
- * - Decapsulation: the receiving host needs a tunnel of the same kind whose remote is the sender
- *   (and the same key / VNI / port); otherwise the packet is dropped.
+ * - Decapsulation: the receiving host needs an up tunnel of the same family (gre/gretap, or
+ *   vxlan/geneve on the packet's UDP destination port) whose remote is the sender; otherwise the
+ *   packet is dropped. Keys and VNIs are not carried on the modelled packet, so they are not compared.
+ * - Not modelled: the TX queue pick still uses the outer flow's hash; IPv6 outer headers.
  */
 import type { Flow, FiveTuple, Packet } from '../model/packet';
 
