@@ -34,10 +34,60 @@ export const conntrack: LessonInput = {
   scenario: conntrackScenario,
   steps: [
     {
+      id: 'udp-timeout',
+      title: 'An entry lives until it is idle long enough',
+      text:
+        "This lab's client has a conntrack allowance of 64 connections (a parameter of the scenario, so it fills quickly; AWS does not " +
+        'publish the real figure). Send a short UDP flow (the security group tracks it: its inbound rules are not open to all), look at the ' +
+        'card with lab nitro show client, and wait until the card frees the entry again (ethtool -S: conntrack_allowance_available).',
+      predict: {
+        question: 'Right after the UDP run, how many of the 64 entries are available on the client?',
+        answer: {
+          metric: 'counter_value',
+          name: 'conntrack_allowance_available',
+          host: 'client',
+          window: 'last-command',
+          command: '^iperf3\\s',
+        },
+        tolerance: { absolute: 0.5 },
+        reason:
+          'One UDP 5-tuple is one tracked connection: 63 left. It stays for the UDP idle timeout (30 s by default, 60 s for a stream ' +
+          'with more than one request-response; configurable per ENI with --connection-tracking-specification), even though nothing flows.',
+      },
+      goal: [
+        {
+          metric: 'counter_value',
+          name: 'conntrack_allowance_available',
+          host: 'client',
+          window: 'last-command',
+          command: '^iperf3\\s.*\\s-u\\b',
+          op: '<',
+          value: 64,
+          label: 'the UDP flow took an entry',
+        },
+        {
+          metric: 'counter_value',
+          name: 'conntrack_allowance_available',
+          host: 'client',
+          op: '==',
+          value: 64,
+          label: 'the idle entry was freed',
+        },
+      ],
+      hints: ['iperf3 -c server -u -b 1M -t 1', 'sleep N advances the simulated clock by N seconds.'],
+      solution: ['iperf3 -c server -u -b 1M -t 1', 'lab nitro show client', 'sleep 31', 'ethtool -S eth0'],
+      mistakes: [
+        {
+          commands: ['iperf3 -c server -u -b 1M -t 1', 'sleep 10'],
+          why: 'ten idle seconds are not the 30 s UDP timeout: the entry is still held.',
+        },
+      ],
+    },
+    {
       id: 'fill',
       title: 'Fill the table',
       text:
-        "This lab's client has a conntrack allowance of 64 connections (a parameter of the scenario, to fill it quickly). " +
+        'A TCP connection keeps its entry for the established idle timeout: 5 days by default (432,000 s), even after ab is done with it. ' +
         `Open 100 concurrent HTTP connections with ab (${AB}) and watch conntrack_allowance_available and conntrack_allowance_exceeded.`,
       predict: {
         question: 'After the run, how many entries will conntrack_allowance_available show on the client?',
