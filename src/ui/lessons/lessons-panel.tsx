@@ -179,6 +179,7 @@ export function LessonsPanel({ storage }: { storage?: ProgressStorage | null }) 
             key={s.id}
             type="button"
             aria-current={i === stepIndex ? 'step' : undefined}
+            aria-label={`Step ${i + 1}${done.includes(s.id) ? ' (passed)' : ''}: ${s.title}`}
             onClick={() => void goTo(i)}
           >
             {done.includes(s.id) ? '✓' : i + 1}
