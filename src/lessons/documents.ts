@@ -6,7 +6,7 @@ import { actionPlan } from './catalog/action-plan';
 import { burstBaseline } from './catalog/burst-baseline';
 import { conntrack } from './catalog/conntrack';
 import { cloudwatchTruth } from './catalog/cloudwatch';
-import { tunnels } from './catalog/drafts';
+import { tunnels } from './catalog/tunnels';
 import { flowSetup } from './catalog/flow-setup';
 import { microbursts } from './catalog/microbursts';
 import { packetJourney } from './catalog/packet-journey';

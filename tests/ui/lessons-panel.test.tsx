@@ -7,6 +7,7 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LESSON_DOCUMENTS } from '../../src/lessons/documents';
 import { PROGRESS_KEY, type ProgressStorage } from '../../src/lessons/progress';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
@@ -71,6 +72,17 @@ function serviceLab(store: AppStore, service: SimService): LabController {
   };
 }
 
+/** The lab's lessons plus a draft (none of the lab's own is a draft today). */
+const LESSONS = [
+  ...LESSON_DOCUMENTS,
+  {
+    ...LESSON_DOCUMENTS[0]!,
+    id: 'ipsec',
+    title: 'IPsec tunnels',
+    draft: { reason: 'not modelled', needs: ['ip xfrm'] },
+  },
+];
+
 let root: Root | null = null;
 let el: HTMLDivElement;
 afterEach(() => {
@@ -89,7 +101,7 @@ function mount(embed: boolean, storage: ProgressStorage) {
     root!.render(
       <StoreContext.Provider value={store}>
         <ControllerContext.Provider value={lab}>
-          <LessonsPanel storage={storage} />
+          <LessonsPanel storage={storage} lessons={LESSONS} />
         </ControllerContext.Provider>
       </StoreContext.Provider>,
     ),
@@ -118,8 +130,9 @@ describe('lessons panel', () => {
   it('lists the missions with drafts disabled, runs a step live and judges the prediction', async () => {
     const storage = new MemStorage();
     mount(false, storage);
-    expect(button('Tunnels and flow entropy').disabled).toBe(true);
-    expect(el.textContent).toContain('draft: needs ip link add NAME type gre');
+    expect(button('IPsec tunnels').disabled).toBe(true);
+    expect(el.textContent).toContain('draft: needs ip xfrm');
+    expect(button('Tunnels and flow entropy').disabled).toBe(false);
     await click(button('Flow setup and the accelerated path'));
     expect(el.querySelector('h3')?.textContent).toBe('Step 1 of 3: Ask the card');
     expect(predicates()[0]).toMatch(/not met|not yet/);

@@ -29,7 +29,15 @@ function browserStorage(): ProgressStorage | null {
   }
 }
 
-export function LessonsPanel({ storage }: { storage?: ProgressStorage | null }) {
+export function LessonsPanel({
+  storage,
+  lessons = LESSON_DOCUMENTS,
+}: {
+  /** Where progress is kept (default: localStorage when the browser allows it). */
+  storage?: ProgressStorage | null;
+  /** The missions offered (default: the lab's own, in NET402's order). */
+  lessons?: readonly LessonInput[];
+}) {
   const lab = useLab();
   const store = useAppStore();
   const embed = useApp((s) => s.env.embed);
@@ -53,7 +61,7 @@ export function LessonsPanel({ storage }: { storage?: ProgressStorage | null }) 
   const inFlight = useRef(false);
   const dirty = useRef(false);
 
-  const lesson = LESSON_DOCUMENTS.find((l) => l.id === lessonId) ?? null;
+  const lesson = lessons.find((l) => l.id === lessonId) ?? null;
   const step: StepDoc | null = lesson?.steps[stepIndex] ?? null;
   // another scenario was loaded (the experiment picker): the lesson is left
   const active = lesson !== null && presetId === `lesson:${lesson.id}`;
@@ -135,7 +143,7 @@ export function LessonsPanel({ storage }: { storage?: ProgressStorage | null }) 
           Guided missions that follow the NET402 talk. Each checks what the lab reports.
         </p>
         <ol className="lesson-list">
-          {LESSON_DOCUMENTS.map((l) => {
+          {lessons.map((l) => {
             const done = progress.isComplete(
               l.id,
               l.steps.map((s) => s.id),
