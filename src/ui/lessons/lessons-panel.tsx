@@ -181,6 +181,11 @@ export function LessonsPanel({
           </button>
         </p>
       ) : null}
+      <details className="lesson-about">
+        <summary>About this lesson</summary>
+        <p>{lesson.summary}</p>
+        <p className="muted">NET402: {lesson.talk}</p>
+      </details>
       <nav className="lesson-steps" aria-label="Steps">
         {lesson.steps.map((s, i) => (
           <button
