@@ -80,5 +80,48 @@ export const actionPlan: LessonInput = {
         },
       ],
     },
+    {
+      id: 'small-packets',
+      title: 'Many small packets',
+      text:
+        'A second workload for the same sender: a telemetry collector receives eight streams of small messages (128-byte segments: ' +
+        "iperf3 -M 128 -P 8) and must take at least 2.5 Gbps of them, about 2.7 million packets a second, without the receiver's " +
+        'pps_allowance_exceeded moving. Bits per second are easy here; packets per second are not. Pick the receiver among the four.',
+      predict: {
+        question:
+          'How many Gbps of 128-byte segments does a c6i.8xlarge (ingest-b, 12.5 Gbps) take from eight streams?',
+        answer: { metric: 'iperf3.received_gbps', command: '^iperf3\\s.*-c\\s+ingest-b\\b' },
+        tolerance: { relative: 0.2 },
+        reason:
+          "Its PPS allowance (about 1 Mpps in this lab's catalog) binds first: 1 M packets × 116 bytes of payload ≈ 0.9 Gbps, " +
+          'whatever its bandwidth. Run it against ingest-b once to see.',
+      },
+      goal: [
+        { metric: 'iperf3.mss_bytes', op: '<=', value: 128, label: '128-byte segments' },
+        { metric: 'iperf3.streams', op: '>=', value: 8, label: 'eight streams' },
+        { metric: 'iperf3.received_gbps', op: '>=', value: 2.5, label: '≥ 2.5 Gbps of small packets' },
+        {
+          metric: 'counter',
+          name: 'pps_allowance_exceeded',
+          host: '@target',
+          window: 'last-command',
+          command: '^iperf3\\s',
+          op: '==',
+          value: 0,
+          label: "the receiver's PPS allowance never bound",
+        },
+      ],
+      hints: [
+        'PPS allowances are not published per type; the network-optimised "n" types carry far more packets per second.',
+        'Try the same test against two candidates and compare pps_allowance_exceeded.',
+      ],
+      solution: ['iperf3 -c ingest-b -t 1 -M 128 -P 8', 'iperf3 -c ingest-c -t 1 -M 128 -P 8'],
+      mistakes: [
+        {
+          commands: ['iperf3 -c ingest-b -t 1 -M 128 -P 8'],
+          why: 'a c6i.8xlarge has the bandwidth but not the packet rate: its PPS allowance binds at ≈ 0.9 Gbps.',
+        },
+      ],
+    },
   ],
 };
