@@ -28,10 +28,27 @@ describe('sar -n DEV', () => {
     expect(sar.output).toContain('\nAverage:        IFACE   rxpck/s');
     expect(sar.output).toMatch(/\nAverage: +eth0 /);
   });
+  it('sar -n UDP counts datagrams in and out and receive-buffer errors (the Stressgrid columns)', () => {
+    const lab = createLab(defaultScenario());
+    const recs = runScript(lab, [
+      'server: sar -n UDP 1 2 &',
+      'iperf3 -c server -u -b 1G -l 1400 -t 1',
+      'sleep 2',
+    ]);
+    const sar = recs.find((r) => r.command.startsWith('sar') && r.output.includes('Average:'))!;
+    const lines = sar.output.split('\n');
+    expect(lines[2]).toBe('05:00:00 PM    idgm/s    odgm/s  noport/s idgmerr/s');
+    const row = lines[3]!.trim().split(/\s+/);
+    expect(row.slice(0, 2)).toEqual(['05:00:01', 'PM']);
+    // 1 Gbit/s of 1400-byte datagrams ≈ 89k/s received by the server (the first second)
+    expect(Number(row[2])).toBeGreaterThan(80_000);
+    expect(Number(row[2])).toBeLessThan(95_000);
+    expect(sar.output).toContain('\nAverage:       idgm/s    odgm/s  noport/s idgmerr/s\n');
+  });
   it('refuses what is not simulated', () => {
     const lab = createLab(defaultScenario());
-    const [r] = runScript(lab, ['sar -n UDP 1 1']);
+    const [r] = runScript(lab, ['sar -n TCP 1 1']);
     expect(r!.exitCode).toBe(1);
-    expect(r!.output).toBe('sar: -n UDP is not simulated in ec2-netlab (only -n DEV)\n');
+    expect(r!.output).toBe('sar: -n TCP is not simulated in ec2-netlab (only -n DEV and -n UDP)\n');
   });
 });

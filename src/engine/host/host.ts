@@ -23,7 +23,7 @@ import type { QdiscManager } from './qdisc/tree';
 import type { QdiscContext } from './qdisc/types';
 import type { TcpEndpoint } from './tcp';
 import type { TunnelStack } from './tunnel';
-import type { UdpSocket } from './udp';
+import type { UdpMib, UdpSocket } from './udp';
 
 /**
  * What receives a flow's packets: a TCP endpoint, a UDP socket, or a raw handler (ICMP: the kernel's
@@ -46,6 +46,8 @@ export class Host {
   private readonly watchdog: Timer;
   /** UDP datagrams to closed ports (UDP NoPorts), TCP resets not modelled. */
   noPorts = 0;
+  /** The host's UDP MIB (/proc/net/snmp Udp:), summed over its sockets as they count (sar -n UDP). */
+  readonly udpMib: UdpMib = { inDatagrams: 0, outDatagrams: 0, rcvbufErrors: 0 };
   nextEphemeralPort = 45_000;
   /** Stage observations (the lab sets its probe and this host's index in lab order). */
   probe = new Probe();
@@ -126,6 +128,7 @@ export class Host {
     const s = h.kind === 'tcp' ? h.ep : h.sock;
     s.stageProbe = this.probe;
     s.probeHost = this.probeHost;
+    if (h.kind === 'udp') h.sock.mib = this.udpMib;
   }
 
   /** The probe's queue for a qdisc packet: the mq child (TX queue) it sits in, else 0 (one root). */

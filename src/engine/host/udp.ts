@@ -9,7 +9,16 @@ import { IPV4_HEADER_BYTES, type Flow, type Packet, UDP_HEADER_BYTES } from '../
 
 export const UDP_IP_OVERHEAD = IPV4_HEADER_BYTES + UDP_HEADER_BYTES;
 
+/** Host-wide UDP counters (/proc/net/snmp Udp: InDatagrams, OutDatagrams, RcvbufErrors). */
+export interface UdpMib {
+  inDatagrams: number;
+  outDatagrams: number;
+  rcvbufErrors: number;
+}
+
 export class UdpSocket {
+  /** The host's UDP MIB this socket also counts into (set when the host registers it). */
+  mib: UdpMib | null = null;
   /** Bytes handed to the qdisc and not yet TX-completed. */
   wmemBytes = 0;
   sndbufBytes: number;
@@ -54,6 +63,7 @@ export class UdpSocket {
   charge(count: number, len: number): void {
     this.wmemBytes += count * (len + this.txOverhead);
     this.outDatagrams += count;
+    if (this.mib) this.mib.outDatagrams += count;
   }
 
   txCompleted(p: Packet, count: number): void {
@@ -70,6 +80,7 @@ export class UdpSocket {
     const sink = this.stageProbe.sink;
     if (room <= 0) {
       this.rcvbufErrors += p.count;
+      if (this.mib) this.mib.rcvbufErrors += p.count;
       sink?.drop(nowNs, this.probeHost, 'socket_rx', 0, p, p.count, 'socket_rcvbuf_full', false);
       return p.count;
     }
@@ -78,12 +89,14 @@ export class UdpSocket {
       const rest = split(p, room);
       dropped = rest.count;
       this.rcvbufErrors += dropped;
+      if (this.mib) this.mib.rcvbufErrors += dropped;
       sink?.drop(nowNs, this.probeHost, 'socket_rx', 0, rest, dropped, 'socket_rcvbuf_full', false);
     }
     sink?.enter(nowNs, this.probeHost, 'socket_rx', 0, p);
     this.rxQueue.push(p);
     this.rxQueuedBytes += p.count * truesize;
     this.inDatagrams += p.count;
+    if (this.mib) this.mib.inDatagrams += p.count;
     this.onReadable?.();
     return dropped;
   }

@@ -10,7 +10,9 @@
  * this sample's time (12-hour clock with AM/PM, as in the en_US locale); columns are " %9s" /
  * " %9.2f". kB are 1024 bytes. %ifutil needs the link speed, which ENA does not report (ethtool
  * says "Speed: Unknown!"), so sysstat prints 0.00. The lab models no loopback traffic: lo is 0.
- * `-n UDP` (and other keywords) are refused as not simulated.
+ * `sar -n UDP` prints idgm/s odgm/s noport/s idgmerr/s (sysstat print_net_udp_stats) from the
+ * host's UDP MIB (/proc/net/snmp Udp: InDatagrams, OutDatagrams, NoPorts, InErrors; InErrors here
+ * is RcvbufErrors, the only UDP input error the lab models). Other keywords are refused.
  */
 import type { Instance, Lab } from '../../lab';
 import { utcFields } from '../../../lib/time';
@@ -21,6 +23,7 @@ const USAGE =
   'Main options and reports (report name between square brackets):\n';
 
 const COLS = ['rxpck/s', 'txpck/s', 'rxkB/s', 'txkB/s', 'rxcmp/s', 'txcmp/s', 'rxmcst/s', '%ifutil'];
+const UDP_COLS = ['idgm/s', 'odgm/s', 'noport/s', 'idgmerr/s'];
 
 interface Sample {
   ns: number;
@@ -28,6 +31,10 @@ interface Sample {
   txP: number;
   rxB: number;
   txB: number;
+  idgm: number;
+  odgm: number;
+  noport: number;
+  idgmerr: number;
 }
 
 export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome {
@@ -40,12 +47,14 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
       if (keyword === null) return fail(USAGE, 1);
     } else if (/^\d+$/.test(a)) nums.push(a);
     else if (a.startsWith('-'))
-      return fail(`sar: option ${a} is not simulated in ec2-netlab (only -n DEV)`, 1);
+      return fail(`sar: option ${a} is not simulated in ec2-netlab (only -n DEV and -n UDP)`, 1);
     else return fail(USAGE, 1);
   }
   if (keyword === null)
-    return fail('sar: only the network report (sar -n DEV) is simulated in ec2-netlab', 1);
-  if (keyword !== 'DEV') return fail(`sar: -n ${keyword} is not simulated in ec2-netlab (only -n DEV)`, 1);
+    return fail('sar: only the network reports (sar -n DEV, sar -n UDP) are simulated in ec2-netlab', 1);
+  if (keyword !== 'DEV' && keyword !== 'UDP')
+    return fail(`sar: -n ${keyword} is not simulated in ec2-netlab (only -n DEV and -n UDP)`, 1);
+  const udp = keyword === 'UDP';
   if (nums.length === 0)
     return fail(
       'sar: reading the daily data files is not simulated in ec2-netlab; give an interval (sar -n DEV 1)',
@@ -60,7 +69,18 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
   const dev = inst.host.eth0;
   const read = (): Sample => {
     const s = dev.linkStats();
-    return { ns: lab.nowNs, rxP: s.rxPackets, txP: s.txPackets, rxB: s.rxBytes, txB: s.txBytes };
+    const m = inst.host.udpMib;
+    return {
+      ns: lab.nowNs,
+      rxP: s.rxPackets,
+      txP: s.txPackets,
+      rxB: s.rxBytes,
+      txB: s.txBytes,
+      idgm: m.inDatagrams,
+      odgm: m.outDatagrams,
+      noport: inst.host.noPorts,
+      idgmerr: m.rcvbufErrors,
+    };
   };
   const clock = (ns: number) => {
     const f = utcFields(lab.wallClockStartS + Math.floor(ns / 1e9));
@@ -76,6 +96,8 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
   const rows = (stamp: string, a: Sample, b: Sample): string => {
     const dt = (b.ns - a.ns) / 1e9;
     const r = (x: number) => (dt > 0 ? x / dt : 0);
+    if (udp)
+      return `${stamp.padEnd(11)}${[r(b.idgm - a.idgm), r(b.odgm - a.odgm), r(b.noport - a.noport), r(b.idgmerr - a.idgmerr)].map(num).join('')}\n`;
     const lo = `${stamp.padEnd(11)}${col('lo')}${COLS.map(() => num(0)).join('')}\n`;
     const eth = [
       r(b.rxP - a.rxP),
@@ -89,7 +111,10 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
     ];
     return `${lo}${stamp.padEnd(11)}${col('eth0')}${eth.map(num).join('')}\n`;
   };
-  const header = (stamp: string) => `${stamp.padEnd(11)}${col('IFACE')}${COLS.map(col).join('')}\n`;
+  const header = (stamp: string) =>
+    udp
+      ? `${stamp.padEnd(11)}${UDP_COLS.map(col).join('')}\n`
+      : `${stamp.padEnd(11)}${col('IFACE')}${COLS.map(col).join('')}\n`;
 
   const first = read();
   let out = `Linux 6.1.115-126.197.amzn2023.x86_64 (ip-${inst.host.ip.replace(/\./g, '-')}) \t${clock(first.ns).date} \t_x86_64_\t(${inst.spec.vcpus.value} CPU)\n`;
