@@ -27,8 +27,8 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** strftime "%a %b %d %H:%M:%S %Z %Y" in UTC, as dig prints ";; WHEN:". */
-export function digWhen(nowNs: number): string {
-  const f = utcFields(LAB_EPOCH_UNIX_S + Math.floor(nowNs / 1e9));
+export function digWhen(nowNs: number, wallClockStartS = LAB_EPOCH_UNIX_S): string {
+  const f = utcFields(wallClockStartS + Math.floor(nowNs / 1e9));
   const p2 = (n: number) => String(n).padStart(2, '0');
   return `${WEEKDAYS[f.weekday]} ${MONTHS[f.month - 1]} ${p2(f.day)} ${p2(f.hour)}:${p2(f.minute)}:${p2(f.second)} UTC ${f.year}`;
 }
@@ -140,7 +140,7 @@ export function runDig(argv: string[], lab: Lab, self: Instance): CommandOutcome
       if (nAns) out += `;; ANSWER SECTION:\n${rr}\n`;
       out += `;; Query time: ${ms} msec\n`;
       out += `;; SERVER: ${server}#53(${server}) (UDP)\n`;
-      out += `;; WHEN: ${digWhen(lab.nowNs)}\n`;
+      out += `;; WHEN: ${digWhen(lab.nowNs, lab.wallClockStartS)}\n`;
       out += `;; MSG SIZE  rcvd: ${a.sizeBytes}\n\n`;
       return {
         stdout: out,

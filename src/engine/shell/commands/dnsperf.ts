@@ -18,7 +18,7 @@
 import { DnsClient } from '../../apps/dns';
 import type { Instance, Lab } from '../../lab';
 import { vpcState } from '../../vpc';
-import { LAB_EPOCH_UNIX_S, utcFields } from '../../../lib/time';
+import { utcFields } from '../../../lib/time';
 import type { CommandOutcome, Job } from '../types';
 
 export const LAB_QUERY_FILE = 'queries.txt';
@@ -28,8 +28,8 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** ctime(3) in UTC: "Mon Dec  2 17:00:00 2024\n". */
-function ctime(nowNs: number): string {
-  const f = utcFields(LAB_EPOCH_UNIX_S + Math.floor(nowNs / 1e9));
+function ctime(nowNs: number, wallClockStartS: number): string {
+  const f = utcFields(wallClockStartS + Math.floor(nowNs / 1e9));
   const p2 = (n: number) => String(n).padStart(2, '0');
   return `${WEEKDAYS[f.weekday]} ${MONTHS[f.month - 1]} ${String(f.day).padStart(2)} ${p2(f.hour)}:${p2(f.minute)}:${p2(f.second)} ${f.year}\n`;
 }
@@ -228,7 +228,7 @@ export function runDnsperf(argv: string[], lab: Lab, self: Instance): CommandOut
       const cmd = ['dnsperf', ...argv].join(' ');
       let out = BANNER;
       out += `[Status] Command line: ${cmd}\n[Status] Sending queries (to ${server}:${port})\n`;
-      out += `[Status] Started at: ${ctime(start)}[Status] Stopping after `;
+      out += `[Status] Started at: ${ctime(start, lab.wallClockStartS)}[Status] Stopping after `;
       if (limitS > 0) out += us6(Math.round(limitS * 1e6));
       if (limitS > 0 && maxRuns > 0) out += ' or ';
       if (maxRuns > 0) out += `${maxRuns} run${maxRuns === 1 ? '' : 's'} through file`;
