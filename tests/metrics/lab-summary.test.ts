@@ -41,6 +41,22 @@ describe('lab summary', () => {
     expect(client.queues['nitro_egress[0]']).toBeGreaterThan(0);
     expect(s.output).toContain('client    out: peak 60 s rate (CloudWatch 1-minute)');
     expect(s.output).toContain('note: this run moves packets in batches of up to 64');
+    // the server's received flow: one-way latency percentiles, ordered
+    const lat = Object.values(
+      (
+        s.result as {
+          instances: Array<{ latency: Record<string, { p50us: number; p99us: number; p999us: number }> }>;
+        }
+      ).instances[1]!.latency,
+    );
+    expect(lat.length).toBeGreaterThan(0);
+    const big = lat[0]!;
+    expect(big.p50us).toBeGreaterThan(0);
+    expect(big.p99us).toBeGreaterThanOrEqual(big.p50us);
+    expect(big.p999us).toBeGreaterThanOrEqual(big.p99us);
+    expect(s.output).toMatch(
+      /server {4}latency tcp 10\.0\.0\.10:\d+ → 10\.0\.0\.11:5201 \(whole run\) +p50 [\d.]+ µs, p99/,
+    );
   });
 
   it('a range narrows it; without the recorder it says how to turn it on; lab record on starts one', () => {

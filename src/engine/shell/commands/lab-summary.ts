@@ -2,7 +2,8 @@
  * `lab summary [--from S] [--to S]` and `lab record on|off|status`: ec2-netlab's own view (not an
  * AWS or Linux tool) of one run at every time scale at once, from the full metrics recorder. One
  * table, per instance: the peak 10 µs, 1 ms, 1 s (iperf3's interval), 60 s and 300 s (CloudWatch's
- * periods) rates per direction, the fullest each queue got, and every counter that moved.
+ * periods) rates per direction, the fullest each queue got, every counter that moved, and the
+ * one-way latency percentiles of the flows it received (whole run: the histograms are not timed).
  *
  * Rates count bytes as the ENA does (IP length + 14-byte Ethernet header). The 1 s, 60 s and 300 s
  * windows start at --from (CloudWatch's own minutes come from `aws cloudwatch`); a window that
@@ -170,6 +171,21 @@ export function runSummary(args: string[], lab: Lab): CommandOutcome {
       rows.push({ instance: inst.name, measure: `drops in ${k.stage}: ${k.reason}`, value: `${n} packets` });
     }
     entry['counters'] = counters;
+    // one-way latency of the flows this instance received (socket_tx enter → socket_rx enter)
+    const latency: Record<string, { p50us: number; p99us: number; p999us: number; packets: number }> = {};
+    for (const l of rec.latency.values()) {
+      if (l.host !== h || l.hist.n === 0) continue;
+      const t = l.tuple;
+      const name = `${t.proto} ${t.srcIp}:${t.srcPort} → ${t.dstIp}:${t.dstPort}`;
+      const us = (q: number) => l.hist.quantile(q) / 1e3;
+      latency[name] = { p50us: us(0.5), p99us: us(0.99), p999us: us(0.999), packets: l.hist.n };
+      rows.push({
+        instance: inst.name,
+        measure: `latency ${name} (whole run)`,
+        value: `p50 ${us(0.5).toFixed(1)} µs, p99 ${us(0.99).toFixed(1)} µs, p99.9 ${us(0.999).toFixed(1)} µs`,
+      });
+    }
+    entry['latency'] = latency;
     json.push(entry);
   });
   const w0 = Math.max(8, ...rows.map((r) => r.instance.length));
