@@ -30,6 +30,12 @@ const ALLOWED: Array<[RegExp, string]> = [
   ],
   [/^http:\/\/nginx\.(org|com)\/$/, "printed by the simulated web server (nginx's default page)"],
   [/^http:\/\/www\.(zeustech\.net|apache\.org)\/$/, "printed by the simulated ab (ApacheBench's banner)"],
+  // The main chunk carries the lessons' commands (curl http://server/…): the lab's simulated hosts,
+  // dot-less names and private addresses that only the engine resolves, never the browser
+  [
+    /^https?:\/\/(server|client|web-server|app-server|10(\.\d{1,3}){3})(:\d+)?(\/[\w.\/-]*)?$/,
+    "the lab's simulated hosts in lesson commands (typed into the simulated shell, never fetched)",
+  ],
 ];
 
 const CSP_META = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/;
