@@ -1,16 +1,19 @@
 /**
- * The lab's layout: a header (what this is, the preset picker, theme), the path view region
- * (filled by the path view when it lands), the terminal, time controls, charts and counters, and
- * a live region that tells screen-reader users what changed. Reads the store; acts through the
- * lab controller (context). Never imports the engine or the worker.
+ * The lab's layout: a header (what this is, the preset picker, theme), the time controls (sticky),
+ * then a workbench: the path view takes the dominant column; beside it a column that stays in
+ * view while the page scrolls, with the terminal and tabs (the experiment or lesson, charts,
+ * ethtool -S counters). A live region tells screen-reader users what changed. Reads the store;
+ * acts through the lab controller (context). Never imports the engine or the worker.
  */
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { LESSON_DOCUMENTS } from '../lessons/documents';
 import { PRESETS } from '../scenario/presets';
 import { ChartsPanel } from './charts/charts-panel';
 import { useApp, useAppStore, useLab } from './context';
 import { CountersPanel } from './counters-panel';
 import { LessonsPanel } from './lessons/lessons-panel';
 import { PathPanel } from './path-panel';
+import { Tabs } from './tabs';
 import { Terminal } from './terminal';
 import { TimeControls } from './time-controls';
 
@@ -24,6 +27,22 @@ export function App({ pathView }: { pathView?: ReactNode }) {
   const errors = useApp((s) => s.scenario.loadErrors);
   const introOpen = useApp((s) => s.view.introOpen);
   const preset = PRESETS.find((p) => p.id === presetId) ?? PRESETS[0]!;
+  // a lesson's scenario is loaded: the header and the guide name the lesson, not a preset
+  const lesson = presetId.startsWith('lesson:')
+    ? (LESSON_DOCUMENTS.find((l) => `lesson:${l.id}` === presetId) ?? null)
+    : null;
+  const [tab, setTab] = useState('guide');
+  // the side column sticks below the time controls, whatever their height (they wrap when narrow)
+  const bar = useRef<HTMLDivElement>(null);
+  const app = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const b = bar.current;
+    const a = app.current;
+    if (!b || !a || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => a.style.setProperty('--controls-h', `${b.offsetHeight}px`));
+    ro.observe(b);
+    return () => ro.disconnect();
+  }, []);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -33,7 +52,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
     store.setState((s) => ({ view: { ...s.view, ...p } }));
 
   return (
-    <div className="app">
+    <div className="app" ref={app}>
       <header className="app-header">
         <div className="brand">
           <h1>ec2-netlab</h1>
@@ -46,6 +65,11 @@ export function App({ pathView }: { pathView?: ReactNode }) {
             value={presetId}
             onChange={(e) => void lab.loadPreset(e.target.value)}
           >
+            {lesson ? (
+              <option value={presetId} disabled>
+                Lesson: {lesson.title}
+              </option>
+            ) : null}
             {PRESETS.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.title}
@@ -78,36 +102,73 @@ export function App({ pathView }: { pathView?: ReactNode }) {
         </div>
       ) : null}
       {introOpen ? <Intro onClose={() => setView({ introOpen: false })} /> : null}
-      <TimeControls />
-      <main className="grid">
+      <div className="controls-bar" ref={bar}>
+        <TimeControls />
+      </div>
+      <main className="workbench">
         <section className="panel path" aria-label="Packet path">
           {pathView ?? <PathPanel />}
         </section>
         <div className="side">
-          <section className="panel experiment" aria-label="This experiment">
-            <h2>{preset.title}</h2>
-            <p>{preset.summary}</p>
-            <p className="muted">Try (click to type it):</p>
-            <ul className="try">
-              {preset.commands.map((cmd) => (
-                <li key={cmd}>
-                  <button type="button" className="cmd-suggestion" onClick={() => void lab.submit(cmd)}>
-                    <code>{cmd}</code>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
           <Terminal />
-          <LessonsPanel />
+          <Tabs
+            className="panel side-tabs"
+            label="Lab panels"
+            active={tab}
+            onChange={setTab}
+            tabs={[
+              {
+                id: 'guide',
+                label: lesson ? 'Lesson' : 'Guide',
+                keepMounted: true,
+                content: (
+                  <>
+                    {lesson ? null : <ExperimentBox preset={preset} />}
+                    <LessonsPanel />
+                  </>
+                ),
+              },
+              { id: 'charts', label: 'Charts', content: <ChartsPanel /> },
+              {
+                id: 'counters',
+                label: (
+                  <>
+                    Counters <code className="tab-aside">ethtool -S</code>
+                  </>
+                ),
+                name: 'Counters (ethtool -S)',
+                keepMounted: true,
+                content: <CountersPanel />,
+              },
+            ]}
+          />
         </div>
-        <ChartsPanel />
-        <CountersPanel />
       </main>
       <div className="visually-hidden" aria-live="polite" role="log" aria-label="What changed">
         {announcement}
       </div>
     </div>
+  );
+}
+
+/** The preset's title, what it shows, and its suggested commands (click one to run it). */
+function ExperimentBox({ preset }: { preset: (typeof PRESETS)[number] }) {
+  const lab = useLab();
+  return (
+    <section className="experiment" aria-label="This experiment">
+      <h2>{preset.title}</h2>
+      <p>{preset.summary}</p>
+      <p className="muted">Try (click to run it):</p>
+      <ul className="try">
+        {preset.commands.map((cmd) => (
+          <li key={cmd}>
+            <button type="button" className="cmd-suggestion" onClick={() => void lab.submit(cmd)}>
+              <code>{cmd}</code>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

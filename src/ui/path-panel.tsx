@@ -3,13 +3,32 @@
  * it, the inspector of what is selected (a packet, or a stage with the Nitro tables). Connects the
  * presentational components to the store and the lab controller.
  */
+import { useEffect, useState } from 'react';
 import { NitroTables } from './inspectors/nitro-tables';
 import { PacketInspector } from './inspectors/packet-inspector';
 import { StageInspector } from './inspectors/stage-inspector';
 import { PathView } from './path/path-view';
 import { useApp, useAppStore, useLab } from './context';
 
+/**
+ * The canvas height: what the window leaves below the header and time controls and above the
+ * legend (so the whole path is in view at 1440×900 and 1920×1080), within readable bounds.
+ */
+const pathHeight = () =>
+  typeof innerHeight === 'number' ? Math.round(Math.min(860, Math.max(470, innerHeight - 290))) : 560;
+
+function usePathHeight(): number {
+  const [h, setH] = useState(pathHeight);
+  useEffect(() => {
+    const on = () => setH(pathHeight());
+    addEventListener('resize', on);
+    return () => removeEventListener('resize', on);
+  }, []);
+  return h;
+}
+
 export function PathPanel() {
+  const height = usePathHeight();
   const store = useAppStore();
   const lab = useLab();
   const layout = useApp((s) => s.pathLayout);
@@ -27,7 +46,7 @@ export function PathPanel() {
         onSelect={(sel) => void lab.select(sel)}
         colourBy={colourBy}
         onColourByChange={(c) => store.setState((s) => ({ view: { ...s.view, colourBy: c } }))}
-        height={560}
+        height={height}
       />
       {selection?.kind === 'packet' ? (
         <PacketInspector inspection={insp.packet} missing={insp.missing ?? undefined} onClose={close} />
