@@ -25,6 +25,11 @@ export interface Iperf3TestConfig {
   blockSizeBytes: number;
   mssBytes?: number;
   targetBitrateBps: number; // per stream; 0 = unlimited
+  /**
+   * `-b RATE/COUNT` (UDP): datagrams sent back to back per burst; iperf3 checks its throttle only
+   * between bursts, so the average stays at RATE while each burst leaves at the host's full speed.
+   */
+  burstPackets?: number;
   reverse: boolean;
   bidir: boolean;
   intervalNs: number; // 0 = no interval reports
@@ -127,6 +132,8 @@ interface Stream {
   reading: boolean;
   waitingWritable: boolean;
   receiverStopped: boolean;
+  /** Datagrams left in the current `-b RATE/COUNT` burst. */
+  burstLeft: number;
 }
 
 const MAX_CALLS_PER_EVENT = 64;
@@ -253,6 +260,7 @@ export class Iperf3Test {
       busy: false,
       reading: false,
       waitingWritable: false,
+      burstLeft: 0,
       receiverStopped: false,
     };
     this.streams.push(s);
@@ -441,7 +449,20 @@ export class Iperf3Test {
     const now = this.lab.nowNs;
     const rate = this.cfg.targetBitrateBps;
     let k = this.lab.maxBatch;
-    if (rate > 0) {
+    const burst = this.cfg.burstPackets ?? 0;
+    if (rate > 0 && burst > 0) {
+      // iperf_send with a burst: `burst` datagrams back to back, then one throttle check (green
+      // while the average since the start is under the rate; the first burst goes at once)
+      if (s.burstLeft === 0) {
+        if (s.sentBytes > 0 && s.sentBytes * 8e9 >= rate * (now - this.testStartNs)) {
+          const nextAt = this.testStartNs + Math.floor((s.sentBytes * 8e9) / rate) + 1;
+          this.lab.sched.at(Math.max(nextAt, now + 1), () => this.udpSend(s));
+          return;
+        }
+        s.burstLeft = burst;
+      }
+      k = Math.min(k, s.burstLeft);
+    } else if (rate > 0) {
       // iperf3's throttle: send while bits sent ≤ rate × elapsed
       const allowedBytes = ((now - this.testStartNs) * rate) / 8e9;
       const due = Math.floor((allowedBytes - s.sentBytes) / len) + 1;
@@ -485,6 +506,7 @@ export class Iperf3Test {
         inner: null,
       };
       s.nextSendSeq += k;
+      if (s.burstLeft > 0) s.burstLeft = Math.max(0, s.burstLeft - k);
       s.sentBytes += k * len;
       s.sentPackets += k;
       this.totalSent += k * len;

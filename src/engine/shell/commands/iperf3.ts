@@ -115,6 +115,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     blockSizeBytes: blk,
     mssBytes: o.mssBytes,
     targetBitrateBps: o.targetBitrateBps,
+    ...(o.burstPackets !== undefined ? { burstPackets: o.burstPackets } : {}),
     reverse: o.reverse,
     bidir: o.bidir,
     intervalNs: Math.round(o.intervalSec * 1e9),
