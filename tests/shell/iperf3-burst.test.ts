@@ -24,7 +24,9 @@ describe('iperf3 -b RATE/COUNT', () => {
     const burst = run('1G/64');
     // same datagrams in the second: 1 Gbit/s / (8000 × 8) = 15625 per second
     for (const r of [paced, burst])
-      expect(r.iperf).toMatch(/0\.00-1\.00 +sec +1[12]\d MBytes +1\.00 Gbits\/sec .* 0\/156\d\d \(0%\) +sender/);
+      expect(r.iperf).toMatch(
+        /0\.00-1\.00 +sec +1[12]\d MBytes +1\.00 Gbits\/sec .* 0\/156\d\d \(0%\) +sender/,
+      );
     expect(burst.out.peak1s).toBeCloseTo(paced.out.peak1s, -7);
     // paced: every millisecond carries ≈ 1 Gbit/s; bursts: 64 × 8028 B leave within well under 1 ms
     expect(paced.out.peak1ms * 8).toBeLessThan(1.5e9);
