@@ -139,7 +139,16 @@ interface FlowInfo {
   txq: number;
   src: number;
   dst: number;
+  /**
+   * Whether the flow's sequence numbers count bytes (TCP) or packets: the carried flow's protocol,
+   * `(p.inner ?? p.flow)`, since a tunnel's outer flow (gre, or udp for VXLAN/GENEVE) keeps the
+   * inner TCP segment's byte numbering (splitBatch does the same).
+   */
+  seqBytes: boolean;
 }
+
+/** What one packet of the flow advances its sequence number by. */
+const seqUnit = (f: FlowInfo): number => (f.seqBytes ? f.payloadBytes : 1);
 
 export class PathRecorder implements ProbeSink {
   private readonly P: number;
@@ -371,7 +380,7 @@ export class PathRecorder implements ProbeSink {
   ): void {
     const o = lane.open.get(f.id);
     let left = count;
-    const unit = f.tuple.proto === 'tcp' ? f.payloadBytes : 1;
+    const unit = seqUnit(f);
     while (o && left > 0 && o.head < o.q.length) {
       const b = o.q[o.head]!;
       const k = Math.min(left, b.count);
@@ -481,6 +490,7 @@ export class PathRecorder implements ProbeSink {
         txq: p.txq,
         src: this.hostByIp.get(t.srcIp) ?? -1,
         dst: this.hostByIp.get(t.dstIp) ?? -1,
+        seqBytes: (p.inner ?? p.flow).tuple.proto === 'tcp',
       };
       this.flows.set(f.id, f);
       this.flowById[f.id] = f;
@@ -889,7 +899,7 @@ export class PathRecorder implements ProbeSink {
     if (!fl) return null;
     const expired = false;
     // the packet is the batch's first packet: follow (flow, seq) through every stage
-    const unit = fl.tuple.proto === 'tcp' ? fl.payloadBytes : 1;
+    const unit = seqUnit(fl);
     const found = new Map<number, number>(); // lane index → passage id
     const oldest = Math.max(0, this.nextId - this.P);
     for (let j = oldest; j < this.nextId; j++) {

@@ -118,6 +118,43 @@ describe('PathRecorder (synthetic probe)', () => {
     expect(rec.frame(1200, 1800).lanePeak[lane]).toBe(15);
   });
 
+  it('numbers a tunnelled TCP batch in bytes, as its inner flow does, when a stage splits it', () => {
+    const lab = makeLab();
+    const rec = new PathRecorder(lab).attach();
+    const d = driver(lab);
+    const c = lab.instance('client')!;
+    const sv = lab.instance('server')!;
+    // a TCP segment batch inside GRE: the wire (outer) flow is a 3-tuple, the numbering the inner's
+    const inner = lab.makeFlow(c, lab.tuple(c, sv, 'tcp', 40000, 5201));
+    const outer = lab.makeFlow(c, {
+      srcIp: c.host.ip,
+      dstIp: sv.host.ip,
+      proto: 'gre',
+      srcPort: 0,
+      dstPort: 0,
+    });
+    const seg = (count: number, seq: number): Packet => ({
+      ...batch(lab, count, seq),
+      flow: outer,
+      inner,
+      sizeBytes: 1500,
+      payloadBytes: 1424,
+    });
+    d.enter(1000, 0, 'nitro_egress', 0, seg(10, 0));
+    d.leave(2000, 0, 'nitro_egress', 0, seg(4, 0));
+    d.leave(3000, 0, 'nitro_egress', 0, seg(6, 4 * 1424));
+    const f = rec.frame(0, 3500);
+    const rows = [...Array(f.n).keys()].map((i) => [f.count[i], f.seq[i]]);
+    // the 6 packets after the first 4 start 4 × 1424 bytes on, not 4 (the outer gre flow has no bytes of its own)
+    expect(rows).toEqual([
+      [4, 0],
+      [6, 4 * 1424],
+    ]);
+    // and the inspector finds the later part by its byte sequence number
+    const insp = rec.inspectPacket({ flow: outer.id, seq: 5 * 1424 })!;
+    expect(insp.visits.map((v) => [v.stage, v.exitNs])).toEqual([['nitro_egress', 3000]]);
+  });
+
   it('records drops from inside a queue and on arrival, with their reason, in frames and passages', () => {
     const lab = makeLab();
     const rec = new PathRecorder(lab).attach();
