@@ -12,6 +12,8 @@ import { LessonObserver } from './lesson-observer';
 import * as Comlink from 'comlink';
 import { InteractiveSession, replaySession } from '../src/engine/interactive-session';
 import type { Lab } from '../src/engine/lab';
+import { ChartRecorder } from '../src/engine/metrics/chart-recorder';
+import type { RunRecord } from '../src/engine/runner';
 import { PathRecorder } from '../src/engine/view/path-recorder';
 import type {
   NitroTables,
@@ -23,6 +25,8 @@ import type {
 import { createLab } from '../src/engine/runner';
 import type {
   AdvanceRequest,
+  ChartSeries,
+  ChartSeriesRequest,
   CommandLogEntry,
   CounterSet,
   Frame,
@@ -32,6 +36,7 @@ import type {
   RunUntil,
   SimApi,
   TerminalChunk,
+  ToolRun,
 } from '../src/protocol/sim-api';
 import { PROTOCOL_VERSION, SAMPLE_COLUMNS_PER_INSTANCE, transferablesOf } from '../src/protocol/sim-api';
 import { parseScenario, type Scenario } from '../src/scenario/schema';
@@ -53,6 +58,9 @@ export class SimService implements SimApi {
   private stats: Array<Array<[string, number]>> = [];
   private carry: TerminalChunk[] = [];
   private path: PathRecorder | null = null;
+  private charts: ChartRecorder | null = null;
+  /** Commands that ended since the last frame. */
+  private runs: ToolRun[] = [];
   /** Where the next path frame starts (the previous frame's end). */
   private pathFromNs = 0;
 
@@ -165,6 +173,7 @@ export class SimService implements SimApi {
       counters: this.counters(),
       labEvents,
       path: this.pathFrame(s.nowNs, req.pathReuse),
+      runs: this.runs.splice(0),
     };
     this.pathFromNs = s.nowNs;
     return Comlink.transfer(frame, [
@@ -210,6 +219,34 @@ export class SimService implements SimApi {
     return this.path?.nitroTables(host) ?? null;
   }
 
+  chartSeries(req: ChartSeriesRequest): ChartSeries {
+    const names = [...this.lab.instances.keys()];
+    const r = this.charts!.query(req.fromNs, req.toNs, Math.max(1, req.stepNs), this.lab.nowNs);
+    const out: ChartSeries = {
+      t0Ns: r.t0Ns,
+      stepNs: r.stepNs,
+      tierStepNs: r.tierStepNs,
+      steps: r.steps,
+      latency: r.latency.map((l) => ({
+        host: names[l.host] ?? String(l.host),
+        p50: l.quantiles[0]!,
+        p99: l.quantiles[1]!,
+        p999: l.quantiles[2]!,
+        packets: l.packets,
+      })),
+      drops: r.drops.map((d) => ({
+        host: names[d.host] ?? String(d.host),
+        stage: d.stage,
+        reason: d.reason,
+        packets: d.packets,
+      })),
+    };
+    return Comlink.transfer(out, [
+      ...out.latency.flatMap((l) => transferablesOf(l)),
+      ...out.drops.flatMap((d) => transferablesOf(d)),
+    ]);
+  }
+
   crash(how: 'throw' | 'hang'): void {
     if (how === 'hang') {
       // a model that never yields: what the client's overrun timer is for
@@ -241,6 +278,8 @@ export class SimService implements SimApi {
   private prepare(lab: Lab): void {
     this.path?.detach();
     this.path = new PathRecorder(lab).attach();
+    this.charts = new ChartRecorder(lab.instances.size);
+    lab.probe.attach(this.charts);
     this.pathFromNs = lab.nowNs;
   }
 
@@ -250,6 +289,13 @@ export class SimService implements SimApi {
     this.session = s;
     // a rewind or respawn rebuilds the session: the step's window restarts at its time
     this.lessons = new LessonObserver(s);
+    this.runs = [];
+    // iperf3's -J document of every run (exports); the lessons' hook keeps its place first
+    const lessonsHook = s.onRecords;
+    s.onRecords = (records) => {
+      lessonsHook?.(records);
+      for (const r of records) this.runs.push(toolRun(r));
+    };
     this.events = [];
     const names = [...s.lab.instances.keys()];
     this.drops = names.map(() => 0);
@@ -279,6 +325,8 @@ export class SimService implements SimApi {
       name: i.name,
       type: i.spec.name,
       ip: i.host.ip,
+      ppsAllowance: i.nitro.cfg.ppsAllowance,
+      ppsAllowanceProvenance: i.spec.ppsAllowance.provenance,
     }));
     const sampleColumns = instances.flatMap((i) => SAMPLE_COLUMNS_PER_INSTANCE.map((c) => `${i.name}.${c}`));
     return {
@@ -355,6 +403,18 @@ export class SimService implements SimApi {
     }
     return () => false;
   }
+}
+
+/** A run record as the protocol carries it (the output already went to the terminal). */
+function toolRun(r: RunRecord): ToolRun {
+  return {
+    host: r.host,
+    command: r.command,
+    startNs: r.startNs,
+    endNs: r.endNs,
+    exitCode: r.exitCode,
+    result: r.result ?? null,
+  };
 }
 
 /** Grow the frame's arrays (doubling) so `rows` rows fit. */

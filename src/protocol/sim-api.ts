@@ -16,7 +16,8 @@ import type {
   StageInspection,
 } from './path-frame';
 
-export const PROTOCOL_VERSION = 1;
+/** 2: frames carry `runs`; `chartSeries` (latency percentiles, drops by reason); InstanceInfo's PPS allowance. */
+export const PROTOCOL_VERSION = 2;
 
 /** One user action at a simulated instant (a line typed, or Ctrl-C): what a rewind or respawn replays. */
 export type CommandLogEntry = SessionLogEntry;
@@ -33,6 +34,47 @@ export interface InstanceInfo {
   name: string;
   type: string;
   ip: string;
+  /** The Nitro card's PPS allowance (in + out together), packets/s, and where the figure comes from. */
+  ppsAllowance: number;
+  ppsAllowanceProvenance: 'documented' | 'measured' | 'assumed';
+}
+
+/** A command that ended, with its structured result (iperf3: its own `-J` document, start/intervals/end). */
+export interface ToolRun {
+  host: string;
+  command: string;
+  startNs: number;
+  endNs: number;
+  exitCode: number;
+  result: unknown;
+}
+
+/** Ask for the charts' engine-side series over [fromNs, toNs) in steps of about `stepNs`. */
+export interface ChartSeriesRequest {
+  fromNs: number;
+  toNs: number;
+  stepNs: number;
+}
+
+/**
+ * Series the counter samples cannot carry, per answer step (step k covers t0Ns + k·stepNs …).
+ * Latency: one-way, socket_tx enter → socket_rx enter of the packets an instance received in the
+ * step (ns; NaN when none). Drops: packets per (host, stage, reason) in the step.
+ */
+export interface ChartSeries {
+  t0Ns: number;
+  stepNs: number;
+  /** The bucket the answer was built from: 1 ms (recent past) or 100 ms (the whole run). */
+  tierStepNs: number;
+  steps: number;
+  latency: Array<{
+    host: string;
+    p50: Float64Array;
+    p99: Float64Array;
+    p999: Float64Array;
+    packets: Float64Array;
+  }>;
+  drops: Array<{ host: string; stage: string; reason: string; packets: Float64Array }>;
 }
 
 export type LoadResult =
@@ -106,6 +148,8 @@ export interface Frame {
   labEvents: LabEvent[];
   /** The path view's frame for (previous frame's time, nowNs]: batches, lanes, drops (transferred). */
   path: PathFrame;
+  /** Commands that ended in this frame, with their structured results (iperf3's -J document). */
+  runs: ToolRun[];
 }
 
 /** Stop a run early when something happens. */
@@ -154,6 +198,8 @@ export interface SimApi {
   inspectPacket(ref: PacketRef): PacketInspection | null;
   inspectStage(host: number, stage: string, queue: number): StageInspection | null;
   nitroTables(host: number): NitroTables | null;
+  /** The charts' latency percentiles and drops by reason over a window (typed arrays, transferred). */
+  chartSeries(req: ChartSeriesRequest): ChartSeries;
   /** Lessons: start a step's observation window now (commands before it are forgotten). */
   lessonBegin(): boolean;
   /** Lessons: what the lab reported since the step began (snapshots around every command). */

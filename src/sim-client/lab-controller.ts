@@ -6,7 +6,7 @@
 import type { Observation } from '../lessons/observation';
 import { PRESETS } from '../scenario/presets';
 import { type AppState, type AppStore, type PathSelection, patch, SPEED_STEPS } from '../state/app-store';
-import type { RunUntil } from '../protocol/sim-api';
+import type { ChartSeries, ChartSeriesRequest, RunUntil } from '../protocol/sim-api';
 import type { SimClient } from './sim-client';
 
 /** What the UI may ask of the lab (the UI gets this through context; it never sees the worker). */
@@ -34,6 +34,8 @@ export interface LabController {
   lessonBegin(): Promise<void>;
   /** Lessons: what the lab reported since the step began. */
   lessonObservation(): Promise<Observation | null>;
+  /** The charts' engine-side series (latency percentiles, drops by reason); null when the worker failed. */
+  chartSeries(req: ChartSeriesRequest): Promise<ChartSeries | null>;
   dispose(): void;
 }
 
@@ -112,7 +114,7 @@ export function createLabController(
     set('scenario', { presetId, doc, loading: true, loadErrors: [] });
     set('playback', { playing: false, nowNs: 0, runUntil: null });
     set('terminal', { chunks: [], clearedAt: 0, foreground: null, backgroundCount: 0 });
-    set('results', { counters: [], moved: {}, events: [] });
+    set('results', { counters: [], moved: {}, events: [], runs: [] });
     const r = await client.load(doc);
     if (!r.ok) {
       set('scenario', { loading: false, loadErrors: r.errors });
@@ -144,6 +146,9 @@ export function createLabController(
     },
     lessonObservation() {
       return client.lessonObservation();
+    },
+    chartSeries(req) {
+      return client.chartSeries(req).catch(() => null);
     },
     async submit(line) {
       const st = store.getState();
@@ -205,6 +210,7 @@ export function createLabController(
       store.series.truncateAfter(r.nowNs);
       store.queues.truncateAfter(r.nowNs);
       const st = store.getState();
+      set('results', { runs: st.results.runs.filter((x) => x.endNs <= r.nowNs) });
       const chunks = st.terminal.chunks.filter((x) => x.atNs <= r.nowNs);
       set('terminal', { chunks, clearedAt: Math.min(st.terminal.clearedAt, chunks.length) });
       await client.advance(r.nowNs, 1);

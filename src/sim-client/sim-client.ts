@@ -20,6 +20,8 @@ import type {
 } from '../protocol/path-frame';
 import type {
   AdvanceRequest,
+  ChartSeries,
+  ChartSeriesRequest,
   CommandLogEntry,
   Frame,
   FrameBuffers,
@@ -198,6 +200,10 @@ export class SimClient {
 
   nitroTables(host: number): Promise<NitroTables | null> {
     return this.run(() => this.api().nitroTables(host));
+  }
+
+  chartSeries(req: ChartSeriesRequest): Promise<ChartSeries> {
+    return this.run(() => this.api().chartSeries(req));
   }
 
   /** Test hook (e2e): make the worker hang or die. */

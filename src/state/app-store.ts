@@ -12,7 +12,15 @@ import type {
   PathLayout,
   StageInspection,
 } from '../protocol/path-frame';
-import type { CounterSet, Frame, InstanceInfo, LabEvent, RunUntil, TerminalChunk } from '../protocol/sim-api';
+import type {
+  CounterSet,
+  Frame,
+  InstanceInfo,
+  LabEvent,
+  RunUntil,
+  TerminalChunk,
+  ToolRun,
+} from '../protocol/sim-api';
 import { SeriesBuffer } from './series-buffer';
 
 export const PROMPT_USER = 'ec2-user';
@@ -56,6 +64,8 @@ export interface ResultsSlice {
   moved: Record<string, string[]>;
   events: LabEvent[];
   seriesVersion: number;
+  /** Commands that ended (with iperf3's -J document), oldest first, at most MAX_RUNS. */
+  runs: ToolRun[];
 }
 
 /** What is selected in the path view (same shape as the path view's PathSelection). */
@@ -109,6 +119,7 @@ export interface AppState {
 
 const MAX_CHUNKS = 5_000;
 const MAX_EVENTS = 200;
+const MAX_RUNS = 200;
 
 /**
  * The store plus the per-frame data kept out of it: the chart samples and the path frame on
@@ -136,7 +147,7 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
     },
     playback: { playing: false, speedNsPerS: 1e9, nowNs: 0, runUntil: null, lagging: false },
     terminal: { chunks: [], clearedAt: 0, history: [], host: 'client', foreground: null, backgroundCount: 0 },
-    results: { counters: [], moved: {}, events: [], seriesVersion: 0 },
+    results: { counters: [], moved: {}, events: [], seriesVersion: 0, runs: [] },
     selection: { path: null, cursorNs: null, zoom: null },
     inspector: { packet: null, stage: null, nitro: null, missing: null },
     pathLayout: null,
@@ -200,6 +211,7 @@ export function applyFrame(store: AppStore, f: Frame): void {
       moved: anyMoved ? moved : s.results.moved,
       events,
       seriesVersion: s.results.seriesVersion + 1,
+      runs: f.runs?.length ? [...s.results.runs, ...f.runs].slice(-MAX_RUNS) : s.results.runs,
     },
     env: { ...s.env, announcement },
   });

@@ -104,6 +104,48 @@ describe('sim protocol over a MessageChannel', () => {
     client.dispose();
   });
 
+  it("carries each run's iperf3 -J document and the latency and drop series (typed arrays) over the channel", async () => {
+    const frames: Frame[] = [];
+    const client = new SimClient({
+      spawn: spawnInProcess,
+      transfer: Comlink.transfer,
+      onFrame: (f) => frames.push(f),
+    });
+    const r = await client.load(SCENARIO);
+    expect(r.ok && r.instances[0]!.ppsAllowance).toBeGreaterThan(0);
+    expect(await client.submit('iperf3 -c server -t 1')).toBe(true);
+    for (let t = 100e6; !frames.some((f) => f.runs.length > 0); t += 100e6) {
+      await client.advance(t, 5_000_000);
+      expect(t).toBeLessThan(5e9);
+    }
+    const run = frames.flatMap((f) => f.runs)[0]!;
+    expect(run.command).toBe('iperf3 -c server -t 1');
+    const doc = run.result as {
+      start: unknown;
+      intervals: unknown[];
+      end: { sum_received: { bytes: number } };
+    };
+    expect(doc.start).toBeDefined();
+    expect(doc.intervals.length).toBeGreaterThan(0);
+    expect(doc.end.sum_received.bytes).toBeGreaterThan(0);
+    const s = await client.chartSeries({ fromNs: 0, toNs: 600e6, stepNs: 10e6 });
+    expect(s.stepNs).toBe(10e6);
+    expect(s.steps).toBe(60);
+    const server = s.latency.find((l) => l.host === 'server')!;
+    expect(server.p50).toBeInstanceOf(Float64Array);
+    expect(server.p50.length).toBe(60);
+    // packets flowed from about 0.1 s: most 10 ms steps have percentiles, ordered p50 ≤ p99 ≤ p99.9
+    let steps = 0;
+    for (let k = 0; k < s.steps; k++) {
+      if (!(server.packets[k]! > 0)) continue;
+      steps++;
+      expect(server.p50[k]!).toBeLessThanOrEqual(server.p99[k]!);
+      expect(server.p99[k]!).toBeLessThanOrEqual(server.p999[k]!);
+    }
+    expect(steps).toBeGreaterThan(40);
+    client.dispose();
+  });
+
   it('keeps one request in flight: a second advance while one runs sends nothing', async () => {
     const client = new SimClient({ spawn: spawnInProcess, transfer: Comlink.transfer });
     await client.load(SCENARIO);

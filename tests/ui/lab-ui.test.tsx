@@ -46,6 +46,7 @@ function fakeLab(store: AppStore): LabController {
     loadLesson: async (id) => void calls.push(`lesson ${id}`),
     lessonBegin: async () => void calls.push('lesson-begin'),
     lessonObservation: async () => null,
+    chartSeries: async () => null,
     dispose: () => {},
   };
 }
@@ -53,7 +54,7 @@ function fakeLab(store: AppStore): LabController {
 const emptyPath = { lanes: 0, toNs: 0, laneHost: new Uint8Array(0) } as unknown as PathFrame;
 function frame(p: Partial<Frame>): Frame {
   return {
-    protocolVersion: 1,
+    protocolVersion: 2,
     nowNs: 0,
     events: 0,
     reached: true,
@@ -66,6 +67,7 @@ function frame(p: Partial<Frame>): Frame {
     counters: [],
     labEvents: [],
     path: emptyPath,
+    runs: [],
     ...p,
   };
 }
@@ -94,8 +96,20 @@ beforeEach(() => {
   patch(store, 'scenario', {
     loading: false,
     instances: [
-      { name: 'client', type: 'c7i.large', ip: '10.0.0.10' },
-      { name: 'server', type: 'c7i.large', ip: '10.0.0.11' },
+      {
+        name: 'client',
+        type: 'c7i.large',
+        ip: '10.0.0.10',
+        ppsAllowance: 1e6,
+        ppsAllowanceProvenance: 'measured',
+      },
+      {
+        name: 'server',
+        type: 'c7i.large',
+        ip: '10.0.0.11',
+        ppsAllowance: 1e6,
+        ppsAllowanceProvenance: 'measured',
+      },
     ],
   });
   lab = fakeLab(store);

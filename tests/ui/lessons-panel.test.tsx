@@ -46,6 +46,7 @@ function serviceLab(store: AppStore, service: SimService): LabController {
     },
     lessonBegin: async () => void service.lessonBegin(),
     lessonObservation: async () => structuredClone(service.lessonObservation()),
+    chartSeries: async () => unused(),
     submit: async (line) => {
       const ok = service.submit(line);
       for (

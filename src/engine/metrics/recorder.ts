@@ -215,18 +215,34 @@ export class LevelSeries {
   }
 }
 
+/** Bins of the latency histogram: 32 sub-buckets per power of two of nanoseconds (64 octaves). */
+export const LATENCY_BINS = 64 * 32;
+
+/** The latency histogram's bin of `ns` (values below 1 ns count as 1 ns). */
+export function latencyBin(ns: number): number {
+  const v = Math.max(1, ns);
+  const e = Math.floor(Math.log2(v));
+  const sub = Math.min(31, Math.floor((v / 2 ** e - 1) * 32));
+  return e * 32 + sub;
+}
+
+/** The middle of latency bin `i`, ns (what a quantile in it reports, before the [min, max] clamp). */
+export function latencyBinMid(i: number): number {
+  const e = Math.floor(i / 32);
+  const sub = i % 32;
+  return 2 ** e * (1 + (sub + 0.5) / 32);
+}
+
 /** Log-linear latency histogram (ns): 32 sub-buckets per power of two. */
 export class LatencyHistogram {
-  readonly counts = new Float64Array(64 * 32);
+  readonly counts = new Float64Array(LATENCY_BINS);
   n = 0;
   minNs = Number.POSITIVE_INFINITY;
   maxNs = 0;
 
   add(ns: number, count: number): void {
     const v = Math.max(1, ns);
-    const e = Math.floor(Math.log2(v));
-    const sub = Math.min(31, Math.floor((v / 2 ** e - 1) * 32));
-    this.counts[e * 32 + sub]! += count;
+    this.counts[latencyBin(v)]! += count;
     this.n += count;
     if (v < this.minNs) this.minNs = v;
     if (v > this.maxNs) this.maxNs = v;
@@ -239,12 +255,8 @@ export class LatencyHistogram {
     let acc = 0;
     for (let i = 0; i < this.counts.length; i++) {
       acc += this.counts[i]!;
-      if (acc >= target && this.counts[i]! > 0) {
-        const e = Math.floor(i / 32);
-        const sub = i % 32;
-        const mid = 2 ** e * (1 + (sub + 0.5) / 32);
-        return Math.min(this.maxNs, Math.max(this.minNs, mid));
-      }
+      if (acc >= target && this.counts[i]! > 0)
+        return Math.min(this.maxNs, Math.max(this.minNs, latencyBinMid(i)));
     }
     return this.maxNs;
   }
@@ -589,7 +601,7 @@ const TRAFFIC_INDEX: Record<TrafficMetric, number> = {
 };
 
 /** Sum counter parts over the finest tier that holds the range at a step dividing the asked one. */
-function counterSeries(
+export function counterSeries(
   parts: CounterSeries[],
   q: SeriesQuery,
   detail: { fromNs: number; toNs: number } | null,

@@ -1,0 +1,371 @@
+/**
+ * What the visual lab's charts need from the model beyond the per-millisecond counter samples:
+ * one-way latency percentiles over time, per receiving instance, and drops over time by
+ * (stage, reason). A stage-probe listener, always on in the worker (cheap: one branch per stage
+ * crossing, work only at socket_rx and on drops).
+ *
+ * Latency is the model's own: socket_rx enter − the batch's `sentAtNs` (its socket_tx enter), per
+ * packet (a batch of N counts N times), binned exactly as the full recorder's LatencyHistogram
+ * (1/32 octave, ≤ 2.2 % error) so a window's percentiles equal the full recorder's for the same
+ * packets (`lab summary`). Histograms are kept per time bucket, sparse (only bins that saw a
+ * packet), in two tiers: 1 ms buckets for the recent past (bounded entries and buckets) and
+ * 100 ms buckets for the whole run. A query merges the buckets of each answer step and takes the
+ * quantiles of the merged histogram: percentiles of the packets in that step, not an average of
+ * percentiles.
+ *
+ * Guarantees: observational only; deterministic (no clock, no randomness); memory bounded for the
+ * 1 ms tier (FINE_BUCKETS buckets, FINE_MAX_ENTRIES bins) and linear in run time for the coarse one.
+ */
+import type { ProbeSink, ProbeStage } from '../core/probe';
+import type { DropReason } from '../model/drop-reasons';
+import type { Packet } from '../model/packet';
+import {
+  COARSE_STEP_NS,
+  CounterSeries,
+  counterSeries,
+  LATENCY_BINS,
+  latencyBin,
+  latencyBinMid,
+  MS_STEP_NS,
+} from './recorder';
+import { GrowArray } from './time-ring';
+
+/** 1 ms buckets kept (65.5 s). */
+export const FINE_BUCKETS = 1 << 16;
+/** Non-empty (bucket, bin) entries the 1 ms tier keeps at most, per instance. */
+export const FINE_MAX_ENTRIES = 1 << 20;
+/** The percentiles the charts draw. */
+export const LATENCY_QUANTILES = [0.5, 0.99, 0.999] as const;
+
+/**
+ * A sequence of time buckets, each a sparse latency histogram: (bin, count) entries appended as
+ * buckets close. The open bucket is dense scratch plus the list of bins it touched.
+ */
+class HistTier {
+  private cur = -1;
+  private readonly open = new Float64Array(LATENCY_BINS);
+  private readonly touched: number[] = [];
+  private openMin = Number.POSITIVE_INFINITY;
+  private openMax = 0;
+  // entries (absolute numbering; entry k lives at k % capacity)
+  private bins = new Uint16Array(1024);
+  private counts = new Float64Array(1024);
+  private written = 0;
+  // per bucket: [start, end) entries, min, max; a ring of `ringSize` buckets, or growing (0)
+  private readonly tag: Float64Array | null;
+  private readonly meta: Float64Array | GrowArray[];
+
+  constructor(
+    readonly stepNs: number,
+    private readonly ringSize: number,
+    private readonly maxEntries: number,
+  ) {
+    if (ringSize > 0) {
+      this.tag = new Float64Array(ringSize).fill(-1);
+      this.meta = new Float64Array(ringSize * 4);
+    } else {
+      this.tag = null;
+      this.meta = [new GrowArray(), new GrowArray(), new GrowArray(), new GrowArray()];
+    }
+  }
+
+  add(atNs: number, bin: number, ns: number, count: number): void {
+    const b = Math.floor(atNs / this.stepNs);
+    if (b !== this.cur) this.close(b);
+    if (this.open[bin] === 0) this.touched.push(bin);
+    this.open[bin]! += count;
+    if (ns < this.openMin) this.openMin = ns;
+    if (ns > this.openMax) this.openMax = ns;
+  }
+
+  /** Write the open bucket's entries (ascending bins) and start bucket `next`. */
+  private close(next: number): void {
+    if (this.cur >= 0 && this.touched.length > 0) {
+      const start = this.written;
+      this.touched.sort((a, b) => a - b);
+      for (const bin of this.touched) {
+        this.push(bin, this.open[bin]!);
+        this.open[bin] = 0;
+      }
+      this.setMeta(this.cur, start, this.written, this.openMin, this.openMax);
+    }
+    this.touched.length = 0;
+    this.openMin = Number.POSITIVE_INFINITY;
+    this.openMax = 0;
+    this.cur = next;
+  }
+
+  private push(bin: number, count: number): void {
+    if (this.written >= this.bins.length && this.bins.length < this.maxEntries) {
+      const n = Math.min(this.maxEntries, this.bins.length * 2);
+      const b = new Uint16Array(n);
+      b.set(this.bins);
+      const c = new Float64Array(n);
+      c.set(this.counts);
+      this.bins = b;
+      this.counts = c;
+    }
+    const k = this.written % this.bins.length;
+    this.bins[k] = bin;
+    this.counts[k] = count;
+    this.written++;
+  }
+
+  private setMeta(b: number, start: number, end: number, min: number, max: number): void {
+    if (this.tag) {
+      const slot = b % this.ringSize;
+      this.tag[slot] = b;
+      const m = this.meta as Float64Array;
+      m.set([start, end, min, max], slot * 4);
+    } else {
+      const [s, e, lo, hi] = this.meta as GrowArray[];
+      s!.add(b, start);
+      e!.add(b, end);
+      lo!.add(b, min);
+      hi!.add(b, max);
+    }
+  }
+
+  /** Bucket b's entries [start, end), min, max; null when it holds nothing; undefined when no longer kept. */
+  private bucket(b: number): { start: number; end: number; min: number; max: number } | null | undefined {
+    let start: number;
+    let end: number;
+    let min: number;
+    let max: number;
+    if (this.tag) {
+      // a bucket older than the ring: forgotten (its slot may hold a newer one)
+      if (b <= this.cur - this.ringSize) return undefined;
+      const slot = b % this.ringSize;
+      if (this.tag[slot] !== b) return null;
+      const m = this.meta as Float64Array;
+      [start, end, min, max] = [m[slot * 4]!, m[slot * 4 + 1]!, m[slot * 4 + 2]!, m[slot * 4 + 3]!];
+    } else {
+      const [s, e, lo, hi] = this.meta as GrowArray[];
+      end = e!.get(b);
+      if (!(end > 0)) return null;
+      [start, min, max] = [s!.get(b), lo!.get(b), hi!.get(b)];
+    }
+    if (end === start) return null;
+    if (start < this.written - this.bins.length) return undefined; // entries overwritten
+    return { start, end, min, max };
+  }
+
+  /** Whether every bucket from `fromNs` on is still held (the coarse tier always is). */
+  holds(fromNs: number): boolean {
+    if (!this.tag) return true;
+    const b0 = Math.floor(fromNs / this.stepNs);
+    if (b0 <= this.cur - this.ringSize) return false;
+    for (let b = b0; b < this.cur; b++) {
+      const k = this.bucket(b);
+      if (k === undefined) return false;
+      if (k !== null) return true; // entries are in time order: the first one held means all later are
+    }
+    return true;
+  }
+
+  /** Add buckets [b0, b1) (and the open one if inside) into `h`. */
+  mergeInto(b0: number, b1: number, h: SparseHist): void {
+    for (let b = b0; b < b1; b++) {
+      if (b === this.cur) {
+        for (const bin of this.touched) h.add(bin, this.open[bin]!);
+        if (this.touched.length > 0) h.bound(this.openMin, this.openMax);
+        continue;
+      }
+      const k = this.bucket(b);
+      if (!k) continue;
+      const cap = this.bins.length;
+      for (let e = k.start; e < k.end; e++) h.add(this.bins[e % cap]!, this.counts[e % cap]!);
+      h.bound(k.min, k.max);
+    }
+  }
+
+  get sizeBytes(): number {
+    const m = this.meta instanceof Float64Array ? this.meta.byteLength : 0;
+    return this.bins.byteLength + this.counts.byteLength + m + (this.tag?.byteLength ?? 0);
+  }
+}
+
+/** A histogram being merged for one answer step: dense counts plus the bins touched. */
+class SparseHist {
+  readonly counts = new Float64Array(LATENCY_BINS);
+  readonly touched: number[] = [];
+  n = 0;
+  min = Number.POSITIVE_INFINITY;
+  max = 0;
+
+  add(bin: number, count: number): void {
+    if (this.counts[bin] === 0) this.touched.push(bin);
+    this.counts[bin]! += count;
+    this.n += count;
+  }
+
+  bound(min: number, max: number): void {
+    if (min < this.min) this.min = min;
+    if (max > this.max) this.max = max;
+  }
+
+  /** As LatencyHistogram.quantile: the middle of the bin holding the q-quantile, clamped to [min, max]. */
+  quantile(q: number): number {
+    if (this.n === 0) return Number.NaN;
+    const target = q * this.n;
+    let acc = 0;
+    for (const bin of this.touched) {
+      acc += this.counts[bin]!;
+      if (acc >= target) return Math.min(this.max, Math.max(this.min, latencyBinMid(bin)));
+    }
+    return this.max;
+  }
+
+  sortBins(): void {
+    this.touched.sort((a, b) => a - b);
+  }
+
+  clear(): void {
+    for (const bin of this.touched) this.counts[bin] = 0;
+    this.touched.length = 0;
+    this.n = 0;
+    this.min = Number.POSITIVE_INFINITY;
+    this.max = 0;
+  }
+}
+
+/** One receiving instance's latency percentiles per step (ns; NaN where no packet arrived). */
+export interface LatencySeries {
+  host: number;
+  /** One array per LATENCY_QUANTILES entry. */
+  quantiles: Float64Array[];
+  /** Packets received in each step. */
+  packets: Float64Array;
+}
+
+/** Drops of one (host, stage, reason) per step. */
+export interface DropSeries {
+  host: number;
+  stage: ProbeStage;
+  reason: DropReason;
+  /** Packets dropped in each step. */
+  packets: Float64Array;
+}
+
+export interface ChartSeriesResult {
+  t0Ns: number;
+  stepNs: number;
+  /** The bucket size the answer was built from (1 ms or 100 ms). */
+  tierStepNs: number;
+  steps: number;
+  latency: LatencySeries[];
+  drops: DropSeries[];
+}
+
+export class ChartRecorder implements ProbeSink {
+  private readonly fine: (HistTier | undefined)[] = [];
+  private readonly coarse: (HistTier | undefined)[] = [];
+  private readonly dropSeries: Array<{
+    host: number;
+    stage: ProbeStage;
+    reason: DropReason;
+    s: CounterSeries;
+  }> = [];
+  private readonly scratch = new SparseHist();
+  nowNs = 0;
+
+  constructor(readonly hosts: number) {}
+
+  enter(atNs: number, host: number, stage: ProbeStage, _queue: number, pkt: Packet): void {
+    if (stage !== 'socket_rx') return;
+    this.nowNs = atNs;
+    const ns = Math.max(1, atNs - pkt.sentAtNs);
+    const bin = latencyBin(ns);
+    let f = this.fine[host];
+    if (f === undefined) {
+      f = new HistTier(MS_STEP_NS, FINE_BUCKETS, FINE_MAX_ENTRIES);
+      this.fine[host] = f;
+      this.coarse[host] = new HistTier(COARSE_STEP_NS, 0, Number.POSITIVE_INFINITY);
+    }
+    f.add(atNs, bin, ns, pkt.count);
+    this.coarse[host]!.add(atNs, bin, ns, pkt.count);
+  }
+
+  leave(): void {}
+
+  drop(
+    atNs: number,
+    host: number,
+    stage: ProbeStage,
+    _queue: number,
+    _pkt: Packet,
+    count: number,
+    reason: DropReason,
+  ): void {
+    this.nowNs = atNs;
+    let d = this.dropSeries.find((x) => x.host === host && x.stage === stage && x.reason === reason);
+    if (d === undefined) {
+      d = { host, stage, reason, s: new CounterSeries(FINE_BUCKETS) };
+      this.dropSeries.push(d);
+    }
+    d.s.add(atNs, count);
+  }
+
+  /**
+   * Latency percentiles and drops in steps of `stepNs` over [fromNs, toNs), read up to `nowNs`
+   * (the lab's clock). The step is rounded to the tier's bucket: 1 ms buckets when the step is
+   * under 100 ms and the 1 ms tier still holds `fromNs`, else 100 ms buckets.
+   */
+  query(fromNs: number, toNs: number, stepNs: number, nowNs: number): ChartSeriesResult {
+    if (nowNs > this.nowNs) this.nowNs = nowNs;
+    const fineOk =
+      stepNs < COARSE_STEP_NS && this.fine.every((f) => f === undefined || f.holds(Math.max(0, fromNs)));
+    const tier = fineOk ? MS_STEP_NS : COARSE_STEP_NS;
+    const step = Math.max(tier, Math.round(stepNs / tier) * tier);
+    const t0 = Math.floor(Math.max(0, fromNs) / tier) * tier;
+    const m = Math.max(0, Math.min(100_000, Math.ceil((toNs - t0) / step)));
+    const per = step / tier;
+    const b0 = t0 / tier;
+    const latency: LatencySeries[] = [];
+    for (let host = 0; host < this.hosts; host++) {
+      const t = (fineOk ? this.fine : this.coarse)[host];
+      if (!t) continue;
+      const qs = LATENCY_QUANTILES.map(() => new Float64Array(m).fill(Number.NaN));
+      const packets = new Float64Array(m);
+      const h = this.scratch;
+      for (let k = 0; k < m; k++) {
+        t.mergeInto(b0 + k * per, b0 + (k + 1) * per, h);
+        if (h.n > 0) {
+          h.sortBins();
+          packets[k] = h.n;
+          LATENCY_QUANTILES.forEach((q, i) => {
+            qs[i]![k] = h.quantile(q);
+          });
+        }
+        h.clear();
+      }
+      latency.push({ host, quantiles: qs, packets });
+    }
+    const drops: DropSeries[] = [];
+    for (const d of this.dropSeries) {
+      d.s.flush(this.nowNs);
+      const r = counterSeries(
+        [d.s],
+        { host: d.host, metric: 'drops', fromNs: t0, toNs: t0 + m * step, stepNs: step },
+        null,
+        FINE_BUCKETS,
+      );
+      // the counter tiers pick their own bucket (1 ms ring or 100 ms): resample to this answer's steps
+      const packets = new Float64Array(m);
+      for (let j = 0; j < r.sum.length; j++) {
+        const k = Math.floor((r.t0Ns + j * r.stepNs - t0) / step);
+        if (k >= 0 && k < m && !Number.isNaN(r.sum[j]!)) packets[k]! += r.sum[j]!;
+      }
+      drops.push({ host: d.host, stage: d.stage, reason: d.reason, packets });
+    }
+    return { t0Ns: t0, stepNs: step, tierStepNs: tier, steps: m, latency, drops };
+  }
+
+  /** Bytes held (for the memory report). */
+  get sizeBytes(): number {
+    let n = 0;
+    for (const t of [...this.fine, ...this.coarse]) if (t) n += t.sizeBytes;
+    for (const d of this.dropSeries) n += d.s.sizeBytes;
+    return n;
+  }
+}
