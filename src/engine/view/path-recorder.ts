@@ -561,7 +561,9 @@ export class PathRecorder implements ProbeSink {
       {
         id: 'bw-out',
         label: 'Bandwidth out',
-        detail: credits ? `${gbps(cfg.peakBps)} → ${gbps(cfg.baselineBps)}` : `${gbps(cfg.peakBps)}`,
+        detail: credits
+          ? `${gbps(cfg.peakBps)}, base ${Number((cfg.baselineBps / 1e9).toFixed(3))}`
+          : gbps(cfg.peakBps),
       },
       { id: 'pps', label: 'PPS (in + out)', detail: pps(cfg.ppsAllowance) },
     ];
@@ -570,7 +572,9 @@ export class PathRecorder implements ProbeSink {
       {
         id: 'bw-in',
         label: 'Bandwidth in',
-        detail: credits ? `${gbps(cfg.peakBps)} → ${gbps(cfg.baselineBps)}` : `${gbps(cfg.peakBps)}`,
+        detail: credits
+          ? `${gbps(cfg.peakBps)}, base ${Number((cfg.baselineBps / 1e9).toFixed(3))}`
+          : gbps(cfg.peakBps),
       },
       { id: 'pps', label: 'PPS (in + out)', detail: pps(cfg.ppsAllowance) },
     ];

@@ -72,33 +72,49 @@ export function stageKey(host: number, stage: number): number {
   return host * 16 + stage;
 }
 
-const PAD = 14;
+const PAD = 12;
 const GAP = 8;
-const TITLE_H = 38;
+const TITLE_H = 36;
 const APP_H = 26;
-const SOCKET_H = 40;
-const MID_H = 44;
-const NITRO_PART_H = 25;
-/** Share of a Nitro stage's width its parts take (the rest is the packets' lane and the gauge). */
-const NITRO_PARTS_W = 0.6;
-const FABRIC_H = 58;
+const SOCKET_H = 38;
+const MID_H = 42;
+/** Height of one Nitro part (two text lines: name, detail): shrinks to the minimum on short canvases. */
+const NITRO_PART_MAX_H = 32;
+const NITRO_PART_MIN_H = 26;
+/** Room under a Nitro stage's parts for its queue count. */
+const NITRO_FOOT_H = 20;
+const RINGS_MIN_H = 60;
+/** Rings taller than this give the rest of the height to the Nitro parts first. */
+const RINGS_COMFORT_H = 120;
+const FABRIC_H = 48;
 
-/** Compute the geometry for a canvas of `width` × `height` CSS pixels. */
+/** Width of the packets' lane (with its queue gauge) inside a Nitro stage of width `w`; the parts take the rest. */
+function nitroLaneW(w: number): number {
+  return Math.min(44, Math.max(26, w * 0.16));
+}
+
+/**
+ * Compute the geometry for a canvas of `width` × `height` CSS pixels. When `height` is too short
+ * for every part to stay legible, the geometry is taller (its `height` says how tall to draw it).
+ */
 export function computeGeometry(layout: PathLayout, width: number, height: number): PathGeometry {
   const n = Math.max(1, layout.instances.length);
-  const colGap = 28;
+  const colGap = 20;
   const colW = (width - PAD * 2 - colGap * (n - 1)) / n;
-  const nitroH =
-    Math.max(
-      ...layout.instances.flatMap((i) =>
-        i.stages.filter((s) => s.name.startsWith('nitro')).map((s) => s.parts.length),
-      ),
-      3,
-    ) *
-      NITRO_PART_H +
-    28;
-  const fixed = TITLE_H + APP_H + SOCKET_H + MID_H + nitroH + FABRIC_H + GAP * 6 + 14 + PAD * 2;
-  const ringsH = Math.max(60, height - fixed);
+  const nParts = Math.max(
+    ...layout.instances.flatMap((i) =>
+      i.stages.filter((s) => s.name.startsWith('nitro')).map((s) => s.parts.length),
+    ),
+    3,
+  );
+  const fixed = TITLE_H + APP_H + SOCKET_H + MID_H + NITRO_FOOT_H + 12 + FABRIC_H + GAP * 6 + 14 + PAD * 2;
+  const avail = height - fixed;
+  const partH = Math.round(
+    Math.min(NITRO_PART_MAX_H, Math.max(NITRO_PART_MIN_H, (avail - RINGS_COMFORT_H) / nParts)),
+  );
+  const nitroH = nParts * partH + NITRO_FOOT_H;
+  const ringsH = Math.max(RINGS_MIN_H, avail - nParts * partH);
+  height = Math.max(height, fixed + nParts * partH + ringsH);
   const hosts: HostGeom[] = [];
   const stages: StageGeom[] = [];
   const lanes = new Map<number, LaneGeom>();
@@ -111,7 +127,7 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
     y += TITLE_H + GAP;
     const app = { x, y, w: colW, h: APP_H };
     y += APP_H + GAP;
-    const halfGap = 10;
+    const halfGap = 8;
     const halfW = (colW - halfGap) / 2;
     const txX = x;
     const rxX = x + halfW + halfGap;
@@ -123,7 +139,7 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
     y += ringsH + GAP;
     y += 14; // room for the Nitro card's title
     const rowNitro = y;
-    const nitroCard = { x: x - 4, y: rowNitro - 18, w: colW + 8, h: nitroH + 14 };
+    const nitroCard = { x: x - 4, y: rowNitro - 18, w: colW + 8, h: nitroH + 12 };
     const tx = { x: txX, y: rowSocket, w: halfW, h: rowNitro + nitroH - rowSocket };
     const rx = { x: rxX, y: rowSocket, w: halfW, h: rowNitro + nitroH - rowSocket };
 
@@ -140,9 +156,9 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
         case 'rx_ring':
           return { x: rxX, y: rowRings, w: halfW, h: ringsH };
         case 'nitro_egress':
-          return { x: txX, y: rowNitro, w: halfW, h: nitroH - 8 };
+          return { x: txX, y: rowNitro, w: halfW, h: nitroH - 4 };
         case 'nitro_ingress':
-          return { x: rxX, y: rowNitro, w: halfW, h: nitroH - 8 };
+          return { x: rxX, y: rowNitro, w: halfW, h: nitroH - 4 };
         default:
           return null;
       }
@@ -153,13 +169,9 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
       const dir: 1 | -1 = s.side === 'rx' ? -1 : 1;
       const headH = s.name.startsWith('nitro') ? 0 : 14;
       const nitro = s.name.startsWith('nitro');
+      const laneW = nitroLaneW(rect.w);
       const inner = nitro
-        ? {
-            x: rect.x + rect.w * NITRO_PARTS_W + 4,
-            y: rect.y + 4,
-            w: rect.w * (1 - NITRO_PARTS_W) - 6,
-            h: rect.h - 8,
-          }
+        ? { x: rect.x + rect.w - laneW, y: rect.y + 2, w: laneW, h: rect.h - 4 }
         : { x: rect.x + 3, y: rect.y + headH, w: rect.w - 6, h: rect.h - headH - 3 };
       const nl = Math.max(1, s.lanes.length);
       const laneGap = nl > 16 ? 1 : 2;
@@ -180,9 +192,9 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
               ...p,
               rect: {
                 x: rect.x,
-                y: rect.y + 4 + i * NITRO_PART_H,
-                w: rect.w * NITRO_PARTS_W,
-                h: NITRO_PART_H - 2,
+                y: rect.y + 2 + i * partH,
+                w: rect.w - laneW - 4,
+                h: partH - 3,
               },
             }))
           : []
@@ -242,7 +254,7 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
         stage: layout.fabric.code,
         queue: 0,
         label: 'in flight',
-        rect: { x: frect.x, y: frect.y + 18, w: frect.w, h: frect.h - 22 },
+        rect: { x: frect.x + 4, y: frect.y + 20, w: frect.w - 8, h: frect.h - 24 },
         dir: 0,
         capacity: 0,
       },

@@ -153,6 +153,38 @@ function fmtInt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** `text` cut with an ellipsis to fit `maxW` px in the current font (never squeezed: squeezed glyphs are unreadable). */
+export function fitText(ctx: CanvasRenderingContext2D, text: string, maxW: number): string {
+  if (maxW <= 0) return '';
+  if (ctx.measureText(text).width <= maxW) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(`${text.slice(0, mid).trimEnd()}…`).width <= maxW) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo === 0 ? '' : `${text.slice(0, lo).trimEnd()}…`;
+}
+
+/** A drop pill's background: vermillion darkened so its white text has ≥ 4.5:1 contrast. */
+const DROP_PILL = '#B34700';
+
+/** Wire packets dropped per Nitro part in the frame, keyed `stageKey|partId`. */
+function partDrops(g: PathGeometry, layout: PathLayout, f: PathFrame | null): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!f) return out;
+  for (let i = 0; i < f.drops; i++) {
+    const partId = NITRO_PART_FOR_REASON[layout.dropReasons[f.dropReason[i]!] ?? ''];
+    if (!partId) continue;
+    const s = g.stageByKey.get(f.dropHost[i]! * 16 + f.dropStage[i]!);
+    if (!s?.parts.some((p) => p.id === partId)) continue;
+    const k = `${s.host * 16 + s.stage}|${partId}`;
+    out.set(k, (out.get(k) ?? 0) + f.dropCount[i]!);
+  }
+  return out;
+}
+
 /** Draw one frame. `hit` is refilled with the positions of the batches drawn. */
 export function drawPath(
   ctx: CanvasRenderingContext2D,
@@ -210,6 +242,7 @@ export function drawPath(
 
   // ---- stages, lanes, occupancy
   const cpuLoad = new Map<number, number>();
+  const dropsInPart = partDrops(g, layout, frame);
   for (const s of g.stages) {
     const nitro = s.name.startsWith('nitro');
     if (!nitro) {
@@ -231,17 +264,38 @@ export function drawPath(
           : s.label;
     if (!nitro) ctx.fillText(head, s.rect.x + 4, s.rect.y + 11, s.rect.w - 8);
     for (const p of s.parts) {
+      const r = p.rect;
+      const dropped = dropsInPart.get(`${s.host * 16 + s.stage}|${p.id}`) ?? 0;
+      roundRect(ctx, r, 3);
       ctx.fillStyle = t.bg;
-      ctx.fillRect(p.rect.x, p.rect.y, p.rect.w, p.rect.h);
-      ctx.strokeStyle = t.nitroBorder;
-      ctx.lineWidth = 0.5;
-      ctx.strokeRect(p.rect.x + 0.5, p.rect.y + 0.5, p.rect.w - 1, p.rect.h - 1);
+      ctx.fill();
+      ctx.strokeStyle = dropped > 0 ? DROP_COLOUR : t.nitroBorder;
+      ctx.lineWidth = dropped > 0 ? 2 : 0.75;
+      ctx.stroke();
+      // a drop is a pill at the part's top right: "✕ count" (the reason is the part; the list under the picture names it)
+      let pillW = 0;
+      if (dropped > 0) {
+        ctx.font = `700 11px ${t.font}`;
+        const txt = `✕ ${fmtInt(dropped)}`;
+        pillW = ctx.measureText(txt).width + 10;
+        const px = r.x + r.w - pillW - 3;
+        ctx.fillStyle = DROP_PILL;
+        roundRect(ctx, { x: px, y: r.y + 3, w: pillW, h: 15 }, 7);
+        ctx.fill();
+        ctx.fillStyle = '#ffffff';
+        ctx.fillText(txt, px + 5, r.y + 14);
+      }
+      const two = r.h >= 27;
       ctx.fillStyle = t.fg;
-      ctx.font = `11px ${t.font}`;
-      ctx.fillText(p.label, p.rect.x + 4, p.rect.y + 11, p.rect.w - 8);
+      ctx.font = `600 12px ${t.font}`;
+      ctx.fillText(
+        fitText(ctx, p.label, r.w - 10 - (pillW ? pillW + 4 : 0)),
+        r.x + 5,
+        r.y + (two ? 14 : r.h / 2 + 4),
+      );
       ctx.fillStyle = t.muted;
-      ctx.font = `10px ${t.font}`;
-      ctx.fillText(p.detail, p.rect.x + 4, p.rect.y + 21, p.rect.w - 8);
+      ctx.font = `11px ${t.font}`;
+      if (two) ctx.fillText(fitText(ctx, p.detail, r.w - 10), r.x + 5, r.y + r.h - 5);
     }
     for (const l of s.lanes) {
       ctx.fillStyle = t.lane;
@@ -275,26 +329,26 @@ export function drawPath(
       }
       if (s.lanes.length <= 8 && (occ > 0 || peak > 0) && l.rect.w > 26) {
         ctx.fillStyle = t.fg;
-        ctx.font = `10px ${t.font}`;
+        ctx.font = `11px ${t.font}`;
         const txt =
           l.capacity > 0 ? `${fmtInt(occ)}/${l.capacity}` : `${fmtInt(occ)} queued (peak ${fmtInt(peak)})`;
         if (nitro) {
           // the count sits under the parts, where no packet passes
-          ctx.fillText(txt, s.rect.x + 4, s.rect.y + s.rect.h - 2, s.rect.w * 0.6 - 4);
+          const pw = s.parts[0]?.rect.w ?? s.rect.w - l.rect.w;
+          ctx.fillText(fitText(ctx, txt, pw - 4), s.rect.x + 4, s.rect.y + s.rect.h - 4);
         } else
           ctx.fillText(
-            txt,
+            fitText(ctx, txt, l.rect.w - 4),
             l.rect.x + 2,
-            l.dir === 1 ? l.rect.y + 10 : l.rect.y + l.rect.h - 3,
-            l.rect.w - 4,
+            l.dir === 1 ? l.rect.y + 11 : l.rect.y + l.rect.h - 3,
           );
       }
     }
     if (s.lanes.length <= 8 && (s.name === 'tx_ring' || s.name === 'rx_ring'))
       for (const l of s.lanes) {
         ctx.fillStyle = t.muted;
-        ctx.font = `10px ${t.font}`;
-        ctx.fillText(`q${l.queue}`, l.rect.x + 2, l.dir === 1 ? l.rect.y + l.rect.h - 3 : l.rect.y + 10);
+        ctx.font = `11px ${t.font}`;
+        ctx.fillText(`q${l.queue}`, l.rect.x + 2, l.dir === 1 ? l.rect.y + l.rect.h - 3 : l.rect.y + 11);
       }
   }
 
@@ -306,13 +360,7 @@ export function drawPath(
   ctx.strokeStyle = t.stageBorder;
   ctx.lineWidth = 1;
   ctx.stroke();
-  ctx.fillStyle = t.fg;
-  ctx.font = `600 12px ${t.font}`;
-  ctx.fillText(
-    `VPC fabric · ${layout.placementLabel} · one-way ${fmtLatency(layout.fabricOneWayNs)}`,
-    fr.x + 6,
-    fr.y + 14,
-  );
+  drawFabricHead(ctx, g, layout, frame, t);
 
   if (!frame) {
     hit.n = 0;
@@ -470,6 +518,58 @@ export function drawPath(
   drawSelection(ctx, g, frame, opts, hit);
 }
 
+/**
+ * The fabric's header: where the instances sit, its one-way latency (an assumed parameter), the
+ * round trip it implies at least, and the rate crossing it in this picture.
+ */
+function drawFabricHead(
+  ctx: CanvasRenderingContext2D,
+  g: PathGeometry,
+  layout: PathLayout,
+  f: PathFrame | null,
+  t: Theme,
+): void {
+  const fr = g.fabric.rect;
+  const left = `VPC fabric · ${layout.placementLabel}`;
+  const lat = `one-way ${fmtLatency(layout.fabricOneWayNs)} (assumed) · RTT ≥ ${fmtLatency(2 * layout.fabricOneWayNs)}`;
+  // what crossed the fabric in this picture's window, as a rate (bytes when the frame carries
+  // batches, packets in a fast-forward); not an "in flight" count: the model hands a batch over
+  // at once, so instantaneous counts would show batches, not the wire
+  let flight = '';
+  if (f && f.toNs > f.fromNs) {
+    let entered = 0;
+    for (let i = 0; i < f.lanes; i++) if (f.laneStage[i] === g.fabric.stage) entered += f.laneDensity[i]!;
+    let bytes = 0;
+    if (f.detail)
+      for (let i = 0; i < f.n; i++)
+        if (f.stage[i] === g.fabric.stage && f.enterNs[i]! >= f.fromNs && f.enterNs[i]! < f.toNs)
+          bytes += f.bytes[i]!;
+    const sec = (f.toNs - f.fromNs) / 1e9;
+    if (bytes > 0 && !f.sampled) flight = `crossing ${fmtRate((bytes * 8) / sec)}`;
+    else if (entered > 0) flight = `crossing ${fmtPps(entered / sec)}`;
+  }
+  ctx.fillStyle = t.fg;
+  ctx.font = `600 12px ${t.font}`;
+  ctx.fillText(fitText(ctx, left, fr.w * 0.4), fr.x + 8, fr.y + 15);
+  const lw = Math.min(ctx.measureText(left).width, fr.w * 0.4);
+  ctx.font = `11px ${t.font}`;
+  ctx.fillStyle = t.muted;
+  const right = flight ? `${lat} · ${flight}` : lat;
+  ctx.textAlign = 'right';
+  ctx.fillText(fitText(ctx, right, fr.w - lw - 32), fr.x + fr.w - 8, fr.y + 15);
+  ctx.textAlign = 'left';
+}
+
+function fmtRate(bps: number): string {
+  if (bps >= 1e9) return `${(bps / 1e9).toFixed(1)} Gbit/s`;
+  if (bps >= 1e6) return `${(bps / 1e6).toFixed(1)} Mbit/s`;
+  return `${(bps / 1e3).toFixed(1)} kbit/s`;
+}
+
+function fmtPps(pps: number): string {
+  return pps >= 1e6 ? `${(pps / 1e6).toFixed(2)} Mpps` : `${fmtInt(pps / 1e3)} kpps`;
+}
+
 function drawCpus(ctx: CanvasRenderingContext2D, g: PathGeometry, load: Map<number, number>, t: Theme): void {
   for (const h of g.hosts) {
     if (h.cpus.length === 0) continue;
@@ -495,7 +595,7 @@ function drawCpus(ctx: CanvasRenderingContext2D, g: PathGeometry, load: Map<numb
       ctx.stroke();
       if (c.rect.w > 18) {
         ctx.fillStyle = t.fg;
-        ctx.font = `10px ${t.font}`;
+        ctx.font = `11px ${t.font}`;
         ctx.fillText(`${c.cpu}`, c.rect.x + 3, c.rect.y + 12);
       }
     }
@@ -524,35 +624,31 @@ function drawDropLabels(
       });
   }
   const stacked = new Map<string, number>();
-  ctx.font = `600 10px ${t.font}`;
+  ctx.font = `600 11px ${t.font}`;
   for (const a of agg.values()) {
     const reason = layout.dropReasons[a.reason] ?? '?';
     let r: Rect;
-    let inPart = false;
-    if (a.stage === g.fabric.stage) r = g.fabric.rect;
+    if (a.stage === g.fabric.stage) r = g.fabric.lanes[0]!.rect;
     else {
       const s = g.stageByKey.get(a.host * 16 + a.stage);
       if (!s) continue;
-      const part = s.parts.find((p) => p.id === NITRO_PART_FOR_REASON[reason]);
-      inPart = part !== undefined;
-      r = part ? part.rect : s.rect;
+      // a drop in a Nitro part is marked on the part itself (see the stages above)
+      if (s.parts.some((p) => p.id === NITRO_PART_FOR_REASON[reason])) continue;
+      r = s.rect;
     }
     const sk = `${r.x}|${r.y}`;
     const nth = stacked.get(sk) ?? 0;
     stacked.set(sk, nth + 1);
     const text = `✕ ${fmtInt(a.count)} ${SHORT_REASON[reason] ?? reason}`;
     const w = ctx.measureText(text).width + 10;
-    // in a Nitro part: from its left edge (over the packets' lane if wide); elsewhere right-aligned
-    const x = inPart
-      ? Math.min(r.x + 2, g.width - w - 2)
-      : Math.max(2, Math.min(r.x + r.w - w, g.width - w - 2));
-    // in a Nitro part: over its second line, so the part's name stays readable
-    const y = (inPart ? r.y + r.h - 14 : r.y + (r.h > 40 ? r.h / 2 - 8 : 9)) + nth * 16;
-    ctx.fillStyle = DROP_COLOUR;
-    roundRect(ctx, { x, y, w, h: 15 }, 7);
+    // right-aligned in the stage, below its heading
+    const x = Math.max(2, Math.min(r.x + r.w - w - 2, g.width - w - 2));
+    const y = r.y + (r.h > 40 ? r.h / 2 - 8 : Math.max(1, (r.h - 16) / 2)) + nth * 18;
+    ctx.fillStyle = DROP_PILL;
+    roundRect(ctx, { x, y, w, h: 16 }, 8);
     ctx.fill();
     ctx.fillStyle = '#ffffff';
-    ctx.fillText(text, x + 5, y + 11);
+    ctx.fillText(text, x + 5, y + 12);
   }
 }
 
@@ -610,10 +706,22 @@ export function hitStage(
   x: number,
   y: number,
 ): { host: number; stage: number; queue: number } | null {
-  for (const s of g.stages)
+  for (const s of g.stages) {
     for (const l of s.lanes)
       if (x >= l.rect.x && x <= l.rect.x + l.rect.w && y >= s.rect.y && y <= s.rect.y + s.rect.h)
         return { host: l.host, stage: l.stage, queue: l.queue };
+    // a Nitro stage's parts (flow lookup, buckets) open the stage too
+    const l0 = s.lanes[0];
+    if (
+      l0 &&
+      s.parts.length > 0 &&
+      x >= s.rect.x &&
+      x <= s.rect.x + s.rect.w &&
+      y >= s.rect.y &&
+      y <= s.rect.y + s.rect.h
+    )
+      return { host: l0.host, stage: l0.stage, queue: l0.queue };
+  }
   const fr = g.fabric.rect;
   if (x >= fr.x && x <= fr.x + fr.w && y >= fr.y && y <= fr.y + fr.h)
     return { host: 0, stage: g.fabric.stage, queue: 0 };

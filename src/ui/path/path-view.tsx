@@ -135,12 +135,15 @@ export function PathView(props: PathViewProps) {
     [layout, width, height],
   );
 
+  // the geometry may be taller than asked (every part legible): the canvas follows it
+  const drawnH = geom?.height ?? height;
+
   useEffect(() => {
     const c = canvasRef.current;
     if (!c || !geom || !layout) return;
     const dpr = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
     const bw = Math.round(width * dpr);
-    const bh = Math.round(height * dpr);
+    const bh = Math.round(geom.height * dpr);
     if (c.width !== bw || c.height !== bh) {
       c.width = bw;
       c.height = bh;
@@ -154,7 +157,7 @@ export function PathView(props: PathViewProps) {
     const h = hit.current;
     const best = h.n - 1;
     c.dataset['packetAt'] = best >= 0 ? `${Math.round(h.x[best]!)},${Math.round(h.y[best]!)}` : '';
-  }, [geom, layout, frame, colourBy, selection, reducedMotion, theme, width, height, onFrameDrawn]);
+  }, [geom, layout, frame, colourBy, selection, reducedMotion, theme, width, onFrameDrawn]);
 
   const locate = useCallback((e: React.MouseEvent<HTMLCanvasElement>) => {
     const r = e.currentTarget.getBoundingClientRect();
@@ -233,14 +236,13 @@ export function PathView(props: PathViewProps) {
   return (
     <section className="path-view" ref={boxRef} aria-label="Packet path">
       <p className="path-view__caption">
-        Each column is an instance, drawn as the NET402 talk draws it: packets go <strong>down</strong> the
-        sending half (socket → qdisc → TX ring → Nitro card), <strong>across</strong> the VPC fabric, and{' '}
-        <strong>up</strong> the receiving half (Nitro card → RX ring → interrupt and NAPI on a vCPU → socket).
-        Dots are batches; bars are queues filling.
+        One column per instance, as NET402 draws them: packets go <strong>down</strong> the sender (socket →
+        qdisc → TX ring → Nitro card), <strong>across</strong> the VPC fabric, <strong>up</strong> the
+        receiver (Nitro card → RX ring → NAPI on a vCPU → socket). Dots are batches; bars are queues.
       </p>
       <canvas
         ref={canvasRef}
-        style={{ width: `${width}px`, height: `${height}px` }}
+        style={{ width: `${width}px`, height: `${drawnH}px` }}
         role="img"
         aria-label={summary}
         data-testid="path-canvas"
