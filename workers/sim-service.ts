@@ -10,10 +10,13 @@
 import type { Observation } from '../src/lessons/observation';
 import { LessonObserver } from './lesson-observer';
 import * as Comlink from 'comlink';
-import { InteractiveSession, replaySession } from '../src/engine/interactive-session';
+import type { ProbeSink, ProbeStage } from '../src/engine/core/probe';
+import { InteractiveSession } from '../src/engine/interactive-session';
 import type { Lab } from '../src/engine/lab';
 import { ChartRecorder } from '../src/engine/metrics/chart-recorder';
+import type { Packet } from '../src/engine/model/packet';
 import type { RunRecord } from '../src/engine/runner';
+import { Timeline, type TimelineOptions, type TimelineRun } from '../src/engine/timeline';
 import { PathRecorder } from '../src/engine/view/path-recorder';
 import type {
   NitroTables,
@@ -22,7 +25,6 @@ import type {
   PathLayout,
   StageInspection,
 } from '../src/protocol/path-frame';
-import { createLab } from '../src/engine/runner';
 import type {
   AdvanceRequest,
   ChartSeries,
@@ -35,10 +37,17 @@ import type {
   LoadResult,
   RunUntil,
   SimApi,
+  StepReport,
+  StepTarget,
   TerminalChunk,
   ToolRun,
 } from '../src/protocol/sim-api';
-import { PROTOCOL_VERSION, SAMPLE_COLUMNS_PER_INSTANCE, transferablesOf } from '../src/protocol/sim-api';
+import {
+  PROTOCOL_VERSION,
+  SAMPLE_COLUMNS_PER_INSTANCE,
+  STEP_STAGES,
+  transferablesOf,
+} from '../src/protocol/sim-api';
 import { parseScenario, type Scenario } from '../src/scenario/schema';
 
 const NCOL = SAMPLE_COLUMNS_PER_INSTANCE.length;
@@ -49,23 +58,101 @@ const PATH_FRAME_CAPACITY = 5_000;
 /** With a "run until" condition, time moves in slices this long so the stop lands close to the cause. */
 const UNTIL_SLICE_NS = 1_000_000;
 
+/** Quiet time (ms without a request) before checkpoints are built in the background. */
+const IDLE_MS = 150;
+/** Longest background slice (ms): a request waits at most about this long. */
+const BUILD_SLICE_MS = 12;
+/** Events per `Timeline.build` call inside a slice. */
+const BUILD_CHUNK_EVENTS = 20_000;
+/** Events a "step to the next packet at a stage" may process before it gives up. */
+const STEP_MAX_EVENTS = 5_000_000;
+
+/** One run of the lab with the service's observers: the path and chart recorders, the drop counts. */
+class ServiceRun implements TimelineRun {
+  readonly path: PathRecorder;
+  readonly charts: ChartRecorder;
+  /** Packets dropped, per instance in lab order, since t = 0. */
+  readonly drops: number[];
+  /** Lab events for the next frame (collected only while this is the live run). */
+  events: LabEvent[] = [];
+  collect = false;
+  /** Stop the scheduler right after the event that drops a packet / exhausts credits ("run until"). */
+  haltOn: 'drop' | 'credits' | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(readonly session: InteractiveSession) {
+    const lab = session.lab;
+    this.path = new PathRecorder(lab).attach();
+    this.charts = new ChartRecorder(lab.instances.size);
+    const detachCharts = lab.probe.attach(this.charts);
+    const names = [...lab.instances.keys()];
+    this.drops = names.map(() => 0);
+    const unsubscribe = lab.subscribe((e) => {
+      if (e.type === 'PacketDropped') {
+        const i = names.indexOf(e.host);
+        if (i >= 0) this.drops[i]! += e.packets;
+        if (this.haltOn === 'drop') lab.sched.halted = true;
+        if (!this.collect) return;
+        // one event per (host, stage, reason) per frame is enough for the UI
+        const detail = `${e.stage}: ${e.reason}`;
+        const seen = this.events.find((x) => x.kind === 'drop' && x.host === e.host && x.detail === detail);
+        if (!seen) this.events.push({ atNs: e.atNs, kind: 'drop', host: e.host, detail });
+      } else if (e.type === 'CreditsExhausted' || e.type === 'CreditsRestored') {
+        if (e.type === 'CreditsExhausted' && this.haltOn === 'credits') lab.sched.halted = true;
+        if (!this.collect) return;
+        this.events.push({
+          atNs: e.atNs,
+          kind: e.type === 'CreditsExhausted' ? 'credits-exhausted' : 'credits-restored',
+          host: e.host,
+          detail: e.direction,
+        });
+      }
+    });
+    this.unsubscribe = () => {
+      unsubscribe();
+      detachCharts();
+    };
+  }
+
+  setDetail(on: boolean): void {
+    if (this.path.detailed !== on) this.path.setDetail(on);
+  }
+
+  restartDetail(): void {
+    this.path.restartDetail();
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.path.detach();
+  }
+}
+
+const makeRun = (lab: Lab) => new ServiceRun(new InteractiveSession(lab));
+
+export interface SimServiceOptions {
+  /** Build seek checkpoints with timers while no request comes (the worker; tests call `buildCheckpoints`). */
+  background?: boolean;
+  /** Checkpoint policy (how many, which gaps are worth one). */
+  timeline?: TimelineOptions;
+}
+
 export class SimService implements SimApi {
   private scenario: Scenario | null = null;
-  private session: InteractiveSession | null = null;
-  private unsubscribe: (() => void) | null = null;
-  private events: LabEvent[] = [];
-  private drops: number[] = [];
+  private timeline: Timeline<ServiceRun> | null = null;
+  private run: ServiceRun | null = null;
   private stats: Array<Array<[string, number]>> = [];
   private carry: TerminalChunk[] = [];
-  private path: PathRecorder | null = null;
-  private charts: ChartRecorder | null = null;
   /** Commands that ended since the last frame. */
   private runs: ToolRun[] = [];
   /** Where the next path frame starts (the previous frame's end). */
   private pathFromNs = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** The lessons' observer of the current session (replaced with the session). */
   private lessons: LessonObserver | null = null;
+
+  constructor(private readonly opts: SimServiceOptions = {}) {}
 
   hello(): { protocolVersion: number } {
     return { protocolVersion: PROTOCOL_VERSION };
@@ -76,48 +163,92 @@ export class SimService implements SimApi {
     log: CommandLogEntry[] = [],
     toNs = 0,
     skipOutput = Number.POSITIVE_INFINITY,
+    furthestNs = 0,
   ): LoadResult {
     const parsed = parseScenario(doc);
     if (!parsed.ok) return { ok: false, protocolVersion: PROTOCOL_VERSION, errors: parsed.errors };
     this.scenario = parsed.scenario;
-    if (log.length === 0 && toNs === 0) {
-      const lab = createLab(parsed.scenario);
-      this.prepare(lab);
-      this.attach(new InteractiveSession(lab));
-    } else {
-      const to = Math.max(toNs, log.at(-1)?.atNs ?? 0);
-      this.attach(replaySession(parsed.scenario, log, to, {}, (lab) => this.prepare(lab)));
+    this.timeline?.dispose();
+    this.run = null;
+    const tl = new Timeline(parsed.scenario, makeRun, this.opts.timeline);
+    this.timeline = tl;
+    // the replay's output, for a respawned worker: only what the client has not shown yet
+    let replayed: TerminalChunk[] = [];
+    if (log.length > 0 || toNs > 0 || furthestNs > 0) {
+      tl.load(log, toNs, furthestNs);
+      replayed = tl.current.session.transcript.map((c) => ({ ...c }));
     }
-    const len = this.carry.length;
-    this.carry = this.carry.slice(Math.min(skipOutput, len));
-    return this.loaded(len);
+    this.attach(tl.current);
+    this.carry = replayed.slice(Math.min(skipOutput, replayed.length));
+    this.touch();
+    return this.loaded(replayed.length);
+  }
+
+  seek(toNs: number): LoadResult {
+    const tl = this.needTimeline();
+    const before = tl.current;
+    tl.seek(toNs);
+    if (tl.current !== before) this.attach(tl.current);
+    else {
+      this.pathFromNs = tl.nowNs;
+      tl.current.session.drainOutput();
+    }
+    this.carry = [];
+    this.touch();
+    return this.loaded(tl.current.session.transcript.length);
   }
 
   rewind(toNs: number): LoadResult {
-    if (!this.scenario || !this.session) throw new Error('no scenario loaded');
-    const log = this.session.commandLog.filter((e) => e.atNs <= toNs);
-    this.attach(replaySession(this.scenario, log, toNs, {}, (lab) => this.prepare(lab)));
-    const len = this.carry.length;
-    this.carry = [];
-    return this.loaded(len);
+    return this.seek(toNs);
   }
 
   commandLog(): CommandLogEntry[] {
-    return [...(this.session?.commandLog ?? [])];
+    return (this.timeline?.commandLog ?? []).map((e) => ({ ...e }));
   }
 
   submit(line: string): boolean {
-    return this.need().submit(line);
+    const ok = this.needTimeline().submit(line);
+    this.touch();
+    return ok;
   }
 
   interrupt(): boolean {
-    return this.need().interrupt();
+    const ok = this.needTimeline().interrupt();
+    this.touch();
+    return ok;
+  }
+
+  /** Build seek checkpoints for at most `maxEvents` model events (what the idle timer does). */
+  buildCheckpoints(maxEvents: number): boolean {
+    const tl = this.timeline;
+    if (!tl) return false;
+    let spent = 0;
+    let more = true;
+    const before = tl.stats.buildEvents;
+    while (more && spent < maxEvents) {
+      more = tl.build(Math.min(BUILD_CHUNK_EVENTS, maxEvents - spent));
+      spent = tl.stats.buildEvents - before + 1;
+    }
+    return more;
+  }
+
+  /** The live run's session and path recorder (tests and the bench read them; not part of SimApi). */
+  get live(): { session: InteractiveSession; path: PathRecorder } | null {
+    return this.run;
+  }
+
+  /** Seek statistics (checkpoints built, events replayed): for the bench and tests. */
+  timelineStats() {
+    const tl = this.timeline;
+    return tl ? { ...tl.stats, checkpoints: tl.checkpointTimes, furthestNs: tl.furthestNs } : null;
   }
 
   advance(req: AdvanceRequest): Frame {
-    const s = this.need();
-    const detail = req.pathDetail ?? true;
-    if (this.path && this.path.detailed !== detail) this.path.setDetail(detail);
+    const run = this.need();
+    const tl = this.needTimeline();
+    const s = run.session;
+    const detail = req.step ? true : (req.pathDetail ?? true);
+    run.setDetail(detail);
     const buffers = req.reuse ?? {
       sampleTimes: new Float64Array(256),
       samples: new Float64Array(256 * this.columns()),
@@ -137,34 +268,52 @@ export class SimService implements SimApi {
     let stoppedBy: Frame['stoppedBy'] = null;
     let events = 0;
     let reached = false;
+    let stepped: StepReport | null = null;
     const until = req.until;
-    if (!until) {
-      const r = s.advance(req.toNs, req.maxEvents, () => sample());
+    if (req.step) {
+      const r = this.stepTo(req.step, req.toNs, () => sample());
+      events = r.events;
+      stepped = r.report;
+      reached = s.nowNs >= req.toNs;
+    } else if (!until) {
+      const r = tl.advance(req.toNs, req.maxEvents, () => sample());
       events = r.events;
       reached = r.reached;
     } else {
       const toNs = until.kind === 'time' ? Math.min(req.toNs, until.atNs) : req.toNs;
       const watch = this.watcher(until);
-      while (s.nowNs < toNs && events < req.maxEvents) {
-        const r = s.advance(Math.min(toNs, s.nowNs + UNTIL_SLICE_NS), req.maxEvents - events, () => sample());
-        events += r.events;
-        if (watch()) {
-          stoppedBy = until.kind;
-          break;
+      // a drop or credits running out stop the model right after the event that caused them
+      run.haltOn = until.kind === 'first-drop' ? 'drop' : until.kind === 'credits-empty' ? 'credits' : null;
+      try {
+        while (s.nowNs < toNs && events < req.maxEvents) {
+          const r = tl.advance(Math.min(toNs, s.nowNs + UNTIL_SLICE_NS), req.maxEvents - events, () =>
+            sample(),
+          );
+          events += r.events;
+          if (s.lab.sched.halted || watch()) {
+            stoppedBy = until.kind;
+            break;
+          }
         }
+      } finally {
+        run.haltOn = null;
+        s.lab.sched.halted = false;
       }
       reached = s.nowNs >= toNs;
       if (until.kind === 'time' && s.nowNs >= until.atNs) stoppedBy = 'time';
     }
     sample(true);
-    const labEvents = this.events;
-    this.events = [];
+    const labEvents = run.events;
+    run.events = [];
     const frame: Frame = {
       protocolVersion: PROTOCOL_VERSION,
       nowNs: s.nowNs,
+      furthestNs: tl.furthestNs,
+      checkpoints: tl.checkpointTimes,
       events,
       reached,
       stoppedBy,
+      stepped,
       foreground: s.foreground,
       backgroundCount: s.backgroundCount,
       terminal: this.carry.length > 0 ? [...this.carry.splice(0), ...s.drainOutput()] : s.drainOutput(),
@@ -176,11 +325,114 @@ export class SimService implements SimApi {
       runs: this.runs.splice(0),
     };
     this.pathFromNs = s.nowNs;
+    this.touch();
     return Comlink.transfer(frame, [
       out.sampleTimes.buffer,
       out.samples.buffer,
       ...transferablesOf(frame.path),
     ]);
+  }
+
+  /**
+   * Single step: exactly one model event, or on to the event in which the next packet reaches a
+   * stage (the scheduler stops right after it). A packet reaching a receiving card is shown when
+   * it lands there: the model hands it over as the sender releases it, one fabric delay earlier.
+   */
+  private stepTo(
+    target: StepTarget,
+    horizonNs: number,
+    onGrid: (ns: number) => void,
+  ): { events: number; report: StepReport } {
+    const tl = this.needTimeline();
+    const lab = this.lab;
+    const hosts = [...lab.instances.keys()];
+    const hostIdx = target.kind === 'packet' && target.host ? hosts.indexOf(target.host) : -1;
+    const moves: StepReport['moves'] = [];
+    const stage = target.kind === 'packet' ? target.stage : null;
+    let hit: StepReport['moves'][number] | null = null;
+    const note = (
+      atNs: number,
+      host: number,
+      st: ProbeStage,
+      queue: number,
+      pkt: Packet,
+      what: 'entered' | 'left' | 'dropped',
+      count: number,
+      reason?: string,
+    ) => {
+      const m = {
+        atNs,
+        host,
+        hostName: hosts[host] ?? '?',
+        stage: st,
+        queue,
+        flow: pkt.flow.id,
+        seq: pkt.seq,
+        count,
+        what,
+        ...(reason ? { reason } : {}),
+      };
+      if (moves.length < 16) moves.push(m);
+      if (stage && !hit && st === stage && what === 'entered' && (hostIdx < 0 || host === hostIdx)) {
+        hit = m;
+        lab.sched.halted = true;
+      }
+    };
+    const sink: ProbeSink = {
+      enter: (t, h, st, q, p) => note(t, h, st, q, p, 'entered', p.count),
+      leave: (t, h, st, q, p) => note(t, h, st, q, p, 'left', p.count),
+      drop: (t, h, st, q, p, n, reason) => note(t, h, st, q, p, 'dropped', n, reason),
+    };
+    const detach = lab.probe.attach(sink);
+    const startNs = lab.nowNs;
+    let events = 0;
+    try {
+      if (target.kind === 'event') {
+        events = tl.advance(Number.POSITIVE_INFINITY, 1, onGrid).events;
+      } else {
+        const horizon = Math.max(horizonNs, startNs);
+        while (!hit && lab.nowNs < horizon && events < STEP_MAX_EVENTS) {
+          const r = tl.advance(horizon, STEP_MAX_EVENTS - events, onGrid);
+          events += r.events;
+          if (r.events === 0 && !lab.sched.halted) break;
+        }
+      }
+    } finally {
+      detach();
+      lab.sched.halted = false;
+    }
+    const h = hit as StepReport['moves'][number] | null;
+    if (h) {
+      // on to the instant the packet is there: a receiving card gets the batch one fabric delay
+      // after the sender released it (when the model hands it over), a ring when the DMA lands
+      const there = h.atNs + (h.stage === 'nitro_ingress' ? lab.oneWayDelayNs() : 0);
+      if (there > lab.nowNs) events += tl.advance(there, Number.POSITIVE_INFINITY, onGrid).events;
+      h.atNs = there;
+    }
+    const packet = target.kind === 'packet' ? h : (moves[0] ?? null);
+    let summary: string;
+    if (target.kind === 'packet') {
+      summary = h
+        ? `${describe(h)} (${events} model event${events === 1 ? '' : 's'} later)`
+        : `No packet reached ${stageLabel(target.stage)}${target.host ? ` on ${target.host}` : ''} within ${events} events (now ${(lab.nowNs / 1e9).toFixed(6)} s)`;
+    } else if (events === 0) summary = 'Nothing is scheduled: the lab is idle (start a command first)';
+    else if (moves.length === 0)
+      summary = 'One model event with no packet movement (a timer, a protocol or an application step)';
+    else
+      summary =
+        moves.map(describe).slice(0, 3).join('; ') + (moves.length > 3 ? ` (+${moves.length - 3} more)` : '');
+    return {
+      events,
+      report: {
+        kind: target.kind,
+        found: target.kind === 'packet' ? h !== null : events > 0,
+        atNs: lab.nowNs,
+        fromNs: startNs,
+        summary,
+        packet,
+        moves,
+      },
+    };
   }
 
   /**
@@ -190,19 +442,19 @@ export class SimService implements SimApi {
   private pathFrame(nowNs: number, reuse: Frame['path'] | undefined): Frame['path'] {
     const fromNs = Math.max(0, Math.min(this.pathFromNs, nowNs - PATH_MIN_WINDOW_NS));
     const dropsFromNs = Math.max(0, nowNs - Math.max(1_000_000, 20 * (nowNs - fromNs)));
-    return this.path!.frame(fromNs, nowNs, reuse, PATH_FRAME_CAPACITY, dropsFromNs);
+    return this.need().path.frame(fromNs, nowNs, reuse, PATH_FRAME_CAPACITY, dropsFromNs);
   }
 
   pathLayout(): PathLayout {
-    return this.path!.layout();
+    return this.need().path.layout();
   }
 
   inspectPacket(ref: PacketRef): PacketInspection | null {
-    return this.path?.inspectPacket(ref) ?? null;
+    return this.run?.path.inspectPacket(ref) ?? null;
   }
 
   inspectStage(host: number, stage: string, queue: number): StageInspection | null {
-    return this.path?.inspectStage(host, stage, queue) ?? null;
+    return this.run?.path.inspectStage(host, stage, queue) ?? null;
   }
 
   lessonBegin(): boolean {
@@ -216,12 +468,12 @@ export class SimService implements SimApi {
   }
 
   nitroTables(host: number): NitroTables | null {
-    return this.path?.nitroTables(host) ?? null;
+    return this.run?.path.nitroTables(host) ?? null;
   }
 
   chartSeries(req: ChartSeriesRequest): ChartSeries {
     const names = [...this.lab.instances.keys()];
-    const r = this.charts!.query(req.fromNs, req.toNs, Math.max(1, req.stepNs), this.lab.nowNs);
+    const r = this.need().charts.query(req.fromNs, req.toNs, Math.max(1, req.stepNs), this.lab.nowNs);
     const out: ChartSeries = {
       t0Ns: r.t0Ns,
       stepNs: r.stepNs,
@@ -261,66 +513,68 @@ export class SimService implements SimApi {
 
   // -------------------------------------------------------------------------------------------
 
-  private need(): InteractiveSession {
-    if (!this.session) throw new Error('no scenario loaded');
-    return this.session;
+  private need(): ServiceRun {
+    if (!this.run) throw new Error('no scenario loaded');
+    return this.run;
+  }
+
+  private needTimeline(): Timeline<ServiceRun> {
+    if (!this.timeline) throw new Error('no scenario loaded');
+    return this.timeline;
   }
 
   private get lab(): Lab {
-    return this.need().lab;
+    return this.need().session.lab;
   }
 
   private columns(): number {
     return NCOL * this.lab.instances.size;
   }
 
-  /** Attach the recorders to a new lab before anything runs on it. */
-  private prepare(lab: Lab): void {
-    this.path?.detach();
-    this.path = new PathRecorder(lab).attach();
-    this.charts = new ChartRecorder(lab.instances.size);
-    lab.probe.attach(this.charts);
-    this.pathFromNs = lab.nowNs;
-  }
-
-  private attach(s: InteractiveSession): void {
-    this.unsubscribe?.();
+  /** Make `run` the live one: its events go to frames, the lessons observe its session. */
+  private attach(run: ServiceRun): void {
+    if (this.run && this.run !== run) {
+      this.run.collect = false;
+      this.run.events = [];
+      this.run.session.onRecords = null;
+    }
     this.lessons?.detach();
-    this.session = s;
-    // a rewind or respawn rebuilds the session: the step's window restarts at its time
-    this.lessons = new LessonObserver(s);
+    this.run = run;
+    run.collect = true;
+    run.events = [];
+    // a seek or respawn rebuilds the session: the step's window restarts at its time
+    this.lessons = new LessonObserver(run.session);
     this.runs = [];
     // iperf3's -J document of every run (exports); the lessons' hook keeps its place first
+    const s = run.session;
     const lessonsHook = s.onRecords;
     s.onRecords = (records) => {
       lessonsHook?.(records);
       for (const r of records) this.runs.push(toolRun(r));
     };
-    this.events = [];
-    const names = [...s.lab.instances.keys()];
-    this.drops = names.map(() => 0);
-    this.carry = s.drainOutput(); // a replay's output: the caller decides what the client still needs
-    this.unsubscribe = s.lab.subscribe((e) => {
-      if (e.type === 'PacketDropped') {
-        const i = names.indexOf(e.host);
-        if (i >= 0) this.drops[i]! += e.packets;
-        // one event per (host, stage, reason) per frame is enough for the UI
-        const detail = `${e.stage}: ${e.reason}`;
-        const seen = this.events.find((x) => x.kind === 'drop' && x.host === e.host && x.detail === detail);
-        if (!seen) this.events.push({ atNs: e.atNs, kind: 'drop', host: e.host, detail });
-      } else if (e.type === 'CreditsExhausted' || e.type === 'CreditsRestored') {
-        this.events.push({
-          atNs: e.atNs,
-          kind: e.type === 'CreditsExhausted' ? 'credits-exhausted' : 'credits-restored',
-          host: e.host,
-          detail: e.direction,
-        });
-      }
-    });
+    this.pathFromNs = run.session.nowNs;
+    run.session.drainOutput();
+  }
+
+  /** A request came: build checkpoints only once the lab has been idle for a while. */
+  private touch(): void {
+    if (!this.opts.background) return;
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    const tick = () => {
+      this.idleTimer = null;
+      const tl = this.timeline;
+      if (!tl) return;
+      const t0 = performance.now();
+      let more = true;
+      while (more && performance.now() - t0 < BUILD_SLICE_MS) more = tl.build(BUILD_CHUNK_EVENTS);
+      if (more) this.idleTimer = setTimeout(tick, 0);
+    };
+    this.idleTimer = setTimeout(tick, IDLE_MS);
   }
 
   private loaded(transcriptLength: number): LoadResult {
     const lab = this.lab;
+    const tl = this.needTimeline();
     const instances = [...lab.instances.values()].map((i) => ({
       name: i.name,
       type: i.spec.name,
@@ -335,8 +589,10 @@ export class SimService implements SimApi {
       instances,
       sampleColumns,
       nowNs: lab.nowNs,
+      furthestNs: tl.furthestNs,
+      checkpoints: tl.checkpointTimes,
       transcriptLength,
-      pathLayout: this.path!.layout(),
+      pathLayout: this.need().path.layout(),
     };
   }
 
@@ -344,6 +600,7 @@ export class SimService implements SimApi {
     let k = at;
     let i = 0;
     this.stats = [];
+    const drops = this.need().drops;
     for (const inst of this.lab.instances.values()) {
       const st = inst.host.eth0.statistics();
       this.stats.push(st);
@@ -372,7 +629,7 @@ export class SimService implements SimApi {
       into[k++] = bwIn;
       into[k++] = pps;
       into[k++] = inst.nitro.creditsOut?.creditsBits ?? Number.NaN;
-      into[k++] = this.drops[i++] ?? 0;
+      into[k++] = drops[i++] ?? 0;
     }
   }
 
@@ -388,11 +645,6 @@ export class SimService implements SimApi {
 
   private watcher(until: RunUntil): () => boolean {
     const lab = this.lab;
-    if (until.kind === 'first-drop') {
-      const start = this.drops.reduce((a, b) => a + b, 0);
-      return () => this.drops.reduce((a, b) => a + b, 0) > start;
-    }
-    if (until.kind === 'credits-empty') return () => this.events.some((e) => e.kind === 'credits-exhausted');
     if (until.kind === 'counter-moves') {
       const read = () => {
         const st = lab.instance(until.host)?.host.eth0.statistics() ?? [];
@@ -401,11 +653,11 @@ export class SimService implements SimApi {
       const start = read();
       return () => read() !== start;
     }
+    // first drop and credits running out halt the scheduler themselves (ServiceRun.haltOn)
     return () => false;
   }
 }
 
-/** A run record as the protocol carries it (the output already went to the terminal). */
 function toolRun(r: RunRecord): ToolRun {
   return {
     host: r.host,
@@ -415,6 +667,19 @@ function toolRun(r: RunRecord): ToolRun {
     exitCode: r.exitCode,
     result: r.result ?? null,
   };
+}
+
+const STAGE_LABELS: Record<string, string> = Object.fromEntries(STEP_STAGES.map((s) => [s.stage, s.label]));
+
+function stageLabel(stage: string): string {
+  return STAGE_LABELS[stage] ?? stage;
+}
+
+function describe(m: StepReport['moves'][number]): string {
+  const pk = `${m.count} packet${m.count === 1 ? '' : 's'} of flow ${m.flow} (seq ${m.seq})`;
+  const where = `${stageLabel(m.stage)}${m.queue > 0 ? ` queue ${m.queue}` : ''} on ${m.hostName}`;
+  if (m.what === 'dropped') return `${pk} dropped at ${where}: ${m.reason ?? 'unknown reason'}`;
+  return `${pk} ${m.what} ${where}`;
 }
 
 /** Grow the frame's arrays (doubling) so `rows` rows fit. */
@@ -428,6 +693,7 @@ function ensure(b: FrameBuffers, rows: number, cols: number): FrameBuffers {
   return { sampleTimes: t, samples: s };
 }
 
+/** The worker's service: builds seek checkpoints in the background while the lab is idle. */
 export function createSimService(): SimService {
-  return new SimService();
+  return new SimService({ background: true });
 }

@@ -138,6 +138,8 @@ export class InteractiveSession {
       this.emitRecords(records);
       if (onGridPoint && this.session.atCheckpoint && this.lab.nowNs % POLL_GRID_NS === 0)
         onGridPoint(this.lab.nowNs);
+      // an observer asked the scheduler to stop right after an event (Scheduler.halted)
+      if (this.lab.sched.halted) break;
       // a step with no events and no time moved (nothing scheduled, toNs infinite) would spin
       if (this.lab.nowNs === before && this.lab.sched.processed === beforeEvents && records.length === 0)
         break;

@@ -16,8 +16,12 @@ import type {
   StageInspection,
 } from './path-frame';
 
-/** 2: frames carry `runs`; `chartSeries` (latency percentiles, drops by reason); InstanceInfo's PPS allowance. */
-export const PROTOCOL_VERSION = 2;
+/**
+ * 2: frames carry `runs`; `chartSeries` (latency percentiles, drops by reason); InstanceInfo's PPS allowance.
+ * 3: `seek` (checkpoints + replay; the log is kept past the instant), `step` requests and reports,
+ *    frames and loads carry `furthestNs` and `checkpoints`.
+ */
+export const PROTOCOL_VERSION = 3;
 
 /** One user action at a simulated instant (a line typed, or Ctrl-C): what a rewind or respawn replays. */
 export type CommandLogEntry = SessionLogEntry;
@@ -84,6 +88,10 @@ export type LoadResult =
       instances: InstanceInfo[];
       sampleColumns: readonly string[];
       nowNs: number;
+      /** The furthest simulated instant reached: the scrubber's range is [0, furthestNs]. */
+      furthestNs: number;
+      /** Instants of the seek checkpoints the worker holds. */
+      checkpoints: number[];
       /** Terminal chunks the session has produced so far (a replay's output). */
       transcriptLength: number;
       /** The path view's layout (stages and lanes); re-fetch with `pathLayout()` when a frame's revision differs. */
@@ -130,15 +138,72 @@ export interface LabEvent {
   detail: string;
 }
 
+/**
+ * The path's stages a single step can stop at (the probe's names, src/engine/core/probe.ts, in
+ * path order), with the label the UI shows.
+ */
+export const STEP_STAGES = [
+  { stage: 'socket_tx', label: 'socket (send)' },
+  { stage: 'qdisc', label: 'qdisc' },
+  { stage: 'tx_ring', label: 'TX ring' },
+  { stage: 'nitro_egress', label: 'Nitro egress' },
+  { stage: 'fabric', label: 'VPC fabric' },
+  { stage: 'nitro_ingress', label: 'Nitro ingress' },
+  { stage: 'rx_ring', label: 'RX ring' },
+  { stage: 'socket_rx', label: 'socket (receive)' },
+] as const;
+export type StepStage = (typeof STEP_STAGES)[number]['stage'];
+
+/** What a single step advances to: the next model event, or the next packet entering a stage. */
+export type StepTarget =
+  | { kind: 'event' }
+  | { kind: 'packet'; stage: StepStage /** Instance name; any when absent. */; host?: string };
+
+/** A packet's move that a step saw (the probe's enter / leave / drop). */
+export interface StepMove {
+  atNs: number;
+  /** Instance index in lab order, and its name. */
+  host: number;
+  hostName: string;
+  stage: StepStage;
+  queue: number;
+  flow: number;
+  /** The batch's first sequence number (TCP: byte offset; UDP: datagram number). */
+  seq: number;
+  count: number;
+  what: 'entered' | 'left' | 'dropped';
+  reason?: string;
+}
+
+/** What a single step did: the event it stopped after, in words, and the packet (for the inspector). */
+export interface StepReport {
+  kind: StepTarget['kind'];
+  /** False when no packet reached the stage before the step gave up (or nothing was scheduled). */
+  found: boolean;
+  fromNs: number;
+  atNs: number;
+  summary: string;
+  /** The packet stopped at (packet steps) or the first that moved in the event (event steps). */
+  packet: StepMove | null;
+  /** Packet moves seen during the step (at most 16). */
+  moves: StepMove[];
+}
+
 export interface Frame {
   protocolVersion: number;
   nowNs: number;
+  /** The furthest simulated instant reached (the scrubber's range end). */
+  furthestNs: number;
+  /** Instants of the seek checkpoints the worker holds. */
+  checkpoints: number[];
   /** Events the model processed for this frame. */
   events: number;
   /** Whether the frame reached the requested time (false: the event budget ran out first). */
   reached: boolean;
   /** Why the frame stopped early at a "run until" condition, if it did. */
   stoppedBy: RunUntil['kind'] | null;
+  /** What a single step did (requests with `step`), else null. */
+  stepped: StepReport | null;
   foreground: { host: string; command: string; startNs: number } | null;
   backgroundCount: number;
   terminal: TerminalChunk[];
@@ -173,6 +238,11 @@ export interface AdvanceRequest {
    * occupancy and drops are still recorded, the model runs faster (default on).
    */
   pathDetail?: boolean;
+  /**
+   * Single step instead of advancing to `toNs`: one model event, or on to the next packet entering
+   * a stage (giving up at `toNs`). Path detail is on for it.
+   */
+  step?: StepTarget;
   /** Sample the counters every this many ns (≥ 1 ms, default 1 ms; coarser keeps long fast-forwards small). */
   sampleStepNs?: number;
 }
@@ -185,14 +255,28 @@ export interface SimApi {
    * replay's terminal output after the first `skipOutput` chunks (those the client already shows)
    * comes with the next frame: a respawned worker loses nothing.
    */
-  load(scenario: unknown, log?: CommandLogEntry[], toNs?: number, skipOutput?: number): LoadResult;
+  load(
+    scenario: unknown,
+    log?: CommandLogEntry[],
+    toNs?: number,
+    skipOutput?: number,
+    /** The timeline's end to keep for the scrubber (a respawn after a seek back); default the later of toNs and the log's last entry. */
+    furthestNs?: number,
+  ): LoadResult;
   advance(req: AdvanceRequest): Frame;
   /** Type a line at the current instant; false while a foreground command holds the prompt. */
   submit(line: string): boolean;
   /** Ctrl-C on the foreground command. */
   interrupt(): boolean;
-  /** Rebuild and replay the log up to `toNs` (rewinding forks the timeline: later entries are dropped). */
+  /**
+   * Go to `toNs` within [0, furthestNs]: the state there is restored (nearest checkpoint plus
+   * deterministic replay), byte for byte what a run straight to it gives. Later log entries are
+   * kept (playing on replays them) until a command typed now forks the timeline.
+   */
+  seek(toNs: number): LoadResult;
+  /** The same as `seek` (kept for older callers). */
   rewind(toNs: number): LoadResult;
+  /** The whole recorded log, including entries past the current instant after a seek back. */
   commandLog(): CommandLogEntry[];
   pathLayout(): PathLayout;
   inspectPacket(ref: PacketRef): PacketInspection | null;

@@ -5,7 +5,15 @@
  */
 import type { Observation } from '../lessons/observation';
 import { PRESETS } from '../scenario/presets';
-import { type AppState, type AppStore, type PathSelection, patch, SPEED_STEPS } from '../state/app-store';
+import {
+  type AppState,
+  type AppStore,
+  formatSimTime,
+  type PathSelection,
+  patch,
+  SPEED_STEPS,
+  type StepChoice,
+} from '../state/app-store';
 import type { ChartSeries, ChartSeriesRequest, RunUntil } from '../protocol/sim-api';
 import type { SimClient } from './sim-client';
 
@@ -17,11 +25,22 @@ export interface LabController {
   play(): void;
   pause(): void;
   togglePlay(): void;
-  /** Advance one step: 1/60 of a wall second at the current speed, with the clock paused. */
+  /**
+   * Single step with the clock paused, to what `setStep` chose: the next model event, the next
+   * packet entering a stage (it is then selected in the path view and inspector), or one frame
+   * (1/60 of a wall second at the current speed).
+   */
   step(): Promise<void>;
+  setStep(choice: StepChoice): void;
   setSpeed(nsPerS: number): void;
   faster(): void;
   slower(): void;
+  /**
+   * Go to a simulated instant within [0, furthest reached]: back restores that instant exactly
+   * (the worker's checkpoints plus replay), forward runs to it. Pauses.
+   */
+  seek(ns: number): Promise<void>;
+  /** The same as `seek` (kept for older callers). */
   rewind(toNs: number): Promise<void>;
   runUntil(cond: RunUntil): void;
   /** Test hook (e2e): make the worker hang or die. */
@@ -44,6 +63,8 @@ const MIN_BUDGET = 20_000;
 const MAX_BUDGET = 2_000_000;
 /** Fastest playback (simulated ns per wall second) at which the path view follows batches. */
 const PATH_DETAIL_MAX_SPEED = 1e9;
+/** How far ahead "next packet at a stage" looks before it gives up (simulated). */
+const STEP_HORIZON_NS = 10e9;
 
 export function createLabController(
   store: AppStore,
@@ -112,7 +133,14 @@ export function createLabController(
   /** Load a scenario document (a preset's or a lesson's) into a fresh lab and show t = 0. */
   async function load(presetId: string, doc: unknown, title: string): Promise<boolean> {
     set('scenario', { presetId, doc, loading: true, loadErrors: [] });
-    set('playback', { playing: false, nowNs: 0, runUntil: null });
+    set('playback', {
+      playing: false,
+      nowNs: 0,
+      furthestNs: 0,
+      checkpoints: [],
+      lastStep: null,
+      runUntil: null,
+    });
     set('terminal', { chunks: [], clearedAt: 0, foreground: null, backgroundCount: 0 });
     set('results', { counters: [], moved: {}, events: [], runs: [] });
     const r = await client.load(doc);
@@ -185,13 +213,26 @@ export function createLabController(
     async step() {
       set('playback', { playing: false });
       const st = store.getState();
-      const toNs = Math.max(
-        client.simTimeNs + 1,
-        Math.round(client.simTimeNs + st.playback.speedNsPerS / 60),
-      );
-      const f = await client.advance(toNs, MAX_BUDGET);
-      if (f) set('env', { announcement: `Stepped to ${(f.nowNs / 1e9).toFixed(6)} s` });
+      const choice = st.playback.step;
+      if (choice.kind === 'frame') {
+        const toNs = Math.max(
+          client.simTimeNs + 1,
+          Math.round(client.simTimeNs + st.playback.speedNsPerS / 60),
+        );
+        const f = await client.advance(toNs, MAX_BUDGET);
+        if (f) set('env', { announcement: `Stepped to ${formatSimTime(f.nowNs)}` });
+        return;
+      }
+      const horizon = choice.kind === 'event' ? Number.POSITIVE_INFINITY : client.simTimeNs + STEP_HORIZON_NS;
+      const f = await client.advance(horizon, MAX_BUDGET, undefined, { step: choice, pathDetail: true });
+      const rep = f?.stepped;
+      if (!f || !rep) return;
+      set('env', { announcement: `${formatSimTime(f.nowNs)}: ${rep.summary}` });
+      const p = rep.packet;
+      if (choice.kind === 'packet' && rep.found && p)
+        await c.select({ kind: 'packet', id: -1, flow: p.flow, seq: p.seq, count: p.count });
     },
+    setStep: (choice) => set('playback', { step: choice }),
     setSpeed: (nsPerS) => set('playback', { speedNsPerS: nsPerS }),
     faster() {
       const s = store.getState().playback.speedNsPerS;
@@ -203,19 +244,30 @@ export function createLabController(
       const next = [...SPEED_STEPS].reverse().find((x) => x < s) ?? SPEED_STEPS[0];
       set('playback', { speedNsPerS: next });
     },
-    async rewind(toNs) {
-      set('playback', { playing: false });
-      const r = await client.rewind(Math.max(0, toNs));
-      if (!r.ok) return;
-      store.series.truncateAfter(r.nowNs);
-      store.queues.truncateAfter(r.nowNs);
-      const st = store.getState();
-      set('results', { runs: st.results.runs.filter((x) => x.endNs <= r.nowNs) });
-      const chunks = st.terminal.chunks.filter((x) => x.atNs <= r.nowNs);
-      set('terminal', { chunks, clearedAt: Math.min(st.terminal.clearedAt, chunks.length) });
-      await client.advance(r.nowNs, 1);
-      set('playback', { nowNs: r.nowNs });
-      set('env', { announcement: `Rewound to ${(r.nowNs / 1e9).toFixed(6)} s` });
+    async seek(ns) {
+      set('playback', { playing: false, runUntil: null, seeking: true });
+      autoPlayed = false;
+      try {
+        const r = await client.seek(Math.max(0, ns));
+        if (!r.ok) return;
+        store.series.truncateAfter(r.nowNs);
+        store.queues.truncateAfter(r.nowNs);
+        const st = store.getState();
+        set('results', { runs: st.results.runs.filter((x) => x.endNs <= r.nowNs) });
+        const chunks = st.terminal.chunks.filter((x) => x.atNs <= r.nowNs);
+        set('terminal', { chunks, clearedAt: Math.min(st.terminal.clearedAt, chunks.length) });
+        set('selection', { path: null });
+        set('inspector', { packet: null, stage: null, nitro: null, missing: null });
+        set('playback', { furthestNs: r.furthestNs, checkpoints: r.checkpoints, lastStep: null });
+        await client.advance(r.nowNs, 1);
+        set('playback', { nowNs: r.nowNs });
+        set('env', { announcement: `Moved to ${formatSimTime(r.nowNs)}` });
+      } finally {
+        set('playback', { seeking: false });
+      }
+    },
+    rewind(toNs) {
+      return c.seek(toNs);
     },
     runUntil(cond) {
       set('playback', { runUntil: cond, playing: true });

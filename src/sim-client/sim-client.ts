@@ -28,6 +28,7 @@ import type {
   LoadResult,
   RunUntil,
   SimApi,
+  StepTarget,
 } from '../protocol/sim-api';
 import { PROTOCOL_VERSION, transferablesOf } from '../protocol/sim-api';
 
@@ -66,6 +67,7 @@ export class SimClient {
   /** Terminal chunks delivered so far (a replay must not print them again). */
   private deliveredChunks = 0;
   private nowNs = 0;
+  private furthest = 0;
   private busy = false;
   private queue: Array<() => void> = [];
   private spare: FrameBuffers | undefined;
@@ -82,6 +84,11 @@ export class SimClient {
     return this.nowNs;
   }
 
+  /** The furthest simulated instant reached (the scrubber's range end). */
+  get furthestNs(): number {
+    return this.furthest;
+  }
+
   get inFlight(): boolean {
     return this.busy;
   }
@@ -96,6 +103,7 @@ export class SimClient {
     this.log = [];
     this.deliveredChunks = 0;
     this.nowNs = 0;
+    this.furthest = 0;
     if (!this.handle) this.spawn();
     return this.run(async () => {
       const hello = await this.api().hello();
@@ -116,7 +124,7 @@ export class SimClient {
     toNs: number,
     maxEvents: number,
     until?: RunUntil,
-    opts: { pathDetail?: boolean; sampleStepNs?: number } = {},
+    opts: { pathDetail?: boolean; sampleStepNs?: number; step?: StepTarget } = {},
   ): Promise<Frame | null> {
     if (this.busy || !this.handle) return null;
     return this.run(async () => {
@@ -135,6 +143,7 @@ export class SimClient {
       const arg = transfers.length > 0 && this.opts.transfer ? this.opts.transfer(req, transfers) : req;
       const f = await this.api().advance(arg);
       this.nowNs = f.nowNs;
+      this.furthest = f.furthestNs;
       this.deliveredChunks += f.terminal.length;
       this.opts.onFrame?.(f);
       // samples are copied by onFrame: their buffers go back at once; the path frame stays on
@@ -146,12 +155,15 @@ export class SimClient {
     });
   }
 
-  /** Type a line at the current instant; false while a foreground command holds the prompt. */
+  /**
+   * Type a line at the current instant; false while a foreground command holds the prompt. Typed
+   * before the end of the timeline (after a seek back), it forks it: later entries are dropped.
+   */
   submit(line: string): Promise<boolean> {
     return this.run(async () => {
       const at = this.nowNs;
       const ok = await this.api().submit(line);
-      if (ok) this.log.push({ atNs: at, kind: 'line', line });
+      if (ok) this.record({ atNs: at, kind: 'line', line });
       return ok;
     });
   }
@@ -160,22 +172,36 @@ export class SimClient {
     return this.run(async () => {
       const at = this.nowNs;
       const ok = await this.api().interrupt();
-      if (ok) this.log.push({ atNs: at, kind: 'interrupt' });
+      if (ok) this.record({ atNs: at, kind: 'interrupt' });
       return ok;
     });
   }
 
-  /** Go back to `toNs`: the lab is rebuilt and the log replayed; later commands are dropped. */
-  rewind(toNs: number): Promise<LoadResult> {
+  private record(e: CommandLogEntry): void {
+    this.log = this.log.filter((x) => x.atNs <= e.atNs);
+    this.log.push(e);
+    this.furthest = e.atNs;
+  }
+
+  /**
+   * Go to `toNs` within [0, furthestNs]: the worker restores that instant exactly (checkpoint plus
+   * replay). The log is kept whole: playing on replays later entries until a command forks it.
+   */
+  seek(toNs: number): Promise<LoadResult> {
     return this.run(async () => {
-      const r = await this.api().rewind(toNs);
+      const r = await this.api().seek(toNs);
       if (r.ok) {
         this.nowNs = r.nowNs;
-        this.log = this.log.filter((e) => e.atNs <= toNs);
+        this.furthest = r.furthestNs;
         this.deliveredChunks = r.transcriptLength;
       }
       return r;
     }, this.opts.replayTimeoutMs);
+  }
+
+  /** The same as `seek` (older callers). */
+  rewind(toNs: number): Promise<LoadResult> {
+    return this.seek(toNs);
   }
 
   pathLayout(): Promise<PathLayout> {
@@ -285,7 +311,13 @@ export class SimClient {
     this.restarts++;
     this.spawn();
     const reload = async () => {
-      const r = await this.api().load(this.scenario, this.log, this.nowNs, this.deliveredChunks);
+      const r = await this.api().load(
+        this.scenario,
+        this.log,
+        this.nowNs,
+        this.deliveredChunks,
+        this.furthest,
+      );
       if (!r.ok) throw new Error(r.errors.join('; '));
     };
     try {

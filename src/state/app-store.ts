@@ -18,6 +18,8 @@ import type {
   InstanceInfo,
   LabEvent,
   RunUntil,
+  StepReport,
+  StepTarget,
   TerminalChunk,
   ToolRun,
 } from '../protocol/sim-api';
@@ -39,10 +41,22 @@ export interface ScenarioSlice {
   loading: boolean;
 }
 
+/** What Step advances to: one model event, the next packet at a stage, or one frame's worth of time. */
+export type StepChoice = StepTarget | { kind: 'frame' };
+
 export interface PlaybackSlice {
   playing: boolean;
   speedNsPerS: number;
   nowNs: number;
+  /** The furthest simulated instant reached: the scrubber's range is [0, furthestNs]. */
+  furthestNs: number;
+  /** Instants the worker holds seek checkpoints at (marks on the scrubber). */
+  checkpoints: number[];
+  /** A seek is being restored (the scrubber shows it; controls wait). */
+  seeking: boolean;
+  step: StepChoice;
+  /** What the last single step did. */
+  lastStep: StepReport | null;
   runUntil: RunUntil | null;
   /** Frames arrive slower than the speed asks (the model is the bottleneck). */
   lagging: boolean;
@@ -145,7 +159,18 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
       loadErrors: [],
       loading: true,
     },
-    playback: { playing: false, speedNsPerS: 1e9, nowNs: 0, runUntil: null, lagging: false },
+    playback: {
+      playing: false,
+      speedNsPerS: 1e9,
+      nowNs: 0,
+      furthestNs: 0,
+      checkpoints: [],
+      seeking: false,
+      step: { kind: 'event' },
+      lastStep: null,
+      runUntil: null,
+      lagging: false,
+    },
     terminal: { chunks: [], clearedAt: 0, history: [], host: 'client', foreground: null, backgroundCount: 0 },
     results: { counters: [], moved: {}, events: [], seriesVersion: 0, runs: [] },
     selection: { path: null, cursorNs: null, zoom: null },
@@ -198,7 +223,15 @@ export function applyFrame(store: AppStore, f: Frame): void {
     if (e.kind === 'credits-exhausted') announcement = `${e.host} ran out of ${e.detail} burst credits`;
   }
   store.setState({
-    playback: { ...s.playback, nowNs: f.nowNs },
+    playback: {
+      ...s.playback,
+      nowNs: f.nowNs,
+      furthestNs: f.furthestNs ?? Math.max(s.playback.furthestNs, f.nowNs),
+      checkpoints: sameNumbers(s.playback.checkpoints, f.checkpoints)
+        ? s.playback.checkpoints
+        : f.checkpoints,
+      lastStep: f.stepped ?? s.playback.lastStep,
+    },
     terminal: {
       ...s.terminal,
       chunks,
@@ -215,6 +248,11 @@ export function applyFrame(store: AppStore, f: Frame): void {
     },
     env: { ...s.env, announcement },
   });
+}
+
+function sameNumbers(a: readonly number[], b: readonly number[] | undefined): boolean {
+  if (!b) return true;
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function appendQueuePeaks(store: AppStore, p: PathFrame, layout: PathLayout | null, hosts: number): void {

@@ -156,7 +156,7 @@ describe('sim protocol over a MessageChannel', () => {
     client.dispose();
   });
 
-  it('Ctrl-C and rewind: the log is replayed deterministically, later commands dropped', async () => {
+  it('Ctrl-C and seek back: the log is kept past the instant until a command typed there forks it', async () => {
     const out: TerminalChunk[] = [];
     const client = new SimClient({ spawn: spawnInProcess, onFrame: (f) => out.push(...f.terminal) });
     await client.load(SCENARIO);
@@ -168,10 +168,73 @@ describe('sim protocol over a MessageChannel', () => {
     await client.submit('ethtool -S eth0');
     await client.advance(1.7e9, 1e7);
     expect(client.commandLog.map((e) => e.kind)).toEqual(['line', 'interrupt', 'line']);
-    const r = await client.rewind(1.55e9);
+    const r = await client.seek(1.55e9);
     expect(r.ok && r.nowNs).toBe(1.55e9);
-    expect(client.commandLog.map((e) => e.kind)).toEqual(['line', 'interrupt']);
+    expect(r.ok && r.furthestNs).toBe(1.7e9);
+    expect(client.furthestNs).toBe(1.7e9);
+    expect(client.commandLog.map((e) => e.kind)).toEqual(['line', 'interrupt', 'line']);
     expect(textOf(out)).toContain('iperf3: interrupt - the client has terminated');
+    // a command typed at 1.55 s forks the timeline: the ethtool line (1.6 s) is gone
+    expect(await client.submit('hostname')).toBe(true);
+    expect(client.commandLog.map((e) => (e.kind === 'line' ? e.line : '^C'))).toEqual([
+      'iperf3 -c server -t 0',
+      '^C',
+      'hostname',
+    ]);
+    expect(client.furthestNs).toBe(1.55e9);
+    client.dispose();
+  });
+
+  it('seek over the channel restores the earlier instant exactly: clock, transcript and counters', async () => {
+    const frames: Frame[] = [];
+    const client = new SimClient({ spawn: spawnInProcess, onFrame: (f) => frames.push(f) });
+    await client.load(SCENARIO);
+    await client.submit('iperf3 -c server -t 1');
+    while (client.simTimeNs < 0.6e9) await client.advance(client.simTimeNs + 50e6, 1e7);
+    const at = frames.at(-1)!;
+    const textAt = frames
+      .flatMap((f) => f.terminal)
+      .map((c) => c.text)
+      .join('');
+    while (client.simTimeNs < 1.2e9) await client.advance(client.simTimeNs + 100e6, 1e7);
+    const beforeSeek = frames.length;
+    const r = await client.seek(at.nowNs);
+    expect(r.ok && r.nowNs).toBe(at.nowNs);
+    const f = (await client.advance(at.nowNs, 1))!;
+    expect(f.nowNs).toBe(at.nowNs);
+    expect(f.furthestNs).toBe(1.2e9);
+    expect(f.counters.map((c) => Array.from(c.values))).toEqual(at.counters.map((c) => Array.from(c.values)));
+    expect(r.ok && r.transcriptLength).toBe(
+      frames.slice(0, frames.indexOf(at) + 1).flatMap((x) => x.terminal).length,
+    );
+    expect(textAt).toContain('Connecting to host');
+    // playing on from there prints what the first run printed after that instant
+    const again: string[] = [];
+    while (client.simTimeNs < 1.2e9)
+      again.push(...(await client.advance(client.simTimeNs + 100e6, 1e7))!.terminal.map((c) => c.text));
+    const first = frames
+      .slice(frames.indexOf(at) + 1, beforeSeek)
+      .flatMap((x) => x.terminal)
+      .map((c) => c.text);
+    expect(first.join('')).toContain('iperf Done.');
+    expect(again.join('')).toBe(first.join(''));
+    client.dispose();
+  });
+
+  it('a single step over the channel: the next packet at a stage, reported with the packet', async () => {
+    const client = new SimClient({ spawn: spawnInProcess });
+    await client.load(SCENARIO);
+    await client.submit('iperf3 -c server -t 1');
+    await client.advance(2e6, 1e6);
+    const f = (await client.advance(1e9, 1e6, undefined, { step: { kind: 'packet', stage: 'tx_ring' } }))!;
+    expect(f.stepped).toMatchObject({
+      kind: 'packet',
+      found: true,
+      packet: { stage: 'tx_ring', what: 'entered' },
+    });
+    const e = (await client.advance(Number.POSITIVE_INFINITY, 1, undefined, { step: { kind: 'event' } }))!;
+    expect(e.events).toBe(1);
+    expect(e.stepped?.kind).toBe('event');
     client.dispose();
   });
 

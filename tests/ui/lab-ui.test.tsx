@@ -40,6 +40,8 @@ function fakeLab(store: AppStore): LabController {
     faster: log('faster'),
     slower: log('slower'),
     rewind: async (t) => void calls.push(`rewind ${t}`),
+    seek: async (t) => void calls.push(`seek ${t}`),
+    setStep: (c) => void calls.push(`step-choice ${c.kind === 'packet' ? c.stage : c.kind}`),
     runUntil: (c) => void calls.push(`until ${c.kind}`),
     crashWorker: log('crash'),
     select: async () => {},
@@ -54,8 +56,11 @@ function fakeLab(store: AppStore): LabController {
 const emptyPath = { lanes: 0, toNs: 0, laneHost: new Uint8Array(0) } as unknown as PathFrame;
 function frame(p: Partial<Frame>): Frame {
   return {
-    protocolVersion: 2,
+    protocolVersion: 3,
     nowNs: 0,
+    furthestNs: 0,
+    checkpoints: [],
+    stepped: null,
     events: 0,
     reached: true,
     stoppedBy: null,

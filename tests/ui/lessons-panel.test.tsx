@@ -66,6 +66,8 @@ function serviceLab(store: AppStore, service: SimService): LabController {
     faster: unused,
     slower: unused,
     rewind: async () => unused(),
+    seek: async () => unused(),
+    setStep: () => unused(),
     runUntil: unused,
     crashWorker: unused,
     select: async () => unused(),

@@ -120,6 +120,12 @@ export class Scheduler {
   now: SimTimeNs = 0;
   /** Events processed since creation. */
   processed = 0;
+  /**
+   * Set by an observer (the worker's "step to the next packet at a stage", "run until the first
+   * drop") to end `runUntil` right after the event being processed, as an exhausted budget would.
+   * It stays set (every `runUntil` returns at once) until the caller clears it.
+   */
+  halted = false;
 
   constructor(initialCapacity = 1024) {
     const cap = Math.max(4, initialCapacity);
@@ -174,7 +180,7 @@ export class Scheduler {
     const args = this.args;
     const near = this.near;
     const far = this.far;
-    while (n < maxEvents) {
+    while (n < maxEvents && !this.halted) {
       // the earlier of the two heads, by (time, tie)
       let h: EventHeap;
       if (near.size > 0) {
@@ -202,6 +208,7 @@ export class Scheduler {
     this.processed += n;
     if (
       n < maxEvents &&
+      !this.halted &&
       this.peekTime() > untilNs &&
       untilNs > this.now &&
       untilNs !== Number.POSITIVE_INFINITY

@@ -307,6 +307,30 @@ export class PathRecorder implements ProbeSink {
     this.detail = on;
   }
 
+  /**
+   * Start following batches afresh from now, whatever was recorded before: the followed batches,
+   * passages (ids restart at 0) and flights are forgotten, as they are in a recorder that never had
+   * detail on; counts, occupancy, drops and flows stay. A seek does this a fixed window before its
+   * target, so the view at the target is the same whichever checkpoint it was restored from.
+   */
+  restartDetail(): void {
+    this.flushFabric();
+    // flights not landed yet: a recorder without detail released them when they left
+    for (let i = this.fabricHead; i < this.fabricPending.length; i++) {
+      const b = this.fabricPending[i]!;
+      this.release(b.lane, this.lab.nowNs, b.count);
+    }
+    this.fabricPending.length = 0;
+    this.fabricHead = 0;
+    for (const lane of this.lanes) {
+      lane.open.clear();
+      lane.enteredAtFrame = lane.entered;
+    }
+    this.nextId = 0;
+    this.forgottenOpen = 0;
+    this.detail = true;
+  }
+
   get detailed(): boolean {
     return this.detail;
   }

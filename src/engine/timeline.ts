@@ -1,0 +1,420 @@
+/**
+ * The lab's timeline for the UI: one live run, the recorded command log (which may reach past the
+ * live run's instant after a seek back), and checkpoints that make seeking fast.
+ *
+ * Why checkpoints are whole runs, not copies: the engine's state cannot be cloned. The scheduler's
+ * queue holds closures (`() => this.udpSend(s)`, ping's `sendNext`, sar's `tick` capture locals
+ * that no clone can reach), components hold callbacks to each other (Timer.onFire, Nitro's
+ * toFabric, the lab's trace sinks, the probe's listeners), and jobs keep their state in closures.
+ * `structuredClone` refuses functions, and a hand-written deep copy would keep calling into the
+ * original graph. So a checkpoint is a run frozen at an instant: a lab built from the scenario and
+ * driven by the same log to that instant, then left alone. It is made by replay (deterministic:
+ * the same bytes as the run that got there live), in the background while the lab is idle, or is
+ * the live run itself when a seek leaves it behind. Restoring one makes it the live run (it is
+ * used up), then replays from its instant to the target.
+ *
+ * Guarantees:
+ * - Seek is exact: the model, transcript and counters after `seek(t)` are those of a run driven
+ *   straight from 0 to t by the same log, whichever checkpoint it started from. The path recorder
+ *   follows batches only for the last `detailWindowNs` before the target (it restarts there), so
+ *   its frames are the same too (`straightRun` is the reference).
+ * - Seeking back keeps the log's later entries: seeking forward again, or playing on, replays them
+ *   at their instants. A command typed at an instant before the end forks the timeline there: later
+ *   entries and checkpoints are dropped.
+ * - Memory is bounded: at most `maxCheckpoints` frozen runs; beyond, the one whose removal leaves
+ *   the smallest replay gap goes. Gaps are measured in model events (what replay costs).
+ */
+import type { Scenario } from '../scenario/schema';
+import type { AdvanceResult, InteractiveSession, SessionLogEntry } from './interactive-session';
+import type { Lab } from './lab';
+import { createLab } from './runner';
+
+/** Window before a seek's target in which the path recorder follows batches. */
+export const SEEK_DETAIL_WINDOW_NS = 2_000_000;
+
+/** A run of the lab with its observers (the worker's: path recorder, drop counts). */
+export interface TimelineRun {
+  readonly session: InteractiveSession;
+  /** Follow batches along the path (on) or count only (off). */
+  setDetail(on: boolean): void;
+  /** Forget what the recorder followed and follow afresh from now (PathRecorder.restartDetail). */
+  restartDetail(): void;
+  /** Detach the observers: the run is dropped. */
+  dispose(): void;
+}
+
+export interface TimelineOptions {
+  /** Frozen runs kept at most (default 8). */
+  maxCheckpoints?: number;
+  /** A replay gap cheaper than this many events is not worth a checkpoint (default 150,000). */
+  minGapEvents?: number;
+  detailWindowNs?: number;
+}
+
+interface Checkpoint<R> {
+  run: R;
+  atNs: number;
+  /** Model events processed from 0 to atNs. */
+  events: number;
+}
+
+export interface TimelineStats {
+  /** Checkpoints built in the background, and the events their replays cost. */
+  built: number;
+  buildEvents: number;
+  /** Seeks, the events they replayed, and how many started from a checkpoint (or the live run). */
+  seeks: number;
+  seekEvents: number;
+  fromCheckpoint: number;
+  /** Where the last seek started from (ns; 0: a fresh lab). */
+  lastBaseNs: number;
+}
+
+export class Timeline<R extends TimelineRun> {
+  /** The recorded log: entries the live run applied, then any it has not reached yet (after a seek back). */
+  private log: SessionLogEntry[] = [];
+  private cps: Checkpoint<R>[] = [];
+  /** (ns, events processed from 0) along the timeline, increasing: what a replay to ns costs. */
+  private costT: number[] = [0];
+  private costE: number[] = [0];
+  private builder: { run: R; targetNs: number } | null = null;
+  private readonly max: number;
+  private readonly minGap: number;
+  private readonly window: number;
+  /** The furthest simulated instant the timeline has reached. */
+  furthestNs = 0;
+  current: R;
+  readonly stats: TimelineStats = {
+    built: 0,
+    buildEvents: 0,
+    seeks: 0,
+    seekEvents: 0,
+    fromCheckpoint: 0,
+    lastBaseNs: 0,
+  };
+
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly make: (lab: Lab) => R,
+    opts: TimelineOptions = {},
+  ) {
+    this.max = opts.maxCheckpoints ?? 8;
+    this.minGap = opts.minGapEvents ?? 150_000;
+    this.window = opts.detailWindowNs ?? SEEK_DETAIL_WINDOW_NS;
+    this.current = this.fresh();
+  }
+
+  get nowNs(): number {
+    return this.current.session.nowNs;
+  }
+
+  /** The whole recorded log (including entries past the live instant). */
+  get commandLog(): readonly SessionLogEntry[] {
+    return this.log;
+  }
+
+  /** Instants of the checkpoints held (for the scrubber's marks). */
+  get checkpointTimes(): number[] {
+    return this.cps.map((c) => c.atNs);
+  }
+
+  /** Replace the log and go to `toNs` (a respawned worker, a shared link). */
+  load(log: readonly SessionLogEntry[], toNs: number, furthestNs = 0): void {
+    this.log = log.map((e) => ({ ...e }));
+    this.furthestNs = Math.max(furthestNs, toNs, this.log.at(-1)?.atNs ?? 0);
+    this.seek(toNs);
+  }
+
+  /** Type a line at the live instant (forks the timeline there). False while a foreground job runs. */
+  submit(line: string): boolean {
+    const s = this.current.session;
+    if (s.foreground) return false;
+    this.fork();
+    const ok = s.submit(line);
+    if (ok) this.log.push({ ...s.commandLog.at(-1)! });
+    return ok;
+  }
+
+  /** Ctrl-C at the live instant (forks the timeline there). */
+  interrupt(): boolean {
+    const s = this.current.session;
+    if (!s.foreground) return false;
+    this.fork();
+    const ok = s.interrupt();
+    if (ok) this.log.push({ ...s.commandLog.at(-1)! });
+    return ok;
+  }
+
+  /** Advance the live run (replaying recorded entries as their instants come). */
+  advance(
+    toNs: number,
+    maxEvents = Number.POSITIVE_INFINITY,
+    onGridPoint?: (ns: number) => void,
+  ): AdvanceResult {
+    return this.drive(this.current, toNs, maxEvents, onGridPoint);
+  }
+
+  /**
+   * Go to `toNs` within [0, furthestNs]: from the latest usable checkpoint (or the live run, or a
+   * fresh lab) with replay to the target. The live run left behind becomes a checkpoint.
+   */
+  seek(toNs: number): void {
+    const t = Math.max(0, Math.min(Math.round(toNs), this.furthestNs));
+    const cur = this.current;
+    const curNs = cur.session.nowNs;
+    const from = Math.max(0, t - this.window);
+    this.stats.seeks++;
+    if (curNs <= t && curNs > from) {
+      // a short step forward: play on
+      this.stats.lastBaseNs = curNs;
+      cur.setDetail(true);
+      this.stats.seekEvents += this.drive(cur, t, Number.POSITIVE_INFINITY).events;
+      return;
+    }
+    // the latest base at or before `from`: a checkpoint, the live run, or a fresh lab
+    let best = -1;
+    for (let i = 0; i < this.cps.length; i++) {
+      const c = this.cps[i]!;
+      if (c.atNs <= from && this.valid(c.run) && (best < 0 || c.atNs > this.cps[best]!.atNs)) best = i;
+    }
+    let base: R;
+    if (curNs <= from && (best < 0 || this.cps[best]!.atNs <= curNs)) base = cur;
+    else if (best >= 0) base = this.cps.splice(best, 1)[0]!.run;
+    else base = this.fresh();
+    if (base !== cur) {
+      this.stash(cur);
+      this.current = base;
+      if (this.builder && this.builder.run === base) this.builder = null;
+    }
+    this.stats.lastBaseNs = base.session.nowNs;
+    if (base.session.nowNs > 0) this.stats.fromCheckpoint++;
+    base.setDetail(false);
+    let ev = this.drive(base, from, Number.POSITIVE_INFINITY).events;
+    base.restartDetail();
+    ev += this.drive(base, t, Number.POSITIVE_INFINITY).events;
+    this.stats.seekEvents += ev;
+    // what the replay printed is already on the user's screen
+    base.session.drainOutput();
+  }
+
+  /**
+   * Background work: build the checkpoint that most shortens the longest replay gap, at most
+   * `maxEvents` events per call. Returns whether there is more to do.
+   */
+  build(maxEvents: number): boolean {
+    if (!this.builder) {
+      const target = this.nextTarget();
+      if (target === null) return false;
+      const run = this.fresh();
+      run.setDetail(false);
+      this.builder = { run, targetNs: target };
+    }
+    const b = this.builder;
+    const r = this.drive(b.run, b.targetNs, maxEvents);
+    this.stats.buildEvents += r.events;
+    if (r.reached) {
+      this.builder = null;
+      b.run.session.drainOutput();
+      this.insert({ run: b.run, atNs: b.targetNs, events: b.run.session.lab.sched.processed });
+      this.stats.built++;
+    }
+    return true;
+  }
+
+  /** Drop every frozen run (and the builder): memory back, seeks replay from 0. */
+  clearCheckpoints(): void {
+    for (const c of this.cps) c.run.dispose();
+    this.cps = [];
+    this.builder?.run.dispose();
+    this.builder = null;
+  }
+
+  dispose(): void {
+    this.clearCheckpoints();
+    this.current.dispose();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private fresh(): R {
+    return this.make(createLab(this.scenario));
+  }
+
+  /** Drive a run toward `toNs`, applying the log's entries at their instants. */
+  private drive(run: R, toNs: number, maxEvents: number, onGridPoint?: (ns: number) => void): AdvanceResult {
+    const s = run.session;
+    let events = 0;
+    for (;;) {
+      const next = this.log[s.commandLog.length];
+      if (next && next.atNs <= toNs) {
+        if (s.nowNs < next.atNs) {
+          const r = s.advance(next.atNs, maxEvents - events, onGridPoint);
+          events += r.events;
+          this.note(s);
+          if (!r.reached) return { events, reached: false };
+        }
+        const ok = next.kind === 'line' ? s.submit(next.line) : s.interrupt();
+        if (!ok) throw new Error(`timeline: replay diverged at ${next.atNs} ns (${next.kind})`);
+        continue;
+      }
+      const r = s.advance(toNs, maxEvents - events, onGridPoint);
+      this.note(s);
+      if (s.nowNs > this.furthestNs && run === this.current) this.furthestNs = s.nowNs;
+      return { events: events + r.events, reached: r.reached };
+    }
+  }
+
+  /** Record what reaching this instant cost (events from 0), for gap estimates. */
+  private note(s: InteractiveSession): void {
+    const t = s.nowNs;
+    const last = this.costT.length - 1;
+    if (t <= this.costT[last]!) return;
+    this.costT.push(t);
+    this.costE.push(s.lab.sched.processed);
+    if (this.costT.length > 4096) {
+      this.costT = this.costT.filter((_, i) => i % 2 === 0 || i === this.costT.length - 1);
+      this.costE = this.costE.filter((_, i) => i % 2 === 0 || i === this.costE.length - 1);
+    }
+  }
+
+  /** Events from 0 to `ns` (interpolated). */
+  private eventsAt(ns: number): number {
+    const T = this.costT;
+    const E = this.costE;
+    if (ns >= T[T.length - 1]!) return E[E.length - 1]!;
+    let lo = 0;
+    let hi = T.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (T[mid]! <= ns) lo = mid;
+      else hi = mid;
+    }
+    const f = (ns - T[lo]!) / (T[hi]! - T[lo]!);
+    return E[lo]! + f * (E[hi]! - E[lo]!);
+  }
+
+  /** The instant by which `events` events have been processed (interpolated). */
+  private timeAtEvents(events: number): number {
+    const T = this.costT;
+    const E = this.costE;
+    let i = 0;
+    while (i < E.length - 1 && E[i + 1]! < events) i++;
+    if (i >= E.length - 1) return T[T.length - 1]!;
+    const span = E[i + 1]! - E[i]!;
+    const f = span > 0 ? (events - E[i]!) / span : 0;
+    return Math.round(T[i]! + f * (T[i + 1]! - T[i]!));
+  }
+
+  /** Midpoint (in events) of the costliest replay gap, or null when none is worth a checkpoint. */
+  private nextTarget(): number | null {
+    if (this.cps.length >= this.max) return null;
+    const points = [0, ...this.cps.map((c) => c.atNs), this.current.session.nowNs, this.furthestNs]
+      .filter((t) => t <= this.furthestNs)
+      .sort((a, b) => a - b);
+    let bestGap = 0;
+    let target: number | null = null;
+    for (let i = 1; i < points.length; i++) {
+      const a = points[i - 1]!;
+      const b = points[i]!;
+      const gap = this.eventsAt(b) - this.eventsAt(a);
+      if (gap > bestGap && gap >= this.minGap) {
+        const mid = this.timeAtEvents((this.eventsAt(a) + this.eventsAt(b)) / 2);
+        if (mid > a && mid < b) {
+          bestGap = gap;
+          target = mid;
+        }
+      }
+    }
+    return target;
+  }
+
+  /** Whether a frozen run is on the current log (the log did not fork before its instant). */
+  private valid(run: R): boolean {
+    const applied = run.session.commandLog;
+    if (applied.length > this.log.length) return false;
+    for (let i = 0; i < applied.length; i++) {
+      const a = applied[i]!;
+      const b = this.log[i]!;
+      if (
+        a.atNs !== b.atNs ||
+        a.kind !== b.kind ||
+        (a.kind === 'line' && b.kind === 'line' && a.line !== b.line)
+      )
+        return false;
+    }
+    const next = this.log[applied.length];
+    return !next || next.atNs > run.session.nowNs;
+  }
+
+  /** Keep a run left behind by a seek as a checkpoint. */
+  private stash(run: R): void {
+    if (run.session.nowNs === 0) {
+      run.dispose();
+      return;
+    }
+    run.setDetail(false);
+    this.insert({ run, atNs: run.session.nowNs, events: run.session.lab.sched.processed });
+  }
+
+  private insert(c: Checkpoint<R>): void {
+    const same = this.cps.findIndex((x) => x.atNs === c.atNs);
+    if (same >= 0) this.cps.splice(same, 1)[0]!.run.dispose();
+    this.cps.push(c);
+    this.cps.sort((a, b) => a.atNs - b.atNs);
+    while (this.cps.length > this.max) {
+      // thin: drop the checkpoint whose neighbours are closest (in replay cost)
+      let worst = 0;
+      let worstGap = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < this.cps.length; i++) {
+        const prev = i > 0 ? this.cps[i - 1]!.events : 0;
+        const next = i + 1 < this.cps.length ? this.cps[i + 1]!.events : this.eventsAt(this.furthestNs);
+        if (next - prev < worstGap) {
+          worstGap = next - prev;
+          worst = i;
+        }
+      }
+      this.cps.splice(worst, 1)[0]!.run.dispose();
+    }
+  }
+
+  /**
+   * A command at the live instant: entries the live run has not applied, checkpoints past now, and
+   * a builder aiming past now belong to the old future.
+   */
+  private fork(): void {
+    const s = this.current.session;
+    const now = s.nowNs;
+    if (this.log.length === s.commandLog.length && this.furthestNs <= now) return;
+    this.log.length = s.commandLog.length;
+    this.furthestNs = now;
+    this.cps = this.cps.filter((c) => {
+      const keep = c.atNs <= now && this.valid(c.run);
+      if (!keep) c.run.dispose();
+      return keep;
+    });
+    if (this.builder && this.builder.targetNs > now) {
+      this.builder.run.dispose();
+      this.builder = null;
+    }
+    let n = this.costT.length;
+    while (n > 1 && this.costT[n - 1]! > now) n--;
+    this.costT.length = n;
+    this.costE.length = n;
+  }
+}
+
+/**
+ * The reference for seek: a fresh lab driven by `log` straight to `toNs`, with the path recorder's
+ * detail restarted `window` before it, as `Timeline.seek` does (tests compare the two).
+ */
+export function straightRun<R extends TimelineRun>(
+  scenario: Scenario,
+  make: (lab: Lab) => R,
+  log: readonly SessionLogEntry[],
+  toNs: number,
+  window = SEEK_DETAIL_WINDOW_NS,
+): R {
+  const tl = new Timeline(scenario, make, { maxCheckpoints: 0, detailWindowNs: window });
+  tl.load(log, toNs);
+  return tl.current;
+}

@@ -1,0 +1,266 @@
+/**
+ * The worker's timeline: seek (checkpoint + replay) gives byte for byte the state of a run driven
+ * straight to the target; seeking back keeps the later log, a command typed then forks it; single
+ * steps stop exactly after the next event or the next packet at a stage; "run until" stops on a
+ * chosen counter, the first drop and the time.
+ */
+import { describe, expect, it } from 'vitest';
+import { InteractiveSession, type SessionLogEntry } from '../../src/engine/interactive-session';
+import { createLab } from '../../src/engine/runner';
+import { SEEK_DETAIL_WINDOW_NS } from '../../src/engine/timeline';
+import { PathRecorder } from '../../src/engine/view/path-recorder';
+import type { Frame } from '../../src/protocol/sim-api';
+import { parseScenario } from '../../src/scenario/schema';
+import { SimService } from '../../workers/sim-service';
+
+const DOC = {
+  version: 2,
+  seed: 1,
+  placement: 'cluster',
+  instances: [
+    { name: 'client', type: 'c7i.large' },
+    { name: 'server', type: 'c7i.large' },
+  ],
+};
+
+function scenario() {
+  const r = parseScenario(DOC);
+  if (!r.ok) throw new Error(r.errors.join('; '));
+  return r.scenario;
+}
+
+/** The reference: a fresh lab, the log applied at its instants, detail restarted a window before t. */
+function straight(log: readonly SessionLogEntry[], t: number) {
+  const lab = createLab(scenario());
+  const path = new PathRecorder(lab).attach();
+  path.setDetail(false);
+  const s = new InteractiveSession(lab);
+  const detailFrom = Math.max(0, t - SEEK_DETAIL_WINDOW_NS);
+  let restarted = false;
+  const to = (ns: number) => {
+    if (!restarted && ns > detailFrom) {
+      s.advance(detailFrom);
+      path.restartDetail();
+      restarted = true;
+    }
+    s.advance(ns);
+  };
+  for (const e of log) {
+    if (e.atNs > t) break;
+    to(e.atNs);
+    if (e.kind === 'line') s.submit(e.line);
+    else s.interrupt();
+  }
+  to(t);
+  if (!restarted) path.restartDetail();
+  return { session: s, path };
+}
+
+/** Everything a user can see of a run at its instant, as plain data. */
+function view(v: { session: InteractiveSession; path: PathRecorder }) {
+  const lab = v.session.lab;
+  const now = lab.nowNs;
+  // counters first: reading them lands the RX rings' pending DMA (the probe reports it then), as
+  // the worker's frames and the lessons' observer do before the path frame
+  const ethtool = [...lab.instances.values()].map((i) => i.host.eth0.statistics());
+  const f = v.path.frame(Math.max(0, now - 1_000_000), now, undefined, 5000);
+  const { revision: _rev, ...frame } = f; // the layout revision counts layout() calls, not the model
+  return {
+    now,
+    events: lab.sched.processed,
+    transcript: v.session.transcript.map((c) => `${c.atNs} ${c.stream} ${c.text}`).join(''),
+    ethtool,
+    frame: JSON.stringify(frame, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float64Array) : x)),
+  };
+}
+
+function play(svc: SimService, toNs: number, frameNs = 16e6, detail = true): Frame {
+  let f: Frame | null = null;
+  while ((svc.live?.session.nowNs ?? 0) < toNs) {
+    const now = svc.live!.session.nowNs;
+    f = svc.advance({ toNs: Math.min(toNs, now + frameNs), maxEvents: 5_000_000, pathDetail: detail });
+  }
+  return f!;
+}
+
+describe('timeline: seek', () => {
+  it('seek back restores, byte for byte, what a straight run to that instant shows (from a checkpoint)', () => {
+    const svc = new SimService({ timeline: { minGapEvents: 5_000 } });
+    svc.load(DOC);
+    svc.advance({ toNs: 3e6, maxEvents: 1e6 });
+    svc.submit('iperf3 -c server -t 2');
+    play(svc, 0.8e9, 16e6, true);
+    play(svc, 2.3e9, 100e6, false); // a fast-forward: the recorder counted only
+    svc.submit('ethtool -S eth0');
+    play(svc, 2.5e9);
+    const log = svc.commandLog();
+    expect(log.map((e) => e.kind === 'line' && e.line)).toEqual(['iperf3 -c server -t 2', 'ethtool -S eth0']);
+    // background work: checkpoints between 0 and 2.5 s
+    while (svc.buildCheckpoints(1e6));
+    const stats0 = svc.timelineStats()!;
+    expect(stats0.checkpoints.length).toBeGreaterThan(0);
+
+    for (const t of [1_234_567_891, 0.6e9, 2.4e9, 1_000]) {
+      const r = svc.seek(t);
+      expect(r.ok && r.nowNs).toBe(t);
+      expect(r.ok && r.furthestNs).toBe(2.5e9);
+      const a = view(svc.live!);
+      const b = view(straight(log, t));
+      for (const k of Object.keys(a) as (keyof typeof a)[]) expect([t, k, a[k]]).toEqual([t, k, b[k]]);
+    }
+    const st = svc.timelineStats()!;
+    expect(st.fromCheckpoint).toBeGreaterThan(0);
+    // the log past the instant is kept: seeking forward replays it
+    expect(svc.commandLog()).toEqual(log);
+    svc.seek(2.5e9);
+    expect(view(svc.live!)).toEqual(view(straight(log, 2.5e9)));
+    expect(svc.live!.session.transcript.some((c) => c.text.includes('bw_out_allowance_exceeded'))).toBe(true);
+  });
+
+  it('a seek from a checkpoint replays fewer events than one from t = 0', () => {
+    const svc = new SimService({ timeline: { minGapEvents: 5_000 } });
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 2');
+    play(svc, 2e9, 200e6, false);
+    const seekCost = (t: number) => {
+      const before = svc.timelineStats()!.seekEvents;
+      svc.seek(t);
+      return svc.timelineStats()!.seekEvents - before;
+    };
+    svc.seek(0);
+    const fromZero = seekCost(1.5e9);
+    svc.seek(0);
+    while (svc.buildCheckpoints(1e6));
+    const withCheckpoints = seekCost(1.5e9);
+    expect(withCheckpoints).toBeLessThan(fromZero / 2);
+  });
+
+  it('a command typed after a seek back forks the timeline: later entries and checkpoints go', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('sleep 0.5');
+    play(svc, 0.6e9);
+    svc.submit('hostname');
+    play(svc, 1e9);
+    svc.seek(0.55e9);
+    expect(svc.commandLog()).toHaveLength(2);
+    expect(svc.submit('uptime')).toBe(true);
+    const log = svc.commandLog();
+    expect(log.map((e) => e.kind === 'line' && e.line)).toEqual(['sleep 0.5', 'uptime']);
+    expect(svc.timelineStats()!.furthestNs).toBe(0.55e9);
+    expect(svc.timelineStats()!.checkpoints.every((t) => t <= 0.55e9)).toBe(true);
+    const f = play(svc, 0.7e9);
+    expect(f.furthestNs).toBe(0.7e9);
+    expect(view(svc.live!)).toEqual(view(straight(log, 0.7e9)));
+  });
+});
+
+describe('timeline: single step', () => {
+  it('"next event" processes exactly one model event and stops at its instant', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 1');
+    play(svc, 5e6);
+    const lab = svc.live!.session.lab;
+    for (let i = 0; i < 20; i++) {
+      const next = lab.sched.peekTime();
+      const before = lab.sched.processed;
+      const f = svc.advance({ toNs: Number.POSITIVE_INFINITY, maxEvents: 1, step: { kind: 'event' } });
+      expect(lab.sched.processed - before).toBe(1);
+      expect(f.nowNs).toBe(next);
+      expect(f.stepped?.found).toBe(true);
+      expect(f.stepped?.summary).toBeTruthy();
+    }
+  });
+
+  it('"next packet at a stage" stops right after the event in which a packet enters it; the inspector finds it', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 1');
+    play(svc, 5e6);
+    const f = svc.advance({
+      toNs: 1e9,
+      maxEvents: 1e6,
+      step: { kind: 'packet', stage: 'rx_ring', host: 'server' },
+    });
+    const p = f.stepped!.packet!;
+    expect(f.stepped!.found).toBe(true);
+    expect(p).toMatchObject({ stage: 'rx_ring', hostName: 'server', what: 'entered' });
+    // the ring reports the DMA's landing instant, at or before the event that learns of it
+    expect(p.atNs).toBeLessThanOrEqual(f.nowNs);
+    expect(f.nowNs - p.atNs).toBeLessThan(100_000);
+    expect(f.stepped!.summary).toMatch(/entered RX ring.* on server/);
+    const insp = svc.inspectPacket({ flow: p.flow, seq: p.seq, count: p.count });
+    expect(insp).not.toBeNull();
+    // the same event again is not "next": a second step moves on
+    const g = svc.advance({ toNs: 1e9, maxEvents: 1e6, step: { kind: 'packet', stage: 'rx_ring' } });
+    expect(g.nowNs).toBeGreaterThanOrEqual(f.nowNs);
+    expect(g.stepped!.packet!.seq === p.seq && g.stepped!.packet!.flow === p.flow).toBe(false);
+    // stepping does not change the model: the state equals a straight run to the same instant
+    expect(view(svc.live!).transcript).toBe(view(straight(svc.commandLog(), g.nowNs)).transcript);
+    expect(view(svc.live!).ethtool).toEqual(view(straight(svc.commandLog(), g.nowNs)).ethtool);
+  });
+
+  it('a receiving card is reached when the batch lands (one fabric delay after the sender released it)', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 1');
+    const f = svc.advance({ toNs: 1e9, maxEvents: 1e6, step: { kind: 'packet', stage: 'nitro_ingress' } });
+    const p = f.stepped!.packet!;
+    expect(p.what).toBe('entered');
+    expect(f.nowNs).toBe(p.atNs);
+    expect(f.nowNs).toBeGreaterThan(0);
+  });
+
+  it('gives up at the horizon and says so when no packet reaches the stage', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    const f = svc.advance({ toNs: 5e6, maxEvents: 1e6, step: { kind: 'packet', stage: 'qdisc' } });
+    expect(f.stepped!.found).toBe(false);
+    expect(f.stepped!.summary).toMatch(/^No packet reached qdisc/);
+    const e = svc.advance({ toNs: 5e6, maxEvents: 1, step: { kind: 'event' } });
+    expect(e.stepped!.summary).toMatch(/idle/);
+  });
+});
+
+describe('timeline: run until', () => {
+  it('stops when the chosen counter of the chosen instance moves', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    play(svc, 20e6);
+    svc.submit('server: ping -c 3 client');
+    const f = svc.advance({
+      toNs: 5e9,
+      maxEvents: 5e6,
+      until: { kind: 'counter-moves', host: 'client', counter: 'queue_0_tx_cnt' },
+    });
+    expect(f.stoppedBy).toBe('counter-moves');
+    const value = (fr: Frame, host: string, name: string) => {
+      const c = fr.counters.find((x) => x.host === host)!;
+      return c.values[c.names.indexOf(name)];
+    };
+    // the client answers the first echo request within the 1 ms slice the check runs on
+    expect(value(f, 'client', 'queue_0_tx_cnt')).toBeGreaterThan(0);
+    expect(f.nowNs).toBeLessThan(40e6);
+  });
+
+  it('first drop stops right after the event that dropped the packet', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1');
+    const f = svc.advance({ toNs: 2e9, maxEvents: 5e7, until: { kind: 'first-drop' } });
+    expect(f.stoppedBy).toBe('first-drop');
+    const drops = f.labEvents.filter((e) => e.kind === 'drop');
+    expect(drops.length).toBeGreaterThan(0);
+    expect(drops[0]!.atNs).toBe(f.nowNs);
+  });
+
+  it('a time stops exactly at it', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 1');
+    const f = svc.advance({ toNs: 2e9, maxEvents: 5e7, until: { kind: 'time', atNs: 123_456_789 } });
+    expect(f.stoppedBy).toBe('time');
+    expect(f.nowNs).toBe(123_456_789);
+  });
+});
