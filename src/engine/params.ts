@@ -119,6 +119,13 @@ export const MODEL_PARAMS = {
     'VPC-UG DNS quotas (1024 pps per ENI, "cannot be increased"); AWS-ENAPERF (linklocal_allowance_exceeded)',
     'Depth of the per-ENI link-local token bucket (DNS to the resolver, IMDS, Time Sync) that refills at the documented 1024 pps. AWS gives only the rate. 32 packets (~31 ms at the rate) lets a resolver burst at boot or a few retries through while a sustained 5000 qps drops 5000 − 1024 per second, whatever the depth.',
   ),
+  egressFragmentBucketPackets: p(
+    32,
+    'packets',
+    'assumed',
+    'ENA-BP "Managing High Volume of Egress Fragmented Packets"; AWS-ENAPERF ("egress fragment PPS limit of 1024")',
+    'Depth of the per-ENI token bucket that refills at the documented 1024 egress IP fragments per second; excess fragments are dropped and counted in pps_allowance_exceeded. AWS gives only the rate; 32 packets (as for the link-local allowance) lets a few fragmented datagrams through at once while a sustained stream over 1024 fragments/s loses the excess whatever the depth.',
+  ),
   resolverResponseNs: p(
     200_000,
     'ns',

@@ -375,9 +375,11 @@ export class EnaDevice implements EnaDeviceView {
 
   private steeringChanged(): void {
     this.steerCache = [];
+    this.fragSteerCache = [];
   }
 
   private rxQueueOf(p: Packet): number {
+    if (p.frag != null) return this.fragmentQueueOf(p);
     let q = this.steerCache[p.flow.id];
     if (q === undefined) {
       q = this.steer(p);
@@ -385,6 +387,28 @@ export class EnaDevice implements EnaDeviceView {
     }
     return q;
   }
+
+  /**
+   * An IPv4 fragment has no L4 header where the device looks for one (only the first fragment
+   * carries the ports): it is steered by the addresses alone, the 2-tuple hash (ENA's
+   * ENA_ADMIN_RSS_IP4_FRAG hash fields: source and destination IP), so a flow's fragments can land
+   * on another queue than its unfragmented packets. n-tuple rules, which match ports and a TCP/UDP
+   * flow type, do not apply.
+   */
+  private fragmentQueueOf(p: Packet): number {
+    let q = this.fragSteerCache[p.flow.id];
+    if (q === undefined) {
+      const t = p.flow.tuple;
+      // proto 'icmp' makes the lab's hash function hash the addresses only
+      const ipOnly = { srcIp: t.srcIp, dstIp: t.dstIp, proto: 'icmp' as const, srcPort: 0, dstPort: 0 };
+      const h = this.hashFn(ipOnly, this.rssState.key, this.rssState.hfunc, this.rssState.keyConfigurable);
+      q = this.rssState.indir[h % INDIR_SIZE]!;
+      this.fragSteerCache[p.flow.id] = q;
+    }
+    return q;
+  }
+
+  private fragSteerCache: number[] = [];
 
   /** A packet arriving from the Nitro card now. */
   receive(p: Packet): void {

@@ -19,6 +19,7 @@ import { splitBatch, TCP_FLAG_ACK, TCP_FLAG_SYN } from '../model/packet';
 import type { ParamValues } from '../params';
 import type { Vcpu } from './cpu';
 import type { EnaDevice, RxDelivery } from './ena-device';
+import { fragment, type IpFragMib, Reassembly } from './ip-fragment';
 import type { QdiscManager } from './qdisc/tree';
 import type { QdiscContext } from './qdisc/types';
 import type { TcpEndpoint } from './tcp';
@@ -52,6 +53,10 @@ export class Host {
   /** Stage observations (the lab sets its probe and this host's index in lab order). */
   probe = new Probe();
   probeHost = -1;
+  /** IPv4 fragmentation counters (/proc/net/snmp Ip: Frag*, Reasm*). */
+  readonly ipFragMib: IpFragMib = { reasmReqds: 0, reasmOks: 0, reasmFails: 0, fragOks: 0, fragCreates: 0 };
+  /** ip_defrag: fragments held until their datagram is complete. */
+  readonly reassembly: Reassembly;
   /** Tunnel devices (`ip link add … type gre|vxlan …`); null until the first one is created. */
   tunnels: TunnelStack | null = null;
 
@@ -83,25 +88,45 @@ export class Host {
           true,
         );
         // the skb is freed: release its TCP Small Queues / wmem charge
-        const h = this.txByFlow[(p.inner ?? p.flow).id];
-        if (h) {
-          if (h.kind === 'tcp') h.ep.txCompleted(p, count);
-          else if (h.kind === 'udp') h.sock.txCompleted(p, count);
-        }
+        this.releaseTx(p, count);
       },
       socketPacingRateBytesPerSec: (socketId) =>
         this.pacing.get(socketId)?.pacingRateBytesPerSec() ?? Number.POSITIVE_INFINITY,
     };
     this.qdisc = makeQdiscTree(ctx);
     eth0.onTxRoom = (q) => (this.qdisc.rootKind === 'mq' ? this.runQueue(q) : this.runAllQueues());
-    eth0.onTxComplete = (p, count) => {
-      const h = this.txByFlow[(p.inner ?? p.flow).id];
-      if (!h) return;
-      if (h.kind === 'tcp') h.ep.txCompleted(p, count);
-      else if (h.kind === 'udp') h.sock.txCompleted(p, count);
-    };
+    eth0.onTxComplete = (p, count) => this.releaseTx(p, count);
+    this.reassembly = new Reassembly(sched, this.ipFragMib, (p, n) => {
+      this.drops.add(this.name, 'socket', 'ip_reassembly_failed', n, n * p.sizeBytes, p.flow.id);
+      this.probe.sink?.drop(
+        this.sched.now,
+        this.probeHost,
+        'socket_rx',
+        0,
+        p,
+        n,
+        'ip_reassembly_failed',
+        false,
+      );
+    });
     eth0.onRx = (d, vcpu) => this.receive(d, vcpu);
     eth0.qdiscKind = () => this.qdisc.rootKind;
+  }
+
+  /**
+   * A sent batch's skbs are freed (TX completion or a qdisc drop): release the socket's TCP Small
+   * Queues / wmem charge. A datagram sent as fragments is charged once, as the datagram: it is
+   * released with its last fragment (the full-size ones release nothing).
+   */
+  private releaseTx(p: Packet, count: number): void {
+    const h = this.txByFlow[(p.inner ?? p.flow).id];
+    if (!h) return;
+    if (h.kind === 'tcp') h.ep.txCompleted(p, count);
+    else if (h.kind === 'udp') {
+      const f = p.frag;
+      if (f == null) h.sock.txCompleted(p, count);
+      else if (f.last) h.sock.txCompleted({ ...p, payloadBytes: f.datagramPayloadBytes }, count);
+    }
   }
 
   allocPort(): number {
@@ -178,6 +203,23 @@ export class Host {
    * socket_tx stage is passed through here: entered and left at the instant the batch goes down.
    */
   enqueue(p: Packet): void {
+    // ip_fragment (before the device): a datagram over the device MTU is cut into fragments (UDP and
+    // ping sockets fragment locally by default, IP_PMTUDISC_WANT; TCP segments always fit the MSS)
+    if (p.sizeBytes > this.eth0.mtu && p.frag == null && (p.inner ?? p.flow).tuple.proto !== 'tcp') {
+      const frags = fragment(p, this.eth0.mtu);
+      let n = 0;
+      for (const f of frags) n += f.count;
+      this.ipFragMib.fragOks += p.count;
+      this.ipFragMib.fragCreates += n;
+      // one more skb to build per extra fragment, on the sending context's vCPU
+      this.ctxVcpu?.charge((n - p.count) * this.params.hostTxSegmentNs);
+      for (const f of frags) this.enqueueOne(f);
+      return;
+    }
+    this.enqueueOne(p);
+  }
+
+  private enqueueOne(p: Packet): void {
     const n = this.eth0.queueCount;
     p.txq = Math.floor(((p.flow.skbHash >>> 0) * n) / 4294967296);
     p.enqueuedAtNs = this.sched.now;
@@ -234,7 +276,13 @@ export class Host {
     try {
       const n = d.packets.length;
       for (let i = 0; i < n; i++) {
-        const p = d.packets[i]!;
+        let p = d.packets[i]!;
+        if (p.frag != null) {
+          // ip_defrag: hold the fragment until its datagram is whole
+          const whole = this.reassembly.add(p, this.sched.now);
+          if (whole === null) continue;
+          p = whole;
+        }
         if (p.inner != null && (this.tunnels === null || !this.tunnels.decap(p))) {
           this.drops.add(this.name, 'socket', 'no_listener', p.count, p.count * p.sizeBytes, p.flow.id);
           continue; // no tunnel here takes it (the kernel answers ICMP unreachable; not modelled)

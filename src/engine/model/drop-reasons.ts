@@ -14,6 +14,7 @@ export type DropReason =
   | 'socket_rcvbuf_full' // UDP receive buffer overflow (UDP RcvbufErrors)
   | 'no_listener' // UDP to a port nobody listens on (UDP NoPorts)
   | 'mtu_exceeded'
+  | 'ip_reassembly_failed' // a fragment of a datagram that never completed (Linux Ip ReasmFails)
   | 'conntrack_allowance_exceeded' // ENA conntrack_allowance_exceeded: a new tracked flow found the table full
   | 'linklocal_allowance_exceeded' // ENA linklocal_allowance_exceeded: over 1024 pps to DNS/IMDS/Time Sync
   | 'vpc_route' // no route / blackhole / unsupported target (lab-only reason)

@@ -48,6 +48,21 @@ export const TCP_FLAG_ACK = 2;
 export const TCP_FLAG_FIN = 4;
 export const TCP_FLAG_PSH = 8;
 
+/**
+ * An IPv4 fragment batch (host/ip-fragment.ts): `count` fragments of ONE datagram (`seq` is the
+ * datagram's number, shared by all its fragments), all of the same size. Linux sends a datagram's
+ * fragments as one batch of the full-size ones and one of the last (shorter) one.
+ */
+export interface FragInfo {
+  /** Fragments the datagram was cut into. */
+  readonly of: number;
+  /** This batch holds the datagram's last fragment (MF clear). */
+  readonly last: boolean;
+  /** The whole datagram's IP total length and L4 payload per packet, which reassembly restores. */
+  readonly datagramBytes: number;
+  readonly datagramPayloadBytes: number;
+}
+
 export interface Packet {
   flow: Flow;
   /** Number of identical wire packets in this batch (≥ 1). */
@@ -81,6 +96,8 @@ export interface Packet {
    * null (or absent) for a plain packet.
    */
   inner?: Flow | null;
+  /** Set while the packet is an IPv4 fragment (between the sender's ip_fragment and the receiver's reassembly). */
+  frag?: FragInfo | null;
 }
 
 /** Copy a batch's fields into a new batch object of `count` packets. */
@@ -101,6 +118,7 @@ export function cloneBatch(p: Packet, count: number): Packet {
     txq: p.txq,
     mark: p.mark,
     inner: p.inner ?? null,
+    frag: p.frag ?? null,
   };
 }
 
@@ -113,7 +131,13 @@ export function splitBatch(p: Packet, keep: number): Packet {
   if (!(keep > 0 && keep < p.count)) throw new RangeError(`splitBatch: keep=${keep} of ${p.count}`);
   const rest = cloneBatch(p, p.count - keep);
   // an encapsulated batch keeps its inner (TCP or UDP) numbering
-  rest.seq = (p.inner ?? p.flow).tuple.proto === 'tcp' ? p.seq + keep * p.payloadBytes : p.seq + keep;
+  // (fragments of one datagram all carry its number)
+  rest.seq =
+    p.frag != null
+      ? p.seq
+      : (p.inner ?? p.flow).tuple.proto === 'tcp'
+        ? p.seq + keep * p.payloadBytes
+        : p.seq + keep;
   p.count = keep;
   return rest;
 }

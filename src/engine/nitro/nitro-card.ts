@@ -22,8 +22,10 @@
  * within the conntrack allowance) and cache entries for both directions; it then waits a service
  * time (MODEL_PARAMS.nitroSlowPathNs + nitroSlowPathPerSgRuleNs × SG rules, assumed) on one FIFO
  * slow-path server per card, so a burst of new flows queues. Later packets are accelerated: one
- * array lookup by flow id. ICMP always takes the full path. After a VPC mutation every flow is
- * re-evaluated on its next packet; a tracked connection's conntrack entry keeps satisfying the SG
+ * array lookup by flow id. ICMP and IP fragments always take the full path (AWS-NITROPERF:
+ * fragments are processed "at the standard rate"), and egress fragments are limited to 1024 per
+ * second per ENI (ENA-BP; the excess is dropped and counted in pps_allowance_exceeded). After a
+ * VPC mutation every flow is re-evaluated on its next packet; a tracked connection's conntrack entry keeps satisfying the SG
  * stages (AWS-CT: tracked connections are not interrupted by SG changes), NACLs and routes cut it.
  *
  * ENA Express (./ena-express.ts): an SRD packet gets its own per-flow stage at 25 Gbps (instead of
@@ -33,7 +35,7 @@
 import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters, DropReason } from '../model/drop-reasons';
-import { LINK_LOCAL_PPS_PER_ENI } from '../../catalog';
+import { EGRESS_FRAGMENT_PPS_PER_ENI, LINK_LOCAL_PPS_PER_ENI } from '../../catalog';
 import { type Packet, splitBatch } from '../model/packet';
 import { TokenBucket } from '../model/token-bucket';
 import type { ParamValues } from '../params';
@@ -92,6 +94,8 @@ export interface FlowPathStats {
   flowSetups: number;
   /** Packets dropped by a VPC decision (route, NACL, SG) on this card. */
   vpcDeniedPackets: number;
+  /** IP fragments handled (both directions): never accelerated, each takes the full path. */
+  fragmentPackets: number;
 }
 
 const EGRESS_STAGES: readonly FlowStage[] = ['route', 'nacl-out', 'sg-out'];
@@ -151,6 +155,7 @@ export class NitroCard {
     acceleratedPackets: 0,
     flowSetups: 0,
     vpcDeniedPackets: 0,
+    fragmentPackets: 0,
   };
   /** The lab's VPC control plane and this card's ENI; null = no flow setup (bare card in unit tests). */
   private vpc: VpcState | null = null;
@@ -173,6 +178,10 @@ export class NitroCard {
   ) {
     this.flows = new FlowTable(cfg.conntrackAllowance);
     this.linkLocal = new TokenBucket(LINK_LOCAL_PPS_PER_ENI.value, params.linkLocalBucketPackets);
+    this.fragmentBucket = new TokenBucket(
+      EGRESS_FRAGMENT_PPS_PER_ENI.value,
+      params.egressFragmentBucketPackets,
+    );
     this.srd = new EnaExpress(
       sched,
       { supported: cfg.enaExpressSupported ?? false, sameAzPlacement: cfg.sameAzPlacement ?? false },
@@ -276,19 +285,25 @@ export class NitroCard {
   /** Where packets to a link-local service go once admitted (set by the lab: its services). */
   toLinkLocal: (p: Packet) => void = () => {};
 
-  /** Charge the link-local budget one token per packet; what does not fit is dropped and counted. */
-  private linkLocalEgress(p: Packet): void {
-    const b = this.linkLocal;
+  /**
+   * Charge a packet-rate budget one token per packet: the first packets that fit go on (`p` keeps
+   * them), the rest are dropped with `reason`. Returns how many pass.
+   */
+  private admitPerPacket(b: TokenBucket, p: Packet, reason: DropReason): number {
     b.refill(this.sched.now);
     const pass = Math.max(0, Math.min(p.count, Math.floor(b.tokens)));
     b.tokens -= pass;
     const over = p.count - pass;
-    if (over > 0) {
-      this.linkLocalExceeded += over;
-      if (pass > 0) splitBatch(p, pass); // the first `pass` packets go on, the rest are dropped
-      this.drop(p, over, 'linklocal_allowance_exceeded', 'nitro_egress');
-      if (pass === 0) return;
-    }
+    if (over > 0) this.drop(pass > 0 ? splitBatch(p, pass) : p, over, reason, 'nitro_egress');
+    return pass;
+  }
+
+  /** The link-local budget: what does not fit is dropped and counted. */
+  private linkLocalEgress(p: Packet): void {
+    const n = p.count;
+    const pass = this.admitPerPacket(this.linkLocal, p, 'linklocal_allowance_exceeded');
+    this.linkLocalExceeded += n - pass;
+    if (pass === 0) return;
     this.traffic.out(this.sched.now, p.count, p.count * p.sizeBytes);
     this.toLinkLocal(p);
   }
@@ -297,6 +312,22 @@ export class NitroCard {
   fromLinkLocal(p: Packet): void {
     this.traffic.in(this.sched.now, p.count, p.count * p.sizeBytes);
     this.toHost(p);
+  }
+
+  /**
+   * The egress fragment limit (ENA-BP, AWS-ENAPERF): 1024 IP fragments/s per ENI, depth
+   * MODEL_PARAMS.egressFragmentBucketPackets (assumed); the excess is dropped and counted in
+   * pps_allowance_exceeded. (The driver's enable_frag_bypass is not modelled.)
+   */
+  private readonly fragmentBucket: TokenBucket;
+  private fragmentExceeded = 0;
+
+  /** Charge the fragment budget; returns false when the whole batch was dropped (`p` keeps what passes). */
+  private fragmentEgress(p: Packet): boolean {
+    const n = p.count;
+    const pass = this.admitPerPacket(this.fragmentBucket, p, 'pps_allowance_exceeded');
+    this.fragmentExceeded += n - pass;
+    return pass > 0;
   }
 
   /** Connect the card to the VPC control plane: flow setup starts (the lab does this). */
@@ -327,6 +358,7 @@ export class NitroCard {
       this.linkLocalEgress(p);
       return;
     }
+    if (p.frag != null && !this.fragmentEgress(p)) return;
     if (this.vpc !== null && !this.fastPath(p)) {
       this.slowPath(p, 'egress');
       return;
@@ -399,7 +431,8 @@ export class NitroCard {
   private fastPath(p: Packet): boolean {
     const e = this.flows.cacheByFlow[p.flow.id];
     if (e === undefined || e.state !== 'Complete' || e.epoch !== this.vpc!.mutationEpoch) return false;
-    if (p.flow.tuple.proto === 'icmp') return false;
+    // never accelerated (AWS-NITROPERF): ICMP, and fragments, processed "at the standard rate"
+    if (p.flow.tuple.proto === 'icmp' || p.frag != null) return false;
     const ct = e.ct;
     const now = this.sched.now;
     if (ct !== null) {
@@ -440,7 +473,9 @@ export class NitroCard {
     const now = this.sched.now;
     const t = p.flow.tuple;
     const epoch = vpc.mutationEpoch;
-    const icmp = t.proto === 'icmp';
+    // ICMP and fragments are never accelerated: every packet pays the full path (AWS-NITROPERF)
+    const icmp = t.proto === 'icmp' || p.frag != null;
+    if (p.frag != null) this.flowStats.fragmentPackets += p.count;
     const existing = table.cache.get(tupleKey(t));
     if (existing !== undefined && existing.epoch === epoch && !icmp) {
       const ct = existing.ct;
@@ -596,7 +631,7 @@ export class NitroCard {
     return {
       bw_in_allowance_exceeded: this.bwInB.exceeded,
       bw_out_allowance_exceeded: this.bwOutB.exceeded,
-      pps_allowance_exceeded: this.ppsOut.exceeded + this.ppsIn.exceeded,
+      pps_allowance_exceeded: this.ppsOut.exceeded + this.ppsIn.exceeded + this.fragmentExceeded,
       conntrack_allowance_exceeded: this.flows.allowanceExceeded,
       linklocal_allowance_exceeded: this.linkLocalExceeded,
     };

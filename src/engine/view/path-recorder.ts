@@ -69,6 +69,7 @@ const REASON_ORDER: Record<DropReason, number> = {
   nacl_deny: 14,
   sg_deny: 15,
   linklocal_allowance_exceeded: 16,
+  ip_reassembly_failed: 17,
 };
 export const DROP_REASON_LIST: readonly DropReason[] = (Object.keys(REASON_ORDER) as DropReason[]).sort(
   (a, b) => REASON_ORDER[a] - REASON_ORDER[b],

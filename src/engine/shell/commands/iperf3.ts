@@ -100,9 +100,16 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
   const pathMtu = Math.min(lab.pathMtu(), self.host.eth0.mtu, target.host.eth0.mtu, via?.mtu ?? Infinity);
   const controlMss = pathMtu - 40 - 12;
   const blk = o.protocol === 'udp' ? iperf3UdpBlockSize(o, controlMss) : (o.blockSizeBytes ?? 131072);
-  if (o.protocol === 'udp' && blk + UDP_IP_OVERHEAD > pathMtu) {
+  // A datagram over the sender's MTU is fragmented by its kernel (IP_PMTUDISC_WANT, host/ip-fragment.ts).
+  // Not simulated: fragmenting inside a tunnel, and fragments larger than the rest of the path
+  // (an internet gateway's 1500 or a smaller receiver MTU), which a router would cut again.
+  if (
+    o.protocol === 'udp' &&
+    blk + UDP_IP_OVERHEAD > pathMtu &&
+    (via !== undefined || self.host.eth0.mtu > pathMtu)
+  ) {
     return fail(
-      `iperf3: ${blk}-byte datagrams exceed the path MTU (${pathMtu}) and would be IP-fragmented; fragmentation is not simulated in ec2-netlab (use -l ${pathMtu - UDP_IP_OVERHEAD} or less)`,
+      `iperf3: ${blk}-byte datagrams exceed the path MTU (${pathMtu}) and would be IP-fragmented ${via !== undefined ? 'inside a tunnel' : `beyond this instance's MTU (${self.host.eth0.mtu})`}; that fragmentation is not simulated in ec2-netlab (use -l ${pathMtu - UDP_IP_OVERHEAD} or less, or set the MTU with ip link set dev eth0 mtu ${pathMtu})`,
       1,
     );
   }

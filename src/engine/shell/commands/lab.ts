@@ -94,7 +94,7 @@ function nitroShow(lab: Lab, name: string): CommandOutcome {
     out.push(`${pad(e.flow, 48)}${pad(e.direction, 11)}${pad(e.state, 10)}${e.tracking}\n`);
   out.push(
     `\nconntrack allowance: ${allowance.available} of ${allowance.max} available, ${allowance.exceeded} exceeded\n` +
-      `packets: ${stats.slowPathPackets} on the processing path, ${stats.acceleratedPackets} accelerated; ` +
+      `packets: ${stats.slowPathPackets} on the processing path${stats.fragmentPackets > 0 ? ` (${stats.fragmentPackets} of them IP fragments, never accelerated)` : ''}, ${stats.acceleratedPackets} accelerated; ` +
       `${stats.flowSetups} flow setups, ${stats.vpcDeniedPackets} denied\n`,
   );
   return done(out.join(''), 0, {

@@ -19,6 +19,7 @@ import type { CommandOutcome, Job } from '../types';
 const USAGE =
   '\nUsage\n  ping [options] <destination>\n\nOptions:\n  <destination>      dns name or ip address\n' +
   '  -c <count>         stop after <count> replies\n  -i <interval>      seconds between sending each packet\n' +
+  '  -M <pmtud opt>     define path MTU discovery, can be one of <do|dont|want>\n' +
   '  -q                 quiet output\n  -s <size>          use <size> as number of data bytes to be sent\n' +
   '  -W <timeout>       time to wait for response\n\n' +
   "(ec2-netlab: ping's other options are not simulated)\n";
@@ -41,6 +42,8 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
   let size = 56;
   let quiet = false;
   let waitS = 10;
+  /** -M: IP_PMTUDISC_DO (DF, never fragment), WANT (the kernel's default: fragment locally), DONT. */
+  let pmtudisc: 'do' | 'want' | 'dont' = 'want';
   let dest: string | null = null;
   const bad = (msg: string, code = 2): CommandOutcome => ({
     kind: 'done',
@@ -54,8 +57,16 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
         quiet = true;
         continue;
       }
+      if (c === 'M') {
+        const v = a.length > 2 ? a.slice(2) : argv[++i];
+        if (v === undefined) return bad(`ping: option requires an argument -- 'M'\n${USAGE}`);
+        if (v === 'do' || v === 'want' || v === 'dont') pmtudisc = v;
+        else if (v === 'probe') return bad('ping: -M probe is not simulated in ec2-netlab\n');
+        else return bad(`ping: invalid -M argument: ${v}\n`);
+        continue;
+      }
       if (!'cisW'.includes(c)) {
-        if ('46aAbBdDfhInLOrRtTUvVwQFlmMpS'.includes(c))
+        if ('46aAbBdDfhInLOrRtTUvVwQFlmpS'.includes(c))
           return bad(`ping: option -${c} is not simulated in ec2-netlab\n`);
         return bad(`ping: invalid option -- '${c}'\n${USAGE}`);
       }
@@ -99,7 +110,16 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
   const byName = dest !== ip;
   const from = byName ? `ip-${ip.replace(/\./g, '-')}.ec2.internal (${ip})` : ip;
   const ipBytes = 20 + 8 + size;
-  if (ipBytes > lab.pathMtu()) return bad(`ping: local error: message too long, mtu=${lab.pathMtu()}\n`, 1);
+  const mtu = self.host.eth0.mtu;
+  // through an internet gateway the path (1500) is narrower than the instance's MTU: PMTU discovery
+  // and the gateway's own fragmentation are not modelled
+  if (ipBytes > lab.pathMtu() && mtu > lab.pathMtu())
+    return bad(`ping: local error: message too long, mtu=${lab.pathMtu()}\n`, 1);
+  // -M do over the device MTU: every sendmsg fails with EMSGSIZE (no packet leaves); otherwise the
+  // kernel fragments the echo request (and the target its reply) and reassembles at the other end
+  const localError = pmtudisc === 'do' && ipBytes > mtu;
+  let errors = 0;
+  let errLines = '';
   const req = lab.makeFlow(self, { srcIp: self.host.ip, dstIp: ip, proto: 'icmp', srcPort: 0, dstPort: 0 });
   const rep = lab.makeFlow(target, reverseTuple(req.tuple));
   const mk = (flow: typeof req, seq: number, sentAtNs: number): Packet => ({
@@ -151,7 +171,10 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
     sent++;
     lastSendNs = lab.nowNs;
     lastEventNs = lab.nowNs;
-    self.host.transmit(mk(req, sent, lab.nowNs), self.host.ctxVcpu ?? sv);
+    if (localError) {
+      errors++;
+      errLines += `ping: local error: message too long, mtu=${mtu}\n`;
+    } else self.host.transmit(mk(req, sent, lab.nowNs), self.host.ctxVcpu ?? sv);
     if (count === 0 || sent < count) lab.sched.after(Math.round(intervalS * 1e9), sendNext);
   };
   sendNext();
@@ -173,7 +196,7 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
       const timeMs = Math.floor(((n === sent ? lastEventNs : lastSendNs) - start) / 1e6);
       let out = quiet ? `PING ${dest} (${ip}) ${size}(${ipBytes}) bytes of data.\n` : lines;
       out += `\n--- ${dest} ping statistics ---\n`;
-      out += `${sent} packets transmitted, ${n} received, ${lossPct}% packet loss, time ${timeMs}ms\n`;
+      out += `${sent} packets transmitted, ${n} received, ${errors > 0 ? `+${errors} errors, ` : ''}${lossPct}% packet loss, time ${timeMs}ms\n`;
       if (n > 0) {
         const min = Math.min(...rtts);
         const max = Math.max(...rtts);
@@ -184,7 +207,7 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
       }
       return {
         stdout: out,
-        stderr: '',
+        stderr: errLines,
         exitCode: n > 0 ? 0 : 1,
         result: { transmitted: sent, received: n, rttUs: rtts },
       };
