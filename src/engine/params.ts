@@ -176,7 +176,7 @@ export const MODEL_PARAMS = {
     'ns',
     'assumed',
     'AWS-ENAX ("handles … most retransmits that are needed" in the network layer; "reduces tail latency … during periods of high network load"); REINVENT ("reacts well to incasts")',
-    'When an SRD packet is dropped at the receiving card (its ingress shaper queue is full, as under incast), SRD retransmits it from the sending card after this delay instead of leaving the loss to TCP (SACK recovery or a 200 ms minimum RTO): that is where the better tail comes from. Not published; about one same-AZ round trip (fabricOneWayNsSameAz × 2 + SRD overhead), since SRD detects loss from its own acknowledgements.',
+    'When an SRD packet is dropped at the receiving card (its ingress shaper queue is full, as under incast), SRD retransmits it from the sending card after this delay instead of leaving the loss to TCP (SACK recovery or a 200 ms minimum RTO) or, for UDP, to the application. It has no congestion response (SRD’s congestion control is not modelled; see nitro/ena-express.ts). Not published; about one same-AZ round trip (fabricOneWayNsSameAz × 2 + SRD overhead), since SRD detects loss from its own acknowledgements.',
   ),
   enaSrdRetransmitBufferBytes: p(
     16_777_216,

@@ -15,6 +15,15 @@
  *   after enaSrdRetransmitNs (assumed) while the SRD buffer (enaSrdRetransmitBufferBytes, assumed)
  *   has room; TCP never sees that loss. The buffer's occupancy is `ena_srd_resource_utilization`.
  *   Simplification: the buffer is accounted on the card where the loss happened, not the sender's.
+ *   Not modelled: SRD's congestion control (AWS-ENAX: it "detects and avoids congested network
+ *   paths"; the fabric here has no congestion) and any pacing of the senders. So the retransmission
+ *   has no congestion response, and what it does depends on the load (tests/metrics/incast.test.ts):
+ *   when bursts leave the receiver's queue time to drain (UDP, iperf3 -b 1G/200 from 8 clients), the
+ *   card's drops become late deliveries instead of losses; when a burst keeps the queue full (8 TCP
+ *   flows × 4 MiB into one c6i.8xlarge) retries re-enter the full queue every enaSrdRetransmitNs,
+ *   each counted again in bw_in_allowance_exceeded, while TCP, seeing no loss, keeps growing its
+ *   window: the flows end in 41-52 ms instead of 21 ms. The model does not reproduce AWS's "reduces
+ *   tail latency" for TCP incast.
  * - Counters with the driver's names (amzn-drivers ena_ethtool.c ena_stats_srd_strings; ENA_ADMIN_ENA_SRD_INFO):
  *   ena_srd_mode, ena_srd_tx_pkts, ena_srd_eligible_tx_pkts, ena_srd_rx_pkts, ena_srd_resource_utilization.
  */
