@@ -17,6 +17,7 @@ import { ChartRecorder } from '../src/engine/metrics/chart-recorder';
 import type { Packet } from '../src/engine/model/packet';
 import type { RunRecord } from '../src/engine/runner';
 import { Timeline, type TimelineOptions, type TimelineRun } from '../src/engine/timeline';
+import { serializeIperf3Json } from '../src/engine/shell/commands/iperf3-report';
 import { PathRecorder } from '../src/engine/view/path-recorder';
 import type {
   NitroTables,
@@ -659,7 +660,7 @@ export class SimService implements SimApi {
 }
 
 function toolRun(r: RunRecord): ToolRun {
-  return {
+  const run: ToolRun = {
     host: r.host,
     command: r.command,
     startNs: r.startNs,
@@ -667,6 +668,10 @@ function toolRun(r: RunRecord): ToolRun {
     exitCode: r.exitCode,
     result: r.result ?? null,
   };
+  const doc = r.result as Record<string, unknown> | null;
+  if (/^\s*iperf3\b/.test(r.command) && doc && typeof doc === 'object' && 'start' in doc && 'end' in doc)
+    run.iperf3Json = serializeIperf3Json(doc as Parameters<typeof serializeIperf3Json>[0]);
+  return run;
 }
 
 const STAGE_LABELS: Record<string, string> = Object.fromEntries(STEP_STAGES.map((s) => [s.stage, s.label]));

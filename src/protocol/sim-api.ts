@@ -51,6 +51,8 @@ export interface ToolRun {
   endNs: number;
   exitCode: number;
   result: unknown;
+  /** iperf3 runs: the -J document byte for byte as `iperf3 -J` prints it (cJSON layout). */
+  iperf3Json?: string;
 }
 
 /** Ask for the charts' engine-side series over [fromNs, toNs) in steps of about `stepNs`. */

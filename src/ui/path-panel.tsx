@@ -3,7 +3,9 @@
  * it, the inspector of what is selected (a packet, or a stage with the Nitro tables). Connects the
  * presentational components to the store and the lab controller.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { canvasPng, download, fileName } from './charts/export';
+import { formatInstant } from './charts/time-axis';
 import { NitroTables } from './inspectors/nitro-tables';
 import { PacketInspector } from './inspectors/packet-inspector';
 import { StageInspector } from './inspectors/stage-inspector';
@@ -37,8 +39,17 @@ export function PathPanel() {
   const colourBy = useApp((s) => s.view.colourBy);
   const insp = useApp((s) => s.inspector);
   const close = () => void lab.select(null);
+  const cursor = useApp((s) => s.selection.cursorNs);
+  const embed = useApp((s) => s.env.embed);
+  const box = useRef<HTMLDivElement>(null);
+  const frame = store.pathFrame;
+  const exportPng = () => {
+    const c = box.current?.querySelector('canvas');
+    if (!c) return;
+    void canvasPng(c).then((b) => download(b, fileName('packet-path', frame?.toNs ?? 0, 'png')));
+  };
   return (
-    <div className="path-panel">
+    <div className="path-panel" ref={box}>
       <PathView
         layout={layout}
         frame={store.pathFrame}
@@ -48,6 +59,17 @@ export function PathPanel() {
         onColourByChange={(c) => store.setState((s) => ({ view: { ...s.view, colourBy: c } }))}
         height={height}
       />
+      <p className="path-cursor muted" data-testid="path-cursor">
+        {cursorLabel(cursor, frame?.fromNs ?? null, frame?.toNs ?? null)}
+        {!embed ? (
+          <>
+            {' '}
+            <button type="button" className="small" aria-label="Export PNG: packet path" onClick={exportPng}>
+              Export PNG
+            </button>
+          </>
+        ) : null}
+      </p>
       {selection?.kind === 'packet' ? (
         <PacketInspector inspection={insp.packet} missing={insp.missing ?? undefined} onClose={close} />
       ) : null}
@@ -57,4 +79,20 @@ export function PathPanel() {
       {selection?.kind === 'stage' && insp.nitro ? <NitroTables tables={insp.nitro} /> : null}
     </div>
   );
+}
+
+/** The charts' cursor against the window this picture shows (the path view has no time axis). */
+function cursorLabel(cursor: number | null, fromNs: number | null, toNs: number | null): string {
+  const shown = fromNs !== null && toNs !== null && toNs > 0;
+  const win = shown ? `${formatInstant(fromNs, toNs - fromNs)} – ${formatInstant(toNs, toNs - fromNs)}` : '';
+  if (cursor === null) return shown ? `This picture: ${win}.` : '';
+  const span = shown ? toNs - fromNs : cursor;
+  const where = !shown
+    ? ''
+    : cursor < fromNs
+      ? ' (before this picture: rewind or step back to see it)'
+      : cursor > toNs
+        ? ' (after this picture: play on to reach it)'
+        : ' (inside this picture)';
+  return `Charts cursor at ${formatInstant(cursor, span)}${where}.${shown ? ` This picture: ${win}.` : ''}`;
 }

@@ -128,6 +128,9 @@ describe('sim protocol over a MessageChannel', () => {
     expect(doc.start).toBeDefined();
     expect(doc.intervals.length).toBeGreaterThan(0);
     expect(doc.end.sum_received.bytes).toBeGreaterThan(0);
+    // and its text as iperf3 -J prints it (cJSON: tab-indented), the same document
+    expect(run.iperf3Json).toMatch(/^\{\n\t"start":\t\{/);
+    expect(JSON.parse(run.iperf3Json!)).toEqual(doc);
     const s = await client.chartSeries({ fromNs: 0, toNs: 600e6, stepNs: 10e6 });
     expect(s.stepNs).toBe(10e6);
     expect(s.steps).toBe(60);

@@ -82,27 +82,19 @@ export function binnedRate(
   return out;
 }
 
-/** Last value of a column at or before `t` (for the cursor read-out). */
-export function valueAt(s: SeriesBuffer, col: number, t: number): number | null {
-  if (col < 0 || s.length === 0) return null;
-  let lo = 0;
-  let hi = s.length - 1;
-  if (s.times[0]! > t) return null;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (s.times[mid]! <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return s.value(lo, col);
-}
-
-/** A level column, decimated to the maximum inside each bucket (so a short burst stays visible). */
-export function peakSeries(
+/**
+ * A level column (not a rate) decimated to one point per bucket of (toNs − fromNs) / maxPoints:
+ * the maximum inside it (`peak`: a short burst stays visible) or its last sample (`last`), × scale.
+ * NaN samples (not applicable) are skipped.
+ */
+export function levelPoints(
   s: SeriesBuffer,
   col: number,
   fromNs: number,
   toNs: number,
   maxPoints: number,
+  mode: 'peak' | 'last' = 'peak',
+  scale = 1,
 ): XY {
   const x = new Float64Array(maxPoints + 2);
   const y = new Float64Array(maxPoints + 2);
@@ -113,10 +105,11 @@ export function peakSeries(
   for (let i = 0; i < s.length; i++) {
     const t = s.times[i]!;
     if (t < fromNs || t > toNs) continue;
-    const v = s.value(i, col);
+    const v = s.value(i, col) * scale;
+    if (Number.isNaN(v)) continue;
     const b = Math.floor((t - fromNs) / bucketNs);
     if (b === last && n > 0) {
-      if (v > y[n - 1]!) {
+      if (mode === 'last' || v > y[n - 1]!) {
         y[n - 1] = v;
         x[n - 1] = t;
       }

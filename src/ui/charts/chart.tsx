@@ -1,0 +1,242 @@
+/**
+ * <Chart>: one chart of the charts panel, SVG rendered by React with D3 scales and line
+ * generators. Presentational: the time window, cursor and series come in as props; pointer,
+ * wheel and keys go out as callbacks (cursor, zoom, pan, reset, export).
+ *
+ * Keys on a focused chart: ← → move the cursor (Shift: 10× further), + − zoom about the cursor,
+ * 0 shows everything (follows the clock), Escape clears the cursor.
+ */
+import { type ScaleLinear, scaleLinear } from 'd3-scale';
+import { line as d3line } from 'd3-shape';
+import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';
+import { type ChartDef, lineValueAt } from './chart-defs';
+import { formatInstant, tickLabel } from './time-axis';
+
+export const CHART_H = 128;
+export const MARGIN = { l: 56, r: 14, t: 16, b: 4 };
+const AXIS_H = 20;
+
+export type ExportKind = 'csv' | 'json' | 'png';
+
+export interface ChartProps {
+  def: ChartDef;
+  x: ScaleLinear<number, number>;
+  width: number;
+  cursorNs: number | null;
+  /** Pointer or keys moved the cursor (null: cleared); `pin` when clicked. */
+  onCursor: (t: number | null, pin?: boolean) => void;
+  /** Zoom by `factor` (< 1: in) about `atNs`. */
+  onZoom: (factor: number, atNs: number) => void;
+  onReset: () => void;
+  /** Export buttons are shown when given. */
+  onExport?: (kind: ExportKind, svg: SVGSVGElement) => void;
+}
+
+/** Format a value for a tick or read-out: 3 significant digits, no exponent for everyday sizes. */
+export function fmtValue(v: number): string {
+  if (!Number.isFinite(v)) return '–';
+  const a = Math.abs(v);
+  if (a === 0) return '0';
+  if (a >= 1e4) return Math.round(v).toLocaleString('en-US');
+  return Number(v.toPrecision(3)).toString();
+}
+
+export function Chart(props: ChartProps) {
+  const { def, x, width, cursorNs } = props;
+  const svgRef = useRef<SVGSVGElement>(null);
+  const plotRef = useRef<HTMLDivElement>(null);
+  const [d0, d1] = x.domain() as [number, number];
+  const span = d1 - d0;
+
+  let yMax = 0;
+  for (const l of def.lines)
+    for (const s of l.segs) if (s.x1 >= d0 && s.x0 <= d1 && Number.isFinite(s.y) && s.y > yMax) yMax = s.y;
+  const y = scaleLinear()
+    .domain([0, yMax > 0 ? yMax * 1.08 : 1])
+    .nice(4)
+    .range([CHART_H - MARGIN.b, MARGIN.t]);
+  const gen = d3line<[number, number]>().defined((p) => Number.isFinite(p[1]));
+  const clampX = (t: number) => x(Math.max(d0, Math.min(d1, t)));
+  const paths = def.lines.map((l) => {
+    const pts: Array<[number, number]> = [];
+    for (const s of l.segs) {
+      if (s.x1 < d0 || s.x0 > d1) continue;
+      const yy = Number.isFinite(s.y) ? y(s.y) : Number.NaN;
+      if (s.x1 > s.x0) pts.push([clampX(s.x0), yy], [clampX(s.x1), yy]);
+      else pts.push([x(s.x0), yy]);
+    }
+    return gen(pts) ?? '';
+  });
+  const present = def.lines.filter((l) => l.segs.some((s) => Number.isFinite(s.y)));
+  const yTicks = y.ticks(4);
+  const xTicks = x.ticks(Math.max(2, Math.floor(width / 110)));
+
+  // wheel zoom needs a non-passive listener (React's are passive): the page must not scroll meanwhile
+  const zoomRef = useRef(props.onZoom);
+  zoomRef.current = props.onZoom;
+  useEffect(() => {
+    const el = plotRef.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const r = el.getBoundingClientRect();
+      zoomRef.current(e.deltaY > 0 ? 1.25 : 0.8, x.invert(e.clientX - r.left));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [x]);
+
+  const at = (e: MouseEvent<HTMLDivElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    return x.invert(e.clientX - r.left);
+  };
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const mid = (d0 + d1) / 2;
+    const c = cursorNs ?? mid;
+    const stepNs = span / (e.shiftKey ? 10 : 100);
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      props.onCursor(
+        cursorNs === null ? mid : Math.max(0, c + (e.key === 'ArrowRight' ? stepNs : -stepNs)),
+        true,
+      );
+    } else if (e.key === '+' || e.key === '=') props.onZoom(0.5, c);
+    else if (e.key === '-' || e.key === '_') props.onZoom(2, c);
+    else if (e.key === '0' || e.key === 'Home') props.onReset();
+    else if (e.key === 'Escape') props.onCursor(null, false);
+    else return;
+    e.preventDefault();
+  };
+
+  const readout =
+    cursorNs !== null
+      ? present
+          .map((l) => {
+            const v = lineValueAt(l, cursorNs);
+            return v === null ? null : `${l.label} ${fmtValue(v)} ${def.unit}`;
+          })
+          .filter(Boolean)
+          .join('; ')
+      : '';
+  const cursorIn = cursorNs !== null && cursorNs >= d0 && cursorNs <= d1;
+
+  return (
+    <figure className="chart" data-chart={def.id}>
+      <figcaption>
+        <span className="chart-title">
+          {def.title} <span className="chart-unit">({def.unit})</span>
+        </span>
+        {present.map((l) => {
+          const v = cursorNs !== null ? lineValueAt(l, cursorNs) : null;
+          return (
+            <span key={l.label} className="legend">
+              <svg width="22" height="8" aria-hidden="true">
+                <line
+                  x1="0"
+                  x2="22"
+                  y1="4"
+                  y2="4"
+                  stroke={l.colour}
+                  strokeWidth={l.width ?? 2}
+                  strokeDasharray={l.dash}
+                />
+              </svg>
+              {l.label}
+              {v !== null ? (
+                <b className="legend-value">
+                  {fmtValue(v)} {def.unit}
+                </b>
+              ) : null}
+            </span>
+          );
+        })}
+        {present.length === 0 ? <span className="muted">no data in this window</span> : null}
+        {props.onExport ? (
+          <span className="chart-export">
+            <span className="muted">Export</span>
+            {(['csv', 'json', 'png'] as const).map((k) => (
+              <button
+                key={k}
+                type="button"
+                className="small"
+                aria-label={`Export ${k.toUpperCase()}: ${def.title}`}
+                title={`Export ${k.toUpperCase()} of this chart (${k === 'png' ? 'as on screen' : 'the series in the window'})`}
+                onClick={() => svgRef.current && props.onExport?.(k, svgRef.current)}
+              >
+                {k.toUpperCase()}
+              </button>
+            ))}
+          </span>
+        ) : null}
+      </figcaption>
+      <div
+        ref={plotRef}
+        className="chart-plot"
+        // the chart's cursor is a position on the time axis: a slider, moved by pointer or keys
+        role="slider"
+        tabIndex={0}
+        aria-label={`${def.title} (${def.unit}): cursor`}
+        aria-valuemin={Math.round(d0)}
+        aria-valuemax={Math.round(d1)}
+        aria-valuenow={Math.round(cursorNs ?? d0)}
+        aria-valuetext={
+          cursorNs === null
+            ? `no cursor; window ${formatInstant(d0, span)} to ${formatInstant(d1, span)}`
+            : `${formatInstant(cursorNs, span)}${readout ? `: ${readout}` : ': no data'}`
+        }
+        aria-keyshortcuts="ArrowLeft ArrowRight + - 0 Escape"
+        onPointerMove={(e) => props.onCursor(at(e))}
+        onPointerLeave={() => props.onCursor(null)}
+        onClick={(e) => props.onCursor(at(e), true)}
+        onDoubleClick={props.onReset}
+        onKeyDown={onKey}
+      >
+        <svg ref={svgRef} width={width} height={CHART_H + AXIS_H} aria-hidden="true">
+          <text x={MARGIN.l - 6} y={9} textAnchor="end" className="tick unit">
+            {def.unit}
+          </text>
+          {yTicks.map((t) => (
+            <g key={t}>
+              <line x1={MARGIN.l} x2={width - MARGIN.r} y1={y(t)} y2={y(t)} className="grid" />
+              <text x={MARGIN.l - 6} y={y(t)} dy="0.32em" textAnchor="end" className="tick">
+                {fmtValue(t)}
+              </text>
+            </g>
+          ))}
+          <line x1={MARGIN.l} x2={width - MARGIN.r} y1={CHART_H} y2={CHART_H} className="axis" />
+          {xTicks.map((t) => (
+            <g key={t}>
+              <line x1={x(t)} x2={x(t)} y1={CHART_H} y2={CHART_H + 4} className="axis" />
+              <text
+                x={x(t)}
+                y={CHART_H + 15}
+                textAnchor={x(t) > width - MARGIN.r - 24 ? 'end' : x(t) < MARGIN.l + 16 ? 'start' : 'middle'}
+                className="tick"
+              >
+                {tickLabel(t, d0, d1)}
+              </text>
+            </g>
+          ))}
+          {paths.map((d, i) => {
+            const l = def.lines[i]!;
+            return (
+              <path
+                key={l.label}
+                d={d}
+                fill="none"
+                stroke={l.colour}
+                strokeWidth={l.width ?? 1.5}
+                strokeDasharray={l.dash}
+                strokeLinejoin="round"
+              />
+            );
+          })}
+          {cursorIn ? (
+            <g className="cursor-mark">
+              <line x1={x(cursorNs!)} x2={x(cursorNs!)} y1={MARGIN.t - 4} y2={CHART_H} className="cursor" />
+            </g>
+          ) : null}
+        </svg>
+      </div>
+    </figure>
+  );
+}

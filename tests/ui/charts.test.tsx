@@ -1,0 +1,431 @@
+/**
+ * The charts panel in happy-dom against a real store and a fake lab controller: one cursor shared
+ * by every chart (pointer, click to pin, arrow keys), the time axis's zoom (buttons, keys, limits),
+ * exports whose CSV rows are the series drawn, the counters' and iperf3's exports, and embed mode
+ * without exports.
+ */
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChartSeries, CounterSet, ToolRun } from '../../src/protocol/sim-api';
+import { SAMPLE_COLUMNS_PER_INSTANCE } from '../../src/protocol/sim-api';
+import type { LabController } from '../../src/sim-client/lab-controller';
+import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
+import { buildCharts } from '../../src/ui/charts/chart-defs';
+import { ChartsPanel } from '../../src/ui/charts/charts-panel';
+import { chartCsv } from '../../src/ui/charts/export';
+import { MIN_SPAN_NS, tickLabel, zoomRange } from '../../src/ui/charts/time-axis';
+import { ControllerContext, StoreContext } from '../../src/ui/context';
+import { CountersPanel } from '../../src/ui/counters-panel';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const HOSTS = ['client', 'server'];
+const COLS = HOSTS.flatMap((h) => SAMPLE_COLUMNS_PER_INSTANCE.map((c) => `${h}.${c}`));
+const NCOL = SAMPLE_COLUMNS_PER_INSTANCE.length;
+const END_NS = 2e9;
+
+/** 2 s of 1 ms samples: the client sends 1.25 MB per ms (10 Gbit/s), the server receives it. */
+function fillSeries(store: AppStore) {
+  store.series.reset(COLS.length);
+  const row = new Float64Array(COLS.length);
+  for (let t = 0; t <= END_NS; t += 1e6) {
+    const ms = t / 1e6;
+    row[0] = ms * 1.25e6; // client.tx_bytes
+    row[2] = ms * 1000; // client.tx_packets
+    row[7] = 1e12; // client.credits_out_bits
+    row[NCOL + 1] = ms * 1.25e6; // server.rx_bytes
+    row[NCOL + 3] = ms * 1000; // server.rx_packets
+    store.series.appendRow(t, row);
+  }
+}
+
+/** The engine series the fake worker answers: latency rising 100 µs per step, some drops. */
+function engineSeries(req: { fromNs: number; toNs: number; stepNs: number }): ChartSeries {
+  const stepNs = Math.max(1e6, Math.round(req.stepNs / 1e6) * 1e6);
+  const t0 = Math.floor(req.fromNs / 1e6) * 1e6;
+  const steps = Math.ceil((req.toNs - t0) / stepNs);
+  const p50 = Float64Array.from({ length: steps }, (_, k) => 100e3 + k * 1e3);
+  return {
+    t0Ns: t0,
+    stepNs,
+    tierStepNs: 1e6,
+    steps,
+    latency: [
+      {
+        host: 'server',
+        p50,
+        p99: p50.map((v) => v * 2),
+        p999: p50.map((v) => v * 3),
+        packets: new Float64Array(steps).fill(10),
+      },
+    ],
+    drops: [
+      { host: 'server', stage: 'rx_ring', reason: 'rx_ring_full', packets: new Float64Array(steps).fill(2) },
+    ],
+  };
+}
+
+const asked: Array<{ fromNs: number; toNs: number; stepNs: number }> = [];
+function fakeLab(): LabController {
+  const no = () => {
+    throw new Error('not used by the charts');
+  };
+  return {
+    loadPreset: no,
+    submit: no,
+    interrupt: no,
+    play: no,
+    pause: no,
+    togglePlay: no,
+    step: no,
+    setSpeed: no,
+    faster: no,
+    slower: no,
+    rewind: no,
+    runUntil: no,
+    crashWorker: no,
+    select: no,
+    loadLesson: no,
+    lessonBegin: no,
+    lessonObservation: no,
+    chartSeries: async (req) => {
+      asked.push(req);
+      return engineSeries(req);
+    },
+    dispose: () => {},
+  };
+}
+
+let root: Root | null = null;
+let el: HTMLDivElement;
+let store: AppStore;
+const blobs: Array<{ blob: Blob; name: string }> = [];
+
+async function render(node: React.ReactNode) {
+  el = document.createElement('div');
+  document.body.appendChild(el);
+  root = createRoot(el);
+  await act(async () =>
+    root!.render(
+      <StoreContext.Provider value={store}>
+        <ControllerContext.Provider value={fakeLab()}>{node}</ControllerContext.Provider>
+      </StoreContext.Provider>,
+    ),
+  );
+  // the engine series arrive asynchronously
+  await act(async () => {
+    await new Promise((r) => setTimeout(r, 0));
+  });
+}
+
+beforeEach(() => {
+  asked.length = 0;
+  blobs.length = 0;
+  store = createAppStore({ presetId: 'exp1', doc: {} });
+  patch(store, 'scenario', {
+    loading: false,
+    sampleColumns: COLS,
+    instances: HOSTS.map((name, i) => ({
+      name,
+      type: 'c7i.large',
+      ip: `10.0.0.1${i}`,
+      ppsAllowance: 1e6,
+      ppsAllowanceProvenance: 'measured' as const,
+    })),
+  });
+  patch(store, 'playback', { nowNs: END_NS });
+  fillSeries(store);
+  patch(store, 'results', { seriesVersion: 1 });
+  // downloads: capture the Blob behind each object URL and the <a download> name
+  let lastBlob: Blob | null = null;
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
+    lastBlob = b as Blob;
+    return 'blob:test';
+  });
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    blobs.push({ blob: lastBlob!, name: this.download });
+  });
+});
+afterEach(() => {
+  act(() => root?.unmount());
+  el?.remove();
+  root = null;
+  vi.restoreAllMocks();
+});
+
+const plots = () => [...el.querySelectorAll<HTMLElement>('.chart-plot')];
+const sel = () => store.getState().selection;
+const button = (name: string | RegExp) =>
+  [...el.querySelectorAll('button')].find((b) =>
+    typeof name === 'string'
+      ? (b.getAttribute('aria-label') ?? b.textContent) === name
+      : name.test(b.getAttribute('aria-label') ?? b.textContent ?? ''),
+  ) as HTMLButtonElement;
+const key = (target: Element, k: string, init: KeyboardEventInit = {}) =>
+  act(() => {
+    target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, ...init }));
+  });
+
+/** Parse CSV (RFC 4180 quoting) into rows. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let f = '';
+  let q = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (q) {
+      if (ch === '"' && text[i + 1] === '"') {
+        f += '"';
+        i++;
+      } else if (ch === '"') q = false;
+      else f += ch;
+    } else if (ch === '"') q = true;
+    else if (ch === ',') {
+      row.push(f);
+      f = '';
+    } else if (ch === '\n') {
+      row.push(f.replace(/\r$/, ''));
+      rows.push(row);
+      row = [];
+      f = '';
+    } else f += ch;
+  }
+  return rows;
+}
+
+describe('charts panel: one time axis, one cursor', () => {
+  it('draws every chart issue 5 lists, with the latency percentiles from the engine series', async () => {
+    await render(<ChartsPanel />);
+    const ids = [...el.querySelectorAll('figure.chart')].map((f) => f.getAttribute('data-chart'));
+    expect(ids).toEqual(['rate', 'pps', 'latency', 'queues', 'credits', 'drops']);
+    const latency = el.querySelector('[data-chart=latency]')!;
+    expect(latency.textContent).toContain('server p50');
+    expect(latency.textContent).toContain('server p99.9');
+    expect(el.querySelector('[data-chart=drops]')!.textContent).toContain('server rx ring: rx_ring_full');
+    expect(el.querySelector('[data-chart=pps]')!.textContent).toContain(
+      'client PPS allowance, 1.00 Mpps (measured)',
+    );
+    // the engine was asked for the window on screen, in steps of at least 1 ms
+    expect(asked.at(-1)).toMatchObject({ fromNs: 0, toNs: END_NS });
+    expect(asked.at(-1)!.stepNs).toBeGreaterThanOrEqual(1e6);
+  });
+
+  it('a pointer on one chart sets the cursor in the store, and every chart shows it; click pins it', async () => {
+    await render(<ChartsPanel />);
+    const p = plots();
+    expect(p.length).toBe(6);
+    await act(async () => {
+      p[2]!.dispatchEvent(new PointerEvent('pointermove', { clientX: 200, bubbles: true }));
+    });
+    const c = sel().cursorNs!;
+    expect(c).toBeGreaterThan(0);
+    expect(c).toBeLessThan(END_NS);
+    // every chart: the cursor line and the same slider value
+    expect(el.querySelectorAll('.chart .cursor').length).toBe(6);
+    for (const x of plots()) expect(Number(x.getAttribute('aria-valuenow'))).toBe(c);
+    // the rate chart reads 10 Gbit/s at the cursor
+    expect(plots()[0]!.getAttribute('aria-valuetext')).toMatch(/client out \(1 ms counters\) 10 Gbit\/s/);
+    // leaving clears an unpinned cursor; a click pins it and leaving keeps it
+    await act(async () => {
+      p[2]!.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: document.body }));
+    });
+    expect(sel().cursorNs).toBeNull();
+    await act(async () => {
+      p[0]!.dispatchEvent(new MouseEvent('click', { clientX: 300, bubbles: true }));
+    });
+    const pinned = sel().cursorNs!;
+    expect(pinned).not.toBeNull();
+    await act(async () => {
+      p[0]!.dispatchEvent(new PointerEvent('pointermove', { clientX: 100, bubbles: true }));
+      p[0]!.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: document.body }));
+    });
+    expect(sel().cursorNs).toBe(pinned);
+    expect(el.querySelector('[data-testid=charts-window]')!.textContent).toContain('(pinned)');
+  });
+
+  it('arrow keys move the cursor by 1/100 of the window (Shift: 1/10); Escape clears it', async () => {
+    await render(<ChartsPanel />);
+    const p = plots()[1]!;
+    key(p, 'ArrowRight'); // first press: the middle of the window
+    expect(sel().cursorNs).toBe(END_NS / 2);
+    key(p, 'ArrowRight');
+    expect(sel().cursorNs).toBe(END_NS / 2 + END_NS / 100);
+    key(p, 'ArrowLeft', { shiftKey: true });
+    expect(sel().cursorNs).toBe(END_NS / 2 + END_NS / 100 - END_NS / 10);
+    key(p, 'Escape');
+    expect(sel().cursorNs).toBeNull();
+  });
+
+  it('zooms about the cursor with + − and the buttons, down to 1 µs; 0 or "Show all" follows the clock again', async () => {
+    await render(<ChartsPanel />);
+    const p = plots()[0]!;
+    key(p, 'ArrowRight'); // cursor at 1 s
+    key(p, '+');
+    expect(sel().zoom).toEqual([0.5e9, 1.5e9]);
+    key(p, '-');
+    expect(sel().zoom).toBeNull(); // the whole run again
+    await act(async () => button('Zoom in').click());
+    expect(sel().zoom).toEqual([0.5e9, 1.5e9]);
+    for (let i = 0; i < 40 && !button('Zoom in').disabled; i++)
+      await act(async () => button('Zoom in').click());
+    const [a, b] = sel().zoom!;
+    expect(b - a).toBe(MIN_SPAN_NS);
+    expect(a).toBeLessThanOrEqual(1e9);
+    expect(b).toBeGreaterThanOrEqual(1e9);
+    expect(button('Zoom in').disabled).toBe(true);
+    // the axis speaks the window's unit: ticks relative to its start at 1 µs wide
+    expect(el.querySelector('[data-chart=rate] .chart-plot svg')!.textContent).toMatch(/\+\d+ ns/);
+    key(plots()[0]!, '0');
+    expect(sel().zoom).toBeNull();
+    await act(async () => button('Zoom in').click());
+    await act(async () => button('Show all').click());
+    expect(sel().zoom).toBeNull();
+  }, 60_000);
+});
+
+describe('exports', () => {
+  it("a chart's CSV: a header with the unit, then one row per drawn segment of each series", async () => {
+    await render(<ChartsPanel />);
+    await act(async () => button(/^Export CSV: Rate out and in/).click());
+    expect(blobs).toHaveLength(1);
+    expect(blobs[0]!.name).toMatch(/^ec2-netlab-rate-out-and-in-t2\.000s\.csv$/);
+    const rows = parseCsv(await blobs[0]!.blob.text());
+    expect(rows[0]).toEqual(['series', 'from_s', 'to_s', 'value_Gbit/s']);
+    const out = rows.filter((r) => r[0] === 'client out (1 ms counters)');
+    expect(out.length).toBeGreaterThan(50);
+    for (const r of out) {
+      expect(Number(r[3])).toBeCloseTo(10, 9); // 1.25 MB per ms
+      expect(Number(r[2])).toBeGreaterThan(Number(r[1]));
+    }
+    // the segments tile the window
+    expect(Number(out[0]![1])).toBe(0);
+    expect(Number(out.at(-1)![2])).toBe(2);
+    // the same rows as the chart's own series
+    const defs = buildCharts({
+      series: store.series,
+      queues: store.queues,
+      cols: COLS,
+      instances: store.getState().scenario.instances,
+      runs: [],
+      engine: null,
+      fromNs: 0,
+      toNs: END_NS,
+      px: out.length,
+    });
+    expect(parseCsv(chartCsv(defs[0]!, 0, END_NS)).filter((r) => r[0] === out[0]![0]).length).toBe(
+      out.length,
+    );
+  });
+
+  it('the latency CSV holds the engine percentiles in µs, step by step', async () => {
+    await render(<ChartsPanel />);
+    await act(async () => button(/^Export CSV: One-way latency/).click());
+    const rows = parseCsv(await blobs[0]!.blob.text());
+    expect(rows[0]).toEqual(['series', 'from_s', 'to_s', 'value_µs']);
+    const req = asked.at(-1)!;
+    const s = engineSeries(req);
+    const p50 = rows.filter((r) => r[0] === 'server p50');
+    expect(p50.length).toBe(s.steps);
+    p50.forEach((r, k) => {
+      expect(Number(r[1])).toBeCloseTo((s.t0Ns + k * s.stepNs) / 1e9, 9);
+      expect(Number(r[3])).toBeCloseTo(s.latency[0]!.p50[k]! / 1e3, 9);
+    });
+    const p999 = rows.filter((r) => r[0] === 'server p99.9');
+    expect(Number(p999[3]![3])).toBeCloseTo(s.latency[0]!.p999[3]! / 1e3, 9);
+  });
+
+  it('JSON export: the chart, its unit, the window and each series', async () => {
+    await render(<ChartsPanel />);
+    await act(async () => button(/^Export JSON: Packets per second/).click());
+    const doc = JSON.parse(await blobs[0]!.blob.text());
+    expect(doc.chart).toBe('Packets per second against the PPS allowance');
+    expect(doc.unit).toBe('Mpps');
+    expect(doc.window).toEqual({ from_s: 0, to_s: 2 });
+    const client = doc.series.find((s: { label: string }) => s.label === 'client packets in + out');
+    expect(client.points[0].value).toBeCloseTo(1, 9); // 1000 packets per ms out, none in
+    const allowance = doc.series.find((s: { label: string }) => s.label.startsWith('client PPS allowance'));
+    expect(allowance.points).toEqual([{ from_s: 0, to_s: 2, value: 1 }]);
+  });
+
+  it("downloads each iperf3 run's -J document as printed", async () => {
+    const run: ToolRun = {
+      host: 'client',
+      command: 'iperf3 -c server -t 1',
+      startNs: 5e6,
+      endNs: 1.02e9,
+      exitCode: 0,
+      result: { start: {}, intervals: [], end: {} },
+      iperf3Json: '{\n\t"start":\t{\n\t}\n}\n',
+    };
+    patch(store, 'results', {
+      runs: [run, { ...run, command: 'ethtool -S eth0', result: {}, iperf3Json: undefined }],
+    });
+    await render(<ChartsPanel />);
+    const b = [...el.querySelectorAll('button')].filter((x) => x.textContent === 'Download iperf3 JSON');
+    expect(b).toHaveLength(1); // ethtool's run has no iperf3 document
+    expect(b[0]!.getAttribute('aria-label')).toBe('Download iperf3 JSON: iperf3 -c server -t 1 at 0.005 s');
+    await act(async () => b[0]!.click());
+    expect(await blobs[0]!.blob.text()).toBe(run.iperf3Json);
+    expect(blobs[0]!.name).toMatch(/\.json$/);
+  });
+
+  it('the counters panel exports ethtool -S as CSV and JSON', async () => {
+    const counters: CounterSet[] = [
+      {
+        host: 'client',
+        names: ['tx_packets', 'bw_out_allowance_exceeded'],
+        values: Float64Array.of(1234, 5),
+      },
+      { host: 'server', names: ['rx_packets'], values: Float64Array.of(1200) },
+    ];
+    patch(store, 'results', { counters });
+    await render(<CountersPanel />);
+    await act(async () => button('Export CSV: ethtool -S counters').click());
+    expect(parseCsv(await blobs[0]!.blob.text())).toEqual([
+      ['host', 'counter', 'value'],
+      ['client', 'tx_packets', '1234'],
+      ['client', 'bw_out_allowance_exceeded', '5'],
+      ['server', 'rx_packets', '1200'],
+    ]);
+    await act(async () => button('Export JSON: ethtool -S counters').click());
+    expect(JSON.parse(await blobs[1]!.blob.text())).toEqual({
+      tool: 'ethtool -S eth0',
+      sim_time_s: 2,
+      hosts: { client: { tx_packets: 1234, bw_out_allowance_exceeded: 5 }, server: { rx_packets: 1200 } },
+    });
+  });
+
+  it('embed mode shows no export buttons', async () => {
+    patch(store, 'env', { embed: true });
+    patch(store, 'results', { counters: [{ host: 'client', names: ['x'], values: Float64Array.of(1) }] });
+    await render(
+      <>
+        <ChartsPanel />
+        <CountersPanel />
+      </>,
+    );
+    expect(plots().length).toBe(6);
+    expect(
+      [...el.querySelectorAll('button')].some((b) =>
+        /Export|Download/.test(b.getAttribute('aria-label') ?? ''),
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('time axis math', () => {
+  it('zooms about a point within [0, max], never narrower than 1 µs; a window covering all follows the clock', () => {
+    expect(zoomRange([0, 1e9], 0.25e9, 0.5, 1e9)).toEqual([0.125e9, 0.625e9]);
+    expect(zoomRange([0.125e9, 0.625e9], 0.25e9, 4, 1e9)).toBeNull();
+    // the point keeps its place in the window (700 of 1500 → 467 of 1000)
+    expect(zoomRange([0, 1500], 700, 0.1, 1e9)).toEqual([233, 1233]);
+    expect(tickLabel(1.5e9, 0, 4e9)).toBe('1500 ms');
+    expect(tickLabel(300e9, 0, 500e9)).toBe('300 s');
+    expect(tickLabel(30 * 60e9, 0, 40 * 60e9)).toBe('30 min');
+    expect(tickLabel(250e3, 0, 1e6)).toBe('250 µs');
+    expect(tickLabel(120e9 + 500, 120e9, 120e9 + 1000)).toBe('+500 ns');
+  });
+});
