@@ -200,7 +200,7 @@ describe('charts panel: one time axis, one cursor', () => {
   it('draws every chart issue 5 lists, with the latency percentiles from the engine series', async () => {
     await render(<ChartsPanel />);
     const ids = [...el.querySelectorAll('figure.chart')].map((f) => f.getAttribute('data-chart'));
-    expect(ids).toEqual(['rate', 'pps', 'latency', 'queues', 'credits', 'drops']);
+    expect(ids).toEqual(['rate', 'pps', 'latency', 'queues', 'credits', 'drops', 'allowances']);
     const latency = el.querySelector('[data-chart=latency]')!;
     expect(latency.textContent).toContain('server p50');
     expect(latency.textContent).toContain('server p99.9');
@@ -216,7 +216,7 @@ describe('charts panel: one time axis, one cursor', () => {
   it('a pointer on one chart sets the cursor in the store, and every chart shows it; click pins it', async () => {
     await render(<ChartsPanel />);
     const p = plots();
-    expect(p.length).toBe(6);
+    expect(p.length).toBe(7);
     await act(async () => {
       p[2]!.dispatchEvent(new PointerEvent('pointermove', { clientX: 200, bubbles: true }));
     });
@@ -224,7 +224,7 @@ describe('charts panel: one time axis, one cursor', () => {
     expect(c).toBeGreaterThan(0);
     expect(c).toBeLessThan(END_NS);
     // every chart: the cursor line and the same slider value
-    expect(el.querySelectorAll('.chart .cursor').length).toBe(6);
+    expect(el.querySelectorAll('.chart .cursor').length).toBe(7);
     for (const x of plots()) expect(Number(x.getAttribute('aria-valuenow'))).toBe(c);
     // the rate chart reads 10 Gbit/s at the cursor
     expect(plots()[0]!.getAttribute('aria-valuetext')).toMatch(/client out \(1 ms counters\) 10 Gbit\/s/);
@@ -407,7 +407,7 @@ describe('exports', () => {
         <CountersPanel />
       </>,
     );
-    expect(plots().length).toBe(6);
+    expect(plots().length).toBe(7);
     expect(
       [...el.querySelectorAll('button')].some((b) =>
         /Export|Download/.test(b.getAttribute('aria-label') ?? ''),

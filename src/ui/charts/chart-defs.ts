@@ -257,17 +257,14 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
         segs,
       });
     });
-  for (const [host, counter, colour] of [
-    [client, 'bw_out_allowance_exceeded', PALETTE.blue],
-    [client, 'pps_allowance_exceeded', PALETTE.sky],
-    [server, 'bw_in_allowance_exceeded', PALETTE.green],
+  const allowanceLines: Line[] = [];
+  for (const [host, counter, colour, dash] of [
+    [client, 'bw_out_allowance_exceeded', PALETTE.blue, undefined],
+    [client, 'pps_allowance_exceeded', PALETTE.sky, DASH],
+    [server, 'bw_in_allowance_exceeded', PALETTE.orange, undefined],
+    [server, 'pps_allowance_exceeded', PALETTE.pink, DASH],
   ] as const)
-    dropLines.push({
-      label: `${host} ethtool -S ${counter} /s`,
-      colour,
-      dash: DASH,
-      segs: rate(host, counter, 1),
-    });
+    allowanceLines.push({ label: `${host} ${counter}`, colour, dash, segs: rate(host, counter, 1) });
 
   return [
     {
@@ -310,11 +307,18 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
     },
     {
       id: 'drops',
-      title: 'Drops by reason, and allowance counters',
+      title: 'Drops by reason',
       unit: 'packets/s',
       lines: dropLines,
+      source: 'Packets dropped, by instance, stage and reason (the model counts each drop where it happens).',
+    },
+    {
+      id: 'allowances',
+      title: 'Allowance exceeded (ethtool -S)',
+      unit: 'packets/s',
+      lines: allowanceLines,
       source:
-        'Solid: packets dropped, by where and why; dashed: ethtool -S allowance counters (packets queued or dropped by a shaper).',
+        "The ENA counters' rate: packets the Nitro card queued or dropped because a bandwidth or PPS allowance was exceeded.",
     },
   ];
 }

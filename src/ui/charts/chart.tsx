@@ -191,7 +191,7 @@ export function Chart(props: ChartProps) {
         onKeyDown={onKey}
       >
         <svg ref={svgRef} width={width} height={CHART_H + AXIS_H} aria-hidden="true">
-          <text x={MARGIN.l - 6} y={9} textAnchor="end" className="tick unit">
+          <text x={2} y={9} textAnchor="start" className="tick unit">
             {def.unit}
           </text>
           {yTicks.map((t) => (

@@ -255,7 +255,7 @@ function RunExports() {
           <li key={`${r.startNs}|${r.host}|${r.command}`}>
             <code>{r.command}</code>{' '}
             <span className="muted">
-              on {r.host}, at {formatInstant(r.startNs)}
+              on {r.host}, at {formatInstant(r.startNs, 1e9)}
             </span>{' '}
             <button
               type="button"
