@@ -83,6 +83,8 @@ function fakeLab(): LabController {
     faster: no,
     slower: no,
     rewind: no,
+    seek: no,
+    setStep: no,
     runUntil: no,
     crashWorker: no,
     select: no,
