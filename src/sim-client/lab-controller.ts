@@ -142,7 +142,15 @@ export function createLabController(
       runUntil: null,
     });
     set('terminal', { chunks: [], clearedAt: 0, foreground: null, backgroundCount: 0 });
-    set('results', { counters: [], moved: {}, events: [], runs: [] });
+    // the path on screen belongs to the lab being replaced: clear it (the new lab's first frame follows)
+    store.pathFrame = null;
+    set('results', {
+      counters: [],
+      moved: {},
+      events: [],
+      runs: [],
+      seriesVersion: store.getState().results.seriesVersion + 1,
+    });
     const r = await client.load(doc);
     if (!r.ok) {
       set('scenario', { loading: false, loadErrors: r.errors });

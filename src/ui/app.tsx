@@ -106,9 +106,8 @@ export function App({ pathView }: { pathView?: ReactNode }) {
         <TimeControls />
       </div>
       <main className="workbench">
-        <section className="panel path" aria-label="Packet path">
-          {pathView ?? <PathPanel />}
-        </section>
+        {/* the path view is the "Packet path" region itself */}
+        <div className="panel path">{pathView ?? <PathPanel />}</div>
         <div className="side">
           <Terminal />
           <Tabs
@@ -136,7 +135,6 @@ export function App({ pathView }: { pathView?: ReactNode }) {
                     Counters <code className="tab-aside">ethtool -S</code>
                   </>
                 ),
-                name: 'Counters (ethtool -S)',
                 keepMounted: true,
                 content: <CountersPanel />,
               },

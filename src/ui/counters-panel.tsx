@@ -1,4 +1,8 @@
-/** `ethtool -S eth0` of each instance, live; counters that moved in the last change are highlighted. */
+/**
+ * `ethtool -S eth0` of each instance, live, as one table with a column per instance (the sender's
+ * tx beside the receiver's rx, names in full); counters that moved in the last change are
+ * highlighted (the cell, and the row's name).
+ */
 import { useState } from 'react';
 import { countersCsv, countersJson, download, fileName } from './charts/export';
 import { useApp } from './context';
@@ -9,6 +13,21 @@ export function CountersPanel() {
   const [showZero, setShowZero] = useState(false);
   const embed = useApp((s) => s.env.embed);
   const nowNs = useApp((s) => s.playback.nowNs);
+  // the union of the hosts' counter names, in the first host's order, then each other host's extras
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (const c of counters)
+    for (const n of c.names)
+      if (!seen.has(n)) {
+        seen.add(n);
+        names.push(n);
+      }
+  const cols = counters.map((c) => ({
+    host: c.host,
+    at: new Map(c.names.map((n, i) => [n, i])),
+    values: c.values,
+    moved: new Set(moved[c.host] ?? []),
+  }));
   return (
     <section className="panel counters" aria-label="ethtool -S counters">
       <div className="panel-head">
@@ -46,30 +65,40 @@ export function CountersPanel() {
           </span>
         ) : null}
       </div>
-      <div className="counter-hosts">
-        {counters.map((c) => {
-          const m = new Set(moved[c.host] ?? []);
-          return (
-            <table key={c.host}>
-              <caption>{c.host}</caption>
-              <tbody>
-                {c.names.map((name, i) => {
-                  const v = c.values[i]!;
-                  if (!showZero && v === 0 && !m.has(name)) return null;
-                  return (
-                    <tr key={name} className={m.has(name) ? 'moved' : undefined}>
-                      <th scope="row" title={name}>
-                        {name}
-                      </th>
-                      <td>{v.toLocaleString('en-US')}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          );
-        })}
-      </div>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">counter</th>
+            {cols.map((c) => (
+              <th scope="col" key={c.host}>
+                {c.host}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {names.map((name) => {
+            const cells = cols.map((c) => {
+              const i = c.at.get(name);
+              return { v: i === undefined ? null : c.values[i]!, moved: c.moved.has(name) };
+            });
+            const anyMoved = cells.some((x) => x.moved);
+            if (!showZero && !anyMoved && cells.every((x) => !x.v)) return null;
+            return (
+              <tr key={name} className={anyMoved ? 'moved' : undefined}>
+                <th scope="row" title={name}>
+                  {name}
+                </th>
+                {cells.map((x, k) => (
+                  <td key={cols[k]!.host} className={x.moved ? 'moved' : undefined}>
+                    {x.v === null ? '' : x.v.toLocaleString('en-US')}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </section>
   );
 }

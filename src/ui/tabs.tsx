@@ -9,8 +9,6 @@ import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
 export interface TabDef {
   id: string;
   label: ReactNode;
-  /** Accessible name when the label is not plain text. */
-  name?: string;
   content: ReactNode;
   keepMounted?: boolean;
 }
@@ -59,7 +57,6 @@ export function Tabs({
             id={`${base}-tab-${t.id}`}
             aria-controls={i === cur || t.keepMounted ? `${base}-panel-${t.id}` : undefined}
             aria-selected={i === cur}
-            aria-label={t.name}
             tabIndex={i === cur ? 0 : -1}
             onClick={() => onChange(t.id)}
           >

@@ -60,6 +60,7 @@ try {
       .getByRole('button', { name: 'Per-flow limits' })
       .click();
     await page.getByRole('heading', { name: /^Step 1 of/ }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('input[aria-label="Command"]')?.disabled);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${out}/5-lesson-${scheme}.png` });
     await page.close();

@@ -33,7 +33,7 @@ const ALLOWED: Array<[RegExp, string]> = [
   // The main chunk carries the lessons' commands (curl http://server/…): the lab's simulated hosts,
   // dot-less names and private addresses that only the engine resolves, never the browser
   [
-    /^https?:\/\/(server|client|web-server|app-server|10(\.\d{1,3}){3})(:\d+)?(\/[\w.\/-]*)?$/,
+    /^https?:\/\/(server|client|web-server|app-server|10(\.\d{1,3}){3})(:\d+)?(\/[\w./-]*)?$/,
     "the lab's simulated hosts in lesson commands (typed into the simulated shell, never fetched)",
   ],
 ];

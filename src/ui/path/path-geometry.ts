@@ -90,7 +90,7 @@ const FABRIC_H = 48;
 
 /** Width of the packets' lane (with its queue gauge) inside a Nitro stage of width `w`; the parts take the rest. */
 function nitroLaneW(w: number): number {
-  return Math.min(44, Math.max(26, w * 0.16));
+  return Math.min(48, Math.max(34, w * 0.2));
 }
 
 /**

@@ -32,6 +32,8 @@ export interface Theme {
   nitro: string;
   nitroBorder: string;
   select: string;
+  /** Outline of batch marks ('' = none): the light Okabe–Ito hues (orange, sky blue, yellow) need an edge to stand out on a light lane. */
+  markEdge: string;
   font: string;
 }
 
@@ -46,6 +48,7 @@ export const DEFAULT_THEME: Theme = {
   nitro: '#fff8e6',
   nitroBorder: '#bf8700',
   select: '#000000',
+  markEdge: 'rgba(27, 31, 36, 0.6)',
   font: 'system-ui, sans-serif',
 };
 
@@ -125,7 +128,7 @@ function lanePoint(l: LaneGeom, frac: number, jitter: number, out: { x: number; 
  * A colour's batch marks: circles, or past a thousand of them squares of the same area on whole
  * pixels (axis-aligned pixel rectangles are what a software rasteriser fills fastest).
  */
-function drawMarks(ctx: CanvasRenderingContext2D, m: number[], squares: boolean): void {
+function drawMarks(ctx: CanvasRenderingContext2D, m: number[], squares: boolean, edge: string): void {
   if (squares) {
     for (let k = 0; k < m.length; k += 3) {
       const side = Math.max(2, Math.round(m[k + 2]! * 1.772)); // the circle's area
@@ -142,6 +145,11 @@ function drawMarks(ctx: CanvasRenderingContext2D, m: number[], squares: boolean)
     p.arc(x, y, r, 0, Math.PI * 2);
   }
   ctx.fill(p);
+  if (edge) {
+    ctx.strokeStyle = edge;
+    ctx.lineWidth = 0.75;
+    ctx.stroke(p);
+  }
 }
 
 function roundRect(ctx: CanvasRenderingContext2D, r: Rect, radius: number): void {
@@ -287,7 +295,7 @@ export function drawPath(
       }
       const two = r.h >= 27;
       ctx.fillStyle = t.fg;
-      ctx.font = `600 12px ${t.font}`;
+      ctx.font = `600 11.5px ${t.font}`;
       ctx.fillText(
         fitText(ctx, p.label, r.w - 10 - (pillW ? pillW + 4 : 0)),
         r.x + 5,
@@ -413,6 +421,10 @@ export function drawPath(
     // a batch still inside the stage at `to` is drawn where it is; one that already left only as
     // its trail (where it went during the window), so exits do not pile up at the lane ends
     const inside = exit > to || fate === FATE_INSIDE;
+    // reduced motion: no batch is drawn between two places; one inside a stage is drawn in that
+    // stage's queue (arrival order), one that already left is not drawn, a drop stays where it died
+    const still = opts.reducedMotion && fate !== FATE_DROPPED;
+    if (still && !inside) continue;
     const jitter = (((flow * 0.618034 + frame.queue[i]! * 0.31) % 1) + 1) % 1;
     if (stage === g.fabric.stage) {
       const r = flowRow.get(flow);
@@ -421,15 +433,15 @@ export function drawPath(
       const xa = hostX(src, 'tx');
       const xb = dst >= 0 ? hostX(dst, 'rx') : fr.x + fr.w - 6;
       const y = fabricLane.rect.y + 6 + jitter * (fabricLane.rect.h - 12);
-      p0.x = xa + (xb - xa) * fa;
+      p0.x = still ? (xa + xb) / 2 : xa + (xb - xa) * fa;
       p0.y = y;
-      p1.x = xa + (xb - xa) * fb;
+      p1.x = still ? p0.x : xa + (xb - xa) * fb;
       p1.y = y;
     } else {
       const l = laneFor(g, frame.host[i]!, stage, frame.queue[i]!);
       if (!l) continue;
-      if (fate === FATE_INSIDE) {
-        // waiting with no known exit yet: drawn as a queue, below, in arrival order
+      if (fate === FATE_INSIDE || still) {
+        // waiting with no known exit yet (or any batch inside, without motion): drawn as a queue, below, in arrival order
         let w = waiting.get(l);
         if (!w) waiting.set(l, (w = []));
         w.push(i);
@@ -437,6 +449,15 @@ export function drawPath(
       }
       lanePoint(l, fa, jitter, p0);
       lanePoint(l, fb, jitter, p1);
+      if (fate === FATE_DROPPED) {
+        // a drop in a Nitro part is marked beside that part (the allowance or check that dropped it)
+        const st = g.stageByKey.get(frame.host[i]! * 16 + stage);
+        const partId = st?.parts.length
+          ? NITRO_PART_FOR_REASON[layout.dropReasons[frame.reason[i]!] ?? '']
+          : undefined;
+        const part = partId ? st?.parts.find((p) => p.id === partId) : undefined;
+        if (part) p1.y = part.rect.y + part.rect.h / 2;
+      }
     }
     if (fate === FATE_DROPPED) {
       drops.moveTo(p1.x - 3, p1.y - 3);
@@ -507,7 +528,7 @@ export function drawPath(
   ctx.globalAlpha = 1;
   for (const [k, marks] of heads) {
     ctx.fillStyle = categoryColour(k);
-    drawMarks(ctx, marks, many);
+    drawMarks(ctx, marks, many, t.markEdge);
   }
   ctx.strokeStyle = DROP_COLOUR;
   ctx.lineWidth = 2;

@@ -4,7 +4,8 @@
  * toggle. Presentational: props in, `onSelect` out; it never talks to the worker or the store.
  *
  * Themes come from CSS variables (--path-*, see path-view.css), re-read when the colour scheme
- * changes; `prefers-reduced-motion` drops the motion trails (batches are drawn where they are).
+ * changes; `prefers-reduced-motion` draws state without motion: no trails, each batch in the queue
+ * of the stage it is in (a batch jumps from stage to stage), drops where they happened.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PathFrame, PathLayout } from '../../protocol/path-frame';
@@ -49,6 +50,7 @@ const THEME_VARS: Record<keyof Theme, string> = {
   nitro: '--path-nitro',
   nitroBorder: '--path-nitro-border',
   select: '--path-select',
+  markEdge: '--path-mark-edge',
   font: '--path-font',
 };
 
@@ -57,7 +59,7 @@ function readTheme(el: HTMLElement): Theme {
   const out = { ...DEFAULT_THEME };
   for (const [k, v] of Object.entries(THEME_VARS) as Array<[keyof Theme, string]>) {
     const val = cs.getPropertyValue(v).trim();
-    if (val) out[k] = val;
+    if (val) out[k] = val === 'none' ? '' : val;
   }
   return out;
 }
@@ -246,6 +248,7 @@ export function PathView(props: PathViewProps) {
         role="img"
         aria-label={summary}
         data-testid="path-canvas"
+        data-motion={reducedMotion ? 'reduced' : 'full'}
         tabIndex={0}
         aria-keyshortcuts="ArrowLeft ArrowRight Escape"
         onClick={onClick}
