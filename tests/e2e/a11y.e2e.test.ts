@@ -165,11 +165,15 @@ describe('accessibility in Chromium', () => {
     expect(await speed.getAttribute('aria-valuetext')).not.toBe(v0);
     await page.keyboard.press('[');
     expect(await speed.getAttribute('aria-valuetext')).toBe(v0);
+    // "." steps (to the next model event): the live region says where it went
+    const before = await page.evaluate(
+      () => document.querySelector('[aria-label="What changed"]')?.textContent ?? '',
+    );
     await page.keyboard.press('.');
-    await page.waitForFunction(() => {
-      const t = document.querySelector('[data-testid=sim-time]')?.textContent ?? '';
-      return Number(t.replace(/[^0-9.]/g, '')) > 0;
-    });
+    await page.waitForFunction(
+      (b) => (document.querySelector('[aria-label="What changed"]')?.textContent ?? '') !== b,
+      before,
+    );
     const stepped = await simSeconds(page);
     await page.keyboard.press(' ');
     await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
