@@ -183,11 +183,11 @@ function Intro({ onClose }: { onClose: () => void }) {
           what the real tools print.
         </p>
         <p>
-          Time is simulated: <strong>Play</strong> runs it at the chosen speed, <strong>Step</strong> moves a
-          little,
-          <strong> Run until</strong> stops at the first drop or when credits run out. The charts put the real
-          per-millisecond rate beside the 1-second and 1-minute figures that iperf3 and CloudWatch would show
-          you.
+          Time is simulated: <strong>Play</strong> runs it at the chosen speed, <strong>Step</strong> goes to
+          the next event or the next packet at a stage, <strong>Run until</strong> stops at the first drop, a
+          counter moving or credits running out, and the <strong>Timeline</strong> takes you back to any
+          instant exactly as it was. The charts put the real per-millisecond rate beside the 1-second and
+          1-minute figures that iperf3 and CloudWatch would show you.
         </p>
         <p className="muted">
           Start with the experiment above: click a suggested command, watch the clock and the charts. Keys:

@@ -1,15 +1,40 @@
 /**
- * Time controls: Play/Pause, Step, Speed (log scale, 1 µs/s to 10 min/s), Rewind, "run until",
- * and the simulated clock in a status region named "Simulated time". Keyboard: space play/pause,
- * "." step, "[" and "]" slower/faster (when focus is not in a text field).
+ * Time controls: Play/Pause, Step (to the next model event, the next packet at a chosen stage, or
+ * one frame), Speed (log scale, 1 µs/s to 10 min/s), Rewind, "run until" (first drop, a chosen
+ * counter moving, credits running out, a time), the simulated clock in a status region named
+ * "Simulated time", and the scrubber over the time reached. Keyboard: space play/pause, "." step,
+ * "[" and "]" slower/faster (when focus is not in a text field).
  */
-import { useEffect, useState } from 'react';
-import type { RunUntil } from '../protocol/sim-api';
-import { formatSimTime, formatSpeed, SPEED_MAX_NS_PER_S, SPEED_MIN_NS_PER_S } from '../state/app-store';
+import { useEffect, useMemo, useState } from 'react';
+import { type RunUntil, STEP_STAGES, type StepStage } from '../protocol/sim-api';
+import {
+  formatSimTime,
+  formatSpeed,
+  SPEED_MAX_NS_PER_S,
+  SPEED_MIN_NS_PER_S,
+  type StepChoice,
+} from '../state/app-store';
 import { useApp, useLab } from './context';
+import { TimeScrubber } from './time-scrubber';
 
 const LOG_MIN = Math.log10(SPEED_MIN_NS_PER_S);
 const LOG_MAX = Math.log10(SPEED_MAX_NS_PER_S);
+/** The counters offered first (the allowance counters: what the talk watches). */
+const ALLOWANCE_COUNTERS = [
+  'bw_out_allowance_exceeded',
+  'bw_in_allowance_exceeded',
+  'pps_allowance_exceeded',
+  'conntrack_allowance_exceeded',
+  'linklocal_allowance_exceeded',
+];
+
+/** The step picker's value for a choice, and back. */
+const stepValue = (c: StepChoice) => (c.kind === 'packet' ? `packet:${c.stage}` : c.kind);
+function stepChoice(v: string, host: string): StepChoice {
+  if (v === 'event' || v === 'frame') return { kind: v };
+  const stage = v.slice('packet:'.length) as StepStage;
+  return host ? { kind: 'packet', stage, host } : { kind: 'packet', stage };
+}
 
 export function TimeControls() {
   const lab = useLab();
@@ -18,9 +43,25 @@ export function TimeControls() {
   const nowNs = useApp((s) => s.playback.nowNs);
   const lagging = useApp((s) => s.playback.lagging);
   const runUntil = useApp((s) => s.playback.runUntil);
+  const step = useApp((s) => s.playback.step);
+  const lastStep = useApp((s) => s.playback.lastStep);
   const loading = useApp((s) => s.scenario.loading);
+  const instances = useApp((s) => s.scenario.instances);
+  const counters = useApp((s) => s.results.counters);
   const [until, setUntil] = useState('first-drop');
   const [untilTime, setUntilTime] = useState('1');
+  const [untilError, setUntilError] = useState<string | null>(null);
+  const [counterHost, setCounterHost] = useState('');
+  const [counter, setCounter] = useState('bw_out_allowance_exceeded');
+  const host = counterHost || instances[0]?.name || 'client';
+  const stepHost = step.kind === 'packet' ? (step.host ?? '') : '';
+
+  // every ethtool -S counter of the chosen instance, the allowance counters first
+  const counterNames = useMemo(() => {
+    const names = counters.find((c) => c.host === host)?.names ?? [];
+    const first = ALLOWANCE_COUNTERS.filter((n) => names.includes(n) || names.length === 0);
+    return [...first, ...names.filter((n) => !first.includes(n))];
+  }, [counters, host]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -39,9 +80,20 @@ export function TimeControls() {
 
   const go = () => {
     let cond: RunUntil;
-    if (until === 'time') cond = { kind: 'time', atNs: Math.round(Number(untilTime) * 1e9) };
-    else if (until === 'counter')
-      cond = { kind: 'counter-moves', host: 'client', counter: 'bw_out_allowance_exceeded' };
+    setUntilError(null);
+    if (until === 'time') {
+      const s = Number(untilTime.trim());
+      if (untilTime.trim() === '' || !Number.isFinite(s) || s < 0) {
+        setUntilError(`"${untilTime}" is not a time in seconds (e.g. 1.5)`);
+        return;
+      }
+      const atNs = Math.round(s * 1e9);
+      if (atNs <= nowNs) {
+        setUntilError(`${formatSimTime(atNs)} is not ahead of the clock (${formatSimTime(nowNs)})`);
+        return;
+      }
+      cond = { kind: 'time', atNs };
+    } else if (until === 'counter') cond = { kind: 'counter-moves', host, counter };
     else if (until === 'credits') cond = { kind: 'credits-empty' };
     else cond = { kind: 'first-drop' };
     lab.runUntil(cond);
@@ -49,72 +101,172 @@ export function TimeControls() {
 
   return (
     <section className="time-controls" aria-label="Time controls">
-      <button
-        type="button"
-        className="primary"
-        onClick={() => lab.togglePlay()}
-        disabled={loading}
-        aria-label={playing ? 'Pause' : 'Play'}
-        aria-keyshortcuts="Space"
-      >
-        <span aria-hidden="true">{playing ? '❚❚ ' : '▶ '}</span>
-        {playing ? 'Pause' : 'Play'}
-      </button>
-      <button type="button" onClick={() => void lab.step()} disabled={loading} aria-keyshortcuts=".">
-        Step
-      </button>
-      <button
-        type="button"
-        onClick={() => void lab.rewind(nowNs - speed)}
-        disabled={loading}
-        title="Back one second of wall time at this speed (rebuilds and replays)"
-      >
-        Rewind
-      </button>
-      <label className="speed">
-        <span>Speed</span>
-        <input
-          type="range"
-          aria-label="Speed"
-          aria-valuetext={formatSpeed(speed)}
-          aria-keyshortcuts="[ ]"
-          min={LOG_MIN}
-          max={LOG_MAX}
-          step={0.01}
-          value={Math.log10(speed)}
-          onChange={(e) => lab.setSpeed(10 ** Number(e.target.value))}
-        />
-        <output>{formatSpeed(speed)}</output>
-      </label>
-      <div className="clock" role="status" aria-label="Simulated time" aria-live="off">
-        <span className="clock-label">t =</span> <span data-testid="sim-time">{formatSimTime(nowNs)}</span>
-        {lagging && playing ? <span className="lag"> (model-bound: slower than asked)</span> : null}
-      </div>
-      <fieldset className="run-until">
-        <legend className="visually-hidden">Run until</legend>
-        <label>
-          Run until{' '}
-          <select value={until} onChange={(e) => setUntil(e.target.value)}>
-            <option value="first-drop">first drop</option>
-            <option value="counter">bw_out_allowance_exceeded moves</option>
-            <option value="credits">burst credits run out</option>
-            <option value="time">a time (s)</option>
-          </select>
-        </label>
-        {until === 'time' ? (
-          <input
-            aria-label="Run until time in seconds"
-            className="until-time"
-            value={untilTime}
-            onChange={(e) => setUntilTime(e.target.value)}
-            inputMode="decimal"
-          />
-        ) : null}
-        <button type="button" onClick={go} disabled={loading}>
-          Go
+      <div className="time-row">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => lab.togglePlay()}
+          disabled={loading}
+          aria-label={playing ? 'Pause' : 'Play'}
+          aria-keyshortcuts="Space"
+        >
+          <span aria-hidden="true">{playing ? '❚❚ ' : '▶ '}</span>
+          {playing ? 'Pause' : 'Play'}
         </button>
-        {runUntil ? <span className="pending">waiting for {runUntil.kind.replace('-', ' ')}…</span> : null}
-      </fieldset>
+        <span className="step-group">
+          <button
+            type="button"
+            onClick={() => void lab.step()}
+            disabled={loading}
+            aria-keyshortcuts="."
+            title="Advance to what 'Step to' says, with the clock paused"
+          >
+            Step
+          </button>
+          <label>
+            <span className="visually-hidden">Step to</span>
+            <select
+              aria-label="Step to"
+              value={stepValue(step)}
+              onChange={(e) => lab.setStep(stepChoice(e.target.value, stepHost))}
+            >
+              <option value="event">to the next event</option>
+              <optgroup label="to the next packet entering">
+                {STEP_STAGES.map((s) => (
+                  <option key={s.stage} value={`packet:${s.stage}`}>
+                    next packet at {s.label}
+                  </option>
+                ))}
+              </optgroup>
+              <option value="frame">one frame of time at this speed</option>
+            </select>
+          </label>
+          {step.kind === 'packet' ? (
+            <label>
+              <span className="visually-hidden">Step on instance</span>
+              <select
+                aria-label="Step on instance"
+                value={stepHost}
+                onChange={(e) => lab.setStep(stepChoice(stepValue(step), e.target.value))}
+              >
+                <option value="">either instance</option>
+                {instances.map((i) => (
+                  <option key={i.name} value={i.name}>
+                    on {i.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+        </span>
+        <button
+          type="button"
+          onClick={() => void lab.rewind(nowNs - speed)}
+          disabled={loading}
+          title="Back one second of wall time at this speed (restored exactly; the scrubber goes anywhere)"
+        >
+          Rewind
+        </button>
+        <label className="speed">
+          <span>Speed</span>
+          <input
+            type="range"
+            aria-label="Speed"
+            aria-valuetext={formatSpeed(speed)}
+            aria-keyshortcuts="[ ]"
+            min={LOG_MIN}
+            max={LOG_MAX}
+            step={0.01}
+            value={Math.log10(speed)}
+            onChange={(e) => lab.setSpeed(10 ** Number(e.target.value))}
+          />
+          <output>{formatSpeed(speed)}</output>
+        </label>
+        <div className="clock" role="status" aria-label="Simulated time" aria-live="off">
+          <span className="clock-label">t =</span> <span data-testid="sim-time">{formatSimTime(nowNs)}</span>
+          {lagging && playing ? <span className="lag"> (model-bound: slower than asked)</span> : null}
+        </div>
+      </div>
+      <div className="time-row">
+        <TimeScrubber />
+        <fieldset className="run-until">
+          <legend className="visually-hidden">Run until</legend>
+          <label>
+            Run until{' '}
+            <select
+              value={until}
+              onChange={(e) => {
+                setUntil(e.target.value);
+                setUntilError(null);
+              }}
+            >
+              <option value="first-drop">first drop</option>
+              <option value="counter">a counter moves</option>
+              <option value="credits">burst credits run out</option>
+              <option value="time">a time (s)</option>
+            </select>
+          </label>
+          {until === 'time' ? (
+            <input
+              aria-label="Run until time in seconds"
+              aria-invalid={untilError ? true : undefined}
+              className="until-time"
+              value={untilTime}
+              onChange={(e) => setUntilTime(e.target.value)}
+              inputMode="decimal"
+            />
+          ) : null}
+          {until === 'counter' ? (
+            <>
+              <select
+                aria-label="Counter of instance"
+                value={host}
+                onChange={(e) => setCounterHost(e.target.value)}
+              >
+                {instances.map((i) => (
+                  <option key={i.name} value={i.name}>
+                    {i.name}
+                  </option>
+                ))}
+              </select>
+              <select aria-label="Counter" value={counter} onChange={(e) => setCounter(e.target.value)}>
+                {counterNames.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null}
+          <button type="button" onClick={go} disabled={loading}>
+            Go
+          </button>
+          {runUntil ? <span className="pending">waiting for {untilLabel(runUntil)}…</span> : null}
+          {untilError ? (
+            <span className="until-error" role="alert">
+              {untilError}
+            </span>
+          ) : null}
+        </fieldset>
+      </div>
+      {lastStep ? (
+        <p className="step-report" data-testid="step-report">
+          <strong>Step</strong> → {formatSimTime(lastStep.atNs)}: {lastStep.summary}
+        </p>
+      ) : null}
     </section>
   );
+}
+
+function untilLabel(u: RunUntil): string {
+  switch (u.kind) {
+    case 'counter-moves':
+      return `${u.host} ${u.counter} to move`;
+    case 'credits-empty':
+      return 'burst credits to run out';
+    case 'time':
+      return formatSimTime(u.atNs);
+    default:
+      return 'the first drop';
+  }
 }

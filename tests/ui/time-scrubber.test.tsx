@@ -1,0 +1,256 @@
+/**
+ * The time controls' scrubber and pickers in happy-dom, against a real store and a fake lab that
+ * records what it is asked: the scrubber is a named slider over [0, furthest reached], keyboard
+ * operable, coalesces a drag into the latest seek; Step's target and "run until a counter moves"
+ * are chosen from the stages and the instances' real counters; a bad time is refused with a message.
+ */
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunUntil } from '../../src/protocol/sim-api';
+import type { LabController } from '../../src/sim-client/lab-controller';
+import { type AppStore, createAppStore, patch, type StepChoice } from '../../src/state/app-store';
+import { ControllerContext, StoreContext } from '../../src/ui/context';
+import { TimeControls } from '../../src/ui/time-controls';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let store: AppStore;
+let el: HTMLDivElement;
+let root: Root | null = null;
+const seeks: number[] = [];
+const untils: RunUntil[] = [];
+let release: (() => void) | null = null;
+
+function fakeLab(): LabController {
+  const nop = () => {};
+  return {
+    loadPreset: async () => {},
+    submit: async () => true,
+    interrupt: async () => {},
+    play: nop,
+    pause: nop,
+    togglePlay: nop,
+    step: async () => {},
+    setStep: (c: StepChoice) => patch(store, 'playback', { step: c }),
+    setSpeed: nop,
+    faster: nop,
+    slower: nop,
+    // a seek takes a while: the next ones wait for it (as the worker's one request in flight)
+    seek: (ns: number) =>
+      new Promise<void>((resolve) => {
+        seeks.push(ns);
+        release = () => {
+          patch(store, 'playback', { nowNs: ns });
+          resolve();
+        };
+      }),
+    rewind: async () => {},
+    runUntil: (c: RunUntil) => void untils.push(c),
+    crashWorker: nop,
+    select: async () => {},
+    loadLesson: async () => {},
+    lessonBegin: async () => {},
+    lessonObservation: async () => null,
+    chartSeries: async () => null,
+    dispose: nop,
+  } as unknown as LabController;
+}
+
+beforeEach(() => {
+  seeks.length = 0;
+  untils.length = 0;
+  store = createAppStore({ presetId: 'exp1', doc: {} });
+  patch(store, 'scenario', {
+    loading: false,
+    instances: [
+      {
+        name: 'client',
+        type: 'c7i.large',
+        ip: '10.0.0.10',
+        ppsAllowance: 1e6,
+        ppsAllowanceProvenance: 'measured',
+      },
+      {
+        name: 'server',
+        type: 'c7i.large',
+        ip: '10.0.0.11',
+        ppsAllowance: 1e6,
+        ppsAllowanceProvenance: 'measured',
+      },
+    ],
+  });
+  patch(store, 'results', {
+    counters: [
+      { host: 'client', names: ['queue_0_tx_cnt', 'bw_out_allowance_exceeded'], values: new Float64Array(2) },
+      { host: 'server', names: ['queue_0_rx_cnt', 'pps_allowance_exceeded'], values: new Float64Array(2) },
+    ],
+  });
+  patch(store, 'playback', { nowNs: 8e9, furthestNs: 10e9, checkpoints: [2.5e9, 5e9, 7.5e9] });
+  el = document.createElement('div');
+  document.body.appendChild(el);
+  root = createRoot(el);
+  act(() =>
+    root!.render(
+      <StoreContext.Provider value={store}>
+        <ControllerContext.Provider value={fakeLab()}>
+          <TimeControls />
+        </ControllerContext.Provider>
+      </StoreContext.Provider>,
+    ),
+  );
+});
+
+afterEach(() => {
+  act(() => root?.unmount());
+  root = null;
+  el.remove();
+});
+
+const slider = () => el.querySelector<HTMLInputElement>('input[aria-label="Simulated time position"]')!;
+const sleep = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
+function key(target: Element, k: string) {
+  act(() => {
+    target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+  });
+}
+function setValue(input: HTMLInputElement | HTMLSelectElement, v: string) {
+  act(() => {
+    const proto =
+      input instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(input, v);
+    input.dispatchEvent(
+      new Event(input instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }),
+    );
+  });
+}
+
+describe('scrubber', () => {
+  it('is a named slider over [0, furthest reached] showing the clock, with checkpoint marks', () => {
+    const s = slider();
+    expect(s.type).toBe('range');
+    expect(Number(s.min)).toBe(0);
+    expect(Number(s.max)).toBe(10e9);
+    expect(Number(s.value)).toBe(8e9);
+    expect(s.getAttribute('aria-valuetext')).toBe('8.000000 s of 10.000000 s');
+    expect(el.querySelectorAll('.scrubber-mark')).toHaveLength(3);
+    act(() => patch(store, 'playback', { nowNs: 12e9, furthestNs: 12e9 }));
+    expect(Number(slider().max)).toBe(12e9);
+  });
+
+  it('keyboard: Home goes to 0, ←/→ move 1 % of the range, PageDown 10 %; the seek follows', async () => {
+    key(slider(), 'ArrowLeft');
+    expect(slider().getAttribute('aria-valuetext')).toBe('7.900000 s of 10.000000 s');
+    key(slider(), 'PageDown');
+    expect(slider().getAttribute('aria-valuetext')).toBe('6.900000 s of 10.000000 s');
+    await sleep(200);
+    expect(seeks).toEqual([6.9e9]);
+    expect(el.querySelector('.scrubber-state')!.textContent).toMatch(/going to 6\.900000 s/);
+    act(() => release!());
+    await sleep(0);
+    expect(slider().value).toBe(String(6.9e9));
+    key(slider(), 'Home');
+    await sleep(200);
+    expect(seeks).toEqual([6.9e9, 0]);
+  });
+
+  it('a drag seeks once it settles, and moves made while a seek runs collapse into the latest', async () => {
+    setValue(slider(), String(3e9));
+    setValue(slider(), String(2e9));
+    await sleep(200);
+    expect(seeks).toEqual([2e9]);
+    // the seek to 2 s is still running: three more moves, one seek after it (to the last)
+    setValue(slider(), String(4e9));
+    await sleep(150);
+    setValue(slider(), String(5e9));
+    await sleep(150);
+    setValue(slider(), String(6e9));
+    await sleep(150);
+    expect(seeks).toEqual([2e9]);
+    act(() => release!());
+    await sleep(10);
+    expect(seeks).toEqual([2e9, 6e9]);
+    act(() => release!());
+    await sleep(10);
+    expect(el.querySelector('.scrubber-state')!.textContent).toBe('');
+  });
+});
+
+describe('step and run-until pickers', () => {
+  it('Step to: the next event, or the next packet entering a stage of the path, on either instance or one', () => {
+    const pick = el.querySelector<HTMLSelectElement>('select[aria-label="Step to"]')!;
+    const values = [...pick.options].map((o) => o.value);
+    expect(values).toEqual([
+      'event',
+      'packet:socket_tx',
+      'packet:qdisc',
+      'packet:tx_ring',
+      'packet:nitro_egress',
+      'packet:fabric',
+      'packet:nitro_ingress',
+      'packet:rx_ring',
+      'packet:socket_rx',
+      'frame',
+    ]);
+    setValue(pick, 'packet:rx_ring');
+    expect(store.getState().playback.step).toEqual({ kind: 'packet', stage: 'rx_ring' });
+    const on = el.querySelector<HTMLSelectElement>('select[aria-label="Step on instance"]')!;
+    setValue(on, 'server');
+    expect(store.getState().playback.step).toEqual({ kind: 'packet', stage: 'rx_ring', host: 'server' });
+  });
+
+  it('run until a counter moves: any ethtool -S counter of the chosen instance', () => {
+    const kind = el.querySelector<HTMLSelectElement>('fieldset.run-until select')!;
+    setValue(kind, 'counter');
+    const host = el.querySelector<HTMLSelectElement>('select[aria-label="Counter of instance"]')!;
+    const counter = () => el.querySelector<HTMLSelectElement>('select[aria-label="Counter"]')!;
+    expect([...counter().options].map((o) => o.value)).toEqual([
+      'bw_out_allowance_exceeded',
+      'queue_0_tx_cnt',
+    ]);
+    setValue(host, 'server');
+    expect([...counter().options].map((o) => o.value)).toEqual(['pps_allowance_exceeded', 'queue_0_rx_cnt']);
+    setValue(counter(), 'queue_0_rx_cnt');
+    act(() => el.querySelector<HTMLButtonElement>('fieldset.run-until button')!.click());
+    expect(untils).toEqual([{ kind: 'counter-moves', host: 'server', counter: 'queue_0_rx_cnt' }]);
+  });
+
+  it('run until a time refuses what is not a time ahead of the clock, and says why', () => {
+    const kind = el.querySelector<HTMLSelectElement>('fieldset.run-until select')!;
+    setValue(kind, 'time');
+    const t = el.querySelector<HTMLInputElement>('input[aria-label="Run until time in seconds"]')!;
+    const go = () => act(() => el.querySelector<HTMLButtonElement>('fieldset.run-until button')!.click());
+    setValue(t, 'soon');
+    go();
+    expect(el.querySelector('[role=alert]')!.textContent).toBe('"soon" is not a time in seconds (e.g. 1.5)');
+    setValue(t, '2');
+    go();
+    expect(el.querySelector('[role=alert]')!.textContent).toMatch(
+      /2\.000000 s is not ahead of the clock \(8\.000000 s\)/,
+    );
+    setValue(t, '9.25');
+    go();
+    expect(untils).toEqual([{ kind: 'time', atNs: 9.25e9 }]);
+    expect(el.querySelector('[role=alert]')).toBeNull();
+  });
+
+  it('shows what the last step did', () => {
+    act(() =>
+      patch(store, 'playback', {
+        lastStep: {
+          kind: 'packet',
+          found: true,
+          fromNs: 0,
+          atNs: 5_272_893,
+          summary:
+            '64 packets of flow 1 (seq 7132353) entered RX ring queue 1 on server (3 model events later)',
+          packet: null,
+          moves: [],
+        },
+      }),
+    );
+    expect(el.querySelector('[data-testid=step-report]')!.textContent).toBe(
+      'Step → 0.005273 s: 64 packets of flow 1 (seq 7132353) entered RX ring queue 1 on server (3 model events later)',
+    );
+  });
+});
