@@ -188,13 +188,18 @@ export class SimService implements SimApi {
   seek(toNs: number): LoadResult {
     const tl = this.needTimeline();
     const before = tl.current;
+    const fromNs = tl.nowNs;
     tl.seek(toNs);
     if (tl.current !== before) this.attach(tl.current);
     else {
       this.pathFromNs = tl.nowNs;
       tl.current.session.drainOutput();
     }
-    this.carry = [];
+    // forward, the client has not seen what was printed after where it was: the next frame brings it
+    this.carry =
+      tl.nowNs > fromNs
+        ? tl.current.session.transcript.filter((c) => c.atNs > fromNs).map((c) => ({ ...c }))
+        : [];
     this.touch();
     return this.loaded(tl.current.session.transcript.length);
   }

@@ -89,7 +89,8 @@ export function TimeControls() {
       }
       const atNs = Math.round(s * 1e9);
       if (atNs <= nowNs) {
-        setUntilError(`${formatSimTime(atNs)} is not ahead of the clock (${formatSimTime(nowNs)})`);
+        // a time already passed: go back to it (restored exactly, as the timeline does)
+        void lab.seek(atNs);
         return;
       }
       cond = { kind: 'time', atNs };
@@ -203,7 +204,7 @@ export function TimeControls() {
               <option value="first-drop">first drop</option>
               <option value="counter">a counter moves</option>
               <option value="credits">burst credits run out</option>
-              <option value="time">a time (s)</option>
+              <option value="time">a time (s), or back to it</option>
             </select>
           </label>
           {until === 'time' ? (

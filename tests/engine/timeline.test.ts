@@ -114,6 +114,15 @@ describe('timeline: seek', () => {
     expect(svc.commandLog()).toEqual(log);
     svc.seek(2.5e9);
     expect(view(svc.live!)).toEqual(view(straight(log, 2.5e9)));
+    // what was printed between 1 µs and 2.5 s comes with the next frame (the client cut it at 1 µs)
+    const f = svc.advance({ toNs: 2.5e9, maxEvents: 1 });
+    expect(f.terminal.map((c) => c.text).join('')).toBe(
+      svc.live!.session.transcript
+        .filter((c) => c.atNs > 1_000)
+        .map((c) => c.text)
+        .join(''),
+    );
+    expect(f.terminal.map((c) => c.text).join('')).toContain('bw_out_allowance_exceeded');
     expect(svc.live!.session.transcript.some((c) => c.text.includes('bw_out_allowance_exceeded'))).toBe(true);
   });
 
