@@ -117,8 +117,8 @@ describe('timeline: seek', () => {
     // what was printed between 1 µs and 2.5 s comes with the next frame (the client cut it at 1 µs)
     const f = svc.advance({ toNs: 2.5e9, maxEvents: 1 });
     expect(f.terminal.map((c) => c.text).join('')).toBe(
-      svc.live!.session.transcript
-        .filter((c) => c.atNs > 1_000)
+      svc
+        .live!.session.transcript.filter((c) => c.atNs > 1_000)
         .map((c) => c.text)
         .join(''),
     );
