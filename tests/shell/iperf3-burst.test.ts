@@ -18,7 +18,7 @@ function run(bitrate: string) {
   return { iperf: recs[0]!.output, out };
 }
 
-describe('iperf3 -b RATE/COUNT', () => {
+describe('iperf3 -b RATE[/COUNT]', () => {
   it('sends bursts of COUNT datagrams at the host’s speed, averaging RATE', () => {
     const paced = run('1G');
     const burst = run('1G/64');
@@ -38,5 +38,16 @@ describe('iperf3 -b RATE/COUNT', () => {
     if (!r.ok) throw new Error(r.errors.join('\n'));
     const recs = runScript(createLab(r.scenario), ['iperf3 -c server -u -b 1G/1001']);
     expect(recs[0]!.output).toContain('invalid burst count (maximum = 1000)');
+  });
+
+  it('throttles TCP writes too: -b is a per-stream average (it was ignored on TCP)', () => {
+    const r = parseScenario({ version: 3 });
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    const recs = runScript(createLab(r.scenario), [
+      'iperf3 -c server -b 1G -t 2',
+      'iperf3 -c server -b 2G -P 2 -t 1',
+    ]);
+    expect(recs[0]!.output).toMatch(/0\.00-2\.00 +sec +238 MBytes +1\.00 Gbits\/sec +0 +sender/);
+    expect(recs[1]!.output).toMatch(/\[SUM\] +0\.00-1\.00 +sec +477 MBytes +4\.00 Gbits\/sec +0 +sender/);
   });
 });

@@ -387,6 +387,18 @@ export class Iperf3Test {
     const ep = s.tcpTx!;
     const blk = this.cfg.blockSizeBytes;
     let bytes = Math.min(ep.sndbufFree(), MAX_CALLS_PER_EVENT * blk);
+    const rate = this.cfg.targetBitrateBps;
+    if (rate > 0) {
+      // -b on TCP: iperf_check_throttle before each write (or each burst of -b RATE/COUNT writes):
+      // write while the average since the start is under the rate, else wait until it is
+      const now = this.lab.nowNs;
+      if (s.sentBytes > 0 && s.sentBytes * 8e9 >= rate * (now - this.testStartNs)) {
+        const nextAt = this.testStartNs + Math.floor((s.sentBytes * 8e9) / rate) + 1;
+        this.lab.sched.at(Math.max(nextAt, now + 1), () => this.tcpWrite(s));
+        return;
+      }
+      bytes = Math.min(bytes, (this.cfg.burstPackets ?? 1) * blk);
+    }
     if (this.cfg.bytesLimit > 0)
       bytes = Math.min(bytes, this.cfg.bytesLimit - this.totalSent - this.committed);
     if (bytes <= 0) {
