@@ -473,7 +473,9 @@ export class NitroCard {
     const now = this.sched.now;
     const t = p.flow.tuple;
     const epoch = vpc.mutationEpoch;
-    // ICMP and fragments are never accelerated: every packet pays the full path (AWS-NITROPERF)
+    // ICMP and fragments are never accelerated: every packet pays the full path (AWS-NITROPERF).
+    // A fragment is evaluated and tracked under its datagram's 5-tuple, as if the card matched
+    // later fragments (which carry no ports) to the first by IP ID; AWS does not document how.
     const icmp = t.proto === 'icmp' || p.frag != null;
     if (p.frag != null) this.flowStats.fragmentPackets += p.count;
     const existing = table.cache.get(tupleKey(t));
