@@ -176,22 +176,20 @@ function Intro({ onClose }: { onClose: () => void }) {
       <div>
         <h2>Two simulated EC2 instances, and everything between them</h2>
         <p>
-          <strong>client</strong> and <strong>server</strong> are EC2 instances in one VPC. Type the commands
-          you would type on a real instance (<code>iperf3</code>, <code>ethtool</code>, <code>tc</code>,{' '}
-          <code>ip</code>) in the terminal: they run on a model of the Linux host stack, the ENA rings and the
-          Nitro card (its flow table, bandwidth and packet-per-second allowances, burst credits), and print
-          what the real tools print.
+          <strong>client</strong> and <strong>server</strong> are EC2 instances in one VPC. Type what you
+          would type on a real instance (<code>iperf3</code>, <code>ethtool</code>, <code>tc</code>,{' '}
+          <code>ip</code>) in the terminal: it runs on a model of the Linux host stack, the ENA rings and the
+          Nitro card (flow table, bandwidth and packet-per-second allowances, burst credits) and prints what
+          the real tools print. The picture shows where every packet is, queues and drops included.
         </p>
         <p>
           Time is simulated: <strong>Play</strong> runs it at the chosen speed, <strong>Step</strong> goes to
           the next event or the next packet at a stage, <strong>Run until</strong> stops at the first drop, a
           counter moving or credits running out, and the <strong>Timeline</strong> takes you back to any
-          instant exactly as it was. The charts put the real per-millisecond rate beside the 1-second and
-          1-minute figures that iperf3 and CloudWatch would show you.
-        </p>
-        <p className="muted">
-          Start with the experiment above: click a suggested command, watch the clock and the charts. Keys:
-          space play/pause, <kbd>.</kbd> step, <kbd>[</kbd> <kbd>]</kbd> speed.
+          instant exactly as it was. Start with a suggested command in the <strong>Guide</strong> tab (right),
+          then open <strong>Charts</strong> to see the per-millisecond rate beside iperf3's 1-second and
+          CloudWatch's 1-minute figures. Keys: space play/pause, <kbd>.</kbd> step, <kbd>[</kbd> <kbd>]</kbd>{' '}
+          speed.
         </p>
       </div>
       <button type="button" onClick={onClose}>

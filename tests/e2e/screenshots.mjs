@@ -61,6 +61,7 @@ try {
       .click();
     await page.getByRole('heading', { name: /^Step 1 of/ }).waitFor();
     await page.waitForFunction(() => !document.querySelector('input[aria-label="Command"]')?.disabled);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${out}/5-lesson-${scheme}.png` });
     await page.close();

@@ -161,6 +161,14 @@ function fmtInt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** A count in at most four characters: 262, 1.2k, 34k, 1.5M (exact counts are in the drops list). */
+function fmtCompact(n: number): string {
+  if (n < 1000) return fmtInt(n);
+  if (n < 1e4) return `${(n / 1e3).toFixed(1)}k`;
+  if (n < 1e6) return `${Math.round(n / 1e3)}k`;
+  return `${(n / 1e6).toFixed(1)}M`;
+}
+
 /** `text` cut with an ellipsis to fit `maxW` px in the current font (never squeezed: squeezed glyphs are unreadable). */
 export function fitText(ctx: CanvasRenderingContext2D, text: string, maxW: number): string {
   if (maxW <= 0) return '';
@@ -284,7 +292,7 @@ export function drawPath(
       let pillW = 0;
       if (dropped > 0) {
         ctx.font = `700 11px ${t.font}`;
-        const txt = `✕ ${fmtInt(dropped)}`;
+        const txt = `✕ ${fmtCompact(dropped)}`;
         pillW = ctx.measureText(txt).width + 10;
         const px = r.x + r.w - pillW - 3;
         ctx.fillStyle = DROP_PILL;
@@ -295,12 +303,11 @@ export function drawPath(
       }
       const two = r.h >= 27;
       ctx.fillStyle = t.fg;
+      const labelW = r.w - 10 - (pillW ? pillW + 4 : 0);
       ctx.font = `600 11.5px ${t.font}`;
-      ctx.fillText(
-        fitText(ctx, p.label, r.w - 10 - (pillW ? pillW + 4 : 0)),
-        r.x + 5,
-        r.y + (two ? 14 : r.h / 2 + 4),
-      );
+      // beside a drop pill the name may take 11 px rather than lose letters
+      if (ctx.measureText(p.label).width > labelW) ctx.font = `600 11px ${t.font}`;
+      ctx.fillText(fitText(ctx, p.label, labelW), r.x + 5, r.y + (two ? 14 : r.h / 2 + 4));
       ctx.fillStyle = t.muted;
       ctx.font = `11px ${t.font}`;
       if (two) ctx.fillText(fitText(ctx, p.detail, r.w - 10), r.x + 5, r.y + r.h - 5);
@@ -561,12 +568,18 @@ function drawFabricHead(
     let entered = 0;
     for (let i = 0; i < f.lanes; i++) if (f.laneStage[i] === g.fabric.stage) entered += f.laneDensity[i]!;
     let bytes = 0;
+    let packets = 0;
     if (f.detail)
       for (let i = 0; i < f.n; i++)
-        if (f.stage[i] === g.fabric.stage && f.enterNs[i]! >= f.fromNs && f.enterNs[i]! < f.toNs)
+        if (f.stage[i] === g.fabric.stage && f.enterNs[i]! >= f.fromNs && f.enterNs[i]! < f.toNs) {
           bytes += f.bytes[i]!;
+          packets += f.count[i]!;
+        }
     const sec = (f.toNs - f.fromNs) / 1e9;
     if (bytes > 0 && !f.sampled) flight = `crossing ${fmtRate((bytes * 8) / sec)}`;
+    // a sampled frame carries some batches: every packet that entered, at the carried batches' mean size
+    else if (bytes > 0 && entered > 0)
+      flight = `crossing ≈ ${fmtRate((entered * (bytes / packets) * 8) / sec)}`;
     else if (entered > 0) flight = `crossing ${fmtPps(entered / sec)}`;
   }
   ctx.fillStyle = t.fg;

@@ -238,9 +238,9 @@ export function PathView(props: PathViewProps) {
   return (
     <section className="path-view" ref={boxRef} aria-label="Packet path">
       <p className="path-view__caption">
-        One column per instance, as NET402 draws them: packets go <strong>down</strong> the sender (socket →
-        qdisc → TX ring → Nitro card), <strong>across</strong> the VPC fabric, <strong>up</strong> the
-        receiver (Nitro card → RX ring → NAPI on a vCPU → socket). Dots are batches; bars are queues.
+        As NET402 draws it: packets go <strong>down</strong> the sender (socket → qdisc → TX ring → Nitro
+        card), <strong>across</strong> the VPC fabric, <strong>up</strong> the receiver (Nitro card → RX ring
+        → NAPI on a vCPU → socket). Dots are batches; bars are queues.
       </p>
       <canvas
         ref={canvasRef}
