@@ -15,6 +15,9 @@
  * v2 → v3: v3 adds `settings.wallClockStart`, `settings.monitoring` and `settings.record`. A v2
  * document has none of them and gets their defaults (the lab's epoch, basic monitoring, no full
  * recorder), which is what a v2 lab ran with.
+ *
+ * v3 → v4: v4 adds `session` (the terminal's lines with their simulated instants). A v3 document
+ * has none, and opens to the same scenario.
  */
 
 export type MigrationResult = { ok: true; doc: Record<string, unknown> } | { ok: false; errors: string[] };
@@ -62,10 +65,17 @@ export function migrateV2ToV3(doc: Record<string, unknown>): MigrationResult {
   return { ok: true, doc: { ...doc, version: 3 } };
 }
 
+export function migrateV3ToV4(doc: Record<string, unknown>): MigrationResult {
+  if ('session' in doc)
+    return { ok: false, errors: ['session: not part of a version 3 scenario (set "version": 4 to use it)'] };
+  return { ok: true, doc: { ...doc, version: 4 } };
+}
+
 /** Migrations by source version: MIGRATIONS[v] lifts a version-v document to v + 1. */
 export const MIGRATIONS: Readonly<Record<number, (doc: Record<string, unknown>) => MigrationResult>> = {
   1: migrateV1ToV2,
   2: migrateV2ToV3,
+  3: migrateV3ToV4,
 };
 
 /** Lift `doc` (of version `from`) to version `to`. */

@@ -9,7 +9,10 @@
  * shapes, per-instance subnet / security groups / private IPs / ENA Express / conntrack timeouts,
  * and an optional outside `client` on the internet. What a document leaves out is filled in
  * deterministically from the seed (the default VPC is the NET402 "Flow Setup" picture), so a
- * parsed Scenario always carries a complete VPC.
+ * parsed Scenario always carries a complete VPC. Version 3 adds the wall clock, CloudWatch
+ * monitoring and the recorder settings. Version 4 adds `session`: what was typed in the lab's
+ * terminal and the simulated instant of each line (and Ctrl-C), so a shared link replays the run
+ * exactly; `script` stays the plain list of lines the CLI runs one after the other.
  * Errors name the field path (`instances[0].type: …`) so a user can fix the file.
  */
 import { z } from 'zod';
@@ -34,9 +37,11 @@ import {
   VpcSchema,
 } from './vpc';
 
-export const SCENARIO_VERSION = 3;
+export const SCENARIO_VERSION = 4;
 /** Versions parseScenario opens (older ones are migrated). */
-export const KNOWN_SCENARIO_VERSIONS = [1, 2, 3] as const;
+export const KNOWN_SCENARIO_VERSIONS = [1, 2, 3, 4] as const;
+/** Latest simulated instant a session entry may carry (one day, as for a link's time). */
+export const MAX_SESSION_NS = 86_400e9;
 
 export const PLACEMENTS = ['cluster', 'same-az', 'cross-az', 'internet'] as const;
 export type Placement = (typeof PLACEMENTS)[number];
@@ -140,6 +145,19 @@ export const DEFAULT_SETTINGS = {
   record: false,
 } as const;
 
+const sessionTime = z
+  .number()
+  .int('must be whole nanoseconds')
+  .min(0, 'must be ≥ 0')
+  .max(MAX_SESSION_NS, `must be at most ${MAX_SESSION_NS / 1e9} s`);
+
+/** v4: one thing typed in the terminal at a simulated instant: a line, or Ctrl-C. */
+export const SessionEntrySchema = z.union([
+  z.strictObject({ atNs: sessionTime, line: z.string().max(4096, 'command longer than 4096 characters') }),
+  z.strictObject({ atNs: sessionTime, interrupt: z.literal(true) }),
+]);
+export type SessionEntry = z.output<typeof SessionEntrySchema>;
+
 export const ScenarioSchema = z
   .strictObject({
     version: z.literal(SCENARIO_VERSION),
@@ -159,8 +177,23 @@ export const ScenarioSchema = z
     /** v2: the VPC. Default: defaultVpc(seed), the talk's picture. */
     vpc: VpcSchema.optional(),
     client: ClientSchema.optional(),
+    /**
+     * v4: the terminal session, in order: each line typed (or Ctrl-C) and the simulated instant it
+     * was typed at. The lab replays it on a fresh build of the scenario; nothing runs unless the
+     * lab is asked to replay it (a link is opened), and it runs only as shell input.
+     */
+    session: z.array(SessionEntrySchema).max(10_000, 'at most 10000 entries').optional(),
   })
   .superRefine((s, ctx) => {
+    s.session?.forEach((e, i) => {
+      const prev = i > 0 ? s.session![i - 1]!.atNs : 0;
+      if (e.atNs < prev)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['session', i, 'atNs'],
+          message: `earlier than the entry before it (${prev} ns); entries are in time order`,
+        });
+    });
     const seen = new Set<string>();
     s.instances.forEach((inst, i) => {
       if (seen.has(inst.name)) {
@@ -219,7 +252,7 @@ export function parseScenario(
   const v = (doc as { version?: unknown }).version;
   const known = KNOWN_SCENARIO_VERSIONS.join(', ');
   if (v === undefined) return { ok: false, errors: [`version: missing (this lab reads versions ${known})`] };
-  if (!KNOWN_SCENARIO_VERSIONS.includes(v as 1 | 2 | 3)) {
+  if (!KNOWN_SCENARIO_VERSIONS.includes(v as 1 | 2 | 3 | 4)) {
     return {
       ok: false,
       errors: [`version: ${JSON.stringify(v)} is not a known scenario version (known: ${known})`],

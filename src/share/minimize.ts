@@ -142,6 +142,7 @@ export function minimizeScenario(s: Scenario): JsonObj {
     if (s.client.ip !== '203.0.113.1') c['ip'] = s.client.ip;
     doc['client'] = c;
   }
+  if (s.session !== undefined) doc['session'] = JSON.parse(JSON.stringify(s.session)) as Json[];
   return doc;
 }
 
