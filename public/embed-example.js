@@ -1,13 +1,25 @@
-// Example host page for the ec2-netlab postMessage API (README, "Embedding").
-// The lab is served from the same place as this page here; on a real documentation site, set
-// LAB to the lab's URL (its own origin) and keep ORIGIN as the documentation page's origin.
-const LAB = new URL('./', location.href).href;
-const ORIGIN = location.origin;
+// Example host page for the ec2-netlab postMessage API (README, "Sharing and embedding").
+// The lab is served from the same place as this page unless the page is opened with
+// ?lab=<the lab's URL> (serve the lab from its own origin on a real site: the frame's sandbox
+// protects nothing when the lab shares the host page's origin). ORIGIN is this page's origin.
+function labUrl() {
+  const given = new URLSearchParams(location.search).get('lab');
+  if (given) {
+    const u = new URL(given, location.href);
+    if (u.protocol === 'https:' || u.protocol === 'http:') return new URL('./', u).href;
+  }
+  return new URL('./', location.href).href;
+}
+const LAB = labUrl();
+// The origin the frame's link names: this page's own. (?origin=… names another one, to see that
+// the lab then ignores this page: it answers only the origin its link names.)
+const ORIGIN = new URLSearchParams(location.search).get('origin') ?? location.origin;
 const LAB_ORIGIN = new URL(LAB).origin;
 
 const frame = document.getElementById('lab');
 const log = document.getElementById('log');
 const time = document.getElementById('time');
+const counters = document.getElementById('counters');
 
 // embed=1 + origin=<this page>: the lab turns its postMessage API on for this origin only
 const flags = new URLSearchParams({ embed: '1', panels: 'path,charts', controls: 'minimal', origin: ORIGIN });
@@ -36,6 +48,15 @@ window.addEventListener('message', (ev) => {
     case 'height':
       frame.style.height = `${m.px}px`; // autosize the frame to the lab's content
       return;
+    case 'counters': {
+      // what the Nitro card dropped, per instance (ethtool -S names)
+      const parts = Object.entries(m.counters).map(
+        ([host, c]) =>
+          `${host}: bw_out ${c.bw_out_allowance_exceeded ?? 0}, bw_in ${c.bw_in_allowance_exceeded ?? 0}, pps ${c.pps_allowance_exceeded ?? 0}`,
+      );
+      counters.textContent = parts.join(' · ');
+      return;
+    }
     case 'loaded':
       note(`loaded${m.changes.length ? `, with changes: ${m.changes.join('; ')}` : ''}`);
       return;
@@ -50,13 +71,18 @@ document.getElementById('seek').addEventListener('click', () => send({ type: 'se
 document.getElementById('load').addEventListener('click', () =>
   send({
     type: 'load',
+    // the session is what was typed in the lab's terminal and when (simulated ns): the lab types
+    // these lines at those instants; press Play to run them
     scenario: {
-      version: 2,
+      version: 4,
       instances: [
         { name: 'client', type: 'c7i.large' },
         { name: 'server', type: 'c7i.large' },
       ],
-      script: ['iperf3 -c server -t 1 -M 128', 'ethtool -S eth0'],
+      session: [
+        { atNs: 0, line: 'iperf3 -c server -t 1 -M 128' },
+        { atNs: 1_100_000_000, line: 'ethtool -S eth0' },
+      ],
     },
   }),
 );

@@ -1,17 +1,34 @@
 /**
- * Composition root: read the environment, create the store, start the simulation worker and its
- * controller, mount the React app. The only file that sees every layer.
+ * Composition root: read the page's link (scenario, session, view, embed flags), create the store,
+ * start the simulation worker and its controller, mount the React app (the full lab, the embedded
+ * lab, or the page that says a link cannot be read), and in embed mode the host page's postMessage
+ * bridge when the link names its origin. The only file that sees every layer.
  */
 import * as Comlink from 'comlink';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { SimApi } from './protocol/sim-api';
-import { DEFAULT_PRESET_ID, PRESETS } from './scenario/presets';
+import { PRESETS } from './scenario/presets';
+import {
+  buildDocument,
+  formatSelection,
+  fullLabUrl,
+  parseSelection,
+  presetTable,
+  readStartLink,
+  shareHash,
+  type StartLink,
+} from './share/app-link';
+import { type CountersSnapshot, observeDocumentHeight, startBridge } from './share/bridge';
+import type { ViewState } from './share/codec';
+import { embedSnippet } from './share/embed';
 import { createLabController } from './sim-client/lab-controller';
 import { SimClient, type WorkerHandle } from './sim-client/sim-client';
-import { applyFrame, createAppStore, patch } from './state/app-store';
+import { type AppStore, applyFrame, createAppStore, patch } from './state/app-store';
 import { App } from './ui/app';
-import { ControllerContext, StoreContext } from './ui/context';
+import { ControllerContext, type Sharing, SharingContext, StoreContext } from './ui/context';
+import { EmbedApp } from './ui/embed-app';
+import { LinkErrorPage } from './ui/link-error-page';
 import './ui/styles.css';
 
 function spawnWorker(): WorkerHandle {
@@ -30,36 +47,179 @@ function spawnWorker(): WorkerHandle {
   };
 }
 
-const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
-const preset = PRESETS.find((p) => p.id === DEFAULT_PRESET_ID)!;
-const store = createAppStore({ presetId: preset.id, doc: preset.scenario, env: { reducedMotion } });
-patch(store, 'view', { theme: dark ? 'dark' : 'light' });
-
-const client = new SimClient({
-  spawn: spawnWorker,
-  // a frame request is bounded by its event budget (well under a second); replays can be long
-  timeoutMs: 4_000,
-  replayTimeoutMs: 120_000,
-  transfer: Comlink.transfer,
-  onFrame: (f) => applyFrame(store, f),
-  onRestart: (message) => patch(store, 'env', { notice: message, announcement: message }),
-  onError: (message) => patch(store, 'env', { notice: message, announcement: message }),
-});
-const lab = createLabController(store, client);
-void lab.loadPreset(preset.id);
-// test hook for the end-to-end tests (forced worker failure); harmless for users
-(window as unknown as { __netlab: unknown }).__netlab = { crashWorker: lab.crashWorker, store };
-
+const presets = presetTable();
+const start = readStartLink(location.hash, presets);
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={lab}>
-          <App />
-        </ControllerContext.Provider>
-      </StoreContext.Provider>
-    </StrictMode>,
+// a link edited in the address bar (or the host page changing the frame's link): read it afresh
+window.addEventListener('hashchange', () => location.reload());
+
+if (!start.ok) {
+  document.title = 'ec2-netlab: this link could not be read';
+  if (root)
+    createRoot(root).render(
+      <StrictMode>
+        <LinkErrorPage message={start.message} homeHref={`${location.pathname}${location.search}`} />
+      </StrictMode>,
+    );
+} else {
+  boot(start);
+}
+
+function boot(start: Extract<StartLink, { ok: true }>): void {
+  const { flags, view } = start;
+  const embed = flags.embed;
+  const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+  const store = createAppStore({
+    presetId: start.presetId,
+    doc: start.doc,
+    env: {
+      reducedMotion,
+      embed,
+      panels: embed ? (flags.panels ?? null) : null,
+      controls: flags.controls,
+      linkChanges: start.changes,
+    },
+  });
+  patch(store, 'view', {
+    theme: view.theme ?? (dark ? 'dark' : 'light'),
+    introOpen: !embed && !start.fromLink,
+  });
+
+  const client = new SimClient({
+    spawn: spawnWorker,
+    // a frame request is bounded by its event budget (well under a second); replays can be long
+    timeoutMs: 4_000,
+    replayTimeoutMs: 120_000,
+    transfer: Comlink.transfer,
+    onFrame: (f) => applyFrame(store, f),
+    onRestart: (message) => patch(store, 'env', { notice: message, announcement: message }),
+    onError: (message) => patch(store, 'env', { notice: message, announcement: message }),
+  });
+  const lab = createLabController(store, client);
+
+  const title = (presetId: string) => PRESETS.find((p) => p.id === presetId)?.title ?? 'the shared scenario';
+  const opened =
+    start.fromLink || start.toNs > 0
+      ? lab.loadShared({
+          presetId: start.presetId,
+          doc: start.doc,
+          log: start.log,
+          toNs: start.toNs,
+          title: title(start.presetId),
+        })
+      : lab.loadPreset(start.presetId).then(() => true);
+  void opened.then(async (ok) => {
+    if (!ok) return;
+    const sel = parseSelection(view.selection);
+    if (sel) await lab.select(sel.kind === 'packet' ? { ...sel, id: -1 } : sel);
+    if (flags.autoplay) lab.play();
+  });
+
+  // the page's URL without its hash: links are made from it
+  const base = `${location.origin}${location.pathname}${location.search}`;
+  const currentHash = () => {
+    const st = store.getState();
+    const v: ViewState = { timeNs: st.playback.nowNs };
+    const sel = st.selection.path;
+    const s = formatSelection(
+      sel === null
+        ? null
+        : sel.kind === 'packet'
+          ? { kind: 'packet', flow: sel.flow, seq: sel.seq, count: sel.count }
+          : sel,
+    );
+    if (s !== undefined) v.selection = s;
+    return shareHash(st.scenario.doc, lab.commandLog(), v, presets);
+  };
+  const sharing: Sharing = {
+    link: () => `${base}${currentHash()}`,
+    embedCode: (opts) =>
+      embedSnippet(`${base}${currentHash()}`, {
+        panels: opts.panels,
+        controls: opts.controls,
+        autoplay: opts.autoplay,
+        startNs: store.getState().playback.nowNs,
+        ...(opts.origin !== undefined ? { origin: opts.origin } : {}),
+      }),
+    fullLabLink: () => fullLabUrl(`${base}${currentHash()}`),
+  };
+
+  if (embed && flags.origin) startHostBridge(store, lab, flags);
+
+  // test hook for the end-to-end tests (forced worker failure); harmless for users
+  (window as unknown as { __netlab: unknown }).__netlab = { crashWorker: lab.crashWorker, store };
+
+  if (root) {
+    createRoot(root).render(
+      <StrictMode>
+        <StoreContext.Provider value={store}>
+          <ControllerContext.Provider value={lab}>
+            <SharingContext.Provider value={sharing}>
+              {embed ? <EmbedApp /> : <App />}
+            </SharingContext.Provider>
+          </ControllerContext.Provider>
+        </StoreContext.Provider>
+      </StrictMode>,
+    );
+  }
+}
+
+/** Counters go to the host page at most this often (ms of wall time); time goes every frame. */
+const COUNTERS_EVERY_MS = 250;
+
+/** The postMessage API for the page that embeds the lab (only for the origin the link names). */
+function startHostBridge(
+  store: AppStore,
+  lab: ReturnType<typeof createLabController>,
+  flags: Parameters<typeof startBridge>[1],
+): void {
+  startBridge(
+    window,
+    flags,
+    {
+      loadScenario(scenario) {
+        const { doc, log } = buildDocument(scenario);
+        patch(store, 'env', { linkChanges: [] });
+        void lab.loadShared({ presetId: 'link', doc, log, toNs: 0, title: 'the host page’s scenario' });
+      },
+      play: () => lab.play(),
+      pause: () => lab.pause(),
+      seek: (timeNs) => void lab.seek(timeNs),
+      onTime: (cb) => {
+        cb(store.getState().playback.nowNs);
+        return store.subscribe((s, prev) => {
+          if (s.playback.nowNs !== prev.playback.nowNs) cb(s.playback.nowNs);
+        });
+      },
+      onCounters: (cb) => {
+        let last = 0;
+        let timer: ReturnType<typeof setTimeout> | null = null;
+        const send = () => {
+          timer = null;
+          last = performance.now();
+          const snap: CountersSnapshot = {};
+          for (const c of store.getState().results.counters)
+            snap[c.host] = Object.fromEntries(c.names.map((n, i) => [n, c.values[i] ?? 0]));
+          cb(snap);
+        };
+        const unsub = store.subscribe((s, prev) => {
+          if (s.results.counters === prev.results.counters || timer !== null) return;
+          const wait = COUNTERS_EVERY_MS - (performance.now() - last);
+          if (wait <= 0) send();
+          else timer = setTimeout(send, wait);
+        });
+        return () => {
+          unsub();
+          if (timer !== null) clearTimeout(timer);
+        };
+      },
+      onLessonProgress: (cb) =>
+        store.subscribe((s, prev) => {
+          if (s.env.lesson && s.env.lesson !== prev.env.lesson) cb(s.env.lesson);
+        }),
+      onHeight: (cb) => observeDocumentHeight(document, cb),
+    },
+    presetTable(),
   );
 }

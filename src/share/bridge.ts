@@ -60,6 +60,10 @@ export interface BridgeWindow {
   addEventListener(type: 'message', listener: (ev: MessageEvent) => void): void;
   removeEventListener(type: 'message', listener: (ev: MessageEvent) => void): void;
   readonly parent: { postMessage(message: unknown, targetOrigin: string): void } | null;
+  /** Where the browser says who frames us (Chromium, Safari: `location.ancestorOrigins`). */
+  readonly location?: {
+    readonly ancestorOrigins?: { readonly length: number; readonly [i: number]: string };
+  };
 }
 
 const envelope = { ns: z.literal(BRIDGE_NS), v: z.literal(BRIDGE_VERSION) };
@@ -94,8 +98,8 @@ export interface Bridge {
 type Body<T = LabMessage> = T extends unknown ? Omit<T, 'ns' | 'v'> : never;
 
 /**
- * Start the bridge when the embed flags allow it; null (and nothing listening) otherwise, or when
- * the lab is not in a frame.
+ * Start the bridge when the embed flags allow it; null (and nothing listening) otherwise, when
+ * the lab is not in a frame, or when the browser says the frame's parent is of another origin.
  */
 export function startBridge(
   win: BridgeWindow,
@@ -106,6 +110,10 @@ export function startBridge(
   const origin = flags.origin;
   const parent = win.parent;
   if (!flags.embed || origin === undefined || parent === null || (parent as unknown) === win) return null;
+  // framed by a page of another origin than the link names (where the browser tells): stay off,
+  // rather than post to a parent that is not there (each post would be dropped with a console error)
+  const framer = win.location?.ancestorOrigins;
+  if (framer && framer.length > 0 && framer[0] !== origin) return null;
   const post = (body: Body) => parent.postMessage({ ns: BRIDGE_NS, v: BRIDGE_VERSION, ...body }, origin);
 
   const onMessage = (ev: MessageEvent) => {

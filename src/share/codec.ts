@@ -45,7 +45,7 @@ export const MAX_DOCUMENT_BYTES = 262_144;
 /** Longest simulated time a link may point at (one day). */
 export const MAX_LINK_TIME_NS = 86_400e9;
 
-export const PANELS = ['path', 'charts', 'terminal'] as const;
+export const PANELS = ['path', 'charts', 'terminal', 'lessons'] as const;
 export type Panel = (typeof PANELS)[number];
 export const THEMES = ['light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];

@@ -14,7 +14,7 @@ import {
   SPEED_STEPS,
   type StepChoice,
 } from '../state/app-store';
-import type { ChartSeries, ChartSeriesRequest, RunUntil } from '../protocol/sim-api';
+import type { ChartSeries, ChartSeriesRequest, CommandLogEntry, RunUntil } from '../protocol/sim-api';
 import type { SimClient } from './sim-client';
 
 /** What the UI may ask of the lab (the UI gets this through context; it never sees the worker). */
@@ -36,8 +36,8 @@ export interface LabController {
   faster(): void;
   slower(): void;
   /**
-   * Go to a simulated instant within [0, furthest reached]: back restores that instant exactly
-   * (the worker's checkpoints plus replay), forward runs to it. Pauses.
+   * Go to a simulated instant: back restores that instant exactly (the worker's checkpoints plus
+   * replay), forward runs to it (past the furthest instant reached too). Pauses.
    */
   seek(ns: number): Promise<void>;
   /** The same as `seek` (kept for older callers). */
@@ -47,6 +47,21 @@ export interface LabController {
   crashWorker(how: 'throw' | 'hang'): void;
   /** Select a packet or a stage in the path view and fetch its inspection. */
   select(sel: PathSelection): Promise<void>;
+  /**
+   * A shared link: load its scenario in a fresh lab with its session (each line, or Ctrl-C, at
+   * its simulated instant) and run to `toNs` through ordinary frames, so the charts and counters
+   * fill in as they did for the person who shared it; lines after `toNs` are typed when the clock
+   * reaches them. False when the scenario does not load.
+   */
+  loadShared(opts: {
+    presetId: string;
+    doc: unknown;
+    log: readonly CommandLogEntry[];
+    toNs: number;
+    title: string;
+  }): Promise<boolean>;
+  /** What was typed, with the simulated instant of each line (entries past the clock too), for Share. */
+  commandLog(): readonly CommandLogEntry[];
   /** Lessons: load a lesson's scenario in a fresh lab and start its first step's window. */
   loadLesson(id: string, doc: unknown, title: string): Promise<void>;
   /** Lessons: start a new step's window now. */
@@ -131,7 +146,32 @@ export function createLabController(
   }
 
   /** Load a scenario document (a preset's or a lesson's) into a fresh lab and show t = 0. */
-  async function load(presetId: string, doc: unknown, title: string): Promise<boolean> {
+  /** Rows of samples a run-to keeps at most (as the pump: ≤ 10^5 rows for a 600 s run). */
+  const sampleStepFor = (spanNs: number) => Math.max(1e6, Math.ceil(spanNs / 1e5 / 1e6) * 1e6);
+
+  /** Run the model to `toNs` through frames (paused, no path detail), as playing would. */
+  async function runTo(toNs: number): Promise<void> {
+    const sampleStepNs = sampleStepFor(toNs - client.simTimeNs);
+    while (client.simTimeNs < toNs && !stopped) {
+      const f = await client.advance(toNs, MAX_BUDGET, undefined, { pathDetail: false, sampleStepNs });
+      // null: a request was in flight (a frame of the pump); wait for it
+      if (!f) await new Promise((r) => setTimeout(r, 5));
+    }
+    // one frame with path detail, so the path view shows this instant (not the fast-forward)
+    await client.advance(client.simTimeNs, 1);
+  }
+
+  /**
+   * Load a scenario document (a preset's, a lesson's, a link's with its session) into a fresh lab
+   * and show t = 0. `more`: the caller has more to do before the lab is ready (it stays loading).
+   */
+  async function load(
+    presetId: string,
+    doc: unknown,
+    title: string,
+    more = false,
+    log: readonly CommandLogEntry[] = [],
+  ): Promise<boolean> {
     set('scenario', { presetId, doc, loading: true, loadErrors: [] });
     set('playback', {
       playing: false,
@@ -151,14 +191,14 @@ export function createLabController(
       runs: [],
       seriesVersion: store.getState().results.seriesVersion + 1,
     });
-    const r = await client.load(doc);
+    const r = await client.load(doc, log);
     if (!r.ok) {
       set('scenario', { loading: false, loadErrors: r.errors });
       return false;
     }
     store.series.reset(r.sampleColumns.length);
     store.queues.reset(0);
-    set('scenario', { loading: false, instances: r.instances, sampleColumns: r.sampleColumns });
+    set('scenario', { loading: more, instances: r.instances, sampleColumns: r.sampleColumns });
     store.setState({ pathLayout: r.pathLayout });
     set('selection', { path: null });
     set('inspector', { packet: null, stage: null, nitro: null, missing: null });
@@ -169,6 +209,18 @@ export function createLabController(
   }
 
   const c: LabController = {
+    async loadShared({ presetId, doc, log, toNs, title }) {
+      if (!(await load(presetId, doc, title, true, log))) return false;
+      set('playback', { furthestNs: client.furthestNs });
+      try {
+        if (toNs > 0) await runTo(toNs);
+      } finally {
+        set('scenario', { loading: false });
+      }
+      if (toNs > 0) set('env', { announcement: `Loaded ${title} at ${formatSimTime(client.simTimeNs)}` });
+      return true;
+    },
+    commandLog: () => client.commandLog,
     async loadPreset(id) {
       const preset = PRESETS.find((p) => p.id === id) ?? PRESETS[0]!;
       await load(preset.id, preset.scenario, preset.title);
@@ -268,8 +320,10 @@ export function createLabController(
         set('inspector', { packet: null, stage: null, nitro: null, missing: null });
         set('playback', { furthestNs: r.furthestNs, checkpoints: r.checkpoints, lastStep: null });
         await client.advance(r.nowNs, 1);
-        set('playback', { nowNs: r.nowNs });
-        set('env', { announcement: `Moved to ${formatSimTime(r.nowNs)}` });
+        // past the furthest instant reached: run the model on to it
+        if (ns > r.nowNs) await runTo(Math.round(ns));
+        set('playback', { nowNs: client.simTimeNs });
+        set('env', { announcement: `Moved to ${formatSimTime(client.simTimeNs)}` });
       } finally {
         set('playback', { seeking: false });
       }

@@ -97,10 +97,14 @@ export class SimClient {
     return this.log;
   }
 
-  /** Spawn a worker and load a scenario (a new lab at t = 0, empty log). */
-  async load(scenario: unknown): Promise<LoadResult> {
+  /**
+   * Spawn a worker and load a scenario: a new lab at t = 0 with an empty log, or with a shared
+   * session's `log`, whose entries the worker types as the clock reaches their instants.
+   */
+  async load(scenario: unknown, log: readonly CommandLogEntry[] = []): Promise<LoadResult> {
     this.scenario = scenario;
-    this.log = [];
+    // a shared session: the lab starts at t = 0 and types each entry when the clock reaches it
+    this.log = log.map((e) => ({ ...e }));
     this.deliveredChunks = 0;
     this.nowNs = 0;
     this.furthest = 0;
@@ -109,8 +113,12 @@ export class SimClient {
       const hello = await this.api().hello();
       if (hello.protocolVersion !== PROTOCOL_VERSION)
         throw new Error(`worker speaks protocol ${hello.protocolVersion}, this page ${PROTOCOL_VERSION}`);
-      const r = await this.api().load(scenario);
-      if (r.ok) this.nowNs = r.nowNs;
+      const r =
+        log.length > 0 ? await this.api().load(scenario, [...this.log], 0) : await this.api().load(scenario);
+      if (r.ok) {
+        this.nowNs = r.nowNs;
+        if (log.length > 0) this.furthest = this.log.at(-1)!.atNs;
+      } else this.log = [];
       this.deliveredChunks = 0;
       return r;
     }, this.opts.replayTimeoutMs);

@@ -110,9 +110,27 @@ export interface ViewSlice {
   introOpen: boolean;
 }
 
+/** A lesson's progress as the host page of an embedded lab hears it. */
+export interface LessonProgressState {
+  lessonId: string;
+  /** 0-based index of the current step. */
+  step: number;
+  steps: number;
+  done: boolean;
+}
+
 export interface EnvSlice {
   reducedMotion: boolean;
+  /** Embedded in another page (`embed=1`): minimal chrome, nothing written to storage or history. */
   embed: boolean;
+  /** Embed mode: the panels shown (null: the default set). */
+  panels: Array<'path' | 'charts' | 'terminal' | 'lessons'> | null;
+  /** Embed mode: which playback controls show. */
+  controls: 'none' | 'minimal' | 'full';
+  /** What was repaired in the link this page was opened with (shown until dismissed). */
+  linkChanges: string[];
+  /** The lesson in progress, if any (the lessons panel keeps it current). */
+  lesson: LessonProgressState | null;
   /** The last thing worth telling a screen-reader user (live region). */
   announcement: string;
   /** A notice shown in the header (worker restarted …). */
@@ -177,7 +195,17 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
     inspector: { packet: null, stage: null, nitro: null, missing: null },
     pathLayout: null,
     view: { theme: 'light', colourBy: 'flow', introOpen: true },
-    env: { reducedMotion: false, embed: false, announcement: '', notice: null, ...init.env },
+    env: {
+      reducedMotion: false,
+      embed: false,
+      panels: null,
+      controls: 'full',
+      linkChanges: [],
+      lesson: null,
+      announcement: '',
+      notice: null,
+      ...init.env,
+    },
   }));
   return Object.assign(store, {
     series: new SeriesBuffer(),

@@ -13,6 +13,7 @@ import { useApp, useAppStore, useLab } from './context';
 import { CountersPanel } from './counters-panel';
 import { LessonsPanel } from './lessons/lessons-panel';
 import { PathPanel } from './path-panel';
+import { LinkChangesNotice, ShareButton, SharedScenarioBox } from './share-panel';
 import { Tabs } from './tabs';
 import { Terminal } from './terminal';
 import { TimeControls } from './time-controls';
@@ -70,6 +71,11 @@ export function App({ pathView }: { pathView?: ReactNode }) {
                 Lesson: {lesson.title}
               </option>
             ) : null}
+            {presetId === 'link' ? (
+              <option value="link" disabled>
+                A shared scenario
+              </option>
+            ) : null}
             {PRESETS.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.title}
@@ -87,7 +93,9 @@ export function App({ pathView }: { pathView?: ReactNode }) {
         <button type="button" onClick={() => setView({ introOpen: !introOpen })} aria-expanded={introOpen}>
           What is this?
         </button>
+        <ShareButton />
       </header>
+      <LinkChangesNotice />
       {notice ? (
         <div className="notice" role="alert">
           {notice}{' '}
@@ -122,7 +130,11 @@ export function App({ pathView }: { pathView?: ReactNode }) {
                 keepMounted: true,
                 content: (
                   <>
-                    {lesson ? null : <ExperimentBox preset={preset} />}
+                    {lesson ? null : presetId === 'link' ? (
+                      <SharedScenarioBox />
+                    ) : (
+                      <ExperimentBox preset={preset} />
+                    )}
                     <LessonsPanel />
                   </>
                 ),

@@ -4,7 +4,33 @@ import { useStore } from 'zustand';
 import type { LabController } from '../sim-client/lab-controller';
 import type { AppState, AppStore } from '../state/app-store';
 
+export type EmbedPanel = 'path' | 'charts' | 'terminal' | 'lessons';
+
+/**
+ * Links, given to the UI by the composition root (the UI does not import the share layer): the
+ * link to what is on screen, the embed snippet, the full lab's link from an embedded one.
+ */
+export interface Sharing {
+  /** The full URL of a link that reopens this run (scenario, session, time, selection). */
+  link(): string;
+  /** The `<iframe>` snippet for this run. Throws (with a message for the user) on a bad origin. */
+  embedCode(opts: {
+    panels: EmbedPanel[];
+    controls: 'none' | 'minimal' | 'full';
+    autoplay: boolean;
+    origin?: string;
+  }): string;
+  /** This run in the full lab (no embed flags). */
+  fullLabLink(): string;
+}
+
 export const StoreContext = createContext<AppStore | null>(null);
+export const SharingContext = createContext<Sharing | null>(null);
+
+/** Links, or null where the page offers none (tests). */
+export function useSharing(): Sharing | null {
+  return useContext(SharingContext);
+}
 export const ControllerContext = createContext<LabController | null>(null);
 
 export function useAppStore(): AppStore {

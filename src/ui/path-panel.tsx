@@ -19,14 +19,18 @@ import { useApp, useAppStore, useLab } from './context';
 const pathHeight = () =>
   typeof innerHeight === 'number' ? Math.round(Math.min(860, Math.max(470, innerHeight - 290))) : 560;
 
+const EMBED_PATH_HEIGHT = 470;
+
 function usePathHeight(): number {
+  // embedded, the window is the host's frame, which autosizes to the page: a fixed height
+  const embed = useApp((s) => s.env.embed);
   const [h, setH] = useState(pathHeight);
   useEffect(() => {
     const on = () => setH(pathHeight());
     addEventListener('resize', on);
     return () => removeEventListener('resize', on);
   }, []);
-  return h;
+  return embed ? EMBED_PATH_HEIGHT : h;
 }
 
 export function PathPanel() {

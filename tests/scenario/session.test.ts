@@ -28,9 +28,12 @@ describe('scenario session (v4)', () => {
       const r = parseScenario({ version: 4, session });
       return r.ok ? [] : r.errors;
     };
-    expect(bad([{ atNs: 2, line: 'a' }, { atNs: 1, line: 'b' }])).toEqual([
-      'session[1].atNs: earlier than the entry before it (2 ns); entries are in time order',
-    ]);
+    expect(
+      bad([
+        { atNs: 2, line: 'a' },
+        { atNs: 1, line: 'b' },
+      ]),
+    ).toEqual(['session[1].atNs: earlier than the entry before it (2 ns); entries are in time order']);
     for (const entry of [
       { atNs: 1.5, line: 'a' },
       { atNs: -1, line: 'a' },

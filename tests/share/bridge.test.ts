@@ -97,6 +97,21 @@ describe('bridge', () => {
     expect(startBridge(top, FLAGS, fakeLab().api)).toBeNull();
   });
 
+  it('stays off when the browser says the frame belongs to a page of another origin', () => {
+    const framedBy = (o: string) => {
+      const w = fakeWindow();
+      const win: BridgeWindow = { ...w.win, location: { ancestorOrigins: { length: 1, 0: o } } };
+      return { w, bridge: startBridge(win, FLAGS, fakeLab().api) };
+    };
+    const other = framedBy('https://evil.example');
+    expect(other.bridge).toBeNull();
+    expect(other.w.listeners.size).toBe(0);
+    expect(other.w.posted).toEqual([]);
+    const named = framedBy(HOST);
+    expect(named.bridge).not.toBeNull();
+    expect(named.w.posted).toHaveLength(1);
+  });
+
   it('says ready to the allowed origin only, and obeys play, pause and seek from it', () => {
     const w = fakeWindow();
     const lab = fakeLab();

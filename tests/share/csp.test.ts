@@ -30,6 +30,11 @@ const ALLOWED: Array<[RegExp, string]> = [
   ],
   [/^http:\/\/nginx\.(org|com)\/$/, "printed by the simulated web server (nginx's default page)"],
   [/^http:\/\/www\.(zeustech\.net|apache\.org)\/$/, "printed by the simulated ab (ApacheBench's banner)"],
+  // The embed form's placeholder and the embed flags' messages name a documentation origin
+  [
+    /^https:\/\/docs\.example\.com;?$/,
+    'example.com is reserved for documentation (RFC 2606): a placeholder and message text, never fetched',
+  ],
   // The main chunk carries the lessons' commands (curl http://server/…): the lab's simulated hosts,
   // dot-less names and private addresses that only the engine resolves, never the browser
   [

@@ -41,6 +41,11 @@ function fakeLab(store: AppStore): LabController {
     slower: log('slower'),
     rewind: async (t) => void calls.push(`rewind ${t}`),
     seek: async (t) => void calls.push(`seek ${t}`),
+    loadShared: async (o) => {
+      calls.push(`shared ${o.presetId}`);
+      return true;
+    },
+    commandLog: () => [],
     setStep: (c) => void calls.push(`step-choice ${c.kind === 'packet' ? c.stage : c.kind}`),
     runUntil: (c) => void calls.push(`until ${c.kind}`),
     crashWorker: log('crash'),

@@ -71,6 +71,8 @@ function serviceLab(store: AppStore, service: SimService): LabController {
     runUntil: unused,
     crashWorker: unused,
     select: async () => unused(),
+    loadShared: async () => unused(),
+    commandLog: () => unused(),
     dispose: () => {},
   };
 }

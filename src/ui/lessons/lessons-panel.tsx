@@ -135,6 +135,26 @@ export function LessonsPanel({
     void check();
   }, [active, lesson, step, stepIndex, labMoved, locked, lab, progress, store]);
 
+  // the lesson's progress, for the host page of an embedded lab (the postMessage bridge)
+  const passedCount = lesson ? progress.get(lesson.id).passed.length : 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: passedCount: the progress store is mutable, a passed step must re-run this
+  useEffect(() => {
+    const value =
+      lesson && active
+        ? {
+            lessonId: lesson.id,
+            step: stepIndex,
+            steps: lesson.steps.length,
+            done: progress.isComplete(
+              lesson.id,
+              lesson.steps.map((s) => s.id),
+            ),
+          }
+        : null;
+    if (JSON.stringify(store.getState().env.lesson) !== JSON.stringify(value))
+      store.setState((s) => ({ env: { ...s.env, lesson: value } }));
+  }, [lesson, active, stepIndex, passedCount, progress, store]);
+
   if (!lesson || !step) {
     return (
       <section className="panel lessons" aria-label="Lessons">
