@@ -114,7 +114,9 @@ export class SimClient {
       if (hello.protocolVersion !== PROTOCOL_VERSION)
         throw new Error(`worker speaks protocol ${hello.protocolVersion}, this page ${PROTOCOL_VERSION}`);
       const r =
-        log.length > 0 ? await this.api().load(scenario, [...this.log], 0) : await this.api().load(scenario);
+        log.length > 0
+          ? await this.api().load(scenario, [...this.log], 0, 0)
+          : await this.api().load(scenario);
       if (r.ok) {
         this.nowNs = r.nowNs;
         if (log.length > 0) this.furthest = this.log.at(-1)!.atNs;
