@@ -91,6 +91,8 @@ function fakeLab(): LabController {
     loadLesson: no,
     lessonBegin: no,
     lessonObservation: no,
+    loadShared: no,
+    commandLog: no,
     chartSeries: async (req) => {
       asked.push(req);
       return engineSeries(req);
