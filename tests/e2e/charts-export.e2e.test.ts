@@ -84,7 +84,7 @@ describe('charts and exports in Chromium', () => {
         v: Number(m![4]),
       };
     });
-    const out = rows.filter((r) => r.series === 'client out (1 ms counters)');
+    const out = rows.filter((r) => r.series === 'client out (ENA tx_bytes, 1 ms)');
     expect(out.length).toBeGreaterThan(20);
     for (const r of out) {
       expect(Number.isFinite(r.v)).toBe(true);

@@ -231,7 +231,9 @@ describe('charts panel: one time axis, one cursor', () => {
     expect(el.querySelectorAll('.chart .cursor').length).toBe(7);
     for (const x of plots()) expect(Number(x.getAttribute('aria-valuenow'))).toBe(c);
     // the rate chart reads 10 Gbit/s at the cursor
-    expect(plots()[0]!.getAttribute('aria-valuetext')).toMatch(/client out \(1 ms counters\) 10 Gbit\/s/);
+    expect(plots()[0]!.getAttribute('aria-valuetext')).toMatch(
+      /client out \(ENA tx_bytes, 1 ms\) 10 Gbit\/s/,
+    );
     // leaving clears an unpinned cursor; a click pins it and leaving keeps it
     await act(async () => {
       p[2]!.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: document.body }));
@@ -298,7 +300,7 @@ describe('exports', () => {
     expect(blobs[0]!.name).toMatch(/^ec2-netlab-rate-out-and-in-t2\.000s\.csv$/);
     const rows = parseCsv(await blobs[0]!.blob.text());
     expect(rows[0]).toEqual(['series', 'from_s', 'to_s', 'value_Gbit/s']);
-    const out = rows.filter((r) => r[0] === 'client out (1 ms counters)');
+    const out = rows.filter((r) => r[0] === 'client out (ENA tx_bytes, 1 ms)');
     expect(out.length).toBeGreaterThan(50);
     for (const r of out) {
       expect(Number(r[3])).toBeCloseTo(10, 9); // 1.25 MB per ms
@@ -426,10 +428,12 @@ describe('time axis math', () => {
     expect(zoomRange([0.125e9, 0.625e9], 0.25e9, 4, 1e9)).toBeNull();
     // the point keeps its place in the window (700 of 1500 → 467 of 1000)
     expect(zoomRange([0, 1500], 700, 0.1, 1e9)).toEqual([233, 1233]);
-    expect(tickLabel(1.5e9, 0, 4e9)).toBe('1500 ms');
+    expect(tickLabel(1.5e9, 0, 4e9)).toBe('1.5 s');
+    expect(tickLabel(1.5e9, 0, 1.9e9)).toBe('1500 ms');
     expect(tickLabel(300e9, 0, 500e9)).toBe('300 s');
     expect(tickLabel(30 * 60e9, 0, 40 * 60e9)).toBe('30 min');
     expect(tickLabel(250e3, 0, 1e6)).toBe('250 µs');
+    expect(tickLabel(120e9 + 2500, 120e9, 120e9 + 4000)).toBe('+2.5 µs');
     expect(tickLabel(120e9 + 500, 120e9, 120e9 + 1000)).toBe('+500 ns');
   });
 });

@@ -131,8 +131,16 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
   // --- rate in and out, beside iperf3's intervals and CloudWatch's periods
   const iperf = iperfIntervals(inp.runs);
   const rateLines: Line[] = [
-    { label: `${client} out (1 ms counters)`, colour: PALETTE.blue, segs: rate(client, 'tx_bytes', gbps) },
-    { label: `${server} in (1 ms counters)`, colour: PALETTE.orange, segs: rate(server, 'rx_bytes', gbps) },
+    {
+      label: `${client} out (ENA tx_bytes, 1 ms)`,
+      colour: PALETTE.blue,
+      segs: rate(client, 'tx_bytes', gbps),
+    },
+    {
+      label: `${server} in (ENA rx_bytes, 1 ms)`,
+      colour: PALETTE.orange,
+      segs: rate(server, 'rx_bytes', gbps),
+    },
   ];
   for (const [host, segs] of iperf)
     rateLines.push({
@@ -273,7 +281,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       unit: 'Gbit/s',
       lines: rateLines,
       source:
-        "Counters (ENA bytes: IP + Ethernet header) averaged per pixel, 1 ms at most; iperf3's own intervals from its -J report; CloudWatch datapoints only for complete periods, as CloudWatch publishes them.",
+        "ENA byte counters (IP + Ethernet header), averaged per pixel, 1 ms at finest: out is what the instance hands its Nitro card, before the card's shapers queue or drop; in is what reaches the RX rings. iperf3's own intervals from its -J report. CloudWatch datapoints exist only for complete periods, as CloudWatch publishes them.",
     },
     {
       id: 'pps',

@@ -10,7 +10,7 @@ import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import { line as d3line } from 'd3-shape';
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';
 import { type ChartDef, lineValueAt } from './chart-defs';
-import { formatInstant, tickLabel } from './time-axis';
+import { axisOrigin, formatInstant, tickLabel } from './time-axis';
 
 export const CHART_H = 128;
 export const MARGIN = { l: 56, r: 14, t: 16, b: 4 };
@@ -69,7 +69,12 @@ export function Chart(props: ChartProps) {
   });
   const present = def.lines.filter((l) => l.segs.some((s) => Number.isFinite(s.y)));
   const yTicks = y.ticks(4);
-  const xTicks = x.ticks(Math.max(2, Math.floor(width / 110)));
+  // ticks on round offsets from the axis origin (far from 0 at fine zoom: "+500 ns", not "+492 ns")
+  const origin = axisOrigin(d0, span);
+  const xTicks = scaleLinear()
+    .domain([d0 - origin, d1 - origin])
+    .ticks(Math.max(2, Math.floor(width / 110)))
+    .map((t) => t + origin);
 
   // wheel zoom needs a non-passive listener (React's are passive): the page must not scroll meanwhile
   const zoomRef = useRef(props.onZoom);

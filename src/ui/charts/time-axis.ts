@@ -44,9 +44,9 @@ const UNITS: Unit[] = [
 
 /** The unit ticks of a window `spanNs` wide are written in. */
 export function unitFor(spanNs: number): Unit {
-  if (spanNs < 5e3) return UNITS[0]!;
-  if (spanNs < 5e6) return UNITS[1]!;
-  if (spanNs < 5e9) return UNITS[2]!;
+  if (spanNs < 2e3) return UNITS[0]!;
+  if (spanNs < 2e6) return UNITS[1]!;
+  if (spanNs < 2e9) return UNITS[2]!;
   if (spanNs < 600e9) return UNITS[3]!;
   return UNITS[4]!;
 }
