@@ -11,6 +11,7 @@ import type { ChartSeries, CounterSet, ToolRun } from '../../src/protocol/sim-ap
 import { SAMPLE_COLUMNS_PER_INSTANCE } from '../../src/protocol/sim-api';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
+import { segmentsPath } from '../../src/ui/charts/chart';
 import { buildCharts } from '../../src/ui/charts/chart-defs';
 import { ChartsPanel } from '../../src/ui/charts/charts-panel';
 import { chartCsv } from '../../src/ui/charts/export';
@@ -423,6 +424,19 @@ describe('exports', () => {
 });
 
 describe('time axis math', () => {
+  it('draws steps as horizontal runs, points joined, and breaks the line where there is no value', () => {
+    const segs = [
+      { x0: 0, x1: 10, y: 5 },
+      { x0: 10, x1: 20, y: 6.04 },
+      { x0: 20, x1: 30, y: Number.NaN },
+      { x0: 30, x1: 30, y: 7 },
+      { x0: 40, x1: 40, y: 8 },
+      { x0: 90, x1: 99, y: 9 },
+    ];
+    const id = (v: number) => v;
+    expect(segmentsPath(segs, 0, 50, id, id)).toBe('M0,5H10L10,6H20M30,7L40,8');
+  });
+
   it('zooms about a point within [0, max], never narrower than 1 µs; a window covering all follows the clock', () => {
     expect(zoomRange([0, 1e9], 0.25e9, 0.5, 1e9)).toEqual([0.125e9, 0.625e9]);
     expect(zoomRange([0.125e9, 0.625e9], 0.25e9, 4, 1e9)).toBeNull();

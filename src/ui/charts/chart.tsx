@@ -7,9 +7,8 @@
  * 0 shows everything (follows the clock), Escape clears the cursor.
  */
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
-import { line as d3line } from 'd3-shape';
-import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';
-import { type ChartDef, lineValueAt } from './chart-defs';
+import { type KeyboardEvent, memo, type MouseEvent, useEffect, useRef } from 'react';
+import { type ChartDef, lineValueAt, type Seg } from './chart-defs';
 import { axisOrigin, formatInstant, tickLabel } from './time-axis';
 
 export const CHART_H = 128;
@@ -29,7 +28,12 @@ export interface ChartProps {
   onZoom: (factor: number, atNs: number) => void;
   onReset: () => void;
   /** Export buttons are shown when given. */
-  onExport?: (kind: ExportKind, svg: SVGSVGElement) => void;
+  onExport?: (kind: ExportKind, svg: SVGSVGElement, def: ChartDef) => void;
+  /**
+   * What the series were built from (the series version, the engine answer): with the window,
+   * width and cursor, the only things a redraw depends on (see MemoChart).
+   */
+  sig?: unknown;
 }
 
 /** Format a value for a tick or read-out: 3 significant digits, no exponent for everyday sizes. */
@@ -39,6 +43,35 @@ export function fmtValue(v: number): string {
   if (a === 0) return '0';
   if (a >= 1e4) return Math.round(v).toLocaleString('en-US');
   return Number(v.toPrecision(3)).toString();
+}
+
+/**
+ * An SVG path through a line's segments: a step segment is a horizontal run (H), a point joins the
+ * previous one, a non-finite value breaks the line. Coordinates at 0.1 px (strings stay short; the
+ * charts redraw several times a second).
+ */
+export function segmentsPath(
+  segs: readonly Seg[],
+  d0: number,
+  d1: number,
+  px: (t: number) => number,
+  py: (v: number) => number,
+): string {
+  let d = '';
+  let open = false;
+  const r = (v: number) => Math.round(v * 10) / 10;
+  for (const s of segs) {
+    if (s.x1 < d0 || s.x0 > d1) continue;
+    if (!Number.isFinite(s.y)) {
+      open = false;
+      continue;
+    }
+    const yy = r(py(s.y));
+    d += `${open ? 'L' : 'M'}${r(px(s.x0))},${yy}`;
+    if (s.x1 > s.x0) d += `H${r(px(s.x1))}`;
+    open = true;
+  }
+  return d;
 }
 
 export function Chart(props: ChartProps) {
@@ -55,18 +88,8 @@ export function Chart(props: ChartProps) {
     .domain([0, yMax > 0 ? yMax * 1.08 : 1])
     .nice(4)
     .range([CHART_H - MARGIN.b, MARGIN.t]);
-  const gen = d3line<[number, number]>().defined((p) => Number.isFinite(p[1]));
   const clampX = (t: number) => x(Math.max(d0, Math.min(d1, t)));
-  const paths = def.lines.map((l) => {
-    const pts: Array<[number, number]> = [];
-    for (const s of l.segs) {
-      if (s.x1 < d0 || s.x0 > d1) continue;
-      const yy = Number.isFinite(s.y) ? y(s.y) : Number.NaN;
-      if (s.x1 > s.x0) pts.push([clampX(s.x0), yy], [clampX(s.x1), yy]);
-      else pts.push([x(s.x0), yy]);
-    }
-    return gen(pts) ?? '';
-  });
+  const paths = def.lines.map((l) => segmentsPath(l.segs, d0, d1, clampX, y));
   const present = def.lines.filter((l) => l.segs.some((s) => Number.isFinite(s.y)));
   const yTicks = y.ticks(4);
   // ticks on round offsets from the axis origin (far from 0 at fine zoom: "+500 ns", not "+492 ns")
@@ -165,7 +188,7 @@ export function Chart(props: ChartProps) {
                 className="small"
                 aria-label={`Export ${k.toUpperCase()}: ${def.title}`}
                 title={`Export ${k.toUpperCase()} of this chart (${k === 'png' ? 'as on screen' : 'the series in the window'})`}
-                onClick={() => svgRef.current && props.onExport?.(k, svgRef.current)}
+                onClick={() => svgRef.current && props.onExport?.(k, svgRef.current, def)}
               >
                 {k.toUpperCase()}
               </button>
@@ -245,3 +268,19 @@ export function Chart(props: ChartProps) {
     </figure>
   );
 }
+
+/**
+ * A chart that redraws only when its window, width, cursor or series source changed: the panel
+ * rebuilds every chart's data when either source moves, but each SVG is redone only if its own
+ * did. Callbacks must be stable (the panel passes functions that read its latest state).
+ */
+export const MemoChart = memo(
+  Chart,
+  (a, b) =>
+    a.sig === b.sig &&
+    a.x === b.x &&
+    a.width === b.width &&
+    a.cursorNs === b.cursorNs &&
+    a.def.id === b.def.id &&
+    (a.onExport === undefined) === (b.onExport === undefined),
+);

@@ -13,8 +13,9 @@ import { scaleLinear } from 'd3-scale';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChartSeries } from '../../protocol/sim-api';
 import type { LabController } from '../../sim-client/lab-controller';
+import type { AppStore } from '../../state/app-store';
 import { useApp, useAppStore, useLab } from '../context';
-import { Chart, type ExportKind, MARGIN } from './chart';
+import { type ExportKind, MARGIN, MemoChart } from './chart';
 import { buildCharts, type ChartDef } from './chart-defs';
 import { chartCsv, chartJson, chartPng, download, fileName, hasIperfJson, iperfJson } from './export';
 import { formatInstant, formatSpan, MIN_SPAN_NS, zoomRange } from './time-axis';
@@ -22,6 +23,10 @@ import './charts.css';
 
 /** How often the engine series are re-asked while the clock runs (wall ms). */
 const ENGINE_REFRESH_MS = 250;
+/** How often the charts redraw at most while frames stream in (wall ms). */
+const REDRAW_MS = 200;
+/** Charts drawn from the engine's series (redrawn when a new answer arrives). */
+const ENGINE_CHARTS = new Set(['latency', 'drops']);
 
 function useWidth(): [React.RefObject<HTMLElement | null>, number] {
   const ref = useRef<HTMLElement>(null);
@@ -86,14 +91,44 @@ function useEngineSeries(
   return series;
 }
 
+/**
+ * The series buffer's version, at most every `ms` while frames stream in (the last change always
+ * lands): charts redraw five times a second while the clock runs instead of on every animation
+ * frame, which keeps the main thread free for the path view and the frame pump.
+ */
+function useThrottledVersion(store: AppStore, ms: number): number {
+  const [v, setV] = useState(() => store.getState().results.seriesVersion);
+  useEffect(() => {
+    let last = Number.NEGATIVE_INFINITY;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const flush = () => {
+      timer = null;
+      last = performance.now();
+      setV(store.getState().results.seriesVersion);
+    };
+    const unsubscribe = store.subscribe((s, p) => {
+      if (s.results.seriesVersion === p.results.seriesVersion) return;
+      const wait = last + ms - performance.now();
+      if (wait <= 0) flush();
+      else timer ??= setTimeout(flush, wait);
+    });
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [store, ms]);
+  return v;
+}
+
 export function ChartsPanel() {
   const store = useAppStore();
   const lab = useLab();
-  const version = useApp((s) => s.results.seriesVersion);
+  const version = useThrottledVersion(store, REDRAW_MS);
   const cols = useApp((s) => s.scenario.sampleColumns);
   const instances = useApp((s) => s.scenario.instances);
   const runs = useApp((s) => s.results.runs);
-  const nowNs = useApp((s) => s.playback.nowNs);
+  // read at each (throttled) redraw, not subscribed: the clock moves every frame
+  const nowNs = store.getState().playback.nowNs;
   const zoom = useApp((s) => s.selection.zoom);
   const cursor = useApp((s) => s.selection.cursorNs);
   const embed = useApp((s) => s.env.embed);
@@ -175,6 +210,19 @@ export function ChartsPanel() {
     }
   };
 
+  // stable callbacks that read the latest state (the memoised charts keep the first ones they got)
+  const latest = useRef({ onCursor, zoomBy, onExport, reset: () => setSel({ zoom: null }) });
+  latest.current = { onCursor, zoomBy, onExport, reset: () => setSel({ zoom: null }) };
+  const stable = useMemo(
+    () => ({
+      onCursor: (t: number | null, pin?: boolean) => latest.current.onCursor(t, pin),
+      onZoom: (factor: number, atNs: number) => latest.current.zoomBy(factor, atNs),
+      onReset: () => latest.current.reset(),
+      onExport: (k: ExportKind, svg: SVGSVGElement, def: ChartDef) => latest.current.onExport(def, k, svg),
+    }),
+    [],
+  );
+
   const span = to - from;
   return (
     <section className="panel charts" aria-label="Charts" ref={ref}>
@@ -214,16 +262,17 @@ export function ChartsPanel() {
       </p>
       {!embed ? <RunExports /> : null}
       {charts.map((def) => (
-        <Chart
+        <MemoChart
           key={def.id}
           def={def}
+          sig={ENGINE_CHARTS.has(def.id) ? engine : def.id === 'rate' ? `${version}|${runs.length}` : version}
           x={x}
           width={width}
           cursorNs={cursor}
-          onCursor={onCursor}
-          onZoom={zoomBy}
-          onReset={() => setSel({ zoom: null })}
-          onExport={embed ? undefined : (k, svg) => onExport(def, k, svg)}
+          onCursor={stable.onCursor}
+          onZoom={stable.onZoom}
+          onReset={stable.onReset}
+          onExport={embed ? undefined : stable.onExport}
         />
       ))}
       <ul className="muted note chart-sources">
