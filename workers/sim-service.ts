@@ -634,8 +634,9 @@ export class SimService implements SimApi {
       into[k++] = bwOut;
       into[k++] = bwIn;
       into[k++] = pps;
-      into[k++] = inst.nitro.creditsOut?.creditsBits ?? Number.NaN;
+      into[k++] = creditsAt(inst.nitro.creditsOut, this.lab.nowNs);
       into[k++] = drops[i++] ?? 0;
+      into[k++] = creditsAt(inst.nitro.creditsIn, this.lab.nowNs);
     }
   }
 
@@ -664,6 +665,15 @@ export class SimService implements SimApi {
   }
 }
 
+/** Credits an account holds at `nowNs` (accrual since its last charge included), bits; NaN without one. */
+function creditsAt(
+  a: { fraction(nowNs: number): number; capacityBits: number } | null,
+  nowNs: number,
+): number {
+  return a ? a.fraction(nowNs) * a.capacityBits : Number.NaN;
+}
+
+/** A run record as the protocol carries it (its output already went to the terminal). */
 function toolRun(r: RunRecord): ToolRun {
   const run: ToolRun = {
     host: r.host,

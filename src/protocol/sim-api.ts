@@ -103,7 +103,8 @@ export type LoadResult =
 
 /**
  * Sample columns, per instance in lab order, repeated: cumulative counters read at the sample
- * instant (rates are their differences). Sampled on the session's 1 ms checkpoints while
+ * instant (rates are their differences); credits_*_bits are levels (burst credits held, NaN for an
+ * instance type without credits). Sampled on the session's 1 ms checkpoints while
  * commands run, and at the end of every frame.
  */
 export const SAMPLE_COLUMNS_PER_INSTANCE = [
@@ -116,6 +117,7 @@ export const SAMPLE_COLUMNS_PER_INSTANCE = [
   'pps_allowance_exceeded',
   'credits_out_bits',
   'drops',
+  'credits_in_bits',
 ] as const;
 
 /** Reusable typed arrays of a frame (handed back by the client for the next frame). */

@@ -7,7 +7,7 @@ import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Frame, SimApi, TerminalChunk } from '../../src/protocol/sim-api';
-import { PROTOCOL_VERSION } from '../../src/protocol/sim-api';
+import { PROTOCOL_VERSION, SAMPLE_COLUMNS_PER_INSTANCE } from '../../src/protocol/sim-api';
 import { SimClient, type SimApiLike, type WorkerHandle } from '../../src/sim-client/sim-client';
 import { SimService } from '../../workers/sim-service';
 
@@ -37,7 +37,7 @@ describe('sim protocol over a MessageChannel', () => {
   it('loads, advances with transferred frames, runs a command and streams its output', async () => {
     const frames: Frame[] = [];
     const out: TerminalChunk[] = [];
-    const cols = 2 * 9;
+    const cols = 2 * SAMPLE_COLUMNS_PER_INSTANCE.length;
     // a frame's buffers go back to the worker with the next request: read them here
     const samples: Array<{ n: number; tx0: number; txN: number; dt: number }> = [];
     const client = new SimClient({

@@ -244,8 +244,14 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
   const creditLines: Line[] = [
     {
       label: `${client} credits (out)`,
-      colour: PALETTE.green,
+      colour: PALETTE.blue,
       segs: points(levelPoints(series, c(client, 'credits_out_bits'), from, to, px, 'last', 1 / 8e9)),
+    },
+    {
+      label: `${server} credits (in)`,
+      colour: PALETTE.orange,
+      dash: DASH,
+      segs: points(levelPoints(series, c(server, 'credits_in_bits'), from, to, px, 'last', 1 / 8e9)),
     },
   ];
 
@@ -311,7 +317,8 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       title: 'Burst credits left',
       unit: 'GB',
       lines: creditLines,
-      source: 'Credits the Nitro card holds for bursting above baseline bandwidth (out).',
+      source:
+        "Network I/O credits the Nitro card holds for bursting above the baseline bandwidth, per direction (the account's size is an assumed figure); none for fixed-bandwidth types.",
     },
     {
       id: 'drops',
