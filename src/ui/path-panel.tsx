@@ -65,6 +65,14 @@ export function PathPanel() {
       />
       <p className="path-cursor muted" data-testid="path-cursor">
         {cursorLabel(cursor, frame?.fromNs ?? null, frame?.toNs ?? null)}
+        {cursor !== null && frame && (cursor < frame.fromNs || cursor > frame.toNs) ? (
+          <>
+            {' '}
+            <button type="button" className="small" onClick={() => void lab.seek(cursor)}>
+              Show the path at the cursor
+            </button>
+          </>
+        ) : null}
         {!embed ? (
           <>
             {' '}
@@ -94,9 +102,9 @@ function cursorLabel(cursor: number | null, fromNs: number | null, toNs: number 
   const where = !shown
     ? ''
     : cursor < fromNs
-      ? ' (before this picture: rewind or step back to see it)'
+      ? ' (before this picture)'
       : cursor > toNs
-        ? ' (after this picture: play on to reach it)'
+        ? ' (after this picture)'
         : ' (inside this picture)';
   return `Charts cursor at ${formatInstant(cursor, span)}${where}.${shown ? ` This picture: ${win}.` : ''}`;
 }

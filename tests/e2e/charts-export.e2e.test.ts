@@ -123,4 +123,19 @@ describe('charts and exports in Chromium', () => {
     expect(doc.end.sum_received.bytes).toBeGreaterThan(1e9);
     expect(problems).toEqual([]);
   });
+
+  it('"Show the path at the cursor" moves the lab to the cursor: the path picture then holds it', async () => {
+    const cursorText = (await page.locator('.chart-plot').first().getAttribute('aria-valuenow')) ?? '';
+    const cursor = Number(cursorText);
+    expect(cursor).toBeGreaterThan(0);
+    const label = page.getByTestId('path-cursor');
+    expect(await label.textContent()).toContain('(before this picture)');
+    await page.getByRole('button', { name: 'Show the path at the cursor' }).click();
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=path-cursor]')?.textContent?.includes('(inside this picture)'),
+    );
+    const t = Number((await page.getByTestId('sim-time').textContent())?.replace(/[^0-9.]/g, ''));
+    expect(Math.abs(t * 1e9 - cursor)).toBeLessThan(1e3);
+    expect(problems).toEqual([]);
+  });
 });
