@@ -3,10 +3,13 @@
  *
  * Options: --client TYPE, --server TYPE, --placement cluster|same-az|cross-az|internet, --seed N,
  * --json, --scenario FILE, --batch auto|N. Commands run on the client unless prefixed `server:`.
+ * Without commands, a scenario file's `script` runs line after line, or its `session` (v4: what
+ * was typed in the lab's terminal) is typed again, each line at its simulated instant.
  * Exit code 0 when the lab ran (a command that fails prints its tool's error and the run goes on);
  * 2 with a one-line message on stderr for bad input.
  */
 import { readFileSync } from 'node:fs';
+import { InteractiveSession } from '../engine/interactive-session';
 import { createLab, LabSession, type RunRecord } from '../engine/runner';
 import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../scenario/schema';
 
@@ -143,10 +146,14 @@ export function main(argv: string[]): number {
   if (!parsed.ok)
     die(`${args.scenarioFile ? `scenario file ${args.scenarioFile}: ` : ''}${parsed.errors.join('; ')}`);
   const scenario = parsed.scenario;
+  const typed = args.commands.length > 0 ? [] : (scenario.session ?? []);
+  if (typed.length > 0 && scenario.script.length > 0)
+    die(
+      'the scenario has both a script and a session (what was typed in the lab, with times): give commands after --, or keep one of the two',
+    );
   const commands = args.commands.length > 0 ? args.commands : scenario.script;
-  if (commands.length === 0) die(`no commands given (${USAGE})`);
+  if (commands.length === 0 && typed.length === 0) die(`no commands given (${USAGE})`);
   const lab = createLab(scenario);
-  const session = new LabSession(lab);
   const runs: RunRecord[] = [];
   const show = (recs: RunRecord[]) => {
     for (const r of recs) {
@@ -157,8 +164,27 @@ export function main(argv: string[]): number {
       if (r.stderr) process.stderr.write(r.stderr);
     }
   };
-  for (const line of commands) show(session.run(line));
-  show(session.close());
+  if (typed.length > 0) {
+    // the lab's terminal session (a shared link's): each line typed at its simulated instant
+    const s = new InteractiveSession(lab);
+    s.onRecords = (recs) => show([...recs]);
+    for (const e of typed) {
+      s.advance(e.atNs);
+      if ('line' in e) s.submit(e.line);
+      else s.interrupt();
+    }
+    // the last command runs to its end (the session's caps bound an unbounded one)
+    while (s.foreground) {
+      const before = s.nowNs;
+      s.advance(before + 1e9);
+      if (s.nowNs === before) break;
+    }
+    show(s.session.close());
+  } else {
+    const session = new LabSession(lab);
+    for (const line of commands) show(session.run(line));
+    show(session.close());
+  }
   if (args.json) {
     const doc = {
       runs: runs.map((r) => ({

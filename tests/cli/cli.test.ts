@@ -264,6 +264,31 @@ describe.concurrent('lab CLI: runs', () => {
     expect(runs[1]!.output).not.toBe('');
   });
 
+  it('--scenario types a session (v4) again, each line at its simulated instant', async () => {
+    const p = file(
+      'session.json',
+      JSON.stringify({
+        version: 4,
+        session: [
+          { atNs: 0, line: 'iperf3 -c server -t 1' },
+          { atNs: 1_500_000_000, line: 'server: hostname' },
+        ],
+      }),
+    );
+    const r = await lab('--scenario', p, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const runs = JSON.parse(r.stdout).runs as Array<{ host: string; command: string; startNs: number }>;
+    expect(runs.map((x) => [x.host, x.command, x.startNs])).toEqual([
+      ['client', 'iperf3 -c server -t 1', 0],
+      ['server', 'hostname', 1_500_000_000],
+    ]);
+    const both = file(
+      'both.json',
+      JSON.stringify({ version: 4, script: ['hostname'], session: [{ atNs: 0, line: 'hostname' }] }),
+    );
+    expectBadInput(await lab('--scenario', both), /both a script and a session/);
+  });
+
   it('--scenario runs the script of a valid file, with --client overriding its type', async () => {
     const p = file(
       'ok.json',
