@@ -12,7 +12,7 @@ import { ChartsPanel } from './charts/charts-panel';
 import { useApp, useAppStore, useLab } from './context';
 import { CountersPanel } from './counters-panel';
 import { LessonsPanel } from './lessons/lessons-panel';
-import { PathPanel } from './path-panel';
+import { InspectorPanel, PathPanel } from './path-panel';
 import { LinkChangesNotice, ShareButton, SharedScenarioBox } from './share-panel';
 import { Tabs } from './tabs';
 import { Terminal } from './terminal';
@@ -33,6 +33,19 @@ export function App({ pathView }: { pathView?: ReactNode }) {
     ? (LESSON_DOCUMENTS.find((l) => `lesson:${l.id}` === presetId) ?? null)
     : null;
   const [tab, setTab] = useState('guide');
+  // selecting a packet or a queue in the picture shows its inspector beside it; clearing the
+  // selection goes back to the tab that was open
+  const selected = useApp((s) => s.selection.path !== null);
+  const before = useRef('guide');
+  useEffect(() => {
+    setTab((t) => {
+      if (selected && t !== 'inspect') {
+        before.current = t;
+        return 'inspect';
+      }
+      return !selected && t === 'inspect' ? before.current : t;
+    });
+  }, [selected]);
   // the side column sticks below the time controls, whatever their height (they wrap when narrow)
   const bar = useRef<HTMLDivElement>(null);
   const app = useRef<HTMLDivElement>(null);
@@ -150,6 +163,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
                 keepMounted: true,
                 content: <CountersPanel />,
               },
+              { id: 'inspect', label: 'Inspector', content: <InspectorPanel /> },
             ]}
           />
         </div>

@@ -1,7 +1,8 @@
 /**
- * The path region: the path view (src/ui/path, drawn from the worker's path frames) and, beside
- * it, the inspector of what is selected (a packet, or a stage with the Nitro tables). Connects the
- * presentational components to the store and the lab controller.
+ * The path region: the path view (src/ui/path, drawn from the worker's path frames), and the
+ * inspector of what is selected in it (a packet, or a stage with the Nitro tables), which the app
+ * shows beside the picture in the side column. Connects the presentational components to the
+ * store and the lab controller.
  */
 import { useEffect, useRef, useState } from 'react';
 import { canvasPng, download, fileName } from './charts/export';
@@ -41,8 +42,6 @@ export function PathPanel() {
   useApp((s) => s.results.seriesVersion); // a new path frame arrived
   const selection = useApp((s) => s.selection.path);
   const colourBy = useApp((s) => s.view.colourBy);
-  const insp = useApp((s) => s.inspector);
-  const close = () => void lab.select(null);
   const cursor = useApp((s) => s.selection.cursorNs);
   const embed = useApp((s) => s.env.embed);
   const box = useRef<HTMLDivElement>(null);
@@ -82,13 +81,33 @@ export function PathPanel() {
           </>
         ) : null}
       </p>
-      {selection?.kind === 'packet' ? (
+    </div>
+  );
+}
+
+/** What is selected in the path: the packet's or the stage's inspector (with the Nitro tables), or how to select. */
+export function InspectorPanel() {
+  const lab = useLab();
+  const selection = useApp((s) => s.selection.path);
+  const insp = useApp((s) => s.inspector);
+  const close = () => void lab.select(null);
+  if (!selection)
+    return (
+      <p className="muted">
+        Click a packet or a queue in the picture (or focus the picture and use ← →) to inspect it here: a
+        packet's 5-tuple, RSS steering and the stages it passed; a queue's parameters, with their sources, and
+        its history; the Nitro card's tables.
+      </p>
+    );
+  return (
+    <div className="inspector-panel">
+      {selection.kind === 'packet' ? (
         <PacketInspector inspection={insp.packet} missing={insp.missing ?? undefined} onClose={close} />
       ) : null}
-      {selection?.kind === 'stage' && insp.stage ? (
+      {selection.kind === 'stage' && insp.stage ? (
         <StageInspector inspection={insp.stage} onClose={close} />
       ) : null}
-      {selection?.kind === 'stage' && insp.nitro ? <NitroTables tables={insp.nitro} /> : null}
+      {selection.kind === 'stage' && insp.nitro ? <NitroTables tables={insp.nitro} /> : null}
     </div>
   );
 }

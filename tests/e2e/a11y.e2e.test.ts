@@ -209,7 +209,7 @@ describe('accessibility in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Charts');
     await page.getByRole('tabpanel', { name: 'Charts' }).waitFor();
     await page.keyboard.press('End');
-    expect(await page.getByRole('tab', { name: /Counters/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tab', { name: 'Inspector' }).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('Home');
     expect(await guide.getAttribute('aria-selected')).toBe('true');
     await page.close();

@@ -2,7 +2,7 @@
 //   node tests/e2e/screenshots.mjs [outDir]
 // Serves dist/ with Vite's preview(), drives Chromium via playwright-core, writes PNGs of the
 // viewport (what a person sees without scrolling): the first screen, an iperf3 run in progress
-// (path, terminal, then the charts and counters tabs), a lesson, in light and dark at 1440×900,
+// (path, terminal, then the charts and counters tabs, a packet's inspector), a lesson, in light and dark at 1440×900,
 // and the run at 1920×1080 and 1280×720.
 import { mkdirSync } from 'node:fs';
 import { preview } from 'vite';
@@ -54,6 +54,13 @@ try {
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${out}/4-iperf3-counters-${scheme}.png` });
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.waitForTimeout(300);
+    const canvas = page.getByTestId('path-canvas');
+    const [x, y] = ((await canvas.getAttribute('data-packet-at')) ?? '').split(',').map(Number);
+    await canvas.click({ position: { x, y } });
+    await page.getByTestId('packet-inspector').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: `${out}/5-packet-inspector-${scheme}.png` });
+    await page.getByRole('button', { name: 'Close packet inspector' }).click();
     await page.getByRole('tab', { name: 'Guide' }).click();
     await page
       .getByRole('region', { name: 'Lessons' })
@@ -63,7 +70,7 @@ try {
     await page.waitForFunction(() => !document.querySelector('input[aria-label="Command"]')?.disabled);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(300);
-    await page.screenshot({ path: `${out}/5-lesson-${scheme}.png` });
+    await page.screenshot({ path: `${out}/6-lesson-${scheme}.png` });
     await page.close();
   }
   for (const [w, h] of [
@@ -73,7 +80,7 @@ try {
     const page = await open(w, h, 'light');
     await page.getByRole('button', { name: 'Got it' }).click();
     await midRun(page);
-    await page.screenshot({ path: `${out}/6-iperf3-running-${w}x${h}.png` });
+    await page.screenshot({ path: `${out}/7-iperf3-running-${w}x${h}.png` });
     await page.close();
   }
 } finally {

@@ -119,7 +119,8 @@ export const SHORT_REASON: Record<string, string> = {
 function lanePoint(l: LaneGeom, frac: number, jitter: number, out: { x: number; y: number }): void {
   const r = l.rect;
   const f = frac < 0 ? 0 : frac > 1 ? 1 : frac;
-  const inset = Math.min(3, r.w / 4);
+  // a batch mark (radius up to 6 px) stays inside its lane
+  const inset = Math.min(6, r.w / 4);
   out.x = r.x + inset + jitter * Math.max(0, r.w - 2 * inset);
   out.y = l.dir === 1 ? r.y + f * r.h : r.y + r.h - f * r.h;
 }
