@@ -9,6 +9,7 @@ import { ChartRecorder, LATENCY_QUANTILES } from '../../src/engine/metrics/chart
 import { LatencyHistogram } from '../../src/engine/metrics/recorder';
 import { createLab, runScript } from '../../src/engine/runner';
 import { parseScenario } from '../../src/scenario/schema';
+import { SimService } from '../../workers/sim-service';
 
 function lab(settings: Record<string, unknown> = {}) {
   const r = parseScenario({ version: 3, settings });
@@ -41,6 +42,38 @@ describe('ChartRecorder', () => {
     expect(f.p999us).toBeGreaterThan(f.p50us);
     // the client received no data: no series for it
     expect(q.latency.some((s) => s.host === 0)).toBe(false);
+  });
+
+  it('through the worker API (what the latency chart draws) the whole run equals lab summary', () => {
+    const svc = new SimService();
+    expect(svc.load({ version: 3, settings: { record: true } }).ok).toBe(true);
+    const runs: Array<{ command: string; result: unknown }> = [];
+    let nowNs = 0;
+    const runToEnd = (line: string) => {
+      expect(svc.submit(line)).toBe(true);
+      for (let i = 0; i < 200; i++) {
+        const f = svc.advance({ toNs: Number.POSITIVE_INFINITY, maxEvents: 5_000_000 });
+        runs.push(...f.runs);
+        nowNs = f.nowNs;
+        if (f.foreground === null) return;
+      }
+      throw new Error(`${line} did not end`);
+    };
+    runToEnd('iperf3 -c server -t 1');
+    runToEnd('lab summary');
+    const summary = runs.find((r) => r.command === 'lab summary')!.result as {
+      instances: Array<{ latency: Lat }>;
+    };
+    const flow = Object.values(summary.instances[1]!.latency)[0]!;
+    const s = svc.chartSeries({ fromNs: 0, toNs: nowNs, stepNs: Math.ceil(nowNs / 1e8) * 1e8 });
+    expect(s.steps).toBe(1);
+    const server = s.latency.find((l) => l.host === 'server')!;
+    expect(server.packets[0]).toBe(flow.packets);
+    expect([server.p50[0]! / 1e3, server.p99[0]! / 1e3, server.p999[0]! / 1e3]).toEqual([
+      flow.p50us,
+      flow.p99us,
+      flow.p999us,
+    ]);
   });
 
   it('each 1 ms step holds the percentiles of exactly the packets received in it (checked against a brute-force log)', () => {
@@ -86,7 +119,7 @@ describe('ChartRecorder', () => {
     const charts = new ChartRecorder(l.instances.size);
     l.probe.attach(charts);
     // UDP at 10 Gbit/s from 8 streams: the receiver drops (the NET402 microburst)
-    runScript(l, ['iperf3 -c server -u -b 10G -P 8 -t 0.05 -l 8948']);
+    runScript(l, ['iperf3 -c server -u -b 10G -P 8 -n 40M -l 8948']);
     const q = charts.query(0, l.nowNs, 10e6, l.nowNs);
     expect(q.drops.length).toBeGreaterThan(0);
     for (const d of q.drops) {
