@@ -340,8 +340,23 @@ describe('the postMessage API', () => {
       f.postMessage({ ns: 'ec2-netlab', v: 1, type: 'seek', timeNs: -5 }, '*');
     });
     await heard(page, "m.data.type === 'error'");
-    await page.waitForTimeout(300);
+    // a well-formed play from another window of another origin on the same page (a second frame,
+    // of the lab's own origin, not the named one): ignored
+    const other = await page.evaluate((src) => {
+      const f = document.createElement('iframe');
+      f.src = src;
+      f.id = 'other';
+      document.body.append(f);
+      return new Promise<string>((resolve) => f.addEventListener('load', () => resolve(f.src)));
+    }, new URL('favicon.svg', base()).href);
+    const otherFrame = page.frames().find((f) => f.url() === other);
+    if (!otherFrame) throw new Error('no second frame');
+    await otherFrame.evaluate(() => {
+      parent.frames[0]!.postMessage({ ns: 'ec2-netlab', v: 1, type: 'play' }, '*');
+    });
+    await page.waitForTimeout(500);
     expect(await lab.getByTestId('sim-time').textContent()).toBe('1.000000 s');
+    expect(await lab.getByRole('button', { name: 'Play', exact: true }).count()).toBe(1);
 
     // load a scenario with a session (iperf3 with 128-byte segments at t = 0), play: the PPS
     // allowance is what limits it, and the counters the host hears say so

@@ -69,6 +69,16 @@ describe('readStartLink', () => {
     expect(canonicalJson(parseScenario(r.doc))).toBe(canonicalJson(parseScenario(doc)));
   });
 
+  it('typical runs stay well under 2,000 characters', () => {
+    // every preset, its suggested commands typed a second apart, shared at the end
+    const lengths = PRESETS.map((p) => {
+      const log: LogEntry[] = p.commands.map((line, i) => ({ atNs: i * 1e9 + 123_456, kind: 'line', line }));
+      return shareHash(p.scenario, log, { timeNs: p.commands.length * 1e9 + 7_654_321 }).length;
+    });
+    for (const n of lengths) expect(n).toBeLessThan(2_000 - 200); // room for the page's URL
+    expect(Math.max(...lengths)).toBeLessThan(700);
+  });
+
   it('a link that cannot be read gives the codec’s message', () => {
     const r = readStartLink('#v=4&s=%%%');
     expect(r).toEqual({ ok: false, message: expect.stringMatching(/^this link could not be read: /) });
