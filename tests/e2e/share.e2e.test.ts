@@ -80,6 +80,23 @@ describe('scenario links', () => {
     const text = (await scroll.textContent()) ?? '';
     const shownAt = await page.getByTestId('sim-time').textContent();
 
+    // select the client's TX rings (as a click in the path view does): the link carries it
+    await page.evaluate(() => {
+      const s = (
+        window as unknown as {
+          __netlab: {
+            store: {
+              getState(): { pathLayout: { stages: string[] } };
+              setState(f: (st: Record<string, Record<string, unknown>>) => unknown): void;
+            };
+          };
+        }
+      ).__netlab.store;
+      const stage = s.getState().pathLayout.stages.indexOf('tx_ring');
+      s.setState((st) => ({
+        selection: { ...st.selection, path: { kind: 'stage', host: 0, stage, queue: 0 } },
+      }));
+    });
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     const popover = page.getByRole('region', { name: 'Share this run' });
     await popover.getByRole('status').getByText('Link copied to the clipboard.').waitFor();
@@ -88,6 +105,7 @@ describe('scenario links', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
     expect(link.startsWith(base())).toBe(true);
     expect(link.length).toBeLessThan(2_000);
+    expect(link).toMatch(/&sel=stage:0\/\d+\/0(&|$)/);
     // the field is selected, for a browser that refuses the clipboard
     expect(await field.evaluate((el: HTMLInputElement) => el.selectionEnd! - el.selectionStart!)).toBe(
       link.length,
@@ -102,6 +120,10 @@ describe('scenario links', () => {
     expect(summary(again)).toBe(summary(text));
     expect(summary(again)).toMatch(/0\.00-1\.00 +sec +[\d.]+ GBytes +[\d.]+ Gbits\/sec +receiver/);
     expect(await fresh.page.getByTestId('sim-time').textContent()).toBe(shownAt);
+    // the selection came back: the stage inspector shows the client's TX rings
+    const insp = fresh.page.getByTestId('stage-inspector');
+    await insp.waitFor({ timeout: 10_000 });
+    expect(await insp.textContent()).toContain('TX rings');
     // the intro is closed for a shared run; no repair notice for a link the lab wrote
     expect(await fresh.page.getByText('This link was opened with').count()).toBe(0);
     await fresh.ctx.close();
