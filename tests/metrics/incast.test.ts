@@ -27,6 +27,7 @@ const FIXTURE = 'tests/metrics/fixtures/incast.json';
 interface Run {
   host: string;
   command: string;
+  startNs: number;
   exitCode: number;
   output: string;
   result: unknown;
@@ -81,6 +82,7 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
     // eight background jobs started at one instant: their records start at the same ns
     const starts = incast.filter((r) => /^iperf3 -c server -p \d+ -n 4M &$/.test(r.command));
     expect(new Set(starts.map((r) => r.host)).size).toBe(8);
+    expect(new Set(starts.map((r) => r.startNs)).size).toBe(1);
 
     const a = server(alone);
     const i = server(incast);
