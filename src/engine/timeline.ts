@@ -21,8 +21,14 @@
  * - Seeking back keeps the log's later entries: seeking forward again, or playing on, replays them
  *   at their instants. A command typed at an instant before the end forks the timeline there: later
  *   entries and checkpoints are dropped.
- * - Memory is bounded: at most `maxCheckpoints` frozen runs; beyond, the one whose removal leaves
- *   the smallest replay gap goes. Gaps are measured in model events (what replay costs).
+ * - Memory is bounded: at most `maxCheckpoints` runs built in the background (beyond, the one
+ *   whose removal leaves the smallest replay gap goes; gaps are measured in model events, what
+ *   replay costs) plus the last two live runs seeks left behind. A run left exactly as a seek made
+ *   it is restored with no replay (scrubbing back and forth between two instants); the others are
+ *   what the builder starts from, before falling back to a fresh lab.
+ * - Cost: a checkpoint at t costs a replay from its base (0 at worst), in the background, only
+ *   while the lab is idle (the worker decides when); N checkpoints over a run of E events cost
+ *   about N·E/2 events, once.
  */
 import type { Scenario } from '../scenario/schema';
 import type { AdvanceResult, InteractiveSession, SessionLogEntry } from './interactive-session';
@@ -44,8 +50,10 @@ export interface TimelineRun {
 }
 
 export interface TimelineOptions {
-  /** Frozen runs kept at most (default 8). */
+  /** Checkpoints built in the background kept at most (default 6; seeks also keep up to 2 live runs they left). */
   maxCheckpoints?: number;
+  /** Live runs left behind by seeks kept at most (default 2). */
+  maxStashed?: number;
   /** A replay gap cheaper than this many events is not worth a checkpoint (default 150,000). */
   minGapEvents?: number;
   detailWindowNs?: number;
@@ -56,6 +64,12 @@ interface Checkpoint<R> {
   atNs: number;
   /** Model events processed from 0 to atNs. */
   events: number;
+  /** A live run left behind by a seek (kept few), rather than one built in the background. */
+  stashed: boolean;
+  /** Left exactly as a seek to atNs made it: restoring it needs no replay at all. */
+  exact: boolean;
+  /** Order of arrival (the oldest stashed run goes first). */
+  seq: number;
 }
 
 export interface TimelineStats {
@@ -78,7 +92,11 @@ export class Timeline<R extends TimelineRun> {
   private costT: number[] = [0];
   private costE: number[] = [0];
   private builder: { run: R; targetNs: number } | null = null;
+  /** The live run is exactly as a seek to this instant left it (null once it moved). */
+  private exactAt: number | null = null;
+  private seq = 0;
   private readonly max: number;
+  private readonly maxStashed: number;
   private readonly minGap: number;
   private readonly window: number;
   /** The furthest simulated instant the timeline has reached. */
@@ -98,7 +116,8 @@ export class Timeline<R extends TimelineRun> {
     private readonly make: (lab: Lab) => R,
     opts: TimelineOptions = {},
   ) {
-    this.max = opts.maxCheckpoints ?? 8;
+    this.max = opts.maxCheckpoints ?? 6;
+    this.maxStashed = opts.maxStashed ?? 2;
     this.minGap = opts.minGapEvents ?? 150_000;
     this.window = opts.detailWindowNs ?? SEEK_DETAIL_WINDOW_NS;
     this.current = this.fresh();
@@ -130,6 +149,7 @@ export class Timeline<R extends TimelineRun> {
     const s = this.current.session;
     if (s.foreground) return false;
     this.fork();
+    this.exactAt = null;
     const ok = s.submit(line);
     if (ok) this.log.push({ ...s.commandLog.at(-1)! });
     return ok;
@@ -140,6 +160,7 @@ export class Timeline<R extends TimelineRun> {
     const s = this.current.session;
     if (!s.foreground) return false;
     this.fork();
+    this.exactAt = null;
     const ok = s.interrupt();
     if (ok) this.log.push({ ...s.commandLog.at(-1)! });
     return ok;
@@ -164,11 +185,24 @@ export class Timeline<R extends TimelineRun> {
     const curNs = cur.session.nowNs;
     const from = Math.max(0, t - this.window);
     this.stats.seeks++;
+    if (this.exactAt === t && curNs === t) return;
+    // a run a seek to t left behind, untouched since: take it back as it is
+    const exact = this.cps.findIndex((c) => c.exact && c.atNs === t && this.valid(c.run));
+    if (exact >= 0) {
+      const base = this.cps.splice(exact, 1)[0]!.run;
+      this.stash(cur);
+      this.current = base;
+      this.exactAt = t;
+      this.stats.lastBaseNs = t;
+      this.stats.fromCheckpoint++;
+      return;
+    }
     if (curNs <= t && curNs > from) {
       // a short step forward: play on
       this.stats.lastBaseNs = curNs;
       cur.setDetail(true);
       this.stats.seekEvents += this.drive(cur, t, Number.POSITIVE_INFINITY).events;
+      this.exactAt = null;
       return;
     }
     // the latest base at or before `from`: a checkpoint, the live run, or a fresh lab
@@ -184,7 +218,6 @@ export class Timeline<R extends TimelineRun> {
     if (base !== cur) {
       this.stash(cur);
       this.current = base;
-      if (this.builder && this.builder.run === base) this.builder = null;
     }
     this.stats.lastBaseNs = base.session.nowNs;
     if (base.session.nowNs > 0) this.stats.fromCheckpoint++;
@@ -195,6 +228,7 @@ export class Timeline<R extends TimelineRun> {
     this.stats.seekEvents += ev;
     // what the replay printed is already on the user's screen
     base.session.drainOutput();
+    this.exactAt = t;
   }
 
   /**
@@ -205,7 +239,20 @@ export class Timeline<R extends TimelineRun> {
     if (!this.builder) {
       const target = this.nextTarget();
       if (target === null) return false;
-      const run = this.fresh();
+      // start from a live run a seek left behind before the target (not an exact one), or from 0
+      let from = -1;
+      for (let i = 0; i < this.cps.length; i++) {
+        const c = this.cps[i]!;
+        if (
+          c.stashed &&
+          !c.exact &&
+          c.atNs <= target &&
+          this.valid(c.run) &&
+          (from < 0 || c.atNs > this.cps[from]!.atNs)
+        )
+          from = i;
+      }
+      const run = from >= 0 ? this.cps.splice(from, 1)[0]!.run : this.fresh();
       run.setDetail(false);
       this.builder = { run, targetNs: target };
     }
@@ -215,7 +262,7 @@ export class Timeline<R extends TimelineRun> {
     if (r.reached) {
       this.builder = null;
       b.run.session.drainOutput();
-      this.insert({ run: b.run, atNs: b.targetNs, events: b.run.session.lab.sched.processed });
+      this.insert(b.run, false, false);
       this.stats.built++;
     }
     return true;
@@ -307,7 +354,7 @@ export class Timeline<R extends TimelineRun> {
 
   /** Midpoint (in events) of the costliest replay gap, or null when none is worth a checkpoint. */
   private nextTarget(): number | null {
-    if (this.cps.length >= this.max) return null;
+    if (this.cps.filter((c) => !c.stashed).length >= this.max) return null;
     const points = [0, ...this.cps.map((c) => c.atNs), this.current.session.nowNs, this.furthestNs]
       .filter((t) => t <= this.furthestNs)
       .sort((a, b) => a - b);
@@ -346,34 +393,53 @@ export class Timeline<R extends TimelineRun> {
     return !next || next.atNs > run.session.nowNs;
   }
 
-  /** Keep a run left behind by a seek as a checkpoint. */
+  /** Keep a run left behind by a seek as a checkpoint (the newest `maxStashed` of them). */
   private stash(run: R): void {
     if (run.session.nowNs === 0) {
       run.dispose();
       return;
     }
-    run.setDetail(false);
-    this.insert({ run, atNs: run.session.nowNs, events: run.session.lab.sched.processed });
+    const exact = this.exactAt === run.session.nowNs;
+    this.exactAt = null;
+    // an exact one keeps its view as the seek left it (it comes back as it is)
+    if (!exact) run.setDetail(false);
+    this.insert(run, true, exact);
   }
 
-  private insert(c: Checkpoint<R>): void {
-    const same = this.cps.findIndex((x) => x.atNs === c.atNs);
+  private insert(run: R, stashed: boolean, exact: boolean): void {
+    const atNs = run.session.nowNs;
+    const c: Checkpoint<R> = {
+      run,
+      atNs,
+      events: run.session.lab.sched.processed,
+      stashed,
+      exact,
+      seq: this.seq++,
+    };
+    const same = this.cps.findIndex((x) => x.atNs === c.atNs && x.stashed === stashed);
     if (same >= 0) this.cps.splice(same, 1)[0]!.run.dispose();
     this.cps.push(c);
     this.cps.sort((a, b) => a.atNs - b.atNs);
-    while (this.cps.length > this.max) {
-      // thin: drop the checkpoint whose neighbours are closest (in replay cost)
-      let worst = 0;
-      let worstGap = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < this.cps.length; i++) {
-        const prev = i > 0 ? this.cps[i - 1]!.events : 0;
-        const next = i + 1 < this.cps.length ? this.cps[i + 1]!.events : this.eventsAt(this.furthestNs);
-        if (next - prev < worstGap) {
-          worstGap = next - prev;
-          worst = i;
-        }
+    for (;;) {
+      const mine = this.cps.filter((x) => x.stashed === stashed);
+      if (mine.length <= (stashed ? this.maxStashed : this.max)) break;
+      let victim = mine[0]!;
+      if (stashed) {
+        for (const x of mine) if (x.seq < victim.seq) victim = x;
+      } else {
+        // thin: drop the built checkpoint whose neighbours are closest (in replay cost)
+        let worstGap = Number.POSITIVE_INFINITY;
+        mine.forEach((x, i) => {
+          const prev = i > 0 ? mine[i - 1]!.events : 0;
+          const next = i + 1 < mine.length ? mine[i + 1]!.events : this.eventsAt(this.furthestNs);
+          if (next - prev < worstGap) {
+            worstGap = next - prev;
+            victim = x;
+          }
+        });
       }
-      this.cps.splice(worst, 1)[0]!.run.dispose();
+      this.cps.splice(this.cps.indexOf(victim), 1);
+      victim.run.dispose();
     }
   }
 
@@ -392,6 +458,7 @@ export class Timeline<R extends TimelineRun> {
       if (!keep) c.run.dispose();
       return keep;
     });
+    this.exactAt = null;
     if (this.builder && this.builder.targetNs > now) {
       this.builder.run.dispose();
       this.builder = null;
@@ -414,7 +481,7 @@ export function straightRun<R extends TimelineRun>(
   toNs: number,
   window = SEEK_DETAIL_WINDOW_NS,
 ): R {
-  const tl = new Timeline(scenario, make, { maxCheckpoints: 0, detailWindowNs: window });
+  const tl = new Timeline(scenario, make, { maxCheckpoints: 0, maxStashed: 0, detailWindowNs: window });
   tl.load(log, toNs);
   return tl.current;
 }

@@ -17,6 +17,7 @@ import vm from 'node:vm';
 import { bareHeapLoop, type LoopResult, schedulerLoop } from './event-loop';
 import { type CliRunResult, type LabRunResult, type LabRunSpec, runCli, runInProcess } from './lab-runs';
 import { fixed, measureTimerResolution, mib, type Stats, si, stats, table } from './measure';
+import { seekBench, seekTable } from './seek';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -387,6 +388,33 @@ section('5. batching', () => {
   out();
 });
 
+// ------------------------------------------------------------------------------------ 7. seek
+let seekRatio: number | undefined;
+section('7. seek', () => {
+  out(
+    `7. Seek to t ≈ 5 s (5 s + i·37 ms) in a 10 s iperf3 run (worker service in-process, as the UI drives it), without and with checkpoints; best / median of ${EXP_REPEATS}`,
+  );
+  const rows = seekBench(gc, EXP_REPEATS, progress);
+  out(
+    table(
+      [
+        'run',
+        'checkpoints at (s)',
+        'seek best ms',
+        'median ms',
+        'events replayed',
+        'build (background)',
+        'heap held',
+      ],
+      seekTable(rows),
+    ),
+  );
+  const slow = rows.at(-2);
+  const fast = rows.at(-1);
+  if (slow && fast) seekRatio = slow.seekMs.median / fast.seekMs.median;
+  out();
+});
+
 // ---------------------------------------------------------------------------------- 6. memory
 if (!QUICK) {
   out('6. Memory: process.memoryUsage() of this bench process around the in-process exp 2 run');
@@ -400,6 +428,10 @@ if (!QUICK) {
 }
 
 // ---------------------------------------------------------------------------------- verdicts
+if (seekRatio !== undefined)
+  verdicts.push(
+    `seek to 5 s of a 10 s run (c5n.18xlarge, 10 flows): checkpoints make it ${fixed(seekRatio, 1)}× faster (median)`,
+  );
 if (ratio1k)
   verdict(
     'event loop: Scheduler vs bare typed-array loop (pending 1000)',

@@ -144,6 +144,28 @@ describe('timeline: seek', () => {
     expect(withCheckpoints).toBeLessThan(fromZero / 2);
   });
 
+  it('scrubbing back and forth between two instants: after the first visits, no replay at all', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 1');
+    play(svc, 1.5e9, 100e6, false);
+    const log = svc.commandLog();
+    svc.seek(1e9);
+    svc.seek(0.7e9);
+    const before = svc.timelineStats()!.seekEvents;
+    for (const t of [1e9, 0.7e9, 1e9, 0.7e9]) {
+      svc.seek(t);
+      expect(svc.timelineStats()!.seekEvents).toBe(before);
+      expect(view(svc.live!)).toEqual(view(straight(log, t)));
+    }
+    // moved on, it is no longer the instant a seek left: going back there replays
+    svc.advance({ toNs: 0.8e9, maxEvents: 1e7 });
+    svc.seek(1e9);
+    svc.seek(0.8e9);
+    expect(svc.timelineStats()!.seekEvents).toBeGreaterThan(before);
+    expect(view(svc.live!)).toEqual(view(straight(log, 0.8e9)));
+  });
+
   it('a command typed after a seek back forks the timeline: later entries and checkpoints go', () => {
     const svc = new SimService();
     svc.load(DOC);
