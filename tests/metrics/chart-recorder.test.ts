@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ProbeSink } from '../../src/engine/core/probe';
-import { ChartRecorder, LATENCY_QUANTILES } from '../../src/engine/metrics/chart-recorder';
+import { ChartRecorder, FINE_BUCKETS, LATENCY_QUANTILES } from '../../src/engine/metrics/chart-recorder';
+import type { Packet } from '../../src/engine/model/packet';
 import { LatencyHistogram } from '../../src/engine/metrics/recorder';
 import { createLab, runScript } from '../../src/engine/runner';
 import { parseScenario } from '../../src/scenario/schema';
@@ -89,7 +90,7 @@ describe('ChartRecorder', () => {
     };
     l.probe.attach(charts);
     l.probe.attach(raw);
-    runScript(l, ['iperf3 -c server -t 0.3 -P 2']);
+    runScript(l, ['iperf3 -c server -n 300M -P 2']); // ≈ 0.25 s at 10 Gbit/s (-t takes whole seconds)
     for (const stepNs of [1e6, 5e6, 100e6]) {
       const q = charts.query(0, 300e6, stepNs, l.nowNs);
       expect(q.stepNs).toBe(stepNs);
@@ -112,6 +113,36 @@ describe('ChartRecorder', () => {
       }
       expect(checked).toBeGreaterThan(stepNs === 1e6 ? 200 : 2);
     }
+  });
+
+  it('keeps 1 ms buckets for the recent past only; older or wider windows are answered from 100 ms buckets', () => {
+    const r = new ChartRecorder(2);
+    const flow = {
+      id: 1,
+      tuple: { srcIp: 'a', dstIp: 'b', proto: 'udp' as const, srcPort: 1, dstPort: 2 },
+      skbHash: 0,
+      socketId: 1,
+    };
+    // one packet per ms for FINE_BUCKETS + 4000 ms; its latency is 10 µs + (its second) µs
+    const endMs = FINE_BUCKETS + 4000;
+    for (let ms = 0; ms < endMs; ms++) {
+      const t = ms * 1e6 + 500;
+      const lat = 10_000 + Math.floor(ms / 1000) * 1000;
+      r.enter(t, 1, 'socket_rx', 0, { flow, count: 1, sentAtNs: t - lat } as unknown as Packet);
+    }
+    const now = endMs * 1e6;
+    const recent = r.query(now - 1e9, now, 1e6, now);
+    expect(recent.tierStepNs).toBe(1e6);
+    expect(recent.latency[0]!.packets.every((n) => n === 1)).toBe(true);
+    const old = r.query(0, 1e9, 1e6, now); // forgotten at 1 ms: 100 ms steps
+    expect(old.tierStepNs).toBe(100e6);
+    expect(old.steps).toBe(10);
+    expect([...old.latency[0]!.packets]).toEqual(new Array(10).fill(100));
+    // 10 µs latency, within the histogram's bin (≤ 2.2 %)
+    expect(Math.abs(old.latency[0]!.quantiles[0]![0]! - 10_000)).toBeLessThan(220);
+    const wide = r.query(0, now, 1e9, now);
+    expect(wide.stepNs).toBe(1e9);
+    expect(wide.latency[0]!.packets[0]).toBe(1000);
   });
 
   it('counts drops per (host, stage, reason) over time, summing to the model drop counters', () => {

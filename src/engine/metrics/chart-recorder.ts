@@ -30,10 +30,13 @@ import {
 } from './recorder';
 import { GrowArray } from './time-ring';
 
-/** 1 ms buckets kept (65.5 s). */
-export const FINE_BUCKETS = 1 << 16;
-/** Non-empty (bucket, bin) entries the 1 ms tier keeps at most, per instance. */
-export const FINE_MAX_ENTRIES = 1 << 20;
+/**
+ * 1 ms buckets kept (16.4 s). Bounded small on purpose: the worker keeps up to 8 frozen runs as
+ * seek checkpoints, each with its own recorder; older or wider windows read the 100 ms tier.
+ */
+export const FINE_BUCKETS = 1 << 14;
+/** Non-empty (bucket, bin) entries the 1 ms tier keeps at most, per instance (2.5 MB). */
+export const FINE_MAX_ENTRIES = 1 << 18;
 /** The percentiles the charts draw. */
 export const LATENCY_QUANTILES = [0.5, 0.99, 0.999] as const;
 
