@@ -134,7 +134,8 @@ const predicates = () => [...el.querySelectorAll('.predicates li')].map((li) => 
 describe('lessons panel', () => {
   it('lists the missions with drafts disabled, runs a step live and judges the prediction', async () => {
     const storage = new MemStorage();
-    mount(false, storage);
+    const { store } = mount(false, storage);
+    expect(store.getState().env.lesson).toBeNull();
     expect(button('IPsec tunnels').disabled).toBe(true);
     expect(el.textContent).toContain('draft: needs ip xfrm');
     expect(button('Tunnels and flow entropy').disabled).toBe(false);
@@ -146,7 +147,15 @@ describe('lessons panel', () => {
     await click(button('Show solution'));
     await click(button('lab trace client server tcp 80'));
     expect(predicates()[0]).toMatch(/^✓ met:/);
+    // the progress an embedding page hears (bridge.ts "lesson" messages)
+    expect(store.getState().env.lesson).toEqual({
+      lessonId: LESSON_DOCUMENTS.find((l) => l.title === 'Flow setup and the accelerated path')!.id,
+      step: 0,
+      steps: 3,
+      done: false,
+    });
     await click(button('Next step'));
+    expect(store.getState().env.lesson?.step).toBe(1);
     expect(el.querySelector('h3')?.textContent).toBe('Step 2 of 3: One request, one flow setup');
     expect(predicates().every((p) => /not yet/.test(p))).toBe(true);
 
