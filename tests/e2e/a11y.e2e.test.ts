@@ -106,6 +106,7 @@ describe('accessibility in Chromium', () => {
         .waitFor({ timeout: 60_000 });
       await page.getByRole('button', { name: 'Pause', exact: true }).click();
       problems.push(...(await axe(page, 'iperf3 running, guide tab')));
+      expect(await page.getByRole('region', { name: 'This experiment' }).count()).toBe(1);
       await page.getByRole('tab', { name: 'Charts' }).click();
       problems.push(...(await axe(page, 'charts tab')));
       await page.getByRole('tab', { name: /Counters/ }).click();
@@ -135,6 +136,14 @@ describe('accessibility in Chromium', () => {
         .click();
       await page.getByRole('heading', { name: /^Step 1 of/ }).waitFor();
       problems.push(...(await axe(page, 'lesson open')));
+      // the guide shows the lesson, not a preset's "This experiment" box; the picker names the lesson
+      expect(await page.getByRole('region', { name: 'This experiment' }).count()).toBe(0);
+      expect(await page.getByRole('tab', { name: 'Lesson' }).getAttribute('aria-selected')).toBe('true');
+      expect(
+        await page
+          .getByRole('combobox', { name: 'Experiment' })
+          .evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent),
+      ).toBe('Lesson: Per-flow limits');
       await page.getByRole('button', { name: 'What is this?' }).click();
       problems.push(...(await axe(page, 'intro reopened over a lesson')));
       // the other theme than the system's, chosen in the header
