@@ -176,6 +176,28 @@ describe('scrubber', () => {
   });
 });
 
+describe('speed and clock', () => {
+  it('speed is a log-scale slider from 1 µs to 10 min of simulated time per wall second; the clock shows its unit', () => {
+    const speed = el.querySelector<HTMLInputElement>('input[aria-label="Speed"]')!;
+    expect(Number(speed.min)).toBe(3); // log10(1e3 ns/s)
+    expect(Number(speed.max)).toBeCloseTo(Math.log10(600e9), 10);
+    const shown = () => [
+      speed.getAttribute('aria-valuetext'),
+      el.querySelector('.speed output')!.textContent,
+    ];
+    act(() => patch(store, 'playback', { speedNsPerS: 1e3 }));
+    expect(shown()).toEqual(['1 µs/s', '1 µs/s']);
+    act(() => patch(store, 'playback', { speedNsPerS: 2.5e6 }));
+    expect(shown()).toEqual(['2.5 ms/s', '2.5 ms/s']);
+    act(() => patch(store, 'playback', { speedNsPerS: 600e9 }));
+    expect(shown()).toEqual(['10 min/s', '10 min/s']);
+    const clock = el.querySelector('[role=status][aria-label="Simulated time"]')!;
+    expect(clock.textContent).toBe('t = 8.000000 s');
+    act(() => patch(store, 'playback', { nowNs: 125e9 }));
+    expect(clock.textContent).toBe('t = 2 min 05.000 s');
+  });
+});
+
 describe('step and run-until pickers', () => {
   it('Step to: the next event, or the next packet entering a stage of the path, on either instance or one', () => {
     const pick = el.querySelector<HTMLSelectElement>('select[aria-label="Step to"]')!;
