@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { allocPathFrame, PASSAGE_LEFT } from '../../src/engine/view/path-types';
 import type { PathFrame, PathLayout } from '../../src/protocol/path-frame';
+import { categoryColour } from '../../src/ui/path/palette';
 import { computeGeometry } from '../../src/ui/path/path-geometry';
 import { allocHitData, DEFAULT_THEME, drawPath } from '../../src/ui/path/path-renderer';
 import { syntheticLayout } from '../bench/path-view/synthetic';
@@ -34,10 +35,12 @@ interface Rec {
   strokes: Array<{ colour: string; pts: number }>;
   /** fillRect calls with the lane-fill colour (queue occupancy bars). */
   fills: Array<[number, number, number, number]>;
+  /** Colours of shapes filled whole (boxes: stages, vCPUs). */
+  shapes: string[];
 }
 
 function recordingContext(): { ctx: CanvasRenderingContext2D; rec: Rec } {
-  const rec: Rec = { marks: [], strokes: [], fills: [] };
+  const rec: Rec = { marks: [], strokes: [], fills: [], shapes: [] };
   const state: Record<string, unknown> = { fillStyle: '#000', strokeStyle: '#000' };
   const ctx = new Proxy(state, {
     get(t, k: string) {
@@ -47,6 +50,7 @@ function recordingContext(): { ctx: CanvasRenderingContext2D; rec: Rec } {
         return (p?: RecPath) => {
           if (p instanceof RecPath)
             for (const [x, y] of p.arcs) rec.marks.push({ colour: String(t.fillStyle), x, y });
+          else rec.shapes.push(String(t.fillStyle));
         };
       if (k === 'stroke')
         return (p?: RecPath) => {
@@ -67,8 +71,11 @@ function recordingContext(): { ctx: CanvasRenderingContext2D; rec: Rec } {
   return { ctx, rec };
 }
 
-/** One batch of flow 1 crossing the client's first TX ring from 0 to 10 µs, seen at `toNs`. */
-function oneBatch(layout: PathLayout, toNs: number): PathFrame {
+/**
+ * One batch of flow 1 crossing the client's first TX ring from 0 to 10 µs, seen at `toNs`; with
+ * `napi`, a second one that vCPU 1 took off the server's RX ring inside the window.
+ */
+function oneBatch(layout: PathLayout, toNs: number, napi = false): PathFrame {
   const f = allocPathFrame(4);
   const txRing = layout.stages.indexOf('tx_ring');
   const lane = layout.instances[0]!.stages.find((s) => s.code === txRing)!.lanes[0]!;
@@ -102,17 +109,32 @@ function oneBatch(layout: PathLayout, toNs: number): PathFrame {
   f.flowRxQueue[0] = 0;
   f.flowRxCpu[0] = 0;
   f.flowTxQueue[0] = 0;
+  if (napi) {
+    const rxRing = layout.stages.indexOf('rx_ring');
+    f.n = 2;
+    f.id[1] = 8;
+    f.enterNs[1] = toNs - 900;
+    f.exitNs[1] = toNs - 100;
+    f.host[1] = 1;
+    f.stage[1] = rxRing;
+    f.queue[1] = 1;
+    f.flow[1] = 1;
+    f.count[1] = 4;
+    f.bytes[1] = 4 * 9001;
+    f.cpu[1] = 1;
+    f.fate[1] = PASSAGE_LEFT;
+  }
   return f;
 }
 
-function draw(layout: PathLayout, toNs: number, reducedMotion: boolean): Rec {
+function draw(layout: PathLayout, toNs: number, reducedMotion: boolean, napi = false): Rec {
   const g = computeGeometry(layout, 1000, 640);
   const { ctx, rec } = recordingContext();
   drawPath(
     ctx,
     g,
     layout,
-    oneBatch(layout, toNs),
+    oneBatch(layout, toNs, napi),
     { colourBy: 'flow', selection: null, reducedMotion, theme: DEFAULT_THEME, dpr: 1 },
     allocHitData(64),
   );
@@ -143,5 +165,12 @@ describe('the path view and prefers-reduced-motion', () => {
     // state: the same occupancy bar as with motion
     expect(ra.fills).toEqual(draw(layout, 3000, false).fills);
     expect(ra.fills.length).toBeGreaterThan(0);
+  });
+
+  it('without motion the vCPU that ran NAPI for a batch still lights up', () => {
+    const vcpu1 = categoryColour(1);
+    expect(draw(layout, 6000, false, true).shapes).toContain(vcpu1);
+    expect(draw(layout, 6000, true, true).shapes).toContain(vcpu1);
+    expect(draw(layout, 6000, true, false).shapes).not.toContain(vcpu1);
   });
 });

@@ -432,6 +432,11 @@ export function drawPath(
     // reduced motion: no batch is drawn between two places; one inside a stage is drawn in that
     // stage's queue (arrival order), one that already left is not drawn, a drop stays where it died
     const still = opts.reducedMotion && fate !== FATE_DROPPED;
+    // the vCPUs' NAPI load: every batch a vCPU took off an RX ring in this window (with or without motion)
+    if (fate !== FATE_DROPPED && frame.cpu[i]! >= 0 && layout.stages[stage] === 'rx_ring') {
+      const k = frame.host[i]! * 4096 + frame.cpu[i]!;
+      cpuLoad.set(k, (cpuLoad.get(k) ?? 0) + frame.count[i]!);
+    }
     if (still && !inside) continue;
     const jitter = (((flow * 0.618034 + frame.queue[i]! * 0.31) % 1) + 1) % 1;
     if (stage === g.fabric.stage) {
@@ -479,10 +484,6 @@ export function drawPath(
         nh++;
       }
       continue;
-    }
-    if (frame.cpu[i]! >= 0 && layout.stages[stage] === 'rx_ring') {
-      const k = frame.host[i]! * 4096 + frame.cpu[i]!;
-      cpuLoad.set(k, (cpuLoad.get(k) ?? 0) + frame.count[i]!);
     }
     const key = colourKey(flow);
     if (!opts.reducedMotion && i % trailStride === 0 && (p0.x !== p1.x || p0.y !== p1.y)) {
