@@ -259,6 +259,17 @@ describe('embed mode', () => {
       history: historyAtLoad,
       hash: '#embed=1&panels=path,lessons&controls=minimal',
     });
+
+    // "Open in the full lab": a new tab with this run (the lesson's scenario, the time) and the chrome
+    const [tab] = await Promise.all([ctx.waitForEvent('page'), full.click()]);
+    watch(tab);
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).hash).not.toMatch(/embed|controls|panels|origin/);
+    await labReady(tab);
+    await tab.getByRole('heading', { name: 'ec2-netlab' }).waitFor();
+    expect(await tab.getByTestId('sim-time').textContent()).toBe(
+      await page.getByTestId('sim-time').textContent(),
+    );
     await ctx.close();
     expect(problems).toEqual([]);
   });
