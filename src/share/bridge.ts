@@ -194,13 +194,15 @@ function describeType(type: unknown): string {
 }
 
 /**
- * The usual onHeight source: the document element's height, via ResizeObserver. For LabApi
- * implementations in the browser.
+ * The usual onHeight source: the height of the document's content, via ResizeObserver. The root
+ * element's box, not its scrollHeight: scrollHeight is never less than the frame's own height, so
+ * a frame sized from it could grow but never shrink back. For LabApi implementations in the browser.
  */
 export function observeDocumentHeight(doc: Document, cb: (px: number) => void): Unsubscribe {
   const el = doc.documentElement;
-  const ro = new ResizeObserver(() => cb(el.scrollHeight));
+  const measure = () => cb(el.getBoundingClientRect().height);
+  const ro = new ResizeObserver(measure);
   ro.observe(el);
-  cb(el.scrollHeight);
+  measure();
   return () => ro.disconnect();
 }
