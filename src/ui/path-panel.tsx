@@ -18,7 +18,7 @@ import { useApp, useAppStore, useLab } from './context';
  * legend (so the whole path is in view at 1440×900 and 1920×1080), within readable bounds.
  */
 const pathHeight = () =>
-  typeof innerHeight === 'number' ? Math.round(Math.min(860, Math.max(470, innerHeight - 290))) : 560;
+  typeof innerHeight === 'number' ? Math.round(Math.min(860, Math.max(470, innerHeight - 320))) : 560;
 
 const EMBED_PATH_HEIGHT = 470;
 

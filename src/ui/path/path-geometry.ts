@@ -80,12 +80,12 @@ const SOCKET_H = 38;
 const MID_H = 42;
 /** Height of one Nitro part (two text lines: name, detail): shrinks to the minimum on short canvases. */
 const NITRO_PART_MAX_H = 32;
-const NITRO_PART_MIN_H = 26;
+const NITRO_PART_MIN_H = 24;
 /** Room under a Nitro stage's parts for its queue count. */
 const NITRO_FOOT_H = 20;
 const RINGS_MIN_H = 60;
 /** Rings taller than this give the rest of the height to the Nitro parts first. */
-const RINGS_COMFORT_H = 120;
+const RINGS_COMFORT_H = 100;
 const FABRIC_H = 48;
 
 /** Width of the packets' lane (with its queue gauge) inside a Nitro stage of width `w`; the parts take the rest. */

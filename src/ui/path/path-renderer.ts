@@ -302,16 +302,26 @@ export function drawPath(
         ctx.fillStyle = '#ffffff';
         ctx.fillText(txt, px + 5, r.y + 14);
       }
-      const two = r.h >= 27;
+      // two lines (name, then detail) when 13 px apart fit; else one: "name · detail"
+      const two = r.h >= 29;
       ctx.fillStyle = t.fg;
       const labelW = r.w - 10 - (pillW ? pillW + 4 : 0);
       ctx.font = `600 11.5px ${t.font}`;
       // beside a drop pill the name may take 11 px rather than lose letters
       if (ctx.measureText(p.label).width > labelW) ctx.font = `600 11px ${t.font}`;
-      ctx.fillText(fitText(ctx, p.label, labelW), r.x + 5, r.y + (two ? 14 : r.h / 2 + 4));
+      const label = fitText(ctx, p.label, labelW);
+      const ly = r.y + (two ? 13 : r.h / 2 + 4);
+      ctx.fillText(label, r.x + 5, ly);
       ctx.fillStyle = t.muted;
-      ctx.font = `11px ${t.font}`;
-      if (two) ctx.fillText(fitText(ctx, p.detail, r.w - 10), r.x + 5, r.y + r.h - 5);
+      if (two) {
+        ctx.font = `11px ${t.font}`;
+        ctx.fillText(fitText(ctx, p.detail, r.w - 10), r.x + 5, r.y + 26);
+      } else if (label === p.label) {
+        const lw = ctx.measureText(label).width;
+        ctx.font = `11px ${t.font}`;
+        const rest = fitText(ctx, ` · ${p.detail}`, labelW - lw);
+        if (rest.length > 4) ctx.fillText(rest, r.x + 5 + lw, ly);
+      }
     }
     for (const l of s.lanes) {
       ctx.fillStyle = t.lane;
