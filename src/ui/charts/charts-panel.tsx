@@ -68,7 +68,11 @@ function useEngineSeries(
     }
     const wait = s.at + ENGINE_REFRESH_MS - performance.now();
     if (key === s.key && wait > 0) {
-      if (!s.timer) s.timer = setTimeout(() => ((s.timer = 0), setTick((t) => t + 1)), wait);
+      if (!s.timer)
+        s.timer = setTimeout(() => {
+          s.timer = 0;
+          setTick((t) => t + 1);
+        }, wait);
       return;
     }
     s.busy = true;
