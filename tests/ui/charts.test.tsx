@@ -435,6 +435,12 @@ describe('time axis math', () => {
     ];
     const id = (v: number) => v;
     expect(segmentsPath(segs, 0, 50, id, id)).toBe('M0,5H10L10,6H20M30,7L40,8');
+    // two runs with idle time between: two pieces, no line across the gap
+    const runs = [
+      { x0: 0, x1: 10, y: 1 },
+      { x0: 20, x1: 30, y: 2 },
+    ];
+    expect(segmentsPath(runs, 0, 50, id, id)).toBe('M0,1H10M20,2H30');
   });
 
   it('zooms about a point within [0, max], never narrower than 1 µs; a window covering all follows the clock', () => {

@@ -47,7 +47,7 @@ export function fmtValue(v: number): string {
 
 /**
  * An SVG path through a line's segments: a step segment is a horizontal run (H), a point joins the
- * previous one, a non-finite value breaks the line. Coordinates at 0.1 px (strings stay short; the
+ * previous one, a non-finite value or a gap after a step breaks the line. Coordinates at 0.1 px (strings stay short; the
  * charts redraw several times a second).
  */
 export function segmentsPath(
@@ -59,6 +59,8 @@ export function segmentsPath(
 ): string {
   let d = '';
   let open = false;
+  /** End of the previous step segment (a later step starting after it leaves a gap: no join). */
+  let stepEnd = Number.NaN;
   const r = (v: number) => Math.round(v * 10) / 10;
   for (const s of segs) {
     if (s.x1 < d0 || s.x0 > d1) continue;
@@ -66,9 +68,12 @@ export function segmentsPath(
       open = false;
       continue;
     }
+    const step = s.x1 > s.x0;
+    if (step && s.x0 > stepEnd) open = false; // e.g. two iperf3 runs with idle time between
     const yy = r(py(s.y));
     d += `${open ? 'L' : 'M'}${r(px(s.x0))},${yy}`;
-    if (s.x1 > s.x0) d += `H${r(px(s.x1))}`;
+    if (step) d += `H${r(px(s.x1))}`;
+    stepEnd = step ? s.x1 : Number.NaN;
     open = true;
   }
   return d;
