@@ -258,7 +258,8 @@ export function applyFrame(store: AppStore, f: Frame): void {
       checkpoints: sameNumbers(s.playback.checkpoints, f.checkpoints)
         ? s.playback.checkpoints
         : f.checkpoints,
-      lastStep: f.stepped ?? s.playback.lastStep,
+      // what the last step did stays shown until the lab plays on
+      lastStep: f.stepped ?? (s.playback.playing ? null : s.playback.lastStep),
     },
     terminal: {
       ...s.terminal,

@@ -7,9 +7,10 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunUntil } from '../../src/protocol/sim-api';
+import type { PathFrame } from '../../src/protocol/path-frame';
+import type { Frame, RunUntil } from '../../src/protocol/sim-api';
 import type { LabController } from '../../src/sim-client/lab-controller';
-import { type AppStore, createAppStore, patch, type StepChoice } from '../../src/state/app-store';
+import { type AppStore, applyFrame, createAppStore, patch, type StepChoice } from '../../src/state/app-store';
 import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { TimeControls } from '../../src/ui/time-controls';
 
@@ -276,5 +277,30 @@ describe('step and run-until pickers', () => {
     expect(el.querySelector('[data-testid=step-report]')!.textContent).toBe(
       'Step → 0.005273 s: 64 packets of flow 1 (seq 7132353) entered RX ring queue 1 on server (3 model events later)',
     );
+    // a frame while paused keeps it; playing on clears it
+    const f = {
+      protocolVersion: 3,
+      nowNs: 5_272_893,
+      furthestNs: 10e9,
+      checkpoints: [],
+      stepped: null,
+      events: 0,
+      reached: true,
+      stoppedBy: null,
+      foreground: null,
+      backgroundCount: 0,
+      terminal: [],
+      sampleCount: 0,
+      buffers: { sampleTimes: new Float64Array(0), samples: new Float64Array(0) },
+      counters: [],
+      labEvents: [],
+      runs: [],
+      path: { lanes: 0, toNs: 0, laneHost: new Uint8Array(0) } as unknown as PathFrame,
+    } as Frame;
+    act(() => applyFrame(store, f));
+    expect(el.querySelector('[data-testid=step-report]')).not.toBeNull();
+    act(() => patch(store, 'playback', { playing: true }));
+    act(() => applyFrame(store, { ...f, nowNs: 6e6 }));
+    expect(el.querySelector('[data-testid=step-report]')).toBeNull();
   });
 });
