@@ -65,8 +65,8 @@ const IDLE_MS = 150;
 const BUILD_SLICE_MS = 12;
 /** Events per `Timeline.build` call inside a slice. */
 const BUILD_CHUNK_EVENTS = 20_000;
-/** Events a "step to the next packet at a stage" may process before it gives up. */
-const STEP_MAX_EVENTS = 5_000_000;
+/** Events a "step to the next packet at a stage" may process before it gives up (well inside the client's 4 s request limit). */
+const STEP_MAX_EVENTS = 1_000_000;
 
 /** One run of the lab with the service's observers: the path and chart recorders, the drop counts. */
 class ServiceRun implements TimelineRun {

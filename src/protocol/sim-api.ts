@@ -142,21 +142,8 @@ export interface LabEvent {
   detail: string;
 }
 
-/**
- * The path's stages a single step can stop at (the probe's names, src/engine/core/probe.ts, in
- * path order), with the label the UI shows.
- */
-export const STEP_STAGES = [
-  { stage: 'socket_tx', label: 'socket (send)' },
-  { stage: 'qdisc', label: 'qdisc' },
-  { stage: 'tx_ring', label: 'TX ring' },
-  { stage: 'nitro_egress', label: 'Nitro egress' },
-  { stage: 'fabric', label: 'VPC fabric' },
-  { stage: 'nitro_ingress', label: 'Nitro ingress' },
-  { stage: 'rx_ring', label: 'RX ring' },
-  { stage: 'socket_rx', label: 'socket (receive)' },
-] as const;
-export type StepStage = (typeof STEP_STAGES)[number]['stage'];
+export { STEP_STAGES, type StepStage } from '../lib/step-stages';
+import type { StepStage } from '../lib/step-stages';
 
 /** What a single step advances to: the next model event, or the next packet entering a stage. */
 export type StepTarget =

@@ -6,7 +6,8 @@
  * "[" and "]" slower/faster (when focus is not in a text field).
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { RunUntil, StepStage } from '../protocol/sim-api';
+import { STEP_STAGES, type StepStage } from '../lib/step-stages';
+import type { RunUntil } from '../protocol/sim-api';
 import {
   formatSimTime,
   formatSpeed,
@@ -16,26 +17,6 @@ import {
 } from '../state/app-store';
 import { useApp, useLab } from './context';
 import { TimeScrubber } from './time-scrubber';
-
-/**
- * The stages a step can stop at, in path order, with their labels. The UI may import the protocol's
- * types only (architecture.md), so the list is kept here; the Record makes the compiler check it
- * names every StepStage of src/protocol/sim-api.ts.
- */
-const STAGE_LABELS: Record<StepStage, string> = {
-  socket_tx: 'socket (send)',
-  qdisc: 'qdisc',
-  tx_ring: 'TX ring',
-  nitro_egress: 'Nitro egress',
-  fabric: 'VPC fabric',
-  nitro_ingress: 'Nitro ingress',
-  rx_ring: 'RX ring',
-  socket_rx: 'socket (receive)',
-};
-const STEP_STAGES = (Object.keys(STAGE_LABELS) as StepStage[]).map((stage) => ({
-  stage,
-  label: STAGE_LABELS[stage],
-}));
 
 const LOG_MIN = Math.log10(SPEED_MIN_NS_PER_S);
 const LOG_MAX = Math.log10(SPEED_MAX_NS_PER_S);

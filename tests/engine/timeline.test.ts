@@ -5,7 +5,9 @@
  * chosen counter, the first drop and the time.
  */
 import { describe, expect, it } from 'vitest';
+import { PROBE_STAGES } from '../../src/engine/core/probe';
 import { InteractiveSession, type SessionLogEntry } from '../../src/engine/interactive-session';
+import { STEP_STAGES } from '../../src/lib/step-stages';
 import { createLab } from '../../src/engine/runner';
 import { SEEK_DETAIL_WINDOW_NS } from '../../src/engine/timeline';
 import { PathRecorder } from '../../src/engine/view/path-recorder';
@@ -187,6 +189,10 @@ describe('timeline: seek', () => {
 });
 
 describe('timeline: single step', () => {
+  it('offers the probe stages, in path order', () => {
+    expect(STEP_STAGES.map((s) => s.stage)).toEqual([...PROBE_STAGES]);
+  });
+
   it('"next event" processes exactly one model event and stops at its instant', () => {
     const svc = new SimService();
     svc.load(DOC);
