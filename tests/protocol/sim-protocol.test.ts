@@ -280,6 +280,38 @@ describe('sim protocol over a MessageChannel', () => {
     client.dispose();
   });
 
+  it('a worker replaced after a seek back keeps the timeline: same instant, same end, the later commands still recorded', async () => {
+    let hang = false;
+    const spawn = (): WorkerHandle => {
+      const h = spawnInProcess();
+      const real = h.api as unknown as SimApiLike;
+      const api = new Proxy(real, {
+        get: (t, k: keyof SimApiLike) =>
+          k === 'advance' && hang ? () => new Promise(() => {}) : (t[k] as unknown),
+      });
+      return { ...h, api };
+    };
+    const out: TerminalChunk[] = [];
+    const client = new SimClient({ spawn, timeoutMs: 300, onFrame: (f) => out.push(...f.terminal) });
+    await client.load(SCENARIO);
+    await client.submit('sleep 0.2');
+    await client.advance(300e6, 1e7);
+    await client.submit('hostname');
+    await client.advance(500e6, 1e7);
+    await client.seek(100e6);
+    hang = true;
+    await expect(client.advance(200e6, 1e7)).rejects.toThrow(/no answer/);
+    hang = false;
+    expect(client.simTimeNs).toBe(100e6);
+    expect(client.furthestNs).toBe(500e6);
+    const f = (await client.advance(100e6, 1))!;
+    expect(f.furthestNs).toBe(500e6);
+    // playing on replays the recorded 'hostname' at 0.3 s
+    while (client.simTimeNs < 400e6) await client.advance(400e6, 1e7);
+    expect(textOf(out)).toBe('sleep 0.2\nhostname\nclient\nhostname\nclient\n');
+    client.dispose();
+  });
+
   it('a worker that dies mid-request is replaced at once', async () => {
     const restarts: string[] = [];
     let fail: ((why: string) => void) | null = null;
