@@ -189,8 +189,8 @@ describe('ENA Express: latency and loss', () => {
     expect(oneWay(true) - oneWay(false)).toBe(lab0().params.enaSrdAddedOneWayNs);
   });
 
-  it("an SRD packet the receiving card's ingress queue drops is retransmitted, not lost; standard ENA loses it", () => {
-    const deliveredAndDropped = (srd: boolean) => {
+  it("an SRD packet the receiving card's ingress queue drops is retransmitted by the sender's card, not lost; standard ENA loses it", () => {
+    const run = (srd: boolean) => {
       const lab = pair('c6in.8xlarge');
       if (srd) {
         enable(lab, 'client');
@@ -199,22 +199,76 @@ describe('ENA Express: latency and loss', () => {
       const client = lab.instance('client')!;
       const server = lab.instance('server')!;
       const card = server.nitro;
+      const flow = lab.makeFlow(client, lab.tuple(client, server, 'tcp', 40_000, 5201));
       let delivered = 0;
       card.toHost = (p: Packet) => {
-        delivered += p.count;
+        if (p.flow === flow) delivered += p.count;
       };
-      const flow = lab.makeFlow(client, lab.tuple(client, server, 'tcp', 40_000, 5201));
-      // an incast-sized burst: 27 MB at once, twice what the 2 ms ingress queue holds at 50 Gbps
-      const n = 3_000;
-      for (let i = 0; i < n / 50; i++) card.ingressStage.offer(packet(flow, 50, 8900, i * 50));
+      // another sender's standard-ENA bursts keep the server's 2 ms ingress queue (50 Gbps: ~1400
+      // packets) full when the client's first three batches reach it
+      const other = lab.makeFlow(server, lab.tuple(server, client, 'tcp', 5201, 40_001));
+      const stage = card.ingressStage;
+      const offer = stage.offer.bind(stage);
+      let bursts = 0;
+      stage.offer = (p: Packet) => {
+        if (p.flow === flow && bursts < 3) {
+          bursts++;
+          for (let i = 0; i < 30; i++) offer(packet(other, 50, 8900, i * 50));
+        }
+        offer(p);
+      };
+      const n = 1_000;
+      for (let i = 0; i < n / 50; i++) client.nitro.egress(packet(flow, 50, 8900, i * 50));
       lab.runUntil(1e9);
-      return { delivered, retransmitted: card.srd.retransmittedPkts, n };
+      return {
+        delivered,
+        retransmitted: card.srd.retransmittedPkts,
+        n,
+        conn: client.nitro.srd.connection(server.host.ip),
+      };
     };
-    const plain = deliveredAndDropped(false);
+    const plain = run(false);
     expect(plain.delivered).toBeLessThan(plain.n);
     expect(plain.retransmitted).toBe(0);
-    const srd = deliveredAndDropped(true);
+    expect(plain.conn).toBeUndefined();
+    const srd = run(true);
     expect(srd.delivered).toBe(srd.n);
     expect(srd.retransmitted).toBeGreaterThan(0);
+    // the sender's SRD connection reacted: a smaller window, nothing left in flight
+    expect(srd.conn!.decreases).toBeGreaterThan(0);
+    expect(srd.conn!.cwndBytes).toBeLessThan(lab0().params.enaSrdInitialWindowBytes);
+    expect(srd.conn!.inflightBytes).toBe(0);
+  });
+
+  it('an SRD connection sends no more than its window: the rest of a burst waits in the sending card', () => {
+    const lab = pair('c6in.8xlarge');
+    enable(lab, 'client');
+    enable(lab, 'server');
+    const client = lab.instance('client')!;
+    const server = lab.instance('server')!;
+    let delivered = 0;
+    server.nitro.toHost = (p: Packet) => {
+      delivered += p.count;
+    };
+    const flow = lab.makeFlow(client, lab.tuple(client, server, 'tcp', 40_000, 5201));
+    // flow setup first, then a 4.4 MB burst (under the 2 ms queues of the per-flow and bw_out shapers)
+    client.nitro.egress(packet(flow, 1, 8900, 0));
+    lab.runUntil(lab.nowNs + 1e6);
+    for (let i = 0; i < 10; i++) client.nitro.egress(packet(flow, 50, 8900, 1 + i * 50));
+    const conn = client.nitro.srd.connection(server.host.ip)!;
+    const win = conn.cwndBytes;
+    let maxInflight = 0;
+    let maxQueued = 0;
+    for (let t = 0; t < 200; t++) {
+      lab.runUntil(lab.nowNs + 10_000);
+      maxInflight = Math.max(maxInflight, conn.inflightBytes);
+      maxQueued = Math.max(maxQueued, conn.queuedPackets);
+    }
+    expect(delivered).toBe(501);
+    // a batch may overshoot the window (it is never split), by at most one batch
+    expect(maxInflight).toBeLessThanOrEqual(win + 50 * 8900);
+    expect(maxQueued).toBeGreaterThan(0);
+    expect(conn.inflightBytes).toBe(0);
+    expect(client.nitro.srd.counters().ena_srd_resource_utilization).toBe(0);
   });
 });

@@ -146,7 +146,12 @@ export class HttpConnection {
     this.clientPort = client.host.allocPort();
     this.fwd = lab.makeFlow(client, lab.tuple(client, server, 'tcp', this.clientPort, port));
     this.rev = lab.makeFlow(server, lab.tuple(server, client, 'tcp', port, this.clientPort));
-    const mss = lab.pathMtu() - TCP_MSS_OVERHEAD;
+    // ENA Express clamps the MSS of new TCP connections to fit the SRD MTU (AWS-ENAX), as for iperf3
+    const srdMtu = Math.min(
+      client.nitro.srd.mssClampMtu(server.host.ip),
+      server.nitro.srd.mssClampMtu(client.host.ip),
+    );
+    const mss = Math.min(lab.pathMtu(), srdMtu) - TCP_MSS_OVERHEAD;
     const opts = {
       mss,
       sndbufBytes: lab.params.tcpWmemMax,

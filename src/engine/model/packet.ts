@@ -98,6 +98,20 @@ export interface Packet {
   inner?: Flow | null;
   /** Set while the packet is an IPv4 fragment (between the sender's ip_fragment and the receiver's reassembly). */
   frag?: FragInfo | null;
+  /**
+   * Set while the packet travels over SRD (ENA Express): from the sending card's SRD connection
+   * until the receiving card hands it to the host or drops it (nitro/ena-express.ts).
+   */
+  srd?: SrdTag | null;
+}
+
+/** What the receiving Nitro card needs to acknowledge an SRD packet to its sender (opaque here). */
+export interface SrdTag {
+  /** The sending card's SRD connection. */
+  conn: unknown;
+  /** When the packet left the sender's SRD connection, and when it reached the receiving card. */
+  departNs: number;
+  arriveNs: number;
 }
 
 /** Copy a batch's fields into a new batch object of `count` packets. */
@@ -119,6 +133,7 @@ export function cloneBatch(p: Packet, count: number): Packet {
     mark: p.mark,
     inner: p.inner ?? null,
     frag: p.frag ?? null,
+    srd: p.srd ?? null,
   };
 }
 

@@ -30,6 +30,7 @@
 import { ENA_EXPRESS_MTU_BYTES } from '../../catalog';
 import type { Scheduler } from '../core/scheduler';
 import type { Packet } from '../model/packet';
+import { Fifo } from '../core/fifo';
 import type { ParamValues } from '../params';
 import type { Eni, VpcState } from '../vpc';
 
@@ -57,10 +58,11 @@ export class EnaExpress {
   txPkts = 0;
   eligibleTxPkts = 0;
   rxPkts = 0;
-  /** SRD packets retransmitted after a loss at this card, and those lost because the buffer was full. */
+  /** SRD packets this card dropped at ingress and their senders retransmitted. */
   retransmittedPkts = 0;
-  bufferFullDrops = 0;
-  /** Bytes held for retransmission now. */
+  /** Eligible packets sent as standard ENA because the SRD memory was full. */
+  fallbackPkts = 0;
+  /** Bytes in this card's SRD memory: queued in its SRD connections or sent and not yet acknowledged. */
   private heldBytes = 0;
   private vpc: VpcState | null = null;
   private eni: Eni | null = null;
@@ -119,18 +121,16 @@ export class EnaExpress {
     return ok;
   }
 
-  /** Egress: count the packet and say whether it travels over SRD. */
+  /** Egress: count the packet as eligible and say whether it travels over SRD (ena_srd_tx_pkts counts at `send`). */
   egress(p: Packet): boolean {
     if (!this.eligible(p, true)) return false;
     this.eligibleTxPkts += p.count;
-    if (p.sizeBytes > this.mtu) return false; // eligible, but too big for SRD: standard ENA
-    this.txPkts += p.count;
-    return true;
+    return p.sizeBytes <= this.mtu; // eligible, but too big for SRD: standard ENA
   }
 
   /** Ingress: count an SRD packet; true when it arrived over SRD. */
   ingress(p: Packet): boolean {
-    if (!this.eligible(p, false) || p.sizeBytes > this.mtu) return false;
+    if (p.srd == null) return false;
     this.rxPkts += p.count;
     return true;
   }
@@ -154,26 +154,90 @@ export class EnaExpress {
       : Number.POSITIVE_INFINITY;
   }
 
+  // ---------------------------------------------------------------- SRD transport (sender side)
+  /** Called when a lost SRD packet is back in this (sending) card's queue (the card's probe). */
+  onRequeue: (p: Packet) => void = () => {};
+  /** SRD connections of this card by peer IP (one per pair of ENIs). */
+  private readonly conns = new Map<string, SrdConnection>();
+
   /**
-   * An SRD packet was dropped at this card's ingress: hold it for retransmission and hand it back
-   * to `resend` after enaSrdRetransmitNs. False when the SRD buffer is full (the packet is lost).
+   * A shaped SRD packet leaves the card: through its SRD connection to the peer, which sends it now
+   * if its window allows or queues it. When the SRD memory is full the packet falls back to standard
+   * ENA (AWS-ENAPERF: at 100% utilization "traffic falls back"): `forward` at once, untagged.
    */
-  retransmit(p: Packet, resend: (q: Packet) => void): boolean {
+  send(p: Packet, forward: (q: Packet) => void): void {
     const bytes = p.count * p.sizeBytes;
     if (this.heldBytes + bytes > this.params.enaSrdRetransmitBufferBytes) {
-      this.bufferFullDrops += p.count;
-      return false;
+      this.fallbackPkts += p.count;
+      forward(p);
+      return;
+    }
+    const peer = p.flow.tuple.dstIp;
+    let c = this.conns.get(peer);
+    if (c === undefined) {
+      c = new SrdConnection(this, this.sched, this.params, forward, this.mtu);
+      this.conns.set(peer, c);
     }
     this.heldBytes += bytes;
+    this.txPkts += p.count;
+    c.enqueue(p);
+  }
+
+  /** The SRD connection to `peerIp`, if this card opened one (tests, `lab nitro show`). */
+  connection(peerIp: string): SrdConnection | undefined {
+    return this.conns.get(peerIp);
+  }
+
+  /** Bytes left the SRD memory of this card (delivered, or lost for good). */
+  release(bytes: number): void {
+    this.heldBytes -= bytes;
+  }
+
+  // ---------------------------------------------------------------- SRD transport (receiver side)
+  /** Ingress: an SRD packet reached this card (the fabric's one-way time is now known). */
+  arrived(p: Packet): void {
+    if (p.srd != null) p.srd.arriveNs = this.sched.now;
+  }
+
+  /**
+   * This card handed an SRD packet to its host: the acknowledgement reaches the sender one fabric
+   * crossing later (the same one-way time the packet took, SRD overhead included).
+   */
+  delivered(p: Packet): void {
+    const tag = p.srd;
+    if (tag == null) return;
+    p.srd = null;
+    const back = tag.arriveNs - tag.departNs;
+    const conn = tag.conn as SrdConnection;
+    const bytes = p.count * p.sizeBytes;
+    const departNs = tag.departNs;
+    this.sched.after(back, () => conn.acked(bytes, this.sched.now - departNs));
+  }
+
+  /**
+   * This card's ingress shaper dropped an SRD packet (its queue full, as under incast). The sender
+   * detects the loss enaSrdRetransmitNs later (assumed), reduces its window and sends the packet
+   * again before anything new. TCP never sees that loss. Always true: the packet is held in the
+   * sender's SRD memory from its first transmission until it is delivered.
+   */
+  lostAtIngress(p: Packet): boolean {
+    const tag = p.srd;
+    if (tag == null) return false;
+    p.srd = null;
+    const conn = tag.conn as SrdConnection;
     this.retransmittedPkts += p.count;
-    this.sched.after(this.params.enaSrdRetransmitNs, () => {
-      this.heldBytes -= bytes;
-      resend(p);
-    });
+    this.sched.after(this.params.enaSrdRetransmitNs, () => conn.lost(p));
     return true;
   }
 
-  /** ena_srd_resource_utilization: the SRD buffer's occupancy, percent (integer, as the device reports it). */
+  /** This card dropped an SRD packet for another reason (a VPC decision): the sender forgets it. */
+  droppedForGood(p: Packet, count: number): void {
+    const tag = p.srd;
+    if (tag == null) return;
+    (tag.conn as SrdConnection).forget(count * p.sizeBytes);
+  }
+
+  /** ena_srd_resource_utilization: the SRD memory's occupancy, percent (integer, as the device reports it). */
   utilizationPercent(): number {
     return Math.floor((100 * this.heldBytes) / this.params.enaSrdRetransmitBufferBytes);
   }
@@ -186,5 +250,108 @@ export class EnaExpress {
       ena_srd_rx_pkts: this.rxPkts,
       ena_srd_resource_utilization: this.utilizationPercent(),
     };
+  }
+}
+
+/**
+ * One SRD connection: this card's sending side towards one peer ENI. A congestion window (bytes in
+ * flight: sent, not yet acknowledged by the receiving card) adapted from SRD's own acknowledgements:
+ * - an acknowledgement whose round trip exceeds the connection's minimum by more than
+ *   enaSrdTargetQueueDelayNs (queueing on the path: here the receiver's ingress shaper), or a loss
+ *   at the receiving card, multiplies the window by enaSrdDecreaseFactor, at most once per round
+ *   trip (the packets already in flight still carry the old congestion news);
+ * - any other acknowledgement grows it by enaSrdAdditiveIncreaseBytes per window acknowledged
+ *   (additive increase, one step per round trip).
+ * Never below one SRD MTU. What the window does not admit waits here, in the sender's card,
+ * retransmissions first.
+ */
+export class SrdConnection {
+  cwndBytes: number;
+  inflightBytes = 0;
+  minRttNs = Number.POSITIVE_INFINITY;
+  /** Window reductions so far (lab-only). */
+  decreases = 0;
+  peakQueuedBytes = 0;
+  private queuedBytes = 0;
+  private readonly queue = new Fifo<Packet>(16);
+  private readonly retransmits = new Fifo<Packet>(8);
+  /** No new reduction before this time (one round trip after the last). */
+  private holdDecreaseUntilNs = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly owner: EnaExpress,
+    private readonly sched: Scheduler,
+    private readonly params: ParamValues,
+    private readonly forward: (p: Packet) => void,
+    private readonly minCwndBytes: number,
+  ) {
+    this.cwndBytes = params.enaSrdInitialWindowBytes;
+  }
+
+  get queuedPackets(): number {
+    let n = 0;
+    for (let i = 0; i < this.queue.length; i++) n += this.queue.at(i).count;
+    for (let i = 0; i < this.retransmits.length; i++) n += this.retransmits.at(i).count;
+    return n;
+  }
+
+  enqueue(p: Packet): void {
+    this.queue.push(p);
+    this.queuedBytes += p.count * p.sizeBytes;
+    if (this.queuedBytes > this.peakQueuedBytes) this.peakQueuedBytes = this.queuedBytes;
+    this.pump();
+  }
+
+  /** Send while the window has room (a batch may overshoot it: it is never split). */
+  private pump(): void {
+    while (this.inflightBytes < this.cwndBytes) {
+      const from = this.retransmits.length > 0 ? this.retransmits : this.queue.length > 0 ? this.queue : null;
+      if (from === null) return;
+      const p = from.shift();
+      const bytes = p.count * p.sizeBytes;
+      this.queuedBytes -= bytes;
+      this.inflightBytes += bytes;
+      const now = this.sched.now;
+      p.srd = { conn: this, departNs: now, arriveNs: now };
+      this.sched.after(this.params.enaSrdAddedOneWayNs, this.forwardArg, p);
+    }
+  }
+
+  private readonly forwardArg = (arg: unknown) => this.forward(arg as Packet);
+
+  private decrease(now: number, rttNs: number): void {
+    if (now < this.holdDecreaseUntilNs) return;
+    this.cwndBytes = Math.max(this.minCwndBytes, this.cwndBytes * this.params.enaSrdDecreaseFactor);
+    this.holdDecreaseUntilNs = now + rttNs;
+    this.decreases++;
+  }
+
+  /** The receiving card delivered `bytes`; this round trip took `rttNs`. */
+  acked(bytes: number, rttNs: number): void {
+    this.inflightBytes -= bytes;
+    this.owner.release(bytes);
+    if (rttNs < this.minRttNs) this.minRttNs = rttNs;
+    const now = this.sched.now;
+    if (rttNs > this.minRttNs + this.params.enaSrdTargetQueueDelayNs) this.decrease(now, rttNs);
+    else this.cwndBytes += (this.params.enaSrdAdditiveIncreaseBytes * bytes) / this.cwndBytes;
+    this.pump();
+  }
+
+  /** The receiving card dropped `p` (detected now): smaller window, and `p` goes again first. */
+  lost(p: Packet): void {
+    const bytes = p.count * p.sizeBytes;
+    this.inflightBytes -= bytes;
+    this.decrease(this.sched.now, Number.isFinite(this.minRttNs) ? this.minRttNs : 0);
+    this.owner.onRequeue(p);
+    this.retransmits.push(p);
+    this.queuedBytes += bytes;
+    this.pump();
+  }
+
+  /** A packet dropped for good by the receiving card (not a congestion loss): out of flight and memory. */
+  forget(bytes: number): void {
+    this.inflightBytes -= bytes;
+    this.owner.release(bytes);
+    this.pump();
   }
 }

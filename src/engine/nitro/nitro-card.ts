@@ -250,16 +250,21 @@ export class NitroCard {
       (p) => {
         this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
         this.traffic.in(this.sched.now, p.count, p.count * p.sizeBytes);
+        if (p.srd != null) this.srd.delivered(p);
         this.toHost(p);
       },
       (p, n, r) => {
-        // SRD retransmits what the ingress queue dropped (incast); TCP never sees the loss. For the
-        // probe the packet stays in nitro_ingress until it is offered again.
-        if (this.srd.isSrd(p, false) && this.srd.retransmit(p, (q) => this.ingressStage.offer(q))) return;
+        // SRD: the sender retransmits what the ingress queue dropped (incast); TCP never sees the
+        // loss. For the probe the packet leaves nitro_ingress here and enters it again on arrival.
+        if (p.srd != null && this.srd.lostAtIngress(p)) {
+          this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
+          return;
+        }
         this.drop(p, n, r, 'nitro_ingress');
       },
       params.nitroFlowQuantumBytes,
     );
+    this.srd.onRequeue = (p) => this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
     const igw = new TokenBucket(cfg.igwLimitBps / 8, (cfg.igwLimitBps / 8) * bucketS);
     this.igwStage = new ShaperStage(
       sched,
@@ -402,12 +407,11 @@ export class NitroCard {
 
   /** Shaped egress to the fabric; an SRD packet first pays the SRD one-way overhead (assumed). */
   private toFabricSrd(p: Packet): void {
-    if (this.vpc !== null && this.srd.isSrd(p, true))
-      this.sched.after(this.params.enaSrdAddedOneWayNs, this.toFabricArg, p);
+    if (this.vpc !== null && this.srd.isSrd(p, true)) this.srd.send(p, this.forwardFn);
     else this.forward(p);
   }
 
-  private readonly toFabricArg = (arg: unknown) => this.forward(arg as Packet);
+  private readonly forwardFn = (p: Packet) => this.forward(p);
 
   /** The batch leaves the card for the fabric (the end of the probe's nitro_egress). */
   private forward(p: Packet): void {
@@ -419,7 +423,10 @@ export class NitroCard {
   /** A packet arriving from the VPC fabric. */
   ingress(p: Packet): void {
     this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_ingress', 0, p);
-    if (this.vpc !== null) this.srd.ingress(p);
+    if (p.srd != null) {
+      this.srd.arrived(p);
+      this.srd.ingress(p);
+    }
     if (this.vpc !== null && !this.fastPath(p)) {
       this.slowPath(p, 'ingress');
       return;
@@ -651,6 +658,7 @@ export class NitroCard {
 
   private drop(p: Packet, count: number, reason: DropReason, stage: 'nitro_egress' | 'nitro_ingress'): void {
     this.drops.add(this.cfg.hostName, stage, reason, count, count * p.sizeBytes, p.flow.id);
+    if (p.srd != null && stage === 'nitro_ingress') this.srd.droppedForGood(p, count);
     this.probe.sink?.drop(this.sched.now, this.probeHost, stage, 0, p, count, reason, true);
   }
 }
