@@ -13,6 +13,12 @@
  * `ethtool -S`); the one-way latency of every flow is dominated by that queue (p50 and p99 in the
  * milliseconds) where the same 4 MiB sent by one client alone stays in the hundreds of µs at p50 and
  * loses nothing.
+ *
+ * With ENA Express (SRD congestion control in the sending cards, nitro/ena-express.ts) the tests show
+ * where it helps and where it does not: synchronized short responses (ab -k -c 8 × 8 clients) lose
+ * their tails and wait for RTOs without it and not with it; the bulk 4 MiB incast loses nothing at
+ * the card with it, but its queue only moves to the clients' cards; UDP bursts' card drops become late
+ * deliveries.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -118,12 +124,10 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
   }, 180_000);
 
   /**
-   * ENA Express under incast. SRD (ena-express.ts) retransmits a packet the receiving card's
-   * ingress shaper drops, from the network layer, after enaSrdRetransmitNs (assumed); it does not
-   * raise the receiver's inbound allowance. With TCP the model shows no gain (TCP's SACK/RACK already
-   * recovers the drops of the burst above; the retransmissions, with no congestion response, keep the
-   * queue full longer). With UDP datagrams, which nothing else would recover, the drops at the card
-   * become late deliveries: the loss that is left is the server's socket buffer, after the card,
+   * ENA Express under UDP incast. SRD (ena-express.ts) paces each sender's card by its window and
+   * retransmits, from the sender's card, a packet the receiving card's ingress shaper drops; it does
+   * not raise the receiver's inbound allowance. With UDP datagrams, which nothing else would
+   * recover, the drops at the card become late deliveries: the loss that is left is the server's socket buffer, after the card,
    * which SRD cannot reach; the delivered datagrams' latency grows by the retransmissions' time.
    */
   it('UDP bursts (iperf3 -b 1G/200): Nitro-ingress loss without ENA Express; with it (UDP opted in) the card’s drops are retransmitted', async () => {
@@ -194,5 +198,96 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
     const worst = (e: SummaryEntry) => Math.max(...Object.values(e.latency).map((l) => l.p99us));
     expect(worst(b.summary)).toBeGreaterThan(worst(a.summary));
     expect(worst(b.summary)).toBeLessThan(20_000);
+  }, 180_000);
+
+  /**
+   * The 4 MiB bulk incast with ENA Express (TCP): SRD's windows keep the server's ingress queue short,
+   * so nothing is dropped there, but TCP loses nothing either way (it recovered the standard run's
+   * drops by SACK), so its windows keep growing and the bytes wait in the clients' cards instead:
+   * the one-way latency is not better, the same few milliseconds of queue sit elsewhere.
+   */
+  it('8 × 4 MiB with ENA Express: no drops at the server’s card; the queue moves to the clients’ cards, the tail is not better', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'ec2-netlab-incast-4m-'));
+    const doc = JSON.parse(readFileSync(join(ROOT, FIXTURE), 'utf8')) as {
+      instances: Array<Record<string, unknown>>;
+    };
+    for (const i of doc.instances) i.enaSrd = { EnaSrdEnabled: true };
+    const srdFixture = join(tmp, 'incast-ena-express-4m.json');
+    writeFileSync(srdFixture, JSON.stringify(doc));
+    const [plain, srd] = await Promise.all([lab(), labWith(srdFixture)]);
+    const a = server(plain);
+    const b = server(srd);
+    const worst = (e: SummaryEntry) => Math.max(...Object.values(e.latency).map((l) => l.p99us));
+    expect(a.summary.counters['drops nitro_ingress bw_in_allowance_exceeded']).toBeGreaterThan(100);
+    expect(b.ethtool.ena_srd_rx_pkts).toBeGreaterThan(3_000);
+    for (const k of Object.keys(b.summary.counters)) expect(k.startsWith('drops ')).toBe(false);
+    expect(Object.keys(b.summary.latency)).toHaveLength(8);
+    // the same milliseconds of queue: not the tens of ms of a retransmission without congestion response
+    expect(worst(b.summary)).toBeGreaterThan(0.5 * worst(a.summary));
+    expect(worst(b.summary)).toBeLessThan(2 * worst(a.summary));
+  }, 180_000);
+
+  /**
+   * The classic incast, where TCP pays: the server, an aggregator, fetches 64 KiB responses from all
+   * eight clients at once (`ab -k -c 8 -n 100 http://clientK/64k &`, eight jobs: 64 connections, each
+   * one response in flight). Without ENA Express the synchronized responses overflow the server's
+   * Nitro ingress queue; a connection that loses the tail of a response has nothing behind it to
+   * trigger SACK recovery, so it waits for its loss probe or its RTO (200 ms minimum): a few requests
+   * take 200 ms where the others take a few. With ENA Express each client's card sends into its SRD
+   * connection's window (ena-express.ts): the ACK round trips grow as the server's queue grows, the
+   * windows shrink, the rest of the burst waits in the clients' cards, and nothing is dropped at the
+   * server's card, so no request waits for a timeout.
+   */
+  it('synchronized 64 KiB responses from eight clients (ab -k -c 8): RTOs without ENA Express; with it no drops at the card and a tail of milliseconds', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'ec2-netlab-incast-ab-'));
+    const doc = JSON.parse(readFileSync(join(ROOT, FIXTURE), 'utf8')) as {
+      instances: Array<Record<string, unknown>>;
+    };
+    for (const i of doc.instances) i.enaSrd = { EnaSrdEnabled: true };
+    const srdFixture = join(tmp, 'incast-ena-express-tcp.json');
+    writeFileSync(srdFixture, JSON.stringify(doc));
+    const script = [
+      ...Array.from({ length: 8 }, (_, k) => `server: ab -q -k -n 100 -c 8 http://client${k + 1}/64k &`),
+      'sleep 2',
+      'lab summary',
+      'server: ethtool -S eth0',
+    ];
+    const [plain, srd] = await Promise.all([lab('--', ...script), labWith(srdFixture, '--', ...script)]);
+    const jobs = (runs: Run[]) => {
+      const ended = runs.filter(
+        (r) => r.command.startsWith('ab ') && /Percentage of the requests/.test(r.output),
+      );
+      expect(ended).toHaveLength(8);
+      return ended.map((r) => {
+        const p99 = Number(/^ +99% +(\d+)$/m.exec(r.output)![1]);
+        const longest = Number(/^ +100% +(\d+) \(longest request\)$/m.exec(r.output)![1]);
+        const res = r.result as { completeRequests: number; timeTakenS: number };
+        expect(res.completeRequests).toBe(100);
+        expect(r.output).toMatch(/^Failed requests: +0$/m);
+        return { p99, longest, takenS: res.timeTakenS };
+      });
+    };
+    const a = jobs(plain);
+    const b = jobs(srd);
+    const sa = server(plain);
+    const sb = server(srd);
+
+    // without ENA Express: drops at the server's card, and requests that waited for an RTO (≥ 200 ms)
+    expect(sa.summary.counters['drops nitro_ingress bw_in_allowance_exceeded']).toBeGreaterThan(50);
+    expect(a.filter((j) => j.longest >= 200).length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...a.map((j) => j.p99))).toBeGreaterThanOrEqual(200);
+
+    // with ENA Express: SRD carried the responses, the server's card dropped nothing
+    expect(sb.ethtool.ena_srd_rx_pkts).toBeGreaterThan(1_000);
+    expect(sb.summary.counters['drops nitro_ingress bw_in_allowance_exceeded']).toBeUndefined();
+    for (const k of Object.keys(sb.summary.counters)) expect(k.startsWith('drops ')).toBe(false);
+    // the tail: every job's p99 and longest request in milliseconds, not an RTO
+    expect(Math.max(...b.map((j) => j.longest))).toBeLessThan(20);
+    expect(Math.max(...b.map((j) => j.p99))).toBeLessThan(20);
+    // and the whole fetch is not slower: the slowest job ends within 25% of the fastest job without
+    // ENA Express (one that had no RTO: the link's pace, with the SRD overhead of tens of µs)
+    const fastestPlain = Math.min(...a.map((j) => j.takenS));
+    expect(Math.max(...b.map((j) => j.takenS))).toBeLessThan(1.25 * fastestPlain);
+    expect(Math.max(...b.map((j) => j.takenS))).toBeLessThan(Math.max(...a.map((j) => j.takenS)) / 3);
   }, 180_000);
 });

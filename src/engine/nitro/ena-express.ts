@@ -9,21 +9,37 @@
  *   ENA but still counts as eligible (AWS-ENAPERF). TCP connections opened while SRD is on get their
  *   MSS clamped (`mssClampMtu`), so only UDP datagrams and connections older than the change fall back.
  * - An SRD packet's per-flow limit is 25 Gbps (PER_FLOW_LIMIT_GBPS.enaExpress), capped by the
- *   instance bandwidth (the card's bw_out bucket does that); it is delayed by enaSrdAddedOneWayNs
- *   (assumed) at the sending card.
- * - Incast: an SRD packet dropped by the receiving card's ingress shaper (queue full) is retransmitted
- *   after enaSrdRetransmitNs (assumed) while the SRD buffer (enaSrdRetransmitBufferBytes, assumed)
- *   has room; TCP never sees that loss. The buffer's occupancy is `ena_srd_resource_utilization`.
- *   Simplification: the buffer is accounted on the card where the loss happened, not the sender's.
- *   Not modelled: SRD's congestion control (AWS-ENAX: it "detects and avoids congested network
- *   paths"; the fabric here has no congestion) and any pacing of the senders. So the retransmission
- *   has no congestion response, and what it does depends on the load (tests/metrics/incast.test.ts):
- *   when bursts leave the receiver's queue time to drain (UDP, iperf3 -b 1G/200 from 8 clients), the
- *   card's drops become late deliveries instead of losses; when a burst keeps the queue full (8 TCP
- *   flows × 4 MiB into one c6i.8xlarge) retries re-enter the full queue every enaSrdRetransmitNs,
- *   each counted again in bw_in_allowance_exceeded, while TCP, seeing no loss, keeps growing its
- *   window: the flows end in 41-52 ms instead of 21 ms. The model does not reproduce AWS's "reduces
- *   tail latency" for TCP incast.
+ *   instance bandwidth (the card's bw_out bucket does that).
+ * - SRD transport, after the sending card's shapers (SrdConnection, one per pair of ENIs, on the
+ *   sending card). AWS and Shalev et al. (IEEE Micro 2020) say SRD has its own congestion control in
+ *   the sending Nitro card, driven by its own acknowledgements so that queues stay short, and
+ *   retransmits in microseconds; the law and its constants are not published. The model's stand-in
+ *   is the simplest delay-based window (Swift-like AIMD, every constant `assumed` in params.ts):
+ *   · a window of bytes in flight (sent, not yet acknowledged by the receiving card), starting at
+ *     enaSrdInitialWindowBytes; what it does not admit waits in the sending card, retransmissions
+ *     first. The host is not back-pressured: TCP sees that wait only as a longer round trip;
+ *   · the receiving card acknowledges a packet when it hands it to the host; the acknowledgement
+ *     takes the packet's own one-way time back, so a round trip is the fabric both ways, the SRD
+ *     overhead (enaSrdAddedOneWayNs, at the sender) and the wait in the receiver's ingress shaper;
+ *   · a round trip over the connection's minimum + enaSrdTargetQueueDelayNs, or a drop at the
+ *     receiving card's ingress shaper (detected enaSrdRetransmitNs after it), multiplies the window
+ *     by enaSrdDecreaseFactor, at most once per round trip; otherwise it grows by
+ *     enaSrdAdditiveIncreaseBytes per round trip; never below one SRD MTU;
+ *   · the dropped packet is sent again by the sender's connection; TCP never sees that loss;
+ *   · SRD memory (enaSrdRetransmitBufferBytes): what the card's connections hold, queued or in
+ *     flight; `ena_srd_resource_utilization` is its occupancy. A packet that does not fit is sent as
+ *     standard ENA (AWS-ENAPERF: at 100% "traffic falls back").
+ *   Effect under incast (tests/metrics/incast.test.ts): the senders' windows shrink as the
+ *   receiver's queue grows, the burst waits in the senders' cards, and the receiver's card drops
+ *   nothing. Synchronized short responses (8 × ab -k -c 8, 64 KiB) then lose no tail and wait for no
+ *   RTO (longest request ≈ 3 ms instead of ≈ 210 ms); UDP bursts' card drops become late
+ *   deliveries; an 8 × 4 MiB bulk incast loses nothing at the card, but TCP (which lost nothing it
+ *   could not recover by SACK anyway) keeps growing its windows, so the same milliseconds of queue
+ *   sit in the senders' cards: its one-way latency is not better.
+ *   Not modelled: multipath spraying and reordering (the fabric has one path and no congestion: the
+ *   only congestion point is the receiver's ingress shaper), SRD's pacing between packets (the
+ *   window releases batches at once), a rate rather than a window, per-path state, back-pressure to
+ *   the ENA TX rings, and the SRD connection limit of the device.
  * - Counters with the driver's names (amzn-drivers ena_ethtool.c ena_stats_srd_strings; ENA_ADMIN_ENA_SRD_INFO):
  *   ena_srd_mode, ena_srd_tx_pkts, ena_srd_eligible_tx_pkts, ena_srd_rx_pkts, ena_srd_resource_utilization.
  */

@@ -29,8 +29,9 @@
  * stages (AWS-CT: tracked connections are not interrupted by SG changes), NACLs and routes cut it.
  *
  * ENA Express (./ena-express.ts): an SRD packet gets its own per-flow stage at 25 Gbps (instead of
- * 5/10), an added one-way delay before the fabric, and a retransmission instead of a loss when the
- * ingress shaper drops it.
+ * 5/10); after the shapers it goes through the SRD connection to its peer (a congestion window fed
+ * by the receiving card's acknowledgements, the added one-way delay), and a drop at the receiving
+ * card's ingress shaper is retransmitted by the sender's connection instead of being lost.
  */
 import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
