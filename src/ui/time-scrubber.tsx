@@ -1,7 +1,7 @@
 /**
- * The timeline scrubber: a slider named "Simulated time position" over [0, furthest instant
- * reached]. Moving it back restores that instant exactly (the worker's checkpoints plus replay);
- * forward within the range runs to it. While dragging, the target is shown and seeks are coalesced:
+ * The timeline scrubber: a slider named "Timeline: simulated time position" (its visible label
+ * first) over [0, furthest instant reached]. Moving it back restores that instant exactly (the
+ * worker's checkpoints plus replay); forward within the range runs to it. While dragging, the target is shown and seeks are coalesced:
  * one in flight, then the latest position. Keyboard: ←/→ 1 % of the range, PageUp/PageDown 10 %,
  * Home/End the ends (the slider's own keys, made proportional).
  */
@@ -90,7 +90,7 @@ export function TimeScrubber() {
       <div className="scrubber-track">
         <input
           type="range"
-          aria-label="Simulated time position"
+          aria-label="Timeline: simulated time position"
           aria-valuetext={`${formatSimTime(shown)} of ${formatSimTime(end)}`}
           min={0}
           max={end}

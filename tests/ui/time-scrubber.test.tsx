@@ -108,7 +108,8 @@ afterEach(() => {
   el.remove();
 });
 
-const slider = () => el.querySelector<HTMLInputElement>('input[aria-label="Simulated time position"]')!;
+const slider = () =>
+  el.querySelector<HTMLInputElement>('input[aria-label="Timeline: simulated time position"]')!;
 const sleep = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
 function key(target: Element, k: string) {
   act(() => {
