@@ -109,8 +109,23 @@ const scenarioDoc = fc.boolean().chain((custom) =>
   ),
 );
 
-/** Valid scenarios: generated documents that parse (v1 ones without the v2 fields). */
-const validScenario: fc.Arbitrary<Scenario> = scenarioDoc
+/** A v4 terminal session: lines (any text) and Ctrl-Cs at non-decreasing simulated instants. */
+const session = fc
+  .array(
+    fc.tuple(
+      fc.integer({ min: 0, max: 86_400e9 }),
+      fc.option(fc.string({ unit: 'grapheme', maxLength: 60 }), { nil: undefined }),
+    ),
+    { maxLength: 8 },
+  )
+  .map((entries) =>
+    entries
+      .sort((a, b) => a[0] - b[0])
+      .map(([atNs, line]) => (line === undefined ? { atNs, interrupt: true as const } : { atNs, line })),
+  );
+
+/** Valid scenarios: generated documents that parse (v1 ones without the v2 fields), some with a session. */
+const parsedScenario: fc.Arbitrary<Scenario> = scenarioDoc
   .map((d) => {
     const doc: Record<string, unknown> = JSON.parse(JSON.stringify(d));
     if (doc['version'] === 1) {
@@ -126,6 +141,9 @@ const validScenario: fc.Arbitrary<Scenario> = scenarioDoc
   })
   .filter((r): r is { ok: true; scenario: Scenario } => r.ok)
   .map((r) => r.scenario);
+const validScenario: fc.Arbitrary<Scenario> = fc
+  .tuple(parsedScenario, fc.option(session, { nil: undefined }))
+  .map(([s, log]) => (log === undefined ? s : { ...s, session: log }));
 
 const view: fc.Arbitrary<ViewState> = fc.record(
   {
