@@ -1,0 +1,160 @@
+/**
+ * The Share popover in happy-dom, with a fake Sharing: the link is copied when the browser allows
+ * it and shown (selected) in a read-only field when it does not; "Copy embed code" shows the
+ * snippet for the chosen options and reports a bad origin in words; Escape closes the popover; a
+ * repaired link's notice lists the changes as text and can be dismissed.
+ */
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LabController } from '../../src/sim-client/lab-controller';
+import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
+import { ControllerContext, type Sharing, SharingContext, StoreContext } from '../../src/ui/context';
+import { LinkChangesNotice, ShareButton } from '../../src/ui/share-panel';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const LINK = 'https://lab.example/#v=4&s=q1YqTi0uzszPU7KKrlZKLPErVrIyNDI2M&t=1s';
+const asked: unknown[] = [];
+const sharing: Sharing = {
+  link: () => LINK,
+  embedCode: (opts) => {
+    asked.push(opts);
+    if (opts.origin === 'docs')
+      throw new Error('embedUrl: "docs" is not an origin like https://docs.example.com');
+    return `<iframe src="${LINK}&amp;embed=1"></iframe>`;
+  },
+  fullLabLink: () => LINK,
+};
+
+let root: Root | null = null;
+let el: HTMLDivElement;
+let store: AppStore;
+let copied: string[] = [];
+
+function render(node: React.ReactNode) {
+  el = document.createElement('div');
+  document.body.appendChild(el);
+  root = createRoot(el);
+  act(() =>
+    root!.render(
+      <StoreContext.Provider value={store}>
+        <ControllerContext.Provider value={{} as LabController}>
+          <SharingContext.Provider value={sharing}>{node}</SharingContext.Provider>
+        </ControllerContext.Provider>
+      </StoreContext.Provider>,
+    ),
+  );
+}
+
+const settle = () =>
+  act(async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+  });
+const button = (name: string) => {
+  const b = [...el.querySelectorAll('button')].find((x) => x.textContent?.trim() === name);
+  if (!b) throw new Error(`no button ${name}`);
+  return b as HTMLButtonElement;
+};
+const click = async (b: HTMLElement) => {
+  await act(async () => b.click());
+  await settle();
+};
+const status = () => [...el.querySelectorAll('[role=status]')].map((s) => s.textContent ?? '');
+
+function clipboard(allow: boolean) {
+  Object.defineProperty(navigator, 'clipboard', {
+    configurable: true,
+    value: allow
+      ? {
+          writeText: async (t: string) => {
+            copied.push(t);
+          },
+        }
+      : {
+          writeText: async () => {
+            throw new DOMException('Write permission denied.', 'NotAllowedError');
+          },
+        },
+  });
+}
+
+beforeEach(() => {
+  copied = [];
+  asked.length = 0;
+  store = createAppStore({ presetId: 'exp1', doc: {} });
+  patch(store, 'scenario', { loading: false });
+});
+afterEach(() => {
+  act(() => root?.unmount());
+  el?.remove();
+  root = null;
+});
+
+describe('Share', () => {
+  it('copies the link and says so', async () => {
+    clipboard(true);
+    render(<ShareButton />);
+    await click(button('Share'));
+    expect(copied).toEqual([LINK]);
+    expect(status()).toContain('Link copied to the clipboard.');
+    const field = el.querySelector('input[aria-label="Link to this run"]') as HTMLInputElement;
+    expect(field.readOnly).toBe(true);
+    expect(field.value).toBe(LINK);
+    expect(store.getState().env.announcement).toBe('Link copied to the clipboard.');
+  });
+
+  it('when the browser refuses the clipboard, shows the link in a read-only field and says how to copy it', async () => {
+    clipboard(false);
+    render(<ShareButton />);
+    await click(button('Share'));
+    expect(copied).toEqual([]);
+    expect(status().join(' ')).toMatch(/did not allow copying: the link is selected below/);
+    expect((el.querySelector('input[aria-label="Link to this run"]') as HTMLInputElement).value).toBe(LINK);
+    // Escape closes it
+    await act(async () => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    });
+    expect(el.querySelector('[aria-label="Share this run"]')).toBeNull();
+  });
+
+  it('makes the embed code for the chosen options, and says what is wrong with a bad origin', async () => {
+    clipboard(true);
+    render(<ShareButton />);
+    await click(button('Share'));
+    const terminal = [...el.querySelectorAll('label')].find((l) => l.textContent?.trim() === 'Terminal');
+    await click(terminal!.querySelector('input')!);
+    await click(button('Copy embed code'));
+    expect(asked.at(-1)).toEqual({ panels: ['path', 'charts'], controls: 'minimal', autoplay: false });
+    expect((el.querySelector('textarea[aria-label="Embed code"]') as HTMLTextAreaElement).value).toContain(
+      '&amp;embed=1',
+    );
+    expect(copied.at(-1)).toContain('<iframe');
+
+    const origin = el.querySelector('input[placeholder="https://docs.example.com"]') as HTMLInputElement;
+    await act(async () => {
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      set.call(origin, 'docs');
+      origin.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await click(button('Copy embed code'));
+    expect(el.querySelector('[role=alert]')?.textContent).toContain('"docs" is not an origin');
+    expect(el.querySelector('textarea[aria-label="Embed code"]')).toBeNull();
+  });
+});
+
+describe('the repaired-link notice', () => {
+  it('lists each change as text and can be dismissed', async () => {
+    patch(store, 'env', {
+      linkChanges: ['instances[0].type: unknown instance type "<b>x</b>"; replaced by c7i.large'],
+    });
+    render(<LinkChangesNotice />);
+    const notice = el.querySelector('[role=alert]')!;
+    expect(notice.textContent).toContain('This link was opened with one change');
+    expect(notice.querySelector('li')?.textContent).toContain('"<b>x</b>"');
+    expect(notice.querySelector('b')).toBeNull();
+    await click(button('Dismiss'));
+    expect(store.getState().env.linkChanges).toEqual([]);
+    expect(el.querySelector('[role=alert]')).toBeNull();
+  });
+});
