@@ -19,7 +19,10 @@ export type DropReason =
   | 'linklocal_allowance_exceeded' // ENA linklocal_allowance_exceeded: over 1024 pps to DNS/IMDS/Time Sync
   | 'vpc_route' // no route / blackhole / unsupported target (lab-only reason)
   | 'nacl_deny' // a network ACL rule (or the `*` rule) denied it (lab-only reason)
-  | 'sg_deny'; // no security group rule allows it (lab-only reason)
+  | 'sg_deny' // no security group rule allows it (lab-only reason)
+  // ENA Express: the receiving card's ingress shaper dropped an SRD packet and the sender's card
+  // retransmits it, so it is not lost (lab-only reason; the ENA counts it in bw_in_allowance_exceeded)
+  | 'srd_retransmitted';
 
 export type DropStage =
   | 'app'

@@ -25,17 +25,21 @@
  *     receiving card's ingress shaper (detected enaSrdRetransmitNs after it), multiplies the window
  *     by enaSrdDecreaseFactor, at most once per round trip; otherwise it grows by
  *     enaSrdAdditiveIncreaseBytes per round trip; never below one SRD MTU;
- *   · the dropped packet is sent again by the sender's connection; TCP never sees that loss;
+ *   · the dropped packet is sent again by the sender's connection; TCP never sees that loss (the
+ *     probe, hence `lab summary` and the charts, shows the drop with the lab-only reason
+ *     srd_retransmitted);
  *   · SRD memory (enaSrdRetransmitBufferBytes): what the card's connections hold, queued or in
  *     flight; `ena_srd_resource_utilization` is its occupancy. A packet that does not fit is sent as
  *     standard ENA (AWS-ENAPERF: at 100% "traffic falls back").
  *   Effect under incast (tests/metrics/incast.test.ts): the senders' windows shrink as the
  *   receiver's queue grows, the burst waits in the senders' cards, and the receiver's card drops
- *   nothing. Synchronized short responses (8 × ab -k -c 8, 64 KiB) then lose no tail and wait for no
- *   RTO (longest request ≈ 3 ms instead of ≈ 210 ms); UDP bursts' card drops become late
- *   deliveries; an 8 × 4 MiB bulk incast loses nothing at the card, but TCP (which lost nothing it
- *   could not recover by SACK anyway) keeps growing its windows, so the same milliseconds of queue
- *   sit in the senders' cards: its one-way latency is not better.
+ *   little (only from the first windows, before any acknowledgement). Synchronized short responses
+ *   (8 × ab -k -c 8, 64 KiB) then lose no tail and wait for no RTO (longest request ≈ 3 ms instead
+ *   of ≈ 210 ms; without the window's response the card drops ≈ 25 800 SRD packets, all resent, and
+ *   the longest request takes 5–9 ms); UDP bursts' card drops become late deliveries; an 8 × 4 MiB
+ *   bulk incast loses nothing at the card (≈ 320 packets resent instead of ≈ 2000 recovered by
+ *   TCP), but TCP keeps growing its windows, so the same milliseconds of queue sit in the senders'
+ *   cards: its one-way latency is not better.
  *   Not modelled: multipath spraying and reordering (the fabric has one path and no congestion: the
  *   only congestion point is the receiver's ingress shaper), SRD's pacing between packets (the
  *   window releases batches at once), a rate rather than a window, per-path state, back-pressure to

@@ -256,9 +256,19 @@ export class NitroCard {
       },
       (p, n, r) => {
         // SRD: the sender retransmits what the ingress queue dropped (incast); TCP never sees the
-        // loss. For the probe the packet leaves nitro_ingress here and enters it again on arrival.
+        // loss. The probe sees a drop for the lab-only reason srd_retransmitted (not a loss: the
+        // packet enters the sender's nitro_egress again when the loss is detected).
         if (p.srd != null && this.srd.lostAtIngress(p)) {
-          this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
+          this.probe.sink?.drop(
+            this.sched.now,
+            this.probeHost,
+            'nitro_ingress',
+            0,
+            p,
+            n,
+            'srd_retransmitted',
+            true,
+          );
           return;
         }
         this.drop(p, n, r, 'nitro_ingress');

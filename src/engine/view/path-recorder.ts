@@ -70,6 +70,7 @@ const REASON_ORDER: Record<DropReason, number> = {
   sg_deny: 15,
   linklocal_allowance_exceeded: 16,
   ip_reassembly_failed: 17,
+  srd_retransmitted: 18,
 };
 export const DROP_REASON_LIST: readonly DropReason[] = (Object.keys(REASON_ORDER) as DropReason[]).sort(
   (a, b) => REASON_ORDER[a] - REASON_ORDER[b],
