@@ -47,8 +47,17 @@ describe('the visual lab in Chromium', () => {
       return Number(t.replace(/[^0-9.]/g, '')) > 0.05;
     });
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
-    const a = await simTime();
-    await page.waitForTimeout(200);
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    // the frame requested before Pause may still land (one request in flight): let the clock settle
+    // (on a loaded machine that can take a few hundred ms), then it must not move again
+    let a = await simTime();
+    for (let i = 0; i < 30; i++) {
+      await page.waitForTimeout(100);
+      const b = await simTime();
+      if (b === a) break;
+      a = b;
+    }
+    await page.waitForTimeout(500);
     expect(await simTime()).toBe(a);
   });
 
