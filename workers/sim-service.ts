@@ -572,7 +572,16 @@ export class SimService implements SimApi {
       if (!tl) return;
       const t0 = performance.now();
       let more = true;
-      while (more && performance.now() - t0 < BUILD_SLICE_MS) more = tl.build(BUILD_CHUNK_EVENTS);
+      try {
+        while (more && performance.now() - t0 < BUILD_SLICE_MS) more = tl.build(BUILD_CHUNK_EVENTS);
+      } catch (e) {
+        // background work must not take the worker down: seeks then replay from the runs left
+        tl.clearCheckpoints();
+        console.warn(
+          `sim worker: building seek checkpoints failed (${(e as Error).message}); seeks replay from t = 0`,
+        );
+        return;
+      }
       if (more) this.idleTimer = setTimeout(tick, 0);
     };
     this.idleTimer = setTimeout(tick, IDLE_MS);
