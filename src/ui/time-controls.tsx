@@ -69,6 +69,9 @@ export function TimeControls() {
       const t = e.target as HTMLElement | null;
       if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
       if (e.key === ' ') {
+        // Space presses a focused button, tab, link or summary: it plays only from elsewhere
+        if (t?.closest('button, a[href], summary, [role="tab"], [role="button"], [contenteditable="true"]'))
+          return;
         e.preventDefault();
         lab.togglePlay();
       } else if (e.key === '.') void lab.step();

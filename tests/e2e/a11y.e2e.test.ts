@@ -209,6 +209,17 @@ describe('accessibility in Chromium', () => {
     }
     expect(outline).not.toBe('');
 
+    // Space on a focused button or tab presses it (it does not also play)
+    await page.getByRole('tab', { name: 'Charts' }).focus();
+    await page.keyboard.press(' ');
+    expect(await page.getByRole('tab', { name: 'Charts' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('button', { name: 'What is this?' }).focus();
+    await page.keyboard.press(' ');
+    await page.getByRole('region', { name: 'What you are looking at' }).waitFor();
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Got it' }).click();
+    await page.getByRole('tab', { name: 'Guide' }).click();
+
     // the side tabs: arrows move and select, the panel follows
     const guide = page.getByRole('tab', { name: 'Guide' });
     await guide.focus();
