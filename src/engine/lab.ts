@@ -136,6 +136,7 @@ export class Lab {
               : spec.conntrackAllowanceMax.value,
           enaExpressSupported: spec.enaExpressSupported.value,
           sameAzPlacement: scenario.placement === 'cluster' || scenario.placement === 'same-az',
+          fabricOneWayNs: this.fabricDelayNs,
           srdFlowLimitBps: Math.min(PER_FLOW_LIMIT_GBPS.enaExpress.value, peakGbps) * 1e9,
         },
         this.params,

@@ -234,9 +234,9 @@ describe('ENA Express: latency and loss', () => {
     const srd = run(true);
     expect(srd.delivered).toBe(srd.n);
     expect(srd.retransmitted).toBeGreaterThan(0);
-    // the sender's SRD connection reacted: a smaller window, nothing left in flight
+    // the sender's SRD connection reacted (its window was cut; it grew again once the queue drained)
+    // and nothing is left in flight
     expect(srd.conn!.decreases).toBeGreaterThan(0);
-    expect(srd.conn!.cwndBytes).toBeLessThan(lab0().params.enaSrdInitialWindowBytes);
     expect(srd.conn!.inflightBytes).toBe(0);
   });
 

@@ -263,6 +263,7 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
       'sleep 2',
       'lab summary',
       'server: ethtool -S eth0',
+      'client1: lab nitro show',
     ];
     const [plain, srd, noCc] = await Promise.all([
       lab('--', ...script),
@@ -297,6 +298,18 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
     expect(sb.ethtool.ena_srd_rx_pkts).toBeGreaterThan(1_000);
     expect(sb.summary.counters['drops nitro_ingress bw_in_allowance_exceeded']).toBeUndefined();
     for (const k of Object.keys(sb.summary.counters)) expect(k.startsWith('drops ')).toBe(false);
+    // the mechanism, as `lab nitro show` lists it: client1's SRD connection to the server cut its window
+    const show = (runs: Run[]) => runs.find((r) => r.host === 'client1' && r.command === 'lab nitro show')!;
+    expect(show(plain).output).not.toContain('ENA Express (SRD) connections');
+    const conns = (show(srd).result as { srd: { connections: Array<Record<string, unknown>> } }).srd
+      .connections;
+    expect(conns).toHaveLength(1);
+    expect(conns[0]!.peerInstance).toBe('server');
+    expect(conns[0]!.windowReductions as number).toBeGreaterThan(0);
+    expect(conns[0]!.inFlightBytes).toBe(0);
+    expect(show(srd).output).toMatch(
+      /ENA Express \(SRD\) connections[^\n]*\nPeer +Window +In flight +Queued +Min RTT +Reductions\n10\.0\.0\.10 \(server\) +\d+ B +0 B +0 pkts +\d+\.\d µs +[1-9]\d*\n/,
+    );
     // the tail: every job's p99 and longest request in milliseconds, not an RTO
     expect(Math.max(...b.map((j) => j.longest))).toBeLessThan(20);
     expect(Math.max(...b.map((j) => j.p99))).toBeLessThan(20);

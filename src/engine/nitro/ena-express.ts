@@ -63,6 +63,8 @@ export interface EnaExpressConfig {
   supported: boolean;
   /** The lab's placement puts all instances in one AZ (not 'cross-az' / 'internet'). */
   sameAzPlacement: boolean;
+  /** One-way fabric delay between cards, which the lab applies after the receiving card. */
+  fabricOneWayNs: number;
 }
 
 export interface SrdCounters {
@@ -208,6 +210,11 @@ export class EnaExpress {
     return this.conns.get(peerIp);
   }
 
+  /** Every SRD connection this card opened, by peer IP, in the order they were opened. */
+  connections(): Array<[string, SrdConnection]> {
+    return [...this.conns.entries()];
+  }
+
   /** Bytes left the SRD memory of this card (delivered, or lost for good). */
   release(bytes: number): void {
     this.heldBytes -= bytes;
@@ -221,13 +228,15 @@ export class EnaExpress {
 
   /**
    * This card handed an SRD packet to its host: the acknowledgement reaches the sender one fabric
-   * crossing later (the same one-way time the packet took, SRD overhead included).
+   * crossing later (the same one-way time the packet took, SRD overhead included). The lab applies
+   * the fabric's delay after this card, so the data really reaches this point one fabric delay later
+   * and the acknowledgement needs one more to return: two fabric delays are added.
    */
   delivered(p: Packet): void {
     const tag = p.srd;
     if (tag == null) return;
     p.srd = null;
-    const back = tag.arriveNs - tag.departNs;
+    const back = tag.arriveNs - tag.departNs + 2 * this.cfg.fabricOneWayNs;
     const conn = tag.conn as SrdConnection;
     const bytes = p.count * p.sizeBytes;
     const departNs = tag.departNs;

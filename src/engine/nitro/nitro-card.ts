@@ -81,6 +81,11 @@ export interface NitroConfig {
   /** ENA Express: the type is on AWS's list; the placement keeps instances in one AZ. Default: off. */
   enaExpressSupported?: boolean;
   sameAzPlacement?: boolean;
+  /**
+   * The fabric's one-way delay between cards (the lab applies it after the receiving card, on the
+   * way to its host); SRD's acknowledgements take it into account. Default 0.
+   */
+  fabricOneWayNs?: number;
   /** Per-flow limit of an SRD flow (25 Gbps, capped by the instance). */
   srdFlowLimitBps?: number;
 }
@@ -185,7 +190,11 @@ export class NitroCard {
     );
     this.srd = new EnaExpress(
       sched,
-      { supported: cfg.enaExpressSupported ?? false, sameAzPlacement: cfg.sameAzPlacement ?? false },
+      {
+        supported: cfg.enaExpressSupported ?? false,
+        sameAzPlacement: cfg.sameAzPlacement ?? false,
+        fabricOneWayNs: cfg.fabricOneWayNs ?? 0,
+      },
       params,
     );
     this.traffic.allowanceSource = () => {

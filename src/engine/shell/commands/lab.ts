@@ -97,7 +97,39 @@ function nitroShow(lab: Lab, name: string): CommandOutcome {
       `packets: ${stats.slowPathPackets} on the processing path${stats.fragmentPackets > 0 ? ` (${stats.fragmentPackets} of them IP fragments, never accelerated)` : ''}, ${stats.acceleratedPackets} accelerated; ` +
       `${stats.flowSetups} flow setups, ${stats.vpcDeniedPackets} denied\n`,
   );
+  // ENA Express: the SRD connections this card sends on (only when it has any)
+  const srd = card.srd.connections().map(([peer, c]) => ({
+    peer,
+    peerInstance: lab.resolve(peer)?.name ?? null,
+    windowBytes: Math.round(c.cwndBytes),
+    inFlightBytes: c.inflightBytes,
+    queuedPackets: c.queuedPackets,
+    minRttUs: Number.isFinite(c.minRttNs) ? c.minRttNs / 1e3 : null,
+    windowReductions: c.decreases,
+  }));
+  if (srd.length > 0) {
+    out.push('\nENA Express (SRD) connections (lab-only: the device exposes none of this)\n');
+    out.push(
+      `${pad('Peer', 26)}${pad('Window', 12)}${pad('In flight', 12)}${pad('Queued', 10)}${pad('Min RTT', 11)}Reductions\n`,
+    );
+    for (const c of srd)
+      out.push(
+        `${pad(`${c.peer}${c.peerInstance ? ` (${c.peerInstance})` : ''}`, 26)}${pad(`${c.windowBytes} B`, 12)}${pad(`${c.inFlightBytes} B`, 12)}${pad(`${c.queuedPackets} pkts`, 10)}${pad(c.minRttUs === null ? '-' : `${c.minRttUs.toFixed(1)} µs`, 11)}${c.windowReductions}\n`,
+      );
+    out.push(
+      `SRD: ${card.srd.retransmittedPkts} packets dropped at this card and resent by their senders, ${card.srd.fallbackPkts} eligible packets sent as standard ENA (SRD memory full)\n`,
+    );
+  }
   return done(out.join(''), 0, {
+    ...(srd.length > 0
+      ? {
+          srd: {
+            connections: srd,
+            resentPackets: card.srd.retransmittedPkts,
+            fallbackPackets: card.srd.fallbackPkts,
+          },
+        }
+      : {}),
     instance: inst.name,
     eniId: eni?.eniId ?? null,
     adjacency,
