@@ -289,25 +289,28 @@ export function drawPath(
       ctx.strokeStyle = dropped > 0 ? DROP_COLOUR : t.nitroBorder;
       ctx.lineWidth = dropped > 0 ? 2 : 0.75;
       ctx.stroke();
-      // a drop is a pill at the part's top right: "✕ count" (the reason is the part; the list under the picture names it)
+      // two lines (name, then detail) when 13 px apart fit; else one: "name · detail"
+      const two = r.h >= 29;
+      // a drop is a pill at the part's right, "✕ count", on the detail line when there are two (the
+      // name stays whole); the reason is the part, and the list under the picture names it
       let pillW = 0;
       if (dropped > 0) {
         ctx.font = `700 11px ${t.font}`;
         const txt = `✕ ${fmtCompact(dropped)}`;
         pillW = ctx.measureText(txt).width + 10;
         const px = r.x + r.w - pillW - 3;
+        const py = two ? r.y + r.h - 17 : r.y + (r.h - 15) / 2;
         ctx.fillStyle = DROP_PILL;
-        roundRect(ctx, { x: px, y: r.y + 3, w: pillW, h: 15 }, 7);
+        roundRect(ctx, { x: px, y: py, w: pillW, h: 15 }, 7);
         ctx.fill();
         ctx.fillStyle = '#ffffff';
-        ctx.fillText(txt, px + 5, r.y + 14);
+        ctx.fillText(txt, px + 5, py + 11);
       }
-      // two lines (name, then detail) when 13 px apart fit; else one: "name · detail"
-      const two = r.h >= 29;
+      const beside = pillW ? pillW + 4 : 0;
       ctx.fillStyle = t.fg;
-      const labelW = r.w - 10 - (pillW ? pillW + 4 : 0);
+      const labelW = r.w - 10 - (two ? 0 : beside);
       ctx.font = `600 11.5px ${t.font}`;
-      // beside a drop pill the name may take 11 px rather than lose letters
+      // a name may take 11 px rather than lose letters
       if (ctx.measureText(p.label).width > labelW) ctx.font = `600 11px ${t.font}`;
       const label = fitText(ctx, p.label, labelW);
       const ly = r.y + (two ? 13 : r.h / 2 + 4);
@@ -315,7 +318,7 @@ export function drawPath(
       ctx.fillStyle = t.muted;
       if (two) {
         ctx.font = `11px ${t.font}`;
-        ctx.fillText(fitText(ctx, p.detail, r.w - 10), r.x + 5, r.y + 26);
+        ctx.fillText(fitText(ctx, p.detail, r.w - 10 - beside), r.x + 5, r.y + 26);
       } else if (label === p.label) {
         const lw = ctx.measureText(label).width;
         ctx.font = `11px ${t.font}`;
