@@ -17,6 +17,7 @@ import vm from 'node:vm';
 import { bareHeapLoop, type LoopResult, schedulerLoop } from './event-loop';
 import { type CliRunResult, type LabRunResult, type LabRunSpec, runCli, runInProcess } from './lab-runs';
 import { fixed, measureTimerResolution, mib, type Stats, si, stats, table } from './measure';
+import { metricsQueryBench, metricsQueryTable } from './metrics-query';
 import { seekBench, seekTable } from './seek';
 
 const argv = process.argv.slice(2);
@@ -412,6 +413,27 @@ section('7. seek', () => {
   const slow = rows.at(-2);
   const fast = rows.at(-1);
   if (slow && fast) seekRatio = slow.seekMs.median / fast.seekMs.median;
+  out();
+});
+
+// ---------------------------------------------------------------------------------- 8. metrics
+section('8. metrics queries', () => {
+  const seconds = QUICK ? 60 : 600;
+  out(
+    `8. Metrics recorder: \`iperf3 -c server -t ${seconds} -l 9000 -P 2\` on a c7i.large pair recorded (createLab(…, { metrics: true }), a 10 µs window at 1 s), then queries; best / median / worst of 20`,
+  );
+  const r = metricsQueryBench(seconds, 20, progress);
+  out(
+    table(
+      ['measure', 'value'],
+      [
+        ['series held (typed arrays reachable from the recorder)', mib(r.seriesBytes)],
+        ['run CPU without the recorder', `${fixed(r.runCpuMsUnrecorded / 1e3, 2)} s`],
+        ['run CPU with the recorder', `${fixed(r.runCpuMs / 1e3, 2)} s`],
+      ],
+    ),
+  );
+  out(table(['query', 'points', 'best ms', 'median ms', 'worst ms'], metricsQueryTable(r)));
   out();
 });
 
