@@ -60,6 +60,12 @@ export interface LabController {
     toNs: number;
     title: string;
   }): Promise<boolean>;
+  /**
+   * Stop a run to an instant (a link's time, a seek past the end) where the model has got to: the
+   * lab stays there, usable, with the session's later lines still to be typed as the clock reaches
+   * them. Nothing when no such run is going on.
+   */
+  cancelRun(): void;
   /** What was typed, with the simulated instant of each line (entries past the clock too), for Share. */
   commandLog(): readonly CommandLogEntry[];
   /** Lessons: load a lesson's scenario in a fresh lab and start its first step's window. */
@@ -78,6 +84,8 @@ const MIN_BUDGET = 20_000;
 const MAX_BUDGET = 2_000_000;
 /** Fastest playback (simulated ns per wall second) at which the path view follows batches. */
 const PATH_DETAIL_MAX_SPEED = 1e9;
+/** Wall time one run-to request aims at (ms): what Cancel waits at most, about. */
+const RUN_TO_CHUNK_MS = 100;
 /** How far ahead "next packet at a stage" looks before it gives up (simulated). */
 const STEP_HORIZON_NS = 10e9;
 
@@ -145,20 +153,48 @@ export function createLabController(
     }
   }
 
-  /** Load a scenario document (a preset's or a lesson's) into a fresh lab and show t = 0. */
   /** Rows of samples a run-to keeps at most (as the pump: ≤ 10^5 rows for a 600 s run). */
   const sampleStepFor = (spanNs: number) => Math.max(1e6, Math.ceil(spanNs / 1e5 / 1e6) * 1e6);
 
-  /** Run the model to `toNs` through frames (paused, no path detail), as playing would. */
-  async function runTo(toNs: number): Promise<void> {
-    const sampleStepNs = sampleStepFor(toNs - client.simTimeNs);
-    while (client.simTimeNs < toNs && !stopped) {
-      const f = await client.advance(toNs, MAX_BUDGET, undefined, { pathDetail: false, sampleStepNs });
-      // null: a request was in flight (a frame of the pump); wait for it
-      if (!f) await new Promise((r) => setTimeout(r, 5));
+  /** The run-to in progress (its Cancel sets `cancelled`). */
+  let running: { cancelled: boolean } | null = null;
+  /** Events per run-to request, adapted so a request takes about RUN_TO_CHUNK_MS of worker time. */
+  let runBudget = 200_000;
+
+  /**
+   * Run the model to `toNs` through frames (paused, no path detail), as playing would, in requests
+   * of about RUN_TO_CHUNK_MS each: the worker answers between them, the progress (playback.runTo)
+   * moves, and `cancelRun` stops at the next request's end. Resolves true when `toNs` was reached.
+   */
+  async function runTo(toNs: number): Promise<boolean> {
+    const fromNs = client.simTimeNs;
+    if (fromNs >= toNs) return true;
+    // one run at a time: a newer one (a host page's seek during a link's run) replaces it
+    if (running) running.cancelled = true;
+    const me = { cancelled: false };
+    running = me;
+    set('playback', { runTo: { fromNs, toNs, startedMs: performance.now() } });
+    const sampleStepNs = sampleStepFor(toNs - fromNs);
+    try {
+      while (client.simTimeNs < toNs && !stopped && !me.cancelled) {
+        const t0 = performance.now();
+        const f = await client.advance(toNs, runBudget, undefined, { pathDetail: false, sampleStepNs });
+        // null: a request was in flight (a frame of the pump); wait for it
+        if (!f) {
+          await new Promise((r) => setTimeout(r, 5));
+          continue;
+        }
+        const took = performance.now() - t0;
+        const k = took > RUN_TO_CHUNK_MS * 1.5 ? 0.6 : took < RUN_TO_CHUNK_MS / 2 ? 1.5 : 1;
+        runBudget = Math.max(MIN_BUDGET, Math.min(MAX_BUDGET, Math.round(runBudget * k)));
+      }
+    } finally {
+      if (running === me) running = null;
+      set('playback', { runTo: null });
     }
     // one frame with path detail, so the path view shows this instant (not the fast-forward)
     await client.advance(client.simTimeNs, 1);
+    return client.simTimeNs >= toNs;
   }
 
   /**
@@ -172,6 +208,8 @@ export function createLabController(
     more = false,
     log: readonly CommandLogEntry[] = [],
   ): Promise<boolean> {
+    // a run to an instant of the lab being replaced stops (it would go on in the new one)
+    if (running) running.cancelled = true;
     set('scenario', { presetId, doc, loading: true, loadErrors: [] });
     set('playback', {
       playing: false,
@@ -212,13 +250,23 @@ export function createLabController(
     async loadShared({ presetId, doc, log, toNs, title }) {
       if (!(await load(presetId, doc, title, true, log))) return false;
       set('playback', { furthestNs: client.furthestNs });
+      let reached = true;
       try {
-        if (toNs > 0) await runTo(toNs);
+        if (toNs > 0) reached = await runTo(toNs);
       } finally {
         set('scenario', { loading: false });
+        set('playback', { nowNs: client.simTimeNs });
       }
-      if (toNs > 0) set('env', { announcement: `Loaded ${title} at ${formatSimTime(client.simTimeNs)}` });
+      if (!reached)
+        set('env', {
+          announcement: `Stopped at ${formatSimTime(client.simTimeNs)} (the link's time is ${formatSimTime(toNs)}): press Play to go on`,
+        });
+      else if (toNs > 0)
+        set('env', { announcement: `Loaded ${title} at ${formatSimTime(client.simTimeNs)}` });
       return true;
+    },
+    cancelRun() {
+      if (running) running.cancelled = true;
     },
     commandLog: () => client.commandLog,
     async loadPreset(id) {

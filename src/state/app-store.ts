@@ -58,6 +58,11 @@ export interface PlaybackSlice {
   /** What the last single step did. */
   lastStep: StepReport | null;
   runUntil: RunUntil | null;
+  /**
+   * The lab is running the model on to an instant (a link's time, a seek past the end): from where,
+   * to where, and when it started (wall ms, performance.now()), for the progress and its Cancel.
+   */
+  runTo: { fromNs: number; toNs: number; startedMs: number } | null;
   /** Frames arrive slower than the speed asks (the model is the bottleneck). */
   lagging: boolean;
 }
@@ -187,6 +192,7 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
       step: { kind: 'event' },
       lastStep: null,
       runUntil: null,
+      runTo: null,
       lagging: false,
     },
     terminal: { chunks: [], clearedAt: 0, history: [], host: 'client', foreground: null, backgroundCount: 0 },

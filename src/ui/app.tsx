@@ -13,6 +13,7 @@ import { useApp, useAppStore, useLab } from './context';
 import { CountersPanel } from './counters-panel';
 import { LessonsPanel } from './lessons/lessons-panel';
 import { InspectorPanel, PathPanel } from './path-panel';
+import { RunProgress } from './run-progress';
 import { LinkChangesNotice, ShareButton, SharedScenarioBox } from './share-panel';
 import { Tabs } from './tabs';
 import { Terminal } from './terminal';
@@ -125,6 +126,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
       {introOpen ? <Intro onClose={() => setView({ introOpen: false })} /> : null}
       <div className="controls-bar" ref={bar}>
         <TimeControls />
+        <RunProgress />
       </div>
       <main className="workbench">
         {/* the path view is the "Packet path" region itself */}

@@ -13,6 +13,7 @@ import { type EmbedPanel, useApp, useLab, useSharing } from './context';
 import { CountersPanel } from './counters-panel';
 import { LessonsPanel } from './lessons/lessons-panel';
 import { PathPanel } from './path-panel';
+import { RunProgress } from './run-progress';
 import { LinkChangesNotice } from './share-panel';
 import { Terminal } from './terminal';
 import { TimeControls } from './time-controls';
@@ -40,6 +41,7 @@ export function EmbedApp({ pathView }: { pathView?: ReactNode }) {
         <FullLabLink />
       </div>
       {controls === 'full' ? <TimeControls /> : null}
+      <RunProgress />
       {notice ? (
         <div className="notice" role="alert">
           {notice}

@@ -13,6 +13,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEFAULT_PRESET_ID, PRESETS } from '../../src/scenario/presets';
+import { shareHash } from '../../src/share/app-link';
+import { decodeShareLink } from '../../src/share/codec';
 import { base64urlEncode, deflate } from '../../src/share/compress';
 import { launchChromium } from './browser.mjs';
 
@@ -202,6 +205,74 @@ describe('scenario links', () => {
     await labReady(page);
     expect(new URL(page.url()).hash).toBe('');
     expect(await page.getByRole('heading', { name: 'This link could not be read' }).count()).toBe(0);
+    await ctx.close();
+    expect(problems).toEqual([]);
+  });
+});
+
+/** The clock's text ("12.345678 s", "61 min 02.500 s") in seconds. */
+function clockSeconds(text: string | null): number {
+  const m = /^(?:(\d+) min )?([\d.]+) s$/.exec(text ?? '');
+  if (!m) throw new Error(`not a clock reading: ${text}`);
+  return Number(m[1] ?? 0) * 60 + Number(m[2]);
+}
+
+describe('a link with a long time', () => {
+  it('shows how far the run to its time got, and Cancel stops there with the lab usable and nothing lost', async () => {
+    const preset = PRESETS.find((p) => p.id === DEFAULT_PRESET_ID)!;
+    // an hour-long iperf3 typed at 0 and a link at its end: minutes of model time to get there
+    const line = 'iperf3 -c server -t 3600';
+    const hash = shareHash(preset.scenario, [{ atNs: 0, kind: 'line', line }], { timeNs: 3600e9 });
+    const { ctx, page } = await freshPage({ clipboard: true });
+    await page.goto(`${base()}${hash}`);
+    const progress = page.getByTestId('run-progress');
+    await progress.waitFor({ timeout: 60_000 });
+    // it moves (≥ 1 %), while the rest of the lab waits for it
+    await page.waitForFunction(
+      () => /: [1-9]\d* %/.test(document.querySelector('[data-testid=run-progress]')?.textContent ?? ''),
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await progress.textContent()).toMatch(/^Running to t = 60 min 00\.000 s: \d+ %/);
+    expect(await page.getByRole('button', { name: 'Play', exact: true }).isDisabled()).toBe(true);
+    const bar = page.getByRole('progressbar', { name: /^Running to t = 60 min 00\.000 s/ });
+    expect(Number(await bar.getAttribute('value'))).toBeGreaterThanOrEqual(1);
+
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await progress.waitFor({ state: 'detached', timeout: 10_000 });
+    await labReady(page);
+    const stoppedAt = clockSeconds(await page.getByTestId('sim-time').textContent());
+    expect(stoppedAt).toBeGreaterThanOrEqual(36);
+    expect(stoppedAt).toBeLessThan(3600);
+    // the run stopped: the clock stays where Cancel left it
+    await page.waitForTimeout(500);
+    expect(clockSeconds(await page.getByTestId('sim-time').textContent())).toBe(stoppedAt);
+    expect(await page.getByTestId('scrollback').textContent()).toContain(`$ ${line}`);
+
+    // nothing lost: the link made now has the session and the instant reached
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const link = await page.getByRole('textbox', { name: 'Link to this run' }).inputValue();
+    const again = decodeShareLink(
+      new URL(link).hash,
+      Object.fromEntries(PRESETS.map((p) => [p.id, p.scenario])),
+    );
+    if (!again.ok) throw new Error(again.error.message);
+    expect(again.scenario.session).toEqual([{ atNs: 0, line }]);
+    expect(Math.abs((again.view.timeNs ?? 0) / 1e9 - stoppedAt)).toBeLessThan(0.001);
+    await page.keyboard.press('Escape');
+
+    // usable there: Play runs the model on from that instant (the hour-long iperf3 is still running)
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForFunction(
+      (t) => {
+        const s = document.querySelector('[data-testid=sim-time]')?.textContent ?? '';
+        const m = /^(?:(\d+) min )?([\d.]+) s$/.exec(s);
+        return m !== null && Number(m[1] ?? 0) * 60 + Number(m[2]) > t + 0.05;
+      },
+      stoppedAt,
+      { timeout: 30_000 },
+    );
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await ctx.close();
     expect(problems).toEqual([]);
   });

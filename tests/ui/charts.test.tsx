@@ -88,6 +88,7 @@ function fakeLab(): LabController {
     setStep: no,
     runUntil: no,
     crashWorker: no,
+    cancelRun: no,
     select: no,
     loadLesson: no,
     lessonBegin: no,

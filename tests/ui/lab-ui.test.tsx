@@ -13,6 +13,7 @@ import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, applyFrame, createAppStore, patch } from '../../src/state/app-store';
 import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { CountersPanel } from '../../src/ui/counters-panel';
+import { RunProgress } from '../../src/ui/run-progress';
 import { Terminal } from '../../src/ui/terminal';
 import { TimeControls } from '../../src/ui/time-controls';
 
@@ -49,6 +50,7 @@ function fakeLab(store: AppStore): LabController {
     setStep: (c) => void calls.push(`step-choice ${c.kind === 'packet' ? c.stage : c.kind}`),
     runUntil: (c) => void calls.push(`until ${c.kind}`),
     crashWorker: log('crash'),
+    cancelRun: log('cancel'),
     select: async () => {},
     loadLesson: async (id) => void calls.push(`lesson ${id}`),
     lessonBegin: async () => void calls.push('lesson-begin'),
@@ -218,6 +220,34 @@ describe('time controls', () => {
     key(document.body, ']');
     key(document.body, '[');
     expect(calls).toEqual(['toggle', 'step', 'faster', 'slower']);
+  });
+});
+
+describe('run to an instant', () => {
+  it('shows how far it got and the time left, and Cancel asks the lab to stop; gone when no run', () => {
+    render(<RunProgress />);
+    expect(el.textContent).toBe('');
+    const started = performance.now() - 4_000;
+    act(() => {
+      patch(store, 'playback', { runTo: { fromNs: 0, toNs: 600e9, startedMs: started }, nowNs: 0 });
+    });
+    expect(el.textContent).toContain('Running to t = 10 min 00.000 s: 0 %');
+    expect(el.textContent).toContain('estimating the time left');
+    act(() => patch(store, 'playback', { nowNs: 222e9 }));
+    expect(el.textContent).toContain('Running to t = 10 min 00.000 s: 37 %');
+    const bar = el.querySelector('progress')!;
+    expect(bar.getAttribute('value')).toBe('37');
+    // labelled by the visible text
+    expect(el.querySelector(`#${CSS.escape(bar.getAttribute('aria-labelledby')!)}`)?.textContent).toMatch(
+      /^Running to t = 10 min 00\.000 s: 37 %$/,
+    );
+    // 37 % in about 4 s: about 7 s to go
+    expect(el.textContent).toMatch(/about [67] s left/);
+    const cancel = [...el.querySelectorAll('button')].find((b) => b.textContent === 'Cancel')!;
+    act(() => cancel.click());
+    expect(calls).toEqual(['cancel']);
+    act(() => patch(store, 'playback', { runTo: null }));
+    expect(el.textContent).toBe('');
   });
 });
 

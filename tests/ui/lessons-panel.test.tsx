@@ -70,6 +70,7 @@ function serviceLab(store: AppStore, service: SimService): LabController {
     setStep: () => unused(),
     runUntil: unused,
     crashWorker: unused,
+    cancelRun: unused,
     select: async () => unused(),
     loadShared: async () => unused(),
     commandLog: () => unused(),
