@@ -113,6 +113,8 @@ export const SHORT_REASON: Record<string, string> = {
   vpc_route: 'no route',
   nacl_deny: 'NACL deny',
   sg_deny: 'SG deny',
+  ip_reassembly_failed: 'reassembly failed',
+  srd_retransmitted: 'SRD resent',
 };
 
 /** Position of a point `frac` (0 = entered, 1 = leaves) along a lane; `jitter` ∈ [0,1) spreads batches across it. */
