@@ -99,7 +99,14 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
   const lab = createLabController(store, client);
 
   const title = (presetId: string) => PRESETS.find((p) => p.id === presetId)?.title ?? 'the shared scenario';
-  const opened =
+  /** Once a scenario is loaded (and run to its time): the link's selection, then autoplay. */
+  const follow = async (opened: Promise<boolean>, selection: string | undefined, autoplay: boolean) => {
+    if (!(await opened)) return;
+    const sel = parseSelection(selection);
+    if (sel) await lab.select(sel.kind === 'packet' ? { ...sel, id: -1 } : sel);
+    if (autoplay) lab.play();
+  };
+  void follow(
     start.fromLink || start.toNs > 0
       ? lab.loadShared({
           presetId: start.presetId,
@@ -108,13 +115,10 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
           toNs: start.toNs,
           title: title(start.presetId),
         })
-      : lab.loadPreset(start.presetId).then(() => true);
-  void opened.then(async (ok) => {
-    if (!ok) return;
-    const sel = parseSelection(view.selection);
-    if (sel) await lab.select(sel.kind === 'packet' ? { ...sel, id: -1 } : sel);
-    if (flags.autoplay) lab.play();
-  });
+      : lab.loadPreset(start.presetId).then(() => true),
+    view.selection,
+    flags.autoplay,
+  );
 
   // the page's URL without its hash: links are made from it
   const base = `${location.origin}${location.pathname}${location.search}`;
@@ -145,7 +149,7 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
     fullLabLink: () => fullLabUrl(`${base}${currentHash()}`),
   };
 
-  if (embed && flags.origin) startHostBridge(store, lab, flags);
+  if (embed && flags.origin) startHostBridge(store, lab, flags, follow);
 
   // test hook for the end-to-end tests (forced worker failure); harmless for users
   (window as unknown as { __netlab: unknown }).__netlab = { crashWorker: lab.crashWorker, store };
@@ -173,15 +177,22 @@ function startHostBridge(
   store: AppStore,
   lab: ReturnType<typeof createLabController>,
   flags: Parameters<typeof startBridge>[1],
+  follow: (opened: Promise<boolean>, selection: string | undefined, autoplay: boolean) => Promise<void>,
 ): void {
   startBridge(
     window,
     flags,
     {
-      loadScenario(scenario) {
+      loadScenario(scenario, view = {}) {
         const { doc, log } = buildDocument(scenario);
         patch(store, 'env', { linkChanges: [] });
-        void lab.loadShared({ presetId: 'link', doc, log, toNs: 0, title: 'the host page’s scenario' });
+        // a link from the host opens as the page's own link does: run to its time, then its selection
+        const toNs = view.timeNs ?? 0;
+        void follow(
+          lab.loadShared({ presetId: 'link', doc, log, toNs, title: 'the host page’s scenario' }),
+          view.selection,
+          false,
+        );
       },
       play: () => lab.play(),
       pause: () => lab.pause(),

@@ -10,6 +10,7 @@
  *
  * Messages all carry `ns: "ec2-netlab"` and `v: 1`.
  *   host → lab: {type: "load", scenario: <scenario document>} | {type: "load", link: "#v=2&…"}
+ *               (a link opens as opening it does: its session typed, run to its `t`, its selection)
  *               {type: "play"} | {type: "pause"} | {type: "seek", timeNs: <integer ns>}
  *   lab → host: {type: "ready"}                                 once, when the bridge starts
  *               {type: "loaded", changes: [..]}                 after a load (what was repaired)
@@ -23,7 +24,13 @@
  */
 import { z } from 'zod';
 import type { Scenario } from '../scenario/schema';
-import { decodeShareLink, MAX_LINK_TIME_NS, type PresetTable, readScenarioDocument } from './codec';
+import {
+  decodeShareLink,
+  MAX_LINK_TIME_NS,
+  type PresetTable,
+  readScenarioDocument,
+  type ViewState,
+} from './codec';
 import type { EmbedFlags } from './embed';
 
 export const BRIDGE_NS = 'ec2-netlab';
@@ -44,7 +51,11 @@ export interface LessonProgress {
 
 /** What the bridge needs from the app. The on* functions return an unsubscribe function. */
 export interface LabApi {
-  loadScenario(scenario: Scenario): void;
+  /**
+   * Load a scenario in a fresh lab. `view`: a link's view (its time `t`, its selection), to open
+   * as opening the link does (run to that time); absent for a scenario document.
+   */
+  loadScenario(scenario: Scenario, view?: ViewState): void;
   play(): void;
   pause(): void;
   seek(timeNs: number): void;
@@ -144,7 +155,8 @@ export function startBridge(
           post({ type: 'error', message: r.error.message });
           return;
         }
-        api.loadScenario(r.scenario);
+        if ('link' in msg) api.loadScenario(r.scenario, r.view);
+        else api.loadScenario(r.scenario);
         post({ type: 'loaded', changes: r.changes });
         return;
       }

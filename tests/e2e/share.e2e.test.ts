@@ -402,6 +402,33 @@ const clockAt = (lab: Frame, text: string) =>
   });
 
 describe('the postMessage API', () => {
+  it("a link the host page loads opens at the link's time, as opening it does", async () => {
+    const { ctx, page, lab } = await openHost();
+    await heard(page, "m.data.type === 'ready'");
+    const preset = PRESETS.find((p) => p.id === DEFAULT_PRESET_ID)!;
+    const link = shareHash(preset.scenario, [{ atNs: 0, kind: 'line', line: 'iperf3 -c server -t 1' }], {
+      timeNs: 500_000_000,
+    });
+    const labOrigin = new URL(base()).origin;
+    await page.evaluate(
+      ([l, o]) =>
+        (document.getElementById('lab') as HTMLIFrameElement).contentWindow!.postMessage(
+          { ns: 'ec2-netlab', v: 1, type: 'load', link: l },
+          o!,
+        ),
+      [link, labOrigin] as const,
+    );
+    await heard(page, "m.data.type === 'loaded'");
+    await clockAt(lab, '0.500000 s');
+    await heard(page, "m.data.type === 'time' && m.data.timeNs === 500000000");
+    // the session ran to there: the client has sent (the counters the host hears say so)
+    await heard(page, "m.data.type === 'counters' && (m.data.counters?.client?.queue_0_tx_cnt ?? 0) > 0");
+    await lab.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    expect(await lab.getByRole('button', { name: 'Play', exact: true }).isDisabled()).toBe(false);
+    await ctx.close();
+    expect(problems).toEqual([]);
+  });
+
   it('ignores a host page on another origin than the one the link names', async () => {
     const { ctx, page, lab } = await openHost(new URL(base()).origin);
     await page.getByRole('button', { name: 'Play', exact: true }).click();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario, type Scenario } from '../../src/scenario/schema';
 import { type BridgeWindow, type LabApi, type LessonProgress, startBridge } from '../../src/share/bridge';
-import { encodeShareLink } from '../../src/share/codec';
+import { encodeShareLink, type ViewState } from '../../src/share/codec';
 import type { EmbedFlags } from '../../src/share/embed';
 
 const HOST = 'https://docs.example.com';
@@ -31,6 +31,7 @@ function fakeWindow() {
 function fakeLab() {
   const calls: string[] = [];
   const loaded: Scenario[] = [];
+  const views: Array<ViewState | undefined> = [];
   const emit = {
     time: (_t: number) => {},
     counters: (_c: Record<string, Record<string, number>>) => {},
@@ -42,9 +43,10 @@ function fakeLab() {
     unsubscribed++;
   };
   const api: LabApi = {
-    loadScenario: (s) => {
+    loadScenario: (s, view) => {
       calls.push('load');
       loaded.push(s);
+      views.push(view);
     },
     play: () => calls.push('play'),
     pause: () => calls.push('pause'),
@@ -66,7 +68,7 @@ function fakeLab() {
       return unsubscribe;
     },
   };
-  return { api, calls, loaded, emit, unsubscribed: () => unsubscribed };
+  return { api, calls, loaded, views, emit, unsubscribed: () => unsubscribed };
 }
 
 const FLAGS: EmbedFlags = { embed: true, controls: 'minimal', autoplay: false, origin: HOST };
@@ -188,6 +190,24 @@ describe('bridge', () => {
         type: 'error',
         message: 'this link could not be read: the data has a character that is not base64url at position 1',
       },
+    ]);
+  });
+
+  it('a link keeps its view (time, selection) for the load; a scenario document has none', () => {
+    const w = fakeWindow();
+    const lab = fakeLab();
+    startBridge(w.win, FLAGS, lab.api);
+    const link = encodeShareLink({
+      scenario: defaultScenario(),
+      view: { timeNs: 2_500_000_000, selection: 'stage:0/3/0' },
+    });
+    expect(link).toContain('&t=2500ms');
+    w.send(msg({ type: 'load', link }));
+    w.send(msg({ type: 'load', scenario: defaultScenario() }));
+    expect(lab.views).toEqual([{ timeNs: 2_500_000_000, selection: 'stage:0/3/0' }, undefined]);
+    expect(bodies(w.posted).slice(1)).toEqual([
+      { type: 'loaded', changes: [] },
+      { type: 'loaded', changes: [] },
     ]);
   });
 
