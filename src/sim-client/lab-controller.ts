@@ -156,6 +156,8 @@ export function createLabController(
   /** Rows of samples a run-to keeps at most (as the pump: ≤ 10^5 rows for a 600 s run). */
   const sampleStepFor = (spanNs: number) => Math.max(1e6, Math.ceil(spanNs / 1e5 / 1e6) * 1e6);
 
+  /** Loads started: a load superseded by a newer one leaves the lab's state to it. */
+  let loads = 0;
   /** The run-to in progress (its Cancel sets `cancelled`). */
   let running: { cancelled: boolean } | null = null;
   /** Events per run-to request, adapted so a request takes about RUN_TO_CHUNK_MS of worker time. */
@@ -210,6 +212,7 @@ export function createLabController(
   ): Promise<boolean> {
     // a run to an instant of the lab being replaced stops (it would go on in the new one)
     if (running) running.cancelled = true;
+    loads++;
     set('scenario', { presetId, doc, loading: true, loadErrors: [] });
     set('playback', {
       playing: false,
@@ -250,13 +253,18 @@ export function createLabController(
     async loadShared({ presetId, doc, log, toNs, title }) {
       if (!(await load(presetId, doc, title, true, log))) return false;
       set('playback', { furthestNs: client.furthestNs });
+      const mine = loads;
       let reached = true;
       try {
         if (toNs > 0) reached = await runTo(toNs);
       } finally {
-        set('scenario', { loading: false });
-        set('playback', { nowNs: client.simTimeNs });
+        if (mine === loads) {
+          set('scenario', { loading: false });
+          set('playback', { nowNs: client.simTimeNs });
+        }
       }
+      // another load (a host page's) replaced this lab while it ran: that one has the say now
+      if (mine !== loads) return false;
       if (!reached)
         set('env', {
           announcement: `Stopped at ${formatSimTime(client.simTimeNs)} (the link's time is ${formatSimTime(toNs)}): press Play to go on`,

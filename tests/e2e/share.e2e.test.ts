@@ -410,16 +410,29 @@ describe('the postMessage API', () => {
       timeNs: 500_000_000,
     });
     const labOrigin = new URL(base()).origin;
-    await page.evaluate(
-      ([l, o]) =>
-        (document.getElementById('lab') as HTMLIFrameElement).contentWindow!.postMessage(
-          { ns: 'ec2-netlab', v: 1, type: 'load', link: l },
-          o!,
-        ),
-      [link, labOrigin] as const,
+    const load = (l: string) =>
+      page.evaluate(
+        ([l, o]) =>
+          (document.getElementById('lab') as HTMLIFrameElement).contentWindow!.postMessage(
+            { ns: 'ec2-netlab', v: 1, type: 'load', link: l },
+            o!,
+          ),
+        [l, labOrigin] as const,
+      );
+    // first a link an hour in: it runs there with its progress bar
+    await load(
+      shareHash(preset.scenario, [{ atNs: 0, kind: 'line', line: 'iperf3 -c server -t 3600' }], {
+        timeNs: 3600e9,
+      }),
     );
-    await heard(page, "m.data.type === 'loaded'");
+    await lab.getByTestId('run-progress').waitFor({ timeout: 30_000 });
+    // a second load replaces that lab: the first run stops, the new link runs to its own time
+    await load(link);
     await clockAt(lab, '0.500000 s');
+    await lab.getByTestId('run-progress').waitFor({ state: 'detached', timeout: 10_000 });
+    await page.waitForTimeout(500);
+    expect(await lab.getByTestId('sim-time').textContent()).toBe('0.500000 s');
+    expect((await msgs(page)).filter((m) => m.data.type === 'loaded')).toHaveLength(2);
     await heard(page, "m.data.type === 'time' && m.data.timeNs === 500000000");
     // the session ran to there: the client has sent (the counters the host hears say so)
     await heard(page, "m.data.type === 'counters' && (m.data.counters?.client?.queue_0_tx_cnt ?? 0) > 0");
