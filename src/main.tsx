@@ -20,7 +20,7 @@ import {
   type StartLink,
 } from './share/app-link';
 import { type CountersSnapshot, observeDocumentHeight, startBridge } from './share/bridge';
-import type { ViewState } from './share/codec';
+import { formatLinkSeconds, parseLinkTime, type ViewState } from './share/codec';
 import { embedSnippet } from './share/embed';
 import { createLabController } from './sim-client/lab-controller';
 import { SimClient, type WorkerHandle } from './sim-client/sim-client';
@@ -143,10 +143,12 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
         panels: opts.panels,
         controls: opts.controls,
         autoplay: opts.autoplay,
-        startNs: store.getState().playback.nowNs,
+        startNs: opts.startNs ?? store.getState().playback.nowNs,
         ...(opts.origin !== undefined ? { origin: opts.origin } : {}),
       }),
     fullLabLink: () => fullLabUrl(`${base}${currentHash()}`),
+    formatTime: formatLinkSeconds,
+    parseTime: parseLinkTime,
   };
 
   if (embed && flags.origin) startHostBridge(store, lab, flags, follow);

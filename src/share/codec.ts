@@ -152,6 +152,15 @@ export function formatLinkTime(ns: number): string {
   return `${ns}ns`;
 }
 
+/** A link time in seconds, exact to the nanosecond: `1.5s`, `0.000002s`, `600s` (what a person edits). */
+export function formatLinkSeconds(ns: number): string {
+  const whole = Math.floor(ns / 1e9);
+  const frac = String(ns - whole * 1e9)
+    .padStart(9, '0')
+    .replace(/0+$/, '');
+  return frac ? `${whole}.${frac}s` : `${whole}s`;
+}
+
 export function parseLinkTime(s: string): number | { error: string } {
   const m = /^(\d{1,15}(?:\.\d{1,9})?)(s|ms|us|ns)?$/.exec(s);
   if (!m) return { error: `"${clip(s)}" is not a time like 1.5s, 250ms or 20us` };

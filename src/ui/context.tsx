@@ -19,7 +19,13 @@ export interface Sharing {
     controls: 'none' | 'minimal' | 'full';
     autoplay: boolean;
     origin?: string;
+    /** Where the embedded lab starts (its link's `t`); absent: the current clock. */
+    startNs?: number;
   }): string;
+  /** A simulated instant as a link writes it for a person ("1.5s"). */
+  formatTime(ns: number): string;
+  /** A link time as typed ("1.5s", "250ms"): the instant, or why it is not one (the link's own words). */
+  parseTime(text: string): number | { error: string };
   /** This run in the full lab (no embed flags). */
   fullLabLink(): string;
 }

@@ -2,8 +2,9 @@
  * Share: the header's "Share" button copies a link to this run (the scenario, what was typed and
  * when, the simulated time, the selection) and says so; a read-only field shows the link, selected,
  * for when the browser does not allow copying. The same popover makes the `<iframe>` code for
- * documentation ("Copy embed code"), with the panels, controls, autoplay and the host page's
- * origin (which turns on the postMessage API).
+ * documentation ("Copy embed code"), with the panels, controls, autoplay, the start time (the clock
+ * when it opened, checked as a link's `t` is) and the host page's origin (which turns on the
+ * postMessage API).
  *
  * Also the notice that lists what a repaired link had changed. Links come from the composition
  * root (Sharing, context): the UI does not import the share layer.
@@ -141,6 +142,10 @@ export function ShareButton() {
 
 function EmbedCode() {
   const sharing = useSharing();
+  const store = useAppStore();
+  // where the embedded lab starts: the clock when the popover opened, as a link writes it
+  const [start, setStart] = useState(() => sharing?.formatTime(store.getState().playback.nowNs) ?? '');
+  const startId = useId();
   const [panels, setPanels] = useState<EmbedPanel[]>(['path', 'charts', 'terminal']);
   const [controls, setControls] = useState<'none' | 'minimal' | 'full'>('minimal');
   const [autoplay, setAutoplay] = useState(false);
@@ -150,14 +155,18 @@ function EmbedCode() {
   const [error, setError] = useState<string | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   if (!sharing) return null;
+  const startNs = sharing.parseTime(start.trim());
+  const startError = typeof startNs === 'number' ? null : `Start time: ${startNs.error}`;
 
   const make = async () => {
     let snippet: string;
     try {
+      if (typeof startNs !== 'number') throw new Error(`Start time: ${startNs.error}`);
       snippet = sharing.embedCode({
         panels,
         controls,
         autoplay,
+        startNs,
         ...(origin.trim() ? { origin: origin.trim() } : {}),
       });
     } catch (e) {
@@ -209,6 +218,28 @@ function EmbedCode() {
           <input type="checkbox" checked={autoplay} onChange={(e) => setAutoplay(e.target.checked)} />{' '}
           Autoplay
         </label>
+        <label className="embed-start">
+          Start at (simulated time){' '}
+          <input
+            value={start}
+            onChange={(e) => {
+              setStart(e.target.value);
+              setError(null);
+              // the code shown was made for the old start: do not leave it beside the new one
+              setCode(null);
+            }}
+            aria-invalid={startError ? true : undefined}
+            aria-describedby={startError ? startId : undefined}
+            spellCheck={false}
+            inputMode="decimal"
+            title="The time the embedded lab opens at, like 1.5s, 250ms or 20us (it runs the model there)"
+          />
+        </label>
+        {startError ? (
+          <p id={startId} className="share-error" role="alert">
+            {startError}
+          </p>
+        ) : null}
         <label className="embed-origin">
           Host page origin (optional: turns on the postMessage API){' '}
           <input
@@ -219,7 +250,7 @@ function EmbedCode() {
           />
         </label>
       </div>
-      <button type="button" onClick={() => void make()} disabled={panels.length === 0}>
+      <button type="button" onClick={() => void make()} disabled={panels.length === 0 || startError !== null}>
         Copy embed code
       </button>
       {error ? (

@@ -5,7 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultScenario, parseScenario, type Scenario } from '../../src/scenario/schema';
-import { decodeShareLink, encodeShareLink, formatLinkTime, parseLinkTime } from '../../src/share/codec';
+import {
+  decodeShareLink,
+  encodeShareLink,
+  formatLinkSeconds,
+  formatLinkTime,
+  parseLinkTime,
+} from '../../src/share/codec';
 import { base64urlEncode, deflate } from '../../src/share/compress';
 import { canonicalJson } from '../../src/share/minimize';
 
@@ -102,9 +108,20 @@ describe('encode → decode', () => {
   });
 
   it('times are exact integer nanoseconds', () => {
-    for (const ns of [0, 1, 999, 1000, 1_500_000, 2_000_000_000, 1_234_567_891]) {
+    for (const ns of [
+      0, 1, 999, 1000, 1_500_000, 2_000_000_000, 1_234_567_891, 86_399_999_999_999, 86_400e9,
+    ]) {
       expect(parseLinkTime(formatLinkTime(ns))).toBe(ns);
+      expect(parseLinkTime(formatLinkSeconds(ns))).toBe(ns);
     }
+    // in seconds, for a person to edit (the Share popover's start time)
+    expect([0, 1, 1_500_000_000, 1_234_567_891, 600e9].map(formatLinkSeconds)).toEqual([
+      '0s',
+      '0.000000001s',
+      '1.5s',
+      '1.234567891s',
+      '600s',
+    ]);
     expect(formatLinkTime(1_500_000_000)).toBe('1500ms');
     expect(parseLinkTime('1.5')).toBe(1_500_000_000);
     expect(parseLinkTime('20us')).toBe(20_000);

@@ -7,6 +7,7 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatLinkSeconds, parseLinkTime } from '../../src/share/codec';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
 import { ControllerContext, type Sharing, SharingContext, StoreContext } from '../../src/ui/context';
@@ -25,6 +26,8 @@ const sharing: Sharing = {
     return `<iframe src="${LINK}&amp;embed=1"></iframe>`;
   },
   fullLabLink: () => LINK,
+  formatTime: formatLinkSeconds,
+  parseTime: parseLinkTime,
 };
 
 let root: Root | null = null;
@@ -125,7 +128,12 @@ describe('Share', () => {
     const terminal = [...el.querySelectorAll('label')].find((l) => l.textContent?.trim() === 'Terminal');
     await click(terminal!.querySelector('input')!);
     await click(button('Copy embed code'));
-    expect(asked.at(-1)).toEqual({ panels: ['path', 'charts'], controls: 'minimal', autoplay: false });
+    expect(asked.at(-1)).toEqual({
+      panels: ['path', 'charts'],
+      controls: 'minimal',
+      autoplay: false,
+      startNs: 0,
+    });
     expect((el.querySelector('textarea[aria-label="Embed code"]') as HTMLTextAreaElement).value).toContain(
       '&amp;embed=1',
     );
@@ -140,6 +148,54 @@ describe('Share', () => {
     await click(button('Copy embed code'));
     expect(el.querySelector('[role=alert]')?.textContent).toContain('"docs" is not an origin');
     expect(el.querySelector('textarea[aria-label="Embed code"]')).toBeNull();
+  });
+});
+
+describe('embed start time', () => {
+  const typeStart = async (v: string) => {
+    const input = field();
+    await act(async () => {
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      set.call(input, v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+  };
+  const field = () =>
+    [...el.querySelectorAll('label')]
+      .find((l) => l.textContent?.startsWith('Start at'))!
+      .querySelector('input') as HTMLInputElement;
+
+  it('defaults to the clock, goes into the embed code, and refuses what a link would, in its words', async () => {
+    clipboard(true);
+    patch(store, 'playback', { nowNs: 1_234_500_000 });
+    render(<ShareButton />);
+    await click(button('Share'));
+    expect(field().value).toBe('1.2345s');
+    await click(button('Copy embed code'));
+    expect(asked.at(-1)).toMatchObject({ startNs: 1_234_500_000 });
+
+    await typeStart('250ms');
+    await click(button('Copy embed code'));
+    expect(asked.at(-1)).toMatchObject({ startNs: 250_000_000 });
+
+    const n = asked.length;
+    await typeStart('soon');
+    const alert = el.querySelector('[role=alert]');
+    expect(alert?.textContent).toBe('Start time: "soon" is not a time like 1.5s, 250ms or 20us');
+    expect(field().getAttribute('aria-invalid')).toBe('true');
+    expect(field().getAttribute('aria-describedby')).toBe(alert?.id);
+    expect(button('Copy embed code').disabled).toBe(true);
+    // the code made for the earlier start is not left beside the refused one
+    expect(el.querySelector('textarea[aria-label="Embed code"]')).toBeNull();
+    await typeStart('90000s');
+    expect(el.querySelector('[role=alert]')?.textContent).toBe(
+      "Start time: 90000s is past the lab's longest run (86400 s)",
+    );
+    expect(asked.length).toBe(n);
+    await typeStart('2s');
+    expect(el.querySelector('[role=alert]')).toBeNull();
+    await click(button('Copy embed code'));
+    expect(asked.at(-1)).toMatchObject({ startNs: 2e9 });
   });
 });
 
