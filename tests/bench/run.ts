@@ -4,7 +4,9 @@
  * Sections: 1 bare typed-array event loop vs the engine Scheduler (same events, same order: the
  * ratio the 2× target is about), 2 the model's hot path (exp 1), 3 experiment 2 (600 s simulated),
  * 4 experiment 5 (c5n.18xlarge, 30 s at ≈ 93 Gbps), 5 batching 'auto' vs per packet, 6 memory after
- * exp 2; then one verdict line per target. `--quick` skips experiments 2 and 5 (and the memory
+ * exp 2, 7 seek, 8 metrics queries, 9 the UI in headless Chromium (path-view frame, bundle size,
+ * first paint, responsiveness and the frame pump during a long run: tests/bench/ui-report.ts;
+ * skipped with a line when Chromium is missing); then one verdict line per target. `--quick` skips experiments 2 and 5 (and the memory
  * figures, which are taken after exp 2).
  *
  * Exit code: 0 whatever the figures are (a missed target is a report, not a failure); 1 only when a
@@ -19,6 +21,7 @@ import { type CliRunResult, type LabRunResult, type LabRunSpec, runCli, runInPro
 import { fixed, measureTimerResolution, mib, type Stats, si, stats, table } from './measure';
 import { metricsQueryBench, metricsQueryTable } from './metrics-query';
 import { seekBench, seekTable } from './seek';
+import { uiSection } from './ui-report';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -54,7 +57,7 @@ const verdict = (what: string, measured: string, target: string, met: boolean) =
 
 // ---------------------------------------------------------------------------------------- header
 const cpu = os.cpus()[0];
-out('ec2-netlab bench: reports the engine speed; asserts nothing');
+out('ec2-netlab bench: reports the engine and UI speed; asserts nothing');
 out(
   `machine: ${cpu?.model ?? 'unknown CPU'} (${os.cpus().length} logical CPUs, ${mib(os.totalmem())} RAM), ` +
     `node ${process.version}, ${os.platform()} ${os.arch()}`,
@@ -436,6 +439,9 @@ section('8. metrics queries', () => {
   out(table(['query', 'points', 'best ms', 'median ms', 'worst ms'], metricsQueryTable(r)));
   out();
 });
+
+// --------------------------------------------------------------------------------------- 9. UI
+section('9. UI', () => uiSection(QUICK, out, progress, verdict, (s) => verdicts.push(s)));
 
 // ---------------------------------------------------------------------------------- 6. memory
 if (!QUICK) {

@@ -1,0 +1,262 @@
+/**
+ * Section 9 of `npm run bench`: the UI in headless Chromium (tests/bench/ui.mjs, run as a child
+ * process so a browser failure cannot take the engine figures with it), printed as tables with one
+ * verdict per target of issue 5: path-view frame ≤ 16.7 ms with 5,000 packets, initial JavaScript
+ * ≤ 250 kB gzipped, first meaningful paint < 1.5 s, input → visible change < 100 ms while the
+ * worker runs a long scenario.
+ *
+ * Guarantees: never throws for a missing browser or a failed part: those are reported as lines.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { fixed, table } from './measure';
+
+interface Size {
+  file: string;
+  raw: number;
+  gz: number;
+}
+type Part<T> = T | { error: string };
+interface UiResult {
+  pathView: Part<{
+    n: number;
+    drawMs: number[];
+    drawRasterMs: number[];
+    intervalsMs: number[];
+    errors: string[];
+  }>;
+  bundle: Part<{ initial: Size[]; css: Size[]; workers: Size[]; allJs: Size[] }>;
+  paint: Part<{ loads: Array<{ fcp: number | null; pathDrawn: number; domContentLoaded: number | null }> }>;
+  responsiveness: Part<{
+    speedText: string | null;
+    command: string;
+    pump: {
+      wallMs: number;
+      frames: number;
+      rafs: number;
+      simNs: number;
+      advanceMs: number[];
+      lagging: boolean;
+    };
+    ms: { theme: number[]; type: number[]; tab: number[] };
+    missed: number;
+    still: { playing: boolean; nowNs: number };
+    problems: string[];
+  }>;
+}
+
+const FRAME_MS = 16.7;
+const INITIAL_GZ_KB = 250;
+const PAINT_MS = 1500;
+const INPUT_MS = 100;
+
+const sorted = (a: readonly number[]) => [...a].sort((x, y) => x - y);
+const median = (a: readonly number[]) => sorted(a)[Math.floor(a.length / 2)] ?? Number.NaN;
+const p95 = (a: readonly number[]) =>
+  sorted(a)[Math.min(a.length - 1, Math.floor(a.length * 0.95))] ?? Number.NaN;
+const max = (a: readonly number[]) => (a.length ? Math.max(...a) : Number.NaN);
+const kb = (bytes: number) => fixed(bytes / 1000, 1);
+const sum = (xs: readonly Size[], k: 'raw' | 'gz') => xs.reduce((s, x) => s + x[k], 0);
+const isErr = <T>(p: Part<T> | undefined): p is { error: string } =>
+  p === undefined || (typeof p === 'object' && p !== null && 'error' in p);
+
+/**
+ * Run the UI bench and print section 9 through `out`; `verdict` gets one call per target.
+ * Throws only if the child's output cannot be read at all (the caller's section() reports it).
+ */
+export function uiSection(
+  quick: boolean,
+  out: (s?: string) => void,
+  progress: (s: string) => void,
+  verdict: (what: string, measured: string, target: string, met: boolean) => void,
+  note: (s: string) => void,
+): void {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  out(
+    `9. UI in headless Chromium (software rendering; tests/bench/ui.mjs); load average now (1/5/15 min): ${os
+      .loadavg()
+      .map((x) => fixed(x))
+      .join(' / ')} on ${os.cpus().length} CPUs`,
+  );
+  if (!existsSync(chromium)) {
+    out(`skipped: no browser at ${chromium} (install Debian's chromium, or set CHROMIUM_PATH)`);
+    note('UI: skipped (no Chromium)');
+    out();
+    return;
+  }
+  progress('UI (path view, build, first paint, responsiveness; about a minute)…');
+  const script = fileURLToPath(new URL('./ui.mjs', import.meta.url));
+  const child = spawnSync(process.execPath, [script, ...(quick ? ['--quick'] : [])], {
+    encoding: 'utf8',
+    timeout: 10 * 60_000,
+    maxBuffer: 64 * 2 ** 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = child.stdout?.split('\n').find((l) => l.startsWith('UIBENCH '));
+  if (!line)
+    throw new Error(
+      `tests/bench/ui.mjs gave no result (status ${child.status}, signal ${child.signal}${child.error ? `, ${child.error.message}` : ''})`,
+    );
+  const r = JSON.parse(line.slice('UIBENCH '.length)) as UiResult;
+
+  // ------------------------------------------------------------------------------- path view
+  const pv = r.pathView;
+  if (isErr(pv)) {
+    out(`9a. Path view: ERROR ${pv?.error}`);
+    note('UI path view: not measured (error above)');
+  } else {
+    out(
+      `9a. Path view, ${pv.n} batches in view moving every frame (synthetic frame, frame rate uncapped), ${pv.intervalsMs.length} frames`,
+    );
+    out(
+      table(
+        ['measure', 'median ms', 'p95 ms'],
+        [
+          ['draw (the renderer in the React effect)', fixed(median(pv.drawMs)), fixed(p95(pv.drawMs))],
+          [
+            'draw + rasterise (1-pixel readback)',
+            fixed(median(pv.drawRasterMs)),
+            fixed(p95(pv.drawRasterMs)),
+          ],
+          [
+            'frame (interval between animation frames)',
+            fixed(median(pv.intervalsMs)),
+            fixed(p95(pv.intervalsMs)),
+          ],
+        ],
+      ),
+    );
+    if (pv.errors.length) out(`page errors: ${pv.errors.join('; ')}`);
+    out();
+    const m = median(pv.intervalsMs);
+    verdict(
+      `UI path view frame, ${pv.n} packets`,
+      `median ${fixed(m, 1)} ms, p95 ${fixed(p95(pv.intervalsMs), 1)} ms`,
+      `median ≤ ${FRAME_MS} ms`,
+      m <= FRAME_MS,
+    );
+  }
+
+  // ---------------------------------------------------------------------------------- bundle
+  const b = r.bundle;
+  if (isErr(b)) {
+    out(`9b. Bundle: ERROR ${b?.error}`);
+    note('UI bundle: not measured (error above)');
+  } else {
+    out(
+      '9b. Bundle: production build (Vite, NODE_ENV=production); kB = 1000 bytes, gzip at zlib default level',
+    );
+    const initialGz = sum(b.initial, 'gz');
+    const rows = [
+      ...b.initial.map((x) => [
+        'initial JS (index.html: module script / modulepreload)',
+        x.file,
+        kb(x.raw),
+        kb(x.gz),
+      ]),
+      ['initial JS total', '', kb(sum(b.initial, 'raw')), kb(initialGz)],
+      ...b.workers.map((x) => ['worker chunk (loaded when the lab starts)', x.file, kb(x.raw), kb(x.gz)]),
+      ...b.css.map((x) => ['CSS (for reference)', x.file, kb(x.raw), kb(x.gz)]),
+      ['all JS chunks', `${b.allJs.length} files`, kb(sum(b.allJs, 'raw')), kb(sum(b.allJs, 'gz'))],
+    ];
+    out(table(['what', 'file', 'raw kB', 'gzip kB'], rows));
+    out();
+    verdict(
+      'UI initial JavaScript',
+      `${kb(initialGz)} kB gz (worker ${kb(sum(b.workers, 'gz'))} kB gz)`,
+      `≤ ${INITIAL_GZ_KB} kB gz`,
+      initialGz <= INITIAL_GZ_KB * 1000,
+    );
+  }
+
+  // ------------------------------------------------------------------------------ first paint
+  const p = r.paint;
+  if (isErr(p)) {
+    out(`9c. First paint: ERROR ${p?.error}`);
+    note('UI first paint: not measured (error above)');
+  } else {
+    const fcp = p.loads.map((l) => l.fcp).filter((x): x is number => x !== null);
+    const drawn = p.loads.map((l) => l.pathDrawn);
+    const dcl = p.loads.map((l) => l.domContentLoaded).filter((x): x is number => x !== null);
+    out(
+      `9c. First paint of the default scenario (built site on vite preview, localhost), ${p.loads.length} loads each in a fresh context (empty cache); ms since navigation start`,
+    );
+    out(
+      table(
+        ['measure', 'median ms', 'worst ms'],
+        [
+          ['DOMContentLoaded end', fixed(median(dcl), 0), fixed(max(dcl), 0)],
+          ['first-contentful-paint (Performance API)', fixed(median(fcp), 0), fixed(max(fcp), 0)],
+          [
+            'path drawn (first frame whose canvas has a drawn pixel)',
+            fixed(median(drawn), 0),
+            fixed(max(drawn), 0),
+          ],
+        ],
+      ),
+    );
+    out();
+    const m = median(drawn);
+    verdict(
+      'UI first meaningful paint (path drawn)',
+      `median ${fixed(m, 0)} ms (first-contentful-paint ${fixed(median(fcp), 0)} ms)`,
+      `< ${PAINT_MS} ms`,
+      m < PAINT_MS,
+    );
+  }
+
+  // -------------------------------------------------------------------------- responsiveness
+  const q = r.responsiveness;
+  if (isErr(q)) {
+    out(`9d. Responsiveness: ERROR ${q?.error}`);
+    note('UI responsiveness: not measured (error above)');
+  } else {
+    out(
+      `9d. Responsiveness while the worker runs \`${q.command}\` played at ${q.speedText ?? '?'} (top speed): real input → end of the frame that paints the change`,
+    );
+    const rows = (
+      [
+        ['theme button (click → data-theme painted)', q.ms.theme],
+        ['Command textbox (key x / Backspace → value painted)', q.ms.type],
+        ['tab (click Charts / Counters → selected tab painted)', q.ms.tab],
+      ] as const
+    ).map(([name, xs]) => [name, String(xs.length), fixed(median(xs), 1), fixed(max(xs), 1)]);
+    out(table(['action', 'n', 'median ms', 'max ms'], rows));
+    if (q.missed) out(`${q.missed} action(s) showed no change within 10 s (not counted)`);
+    const pump = q.pump;
+    const s = pump.wallMs / 1000;
+    out(
+      table(
+        ['frame pump (same run, ' + fixed(s, 1) + ' s window, no input)', 'value'],
+        [
+          ['frames a second the UI receives from the worker', fixed(pump.frames / s, 1)],
+          ['animation frames a second on the main thread', fixed(pump.rafs / s, 1)],
+          [
+            'advance round trip (post → answer: worker time for a frame + messaging), median / p95 ms',
+            `${fixed(median(pump.advanceMs), 1)} / ${fixed(p95(pump.advanceMs), 1)}`,
+          ],
+          ['simulated seconds per wall second reached', fixed(pump.simNs / 1e9 / s, 1)],
+          ['pump lagging behind the asked speed (event budget)', pump.lagging ? 'yes' : 'no'],
+        ],
+      ),
+    );
+    out(
+      `the run was ${q.still.playing ? 'still playing' : 'NOT playing any more'} after the last action (t = ${fixed(q.still.nowNs / 1e9, 1)} s simulated)`,
+    );
+    if (q.problems.length) out(`page errors: ${q.problems.join('; ')}`);
+    out();
+    const all = [...q.ms.theme, ...q.ms.type, ...q.ms.tab];
+    verdict(
+      'UI input → visible change during a long run',
+      `median ${fixed(median(all), 0)} ms, max ${fixed(max(all), 0)} ms over ${all.length} actions`,
+      `max < ${INPUT_MS} ms`,
+      max(all) < INPUT_MS,
+    );
+    note(
+      `UI frame pump during the long run: ${fixed(pump.frames / s, 1)} frames/s received from the worker, ` +
+        `advance round trip median ${fixed(median(pump.advanceMs), 1)} ms (reported; no target)`,
+    );
+  }
+}

@@ -1,0 +1,305 @@
+/**
+ * The UI part of `npm run bench` (issue 5, "Speed"), in Debian's headless Chromium. run.ts starts
+ * this as a child process (a browser crash cannot take the engine figures with it) and prints what
+ * it finds; on its own: `node tests/bench/ui.mjs [--quick]` prints the same JSON.
+ *
+ *   1. path view: the synthetic 5,000-batch frame of path-view.bench.mjs, median / p95 per frame;
+ *   2. bundle: the production build (Vite's JS API, NODE_ENV=production, into a temp dir): the
+ *      JavaScript index.html loads eagerly (its module scripts and modulepreloads) and the worker
+ *      chunk, raw and gzipped (zlib default level, as a server would send it);
+ *   3. first paint of the default scenario on that build (vite preview), a fresh browser context
+ *      (empty cache) per load: first-contentful-paint from the Performance API, and "path drawn" =
+ *      performance.now() in the first animation frame whose callback finds a non-transparent pixel
+ *      in the path canvas (so the paint that shows it is that frame's);
+ *   4. responsiveness while the worker runs `iperf3 -c server -t 600 -l 9000 -P 2` played at the
+ *      top speed (10 min/s, the pump always busy): real input (Playwright's mouse and keyboard)
+ *      to the end of the frame that paints the change, from the input event's timeStamp to a task
+ *      posted from the requestAnimationFrame callback that first sees the change (it runs after that
+ *      frame's paint). Also the frame pump: frames a second the UI receives (store updates of the
+ *      clock), main-thread animation frames a second, and the round trip of each `advance` request
+ *      to the worker (posted to answered: the worker's time for the frame plus messaging).
+ *
+ * Output: progress on stderr; one line `UIBENCH {json}` on stdout. Never throws: a part that fails
+ * is reported as { error }.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, preview } from 'vite';
+import { launchChromium } from '../e2e/browser.mjs';
+import { pathViewBench } from './path-view.bench.mjs';
+
+const QUICK = process.argv.includes('--quick');
+const progress = (s) => process.stderr.write(`bench ui: ${s}\n`);
+const errMsg = (e) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
+
+async function part(name, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    return { error: `${name}: ${errMsg(e)}` };
+  }
+}
+
+const result = {};
+
+// ------------------------------------------------------------------------------- 1. path view
+result.pathView = await part('path view', async () => {
+  progress('path view, 5,000 batches…');
+  const r = await pathViewBench({ n: 5000, frames: QUICK ? 120 : 300 });
+  return {
+    n: r.n,
+    drawMs: r.drawMs,
+    drawRasterMs: r.drawRasterMs,
+    intervalsMs: r.intervalsMs,
+    errors: r.errors,
+  };
+});
+
+// ---------------------------------------------------------------------------------- 2. bundle
+const outDir = mkdtempSync(path.join(os.tmpdir(), 'netlab-bench-'));
+let built = false;
+result.bundle = await part('bundle', async () => {
+  progress('production build…');
+  const prev = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production'; // React's production build (toolchain.md, gotcha 1)
+  try {
+    await build({ mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = prev;
+  }
+  built = true;
+  const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  const eager = new Set();
+  for (const m of html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)) eager.add(m[1]);
+  for (const m of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) eager.add(m[1]);
+  const css = [...html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)].map((m) => m[1]);
+  const size = (href) => {
+    const buf = readFileSync(path.join(outDir, href.replace(/^\//, '')));
+    return { file: href, raw: buf.length, gz: gzipSync(buf).length };
+  };
+  const assets = readdirSync(path.join(outDir, 'assets'));
+  const workers = assets
+    .filter((f) => /worker/i.test(f) && f.endsWith('.js'))
+    .map((f) => size(`assets/${f}`));
+  const allJs = assets.filter((f) => f.endsWith('.js')).map((f) => size(`assets/${f}`));
+  return { initial: [...eager].map(size), css: css.map(size), workers, allJs };
+});
+
+// ------------------------------------------------------------------------- 3, 4: the built site
+/** Records the input events' timeStamps and times each `advance` request to the worker. */
+const INIT = `(() => {
+  window.__inputs = [];
+  for (const t of ['pointerdown', 'keydown'])
+    window.addEventListener(t, (e) => window.__inputs.push(e.timeStamp), { capture: true });
+  window.__advance = [];
+  const W = window.Worker;
+  if (W) {
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        const pending = new Map();
+        const post = this.postMessage.bind(this);
+        this.postMessage = (m, t) => {
+          if (m && m.type === 'APPLY' && Array.isArray(m.path) && m.path[0] === 'advance')
+            pending.set(m.id, performance.now());
+          return post(m, t);
+        };
+        this.addEventListener('message', (e) => {
+          const id = e.data && e.data.id;
+          if (pending.has(id)) {
+            window.__advance.push([pending.get(id), performance.now()]);
+            pending.delete(id);
+          }
+        });
+      }
+    };
+  }
+  const tick = () => {
+    const c = document.querySelector('canvas[data-testid="path-canvas"]');
+    if (c && c.width > 0 && c.height > 0) {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 3; i < d.length; i += 4)
+        if (d[i] !== 0) {
+          window.__pathDrawnAt = performance.now();
+          return;
+        }
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();`;
+
+let server;
+let browser;
+if (built) {
+  try {
+    server = await preview({
+      logLevel: 'warn',
+      build: { outDir },
+      preview: { port: 4183, strictPort: false, host: '127.0.0.1' },
+    });
+    browser = await launchChromium();
+  } catch (e) {
+    result.serve = { error: `serving the build: ${errMsg(e)}` };
+  }
+}
+const url = server?.resolvedUrls?.local[0];
+
+if (!built) result.paint = result.responsiveness = { error: 'no build (see bundle)' };
+else if (!url || !browser)
+  result.paint = result.responsiveness = { error: result.serve?.error ?? 'no server' };
+else {
+  result.paint = await part('first paint', async () => {
+    const loads = [];
+    const n = QUICK ? 3 : 5;
+    for (let i = 0; i < n; i++) {
+      progress(`first paint, load ${i + 1} of ${n}…`);
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      try {
+        await ctx.addInitScript(INIT);
+        const page = await ctx.newPage();
+        await page.goto(url);
+        await page.waitForFunction(() => window.__pathDrawnAt !== undefined, null, { timeout: 60_000 });
+        loads.push(
+          await page.evaluate(() => ({
+            fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+            pathDrawn: window.__pathDrawnAt,
+            domContentLoaded: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? null,
+          })),
+        );
+      } finally {
+        await ctx.close();
+      }
+    }
+    return { loads };
+  });
+
+  result.responsiveness = await part('responsiveness', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await ctx.addInitScript(INIT);
+      const page = await ctx.newPage();
+      const problems = [];
+      page.on('pageerror', (e) => problems.push(String(e)));
+      await page.goto(url);
+      const cmd = page.getByRole('textbox', { name: 'Command' });
+      await cmd.waitFor({ timeout: 60_000 });
+      await page.waitForFunction(
+        () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
+        null,
+        { timeout: 60_000 },
+      );
+      progress('responsiveness: iperf3 -t 600 at top speed…');
+      const speed = page.getByRole('slider', { name: 'Speed' });
+      await speed.focus();
+      await speed.press('End');
+      const speedText = await speed.getAttribute('aria-valuetext');
+      const command = 'iperf3 -c server -t 600 -l 9000 -P 2';
+      await cmd.fill(command);
+      await cmd.press('Enter');
+      await page.getByRole('button', { name: 'Pause', exact: true }).waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(1000); // let the pump settle into its budget
+
+      // the frame pump, over a window while nothing else happens
+      const pumpWindowMs = QUICK ? 3000 : 5000;
+      const pump = await page.evaluate(async (ms) => {
+        const store = window.__netlab.store;
+        let frames = 0;
+        const simStart = store.getState().playback.nowNs;
+        const unsub = store.subscribe((s, p) => {
+          if (s.playback.nowNs !== p.playback.nowNs) frames++;
+        });
+        let rafs = 0;
+        let on = true;
+        const raf = () => {
+          rafs++;
+          if (on) requestAnimationFrame(raf);
+        };
+        requestAnimationFrame(raf);
+        const t0 = performance.now();
+        await new Promise((r) => setTimeout(r, ms));
+        on = false;
+        unsub();
+        const t1 = performance.now();
+        const rt = window.__advance.filter(([a]) => a >= t0 && a < t1).map(([a, b]) => b - a);
+        return {
+          wallMs: t1 - t0,
+          frames,
+          rafs,
+          simNs: store.getState().playback.nowNs - simStart,
+          advanceMs: rt,
+          lagging: store.getState().playback.lagging,
+        };
+      }, pumpWindowMs);
+
+      // input → visible change; `arm` before the input, `settle` waits for the painted change
+      const arm = (kind) =>
+        page.evaluate((k) => {
+          const root = document.documentElement;
+          const input = document.querySelector('input[aria-label="Command"]');
+          const before = { theme: root.dataset.theme, len: input?.value.length ?? 0 };
+          const sel = (name) =>
+            [...document.querySelectorAll('[role=tab]')].find((t) => t.textContent.startsWith(name));
+          const cond = {
+            theme: () => root.dataset.theme !== before.theme,
+            type: () => (input?.value.length ?? 0) > before.len,
+            erase: () => (input?.value.length ?? 0) < before.len,
+            'tab-charts': () => sel('Charts')?.getAttribute('aria-selected') === 'true',
+            'tab-counters': () => sel('Counters')?.getAttribute('aria-selected') === 'true',
+          }[k];
+          const seen = window.__inputs.length;
+          window.__settled = new Promise((resolve) => {
+            const t0 = performance.now();
+            const tick = () => {
+              if (window.__inputs.length > seen && cond()) {
+                const at = window.__inputs[seen];
+                const ch = new MessageChannel();
+                ch.port1.onmessage = () => resolve(performance.now() - at);
+                ch.port2.postMessage(0); // runs after this frame's paint
+              } else if (performance.now() - t0 > 10_000) resolve(null);
+              else requestAnimationFrame(tick);
+            };
+            requestAnimationFrame(tick);
+          });
+        }, kind);
+      const settle = () => page.evaluate(() => window.__settled);
+      const themeButton = page.getByRole('button', { name: /^(Light|Dark) theme$/ });
+      const tabCharts = page.getByRole('tab', { name: /^Charts/ });
+      const tabCounters = page.getByRole('tab', { name: /^Counters/ });
+      const ms = { theme: [], type: [], tab: [] };
+      let missed = 0;
+      const reps = QUICK ? 6 : 10;
+      const record = (k, v) => (v === null ? missed++ : ms[k].push(v));
+      for (let i = 0; i < reps; i++) {
+        progress(`responsiveness, round ${i + 1} of ${reps}…`);
+        await arm('theme');
+        await themeButton.click();
+        record('theme', await settle());
+        await page.waitForTimeout(150 + 37 * (i % 5));
+        await cmd.focus();
+        await arm(i % 2 === 0 ? 'type' : 'erase');
+        await page.keyboard.press(i % 2 === 0 ? 'x' : 'Backspace');
+        record('type', await settle());
+        await page.waitForTimeout(150 + 23 * (i % 5));
+        await arm(i % 2 === 0 ? 'tab-charts' : 'tab-counters');
+        await (i % 2 === 0 ? tabCharts : tabCounters).click();
+        record('tab', await settle());
+        await page.waitForTimeout(150 + 41 * (i % 5));
+      }
+      const still = await page.evaluate(() => {
+        const s = window.__netlab.store.getState();
+        return { playing: s.playback.playing, nowNs: s.playback.nowNs };
+      });
+      return { speedText, command, pump, ms, missed, still, problems };
+    } finally {
+      await ctx.close();
+    }
+  });
+}
+
+await browser?.close().catch(() => {});
+await server?.close().catch(() => {});
+if (existsSync(outDir)) rmSync(outDir, { recursive: true, force: true });
+process.stdout.write(`UIBENCH ${JSON.stringify(result)}\n`);
