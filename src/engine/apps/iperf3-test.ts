@@ -130,6 +130,9 @@ interface Stream {
   rttN: number;
   busy: boolean;
   reading: boolean;
+  /** Bytes of the write (busy) and of the read (reading) in progress. */
+  writeBytes: number;
+  readBytes: number;
   waitingWritable: boolean;
   receiverStopped: boolean;
   /** Datagrams left in the current `-b RATE/COUNT` burst. */
@@ -259,6 +262,8 @@ export class Iperf3Test {
       rttN: 0,
       busy: false,
       reading: false,
+      writeBytes: 0,
+      readBytes: 0,
       waitingWritable: false,
       burstLeft: 0,
       receiverStopped: false,
@@ -409,24 +414,30 @@ export class Iperf3Test {
     this.committed += bytes;
     const p = this.lab.params;
     const calls = Math.ceil(bytes / blk);
-    const host = s.sender.host;
-    s.senderVcpu.runSoon(calls * p.tcpSendmsgNs + bytes * p.hostCopyNsPerByte, () => {
-      s.busy = false;
-      this.committed -= bytes;
-      if (this.state !== 'running') return;
-      const prev = host.ctxVcpu;
-      host.ctxVcpu = s.senderVcpu;
-      ep.write(bytes);
-      host.ctxVcpu = prev;
-      s.sentBytes += bytes;
-      this.totalSent += bytes;
-      if (this.cfg.bytesLimit > 0 && this.totalSent >= this.cfg.bytesLimit) {
-        this.endTest();
-        return;
-      }
-      this.tcpWrite(s);
-    });
+    s.writeBytes = bytes;
+    s.senderVcpu.runSoon(calls * p.tcpSendmsgNs + bytes * p.hostCopyNsPerByte, this.tcpWriteDone, s);
   }
+
+  /** The end of the write tcpWrite started (one per stream at a time: `busy`); prebound, no closure per write. */
+  private readonly tcpWriteDone = (arg: unknown): void => {
+    const s = arg as Stream;
+    const bytes = s.writeBytes;
+    s.busy = false;
+    this.committed -= bytes;
+    if (this.state !== 'running') return;
+    const host = s.sender.host;
+    const prev = host.ctxVcpu;
+    host.ctxVcpu = s.senderVcpu;
+    s.tcpTx!.write(bytes);
+    host.ctxVcpu = prev;
+    s.sentBytes += bytes;
+    this.totalSent += bytes;
+    if (this.cfg.bytesLimit > 0 && this.totalSent >= this.cfg.bytesLimit) {
+      this.endTest();
+      return;
+    }
+    this.tcpWrite(s);
+  };
 
   private tcpRead(s: Stream): void {
     if (s.reading) return;
@@ -438,19 +449,25 @@ export class Iperf3Test {
     const bytes = Math.min(avail, MAX_CALLS_PER_EVENT * blk);
     const calls = Math.ceil(bytes / blk);
     const p = this.lab.params;
-    s.receiverVcpu.runSoon(calls * p.tcpRecvmsgNs + bytes * p.hostCopyNsPerByte, () => {
-      s.reading = false;
-      const host = s.receiver.host;
-      const prev = host.ctxVcpu;
-      host.ctxVcpu = s.receiverVcpu;
-      ep.read(bytes, s.receiverVcpu.index);
-      host.ctxVcpu = prev;
-      if (!s.receiverStopped) {
-        s.recvBytes += bytes;
-      }
-      this.tcpRead(s);
-    });
+    s.readBytes = bytes;
+    s.receiverVcpu.runSoon(calls * p.tcpRecvmsgNs + bytes * p.hostCopyNsPerByte, this.tcpReadDone, s);
   }
+
+  /** The end of the read tcpRead started (one per stream at a time: `reading`); prebound. */
+  private readonly tcpReadDone = (arg: unknown): void => {
+    const s = arg as Stream;
+    const bytes = s.readBytes;
+    s.reading = false;
+    const host = s.receiver.host;
+    const prev = host.ctxVcpu;
+    host.ctxVcpu = s.receiverVcpu;
+    s.tcpRx!.read(bytes, s.receiverVcpu.index);
+    host.ctxVcpu = prev;
+    if (!s.receiverStopped) {
+      s.recvBytes += bytes;
+    }
+    this.tcpRead(s);
+  };
 
   // ---------------------------------------------------------------- UDP application threads
 

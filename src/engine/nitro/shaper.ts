@@ -77,14 +77,43 @@ export class ShaperStage {
     private readonly next: (p: Packet) => void,
     private readonly onDrop: (p: Packet, count: number, reason: DropReason) => void,
     private readonly quantumBytes = 65_536,
-  ) {}
+  ) {
+    // NaN equals no rate: the first call computes
+    this.capRates = new Float64Array(buckets.length).fill(Number.NaN);
+  }
 
   get backlogPackets(): number {
     return this.queuedPackets;
   }
 
+  /**
+   * The last capacityPackets result and what it was computed from (the packet size and every
+   * bucket's rate; the costs, queueNs and minimum are fixed): a backlogged stage asks on every
+   * offer, almost always for the same size at the same rates.
+   */
+  private capSize = -1;
+  private readonly capRates: Float64Array;
+  private capValue = 0;
+
   /** Queue capacity in packets for packets like `p`: queueNs at the most restrictive bucket's rate. */
   capacityPackets(p: Packet): number {
+    const buckets = this.buckets;
+    const rates = this.capRates;
+    let same = p.sizeBytes === this.capSize;
+    for (let i = 0; i < buckets.length; i++) {
+      const r = buckets[i]!.bucket.ratePerSec;
+      if (r !== rates[i]) {
+        rates[i] = r;
+        same = false;
+      }
+    }
+    if (same) return this.capValue;
+    this.capSize = p.sizeBytes;
+    this.capValue = this.computeCapacity(p);
+    return this.capValue;
+  }
+
+  private computeCapacity(p: Packet): number {
     let cap = Number.POSITIVE_INFINITY;
     for (const b of this.buckets) {
       const per = b.costFixed + b.costPerByte * p.sizeBytes;
@@ -203,7 +232,11 @@ export class ShaperStage {
   private scheduleWake(now: number): void {
     if (this.active.length === 0) return;
     let at = now;
-    for (const b of this.buckets) at = Math.max(at, b.bucket.readyAtNs(now));
+    const buckets = this.buckets;
+    for (let i = 0; i < buckets.length; i++) {
+      const r = buckets[i]!.bucket.readyAtNs(now);
+      if (r > at) at = r;
+    }
     this.armWake(at);
   }
 
