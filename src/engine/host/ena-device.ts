@@ -63,7 +63,10 @@ export type RssHashFn = (
   configurable: boolean,
 ) => number;
 
-/** One GRO-merged delivery to the stack: `segs` packets of one flow, in order. */
+/**
+ * One GRO-merged delivery to the stack: `segs` packets of one flow, in order. The device reuses
+ * these objects round after round: a delivery is valid during the `onRx` call that receives it.
+ */
 export interface RxDelivery {
   packets: Packet[];
   segs: number;
@@ -71,7 +74,6 @@ export interface RxDelivery {
   skbs: number;
 }
 
-const NO_DELIVERIES: RxDelivery[] = [];
 const TX_WAKEUP_THRESH = 17 + 2; // MAX_SKB_FRAGS + 2 (ENA_TX_WAKEUP_THRESH)
 const INDIR_SIZE = 128;
 
@@ -171,7 +173,9 @@ class RxQueue {
    */
   landing = new Fifo<Packet>(16);
   /** The NAPI round in progress: its GRO deliveries and packet count, handed over at its end. */
+  /** Its deliveries are the first `pollCount` of `pollDeliveries` (kept and reused: no allocation per round). */
   pollDeliveries: RxDelivery[] = [];
+  pollCount = 0;
   pollPackets = 0;
 }
 
@@ -528,7 +532,10 @@ export class EnaDevice implements EnaDeviceView {
     const ring = r.ring;
     // Take up to `budget` packets and GRO them as they come: merge consecutive packets of one TCP
     // flow into one delivery (its skbs follow from gro_max_size below).
-    const deliveries: RxDelivery[] = [];
+    const deliveries = r.pollDeliveries;
+    let nd = 0;
+    /** Packets in `cur` so far. */
+    let curLen = 0;
     let cur: RxDelivery | null = null;
     let n = 0;
     while (n < budget && ring.length > 0) {
@@ -547,18 +554,32 @@ export class EnaDevice implements EnaDeviceView {
       const f = p.inner ?? p.flow;
       const gro = p.payloadBytes > 0 && f.tuple.proto === 'tcp';
       if (cur && gro && (cur.packets[0]!.inner ?? cur.packets[0]!.flow) === f) {
-        cur.packets.push(p);
+        cur.packets[curLen++] = p;
         cur.segs += p.count;
         cur.bytes += p.count * p.sizeBytes;
       } else {
-        cur = { packets: [p], segs: p.count, bytes: p.count * p.sizeBytes, skbs: 0 };
-        deliveries.push(cur);
-        if (!gro) cur = null;
+        if (cur !== null && cur.packets.length !== curLen) cur.packets.length = curLen;
+        let d = deliveries[nd];
+        if (d === undefined) {
+          d = { packets: [p], segs: p.count, bytes: p.count * p.sizeBytes, skbs: 0 };
+          deliveries.push(d);
+        } else {
+          d.packets[0] = p;
+          // a GRO delivery is cut to its length when it ends (below), any other one here
+          if (!gro && d.packets.length !== 1) d.packets.length = 1;
+          d.segs = p.count;
+          d.bytes = p.count * p.sizeBytes;
+          d.skbs = 0;
+        }
+        nd++;
+        curLen = 1;
+        cur = gro ? d : null;
       }
     }
+    if (cur !== null && cur.packets.length !== curLen) cur.packets.length = curLen;
     let skbs = 0;
     const groMax = this.params.groMaxBytes;
-    for (let i = 0; i < deliveries.length; i++) {
+    for (let i = 0; i < nd; i++) {
       const d = deliveries[i]!;
       const p0 = d.packets[0]!;
       const isGro = p0.payloadBytes > 0 && (p0.inner ?? p0.flow).tuple.proto === 'tcp';
@@ -568,7 +589,7 @@ export class EnaDevice implements EnaDeviceView {
     const cost = n * this.params.hostRxPacketNs + skbs * this.params.hostStackSkbNs;
     // At most one round per queue is in progress (polling stays set until it ends): its results
     // wait on the queue for the prebound completion handler.
-    r.pollDeliveries = deliveries;
+    r.pollCount = nd;
     r.pollPackets = n;
     this.vcpuForQueue(q).run(cost, this.pollDoneFns[q]!);
   }
@@ -582,11 +603,12 @@ export class EnaDevice implements EnaDeviceView {
       if (r.landing.length > 0) this.landDue(q, this.sched.now);
       const n = r.pollPackets;
       const deliveries = r.pollDeliveries;
-      r.pollDeliveries = NO_DELIVERIES;
+      const nd = r.pollCount;
+      r.pollCount = 0;
       const vcpu = this.vcpuForQueue(q);
       r.used -= n;
       const sink = this.probe.sink;
-      for (let i = 0; i < deliveries.length; i++) {
+      for (let i = 0; i < nd; i++) {
         const d = deliveries[i]!;
         // the stack may split the batches it is handed: report them as NAPI took them, first
         if (sink !== null)
