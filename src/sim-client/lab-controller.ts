@@ -176,6 +176,7 @@ export function createLabController(
     const me = { cancelled: false };
     running = me;
     set('playback', { runTo: { fromNs, toNs, startedMs: performance.now() } });
+    set('env', { announcement: `Running to t = ${formatSimTime(toNs)}; Cancel stops where it has got to` });
     const sampleStepNs = sampleStepFor(toNs - fromNs);
     try {
       while (client.simTimeNs < toNs && !stopped && !me.cancelled) {

@@ -251,8 +251,10 @@ export function applyFrame(store: AppStore, f: Frame): void {
   }
   const fgEnded = s.terminal.foreground !== null && f.foreground === null;
   let announcement = s.env.announcement;
-  if (fgEnded) announcement = `${s.terminal.foreground!.command} finished`;
-  for (const e of f.labEvents) {
+  // running to an instant (a link's time): what it said about that stands, not each drop on the way
+  const quiet = s.playback.runTo !== null;
+  if (fgEnded && !quiet) announcement = `${s.terminal.foreground!.command} finished`;
+  for (const e of quiet ? [] : f.labEvents) {
     if (e.kind === 'drop') announcement = `Drop on ${e.host}: ${e.detail}`;
     if (e.kind === 'credits-exhausted') announcement = `${e.host} ran out of ${e.detail} burst credits`;
   }
