@@ -154,7 +154,7 @@ export class HttpConnection {
     const mss = Math.min(lab.pathMtu(), srdMtu) - TCP_MSS_OVERHEAD;
     const opts = {
       mss,
-      sndbufBytes: lab.params.tcpWmemMax,
+      sndbufBytes: 'auto' as const, // neither curl nor nginx sets SO_SNDBUF
       rcvbufBytes: lab.params.tcpRmemMax,
       maxBatchSegs: lab.maxBatch,
       nodelay: true, // curl (since 7.50) and nginx (tcp_nodelay on) set TCP_NODELAY

@@ -273,7 +273,7 @@ export class Iperf3Test {
       const w = this.cfg.windowBytes;
       const opts = {
         mss: this.mss,
-        sndbufBytes: w ? w : lab.params.tcpWmemMax,
+        sndbufBytes: w ? w : ('auto' as const),
         rcvbufBytes: w ? 2 * w : lab.params.tcpRmemMax,
         maxBatchSegs: lab.maxBatch,
       };
@@ -354,6 +354,7 @@ export class Iperf3Test {
     // Equivalent for the model: the sending endpoint becomes established one round trip from now.
     this.lab.sched.after(2 * this.lab.oneWayDelayNs(), () => {
       tx.established = true;
+      tx.initBufferSpace();
       tx.onEstablished?.();
       tx.trySend();
     });

@@ -9,7 +9,10 @@
  * segment so a lost tail is SACK-detected instead of waiting for the RTO), fast retransmit and
  * recovery, RTO with exponential backoff (min 200 ms),
  * receive-window limit, TCP Small Queues (bytes between the socket and TX completion), and a send
- * buffer the application blocks on.
+ * buffer the application blocks on. Without SO_SNDBUF the send buffer starts at tcp_wmem[1] and
+ * grows with cwnd as tcp_sndbuf_expand grows sk_sndbuf (at establishment and on ACKs that find the
+ * window not full: tcp_new_space); the model charges payload bytes against it, Linux charges skb
+ * truesize (payload plus about 1 KB per 64 KB GSO skb in the write queue).
  * Receiver: cumulative ACK with up to 4 SACK blocks, one ACK per GRO skb when ≥ 2 segments arrived
  * or data is out of order, otherwise a delayed ACK (40 ms); a receive buffer drained by the app.
  *
@@ -35,6 +38,8 @@ import type { Vcpu } from './cpu';
 
 const BETA = 717 / 1024;
 const CUBIC_C = 0.4;
+/** LINUX net.ipv4.tcp_reordering default (tp->reordering of a new socket). */
+const TCP_REORDERING = 3;
 const TCP_HDR = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + TCP_TIMESTAMP_OPTION_BYTES; // 52
 
 interface Seg {
@@ -84,7 +89,10 @@ export class TcpEndpoint {
   sndNxt = 0;
   /** Bytes the application has written (the send buffer holds writeSeq − sndUna). */
   writeSeq = 0;
+  /** sk_sndbuf: fixed with SO_SNDBUF, else autotuned (sndbufAuto). */
   sndbufBytes: number;
+  /** No SO_SNDBUF (SOCK_SNDBUF_LOCK unset): sk_sndbuf grows with cwnd up to tcp_wmem[2]. */
+  readonly sndbufAuto: boolean;
   cwnd: number;
   ssthresh = Number.POSITIVE_INFINITY;
   private scoreboard: Seg[] = [];
@@ -151,12 +159,20 @@ export class TcpEndpoint {
     flow: Flow,
     private readonly params: ParamValues,
     private readonly hooks: TcpHostHooks,
-    opts: { mss: number; sndbufBytes: number; rcvbufBytes: number; maxBatchSegs: number; nodelay?: boolean },
+    opts: {
+      mss: number;
+      /** SO_SNDBUF bytes, or 'auto': tcp_wmem[1] grown by tcp_sndbuf_expand. */
+      sndbufBytes: number | 'auto';
+      rcvbufBytes: number;
+      maxBatchSegs: number;
+      nodelay?: boolean;
+    },
   ) {
     this.nodelay = opts.nodelay ?? false;
     this.flow = flow;
     this.mss = opts.mss;
-    this.sndbufBytes = opts.sndbufBytes;
+    this.sndbufAuto = opts.sndbufBytes === 'auto';
+    this.sndbufBytes = opts.sndbufBytes === 'auto' ? params.tcpWmemDefault : opts.sndbufBytes;
     this.rcvbufBytes = opts.rcvbufBytes;
     this.maxBatchSegs = opts.maxBatchSegs;
     this.cwnd = params.tcpInitCwnd;
@@ -199,6 +215,26 @@ export class TcpEndpoint {
   /** Bytes the application may still write without blocking. */
   sndbufFree(): number {
     return Math.max(0, this.sndbufBytes - (this.writeSeq - this.sndUna));
+  }
+
+  /** tcp_init_buffer_space, send side: the connection is established. */
+  initBufferSpace(): void {
+    if (this.sndbufAuto) this.sndbufExpand();
+  }
+
+  /**
+   * tcp_sndbuf_expand: room for twice the larger of cwnd, TCP_INIT_CWND and reordering + 1 segments
+   * (CUBIC's 0.7 fast-recovery factor rounded up to 2), each costed as a non-GSO skb: its head is a
+   * power-of-two allocation of MSS + MAX_TCP_HEADER + shared info, plus the sk_buff. Never shrinks;
+   * capped at tcp_wmem[2].
+   */
+  private sndbufExpand(): void {
+    const p = this.params;
+    const head = this.mss + p.tcpMaxHeaderBytes + p.skbSharedInfoBytes;
+    const perMss = 2 ** (32 - Math.clz32(head - 1)) + p.skbStructBytes;
+    const nrSegs = Math.max(p.tcpInitCwnd, Math.floor(this.cwnd), TCP_REORDERING + 1);
+    const sndmem = 2 * nrSegs * perMss;
+    if (this.sndbufBytes < sndmem) this.sndbufBytes = Math.min(sndmem, p.tcpWmemMax);
   }
 
   /** The application wrote `bytes` (already charged to its vCPU). */
@@ -461,6 +497,7 @@ export class TcpEndpoint {
         const rtt = now - p.sentAtNs;
         this.rttSample(Math.max(rtt, 1));
         this.peerWindow = p.window;
+        this.initBufferSpace();
         this.onEstablished?.();
         this.trySend();
       }
@@ -574,8 +611,13 @@ export class TcpEndpoint {
       this.rtoTimer.armAt(now + this.currentRto());
       this.armPto();
     }
-    if (ackedBytes > 0 && this.onWritable && this.sndbufFree() > 0) this.onWritable();
     this.trySend();
+    // tcp_data_snd_check → tcp_check_space → tcp_new_space: after sending, grow the send buffer
+    // unless the congestion window is full (tcp_should_expand_sndbuf), then wake the writer
+    if (ackedBytes > 0) {
+      if (this.sndbufAuto && this.pipeBytes() < Math.floor(this.cwnd) * this.mss) this.sndbufExpand();
+      if (this.onWritable && this.sndbufFree() > 0) this.onWritable();
+    }
   }
 
   private rttSample(rtt: number): void {
@@ -713,6 +755,7 @@ export class TcpEndpoint {
     if (p.flags & TCP_FLAG_SYN) {
       // server side: answer the SYN with SYN-ACK
       this.established = true;
+      this.initBufferSpace();
       const synack = this.makePacket(1, 0, 0, TCP_FLAG_SYN | TCP_FLAG_ACK);
       synack.sizeBytes = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + 20;
       synack.sentAtNs = p.sentAtNs; // echo the SYN's timestamp (TSecr) so the client measures the RTT

@@ -1179,7 +1179,12 @@ export class PathRecorder implements ProbeSink {
     const rings = eth0.rings();
     switch (stage) {
       case 'socket_tx':
-        return [this.param('tcpWmemMax'), this.param('udpWmemDefault'), this.param('tcpLimitOutputBytes')];
+        return [
+          this.param('tcpWmemDefault'),
+          this.param('tcpWmemMax'),
+          this.param('udpWmemDefault'),
+          this.param('tcpLimitOutputBytes'),
+        ];
       case 'socket_rx':
         return [this.param('tcpRmemMax'), this.param('udpRmemDefault')];
       case 'qdisc':
