@@ -130,7 +130,9 @@ describe('sim protocol over a MessageChannel', () => {
     expect(doc.end.sum_received.bytes).toBeGreaterThan(0);
     // and its text as iperf3 -J prints it (cJSON: tab-indented), the same document
     expect(run.iperf3Json).toMatch(/^\{\n\t"start":\t\{/);
-    expect(JSON.parse(run.iperf3Json!)).toEqual(doc);
+    // (cJSON prints %1.15g when that reads back within one DBL_EPSILON relative, as iperf3 does: a
+    // number may come back one ulp away, e.g. 11.253616425000002 prints as 11.253616425)
+    expect(withinCjson(JSON.parse(run.iperf3Json!), doc)).toBe(true);
     const s = await client.chartSeries({ fromNs: 0, toNs: 600e6, stepNs: 10e6 });
     expect(s.stepNs).toBe(10e6);
     expect(s.steps).toBe(60);
@@ -328,3 +330,20 @@ describe('sim protocol over a MessageChannel', () => {
     client.dispose();
   });
 });
+
+/** Deep equality where numbers may differ as cJSON's %1.15g round trip allows (compare_double). */
+function withinCjson(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number')
+    return a === b || Math.abs(a - b) <= Math.max(Math.abs(a), Math.abs(b)) * Number.EPSILON;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => withinCjson(x, b[i]));
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    return (
+      ka.join('\0') === kb.join('\0') &&
+      ka.every((k) => withinCjson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
+  }
+  return a === b;
+}
