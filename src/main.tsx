@@ -231,6 +231,7 @@ function startHostBridge(
         store.subscribe((s, prev) => {
           if (s.env.lesson && s.env.lesson !== prev.env.lesson) cb(s.env.lesson);
         }),
+      keepProgress: (keep) => store.setState((s) => ({ env: { ...s.env, hostKeepsProgress: keep } })),
       onHeight: (cb) => observeDocumentHeight(document, cb),
     },
     presetTable(),

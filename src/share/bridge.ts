@@ -62,6 +62,8 @@ export interface LabApi {
   onTime(cb: (timeNs: number) => void): Unsubscribe;
   onCounters?(cb: (counters: CountersSnapshot) => void): Unsubscribe;
   onLessonProgress?(cb: (p: LessonProgress) => void): Unsubscribe;
+  /** Lesson progress saved locally in embed mode (off unless the host asks); absent: not offered. */
+  keepProgress?(keep: boolean): void;
   /** Height of the app's content in CSS pixels; see observeDocumentHeight for the usual source. */
   onHeight?(cb: (px: number) => void): Unsubscribe;
 }
@@ -84,6 +86,8 @@ export const HostMessageSchema = z.union([
   z.strictObject({ ...envelope, type: z.literal('load'), link: z.string().max(32_768) }),
   z.strictObject({ ...envelope, type: z.literal('play') }),
   z.strictObject({ ...envelope, type: z.literal('pause') }),
+  // the host page asks the embedded lab to keep (or stop keeping) lesson progress in its storage
+  z.strictObject({ ...envelope, type: z.literal('keep-progress'), keep: z.boolean() }),
   z.strictObject({
     ...envelope,
     type: z.literal('seek'),
@@ -100,6 +104,7 @@ export type LabMessage = { ns: typeof BRIDGE_NS; v: typeof BRIDGE_VERSION } & (
   | { type: 'counters'; counters: CountersSnapshot }
   | ({ type: 'lesson' } & LessonProgress)
   | { type: 'height'; px: number }
+  | { type: 'progress-kept'; keep: boolean }
 );
 
 export interface Bridge {
@@ -148,6 +153,14 @@ export function startBridge(
         return;
       case 'seek':
         api.seek(msg.timeNs);
+        return;
+      case 'keep-progress':
+        if (!api.keepProgress) {
+          post({ type: 'error', message: 'keep-progress: this lab does not keep lesson progress' });
+          return;
+        }
+        api.keepProgress(msg.keep);
+        post({ type: 'progress-kept', keep: msg.keep });
         return;
       case 'load': {
         const r = 'link' in msg ? decodeShareLink(msg.link, presets) : readScenarioDocument(msg.scenario);

@@ -132,6 +132,8 @@ export interface EnvSlice {
   panels: Array<'path' | 'charts' | 'terminal' | 'lessons'> | null;
   /** Embed mode: which playback controls show. */
   controls: 'none' | 'minimal' | 'full';
+  /** Embed mode: the host page asked (postMessage `keep-progress`) that lesson progress be saved locally. */
+  hostKeepsProgress: boolean;
   /** What was repaired in the link this page was opened with (shown until dismissed). */
   linkChanges: string[];
   /** The lesson in progress, if any (the lessons panel keeps it current). */
@@ -206,6 +208,7 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
       embed: false,
       panels: null,
       controls: 'full',
+      hostKeepsProgress: false,
       linkChanges: [],
       lesson: null,
       announcement: '',

@@ -125,6 +125,33 @@ describe('bridge', () => {
     expect(w.posted).toEqual([{ message: { ns: 'ec2-netlab', v: 1, type: 'ready' }, targetOrigin: HOST }]);
   });
 
+  it('keep-progress turns local lesson progress on or off when the lab offers it, and says so', () => {
+    const w = fakeWindow();
+    const lab = fakeLab();
+    const kept: boolean[] = [];
+    expect(startBridge(w.win, FLAGS, { ...lab.api, keepProgress: (k) => kept.push(k) })).not.toBeNull();
+    w.send(msg({ type: 'keep-progress', keep: true }));
+    w.send(msg({ type: 'keep-progress', keep: false }));
+    w.send(msg({ type: 'keep-progress', keep: 'yes' }));
+    w.send(msg({ type: 'keep-progress', keep: true }), 'https://evil.example');
+    expect(kept).toEqual([true, false]);
+    const b = bodies(w.posted);
+    expect(b.slice(1, 3)).toEqual([
+      { type: 'progress-kept', keep: true },
+      { type: 'progress-kept', keep: false },
+    ]);
+    expect(b[3]).toMatchObject({ type: 'error' });
+    expect(b).toHaveLength(4);
+    // a lab without the option says so instead of pretending
+    const w2 = fakeWindow();
+    startBridge(w2.win, FLAGS, fakeLab().api);
+    w2.send(msg({ type: 'keep-progress', keep: true }));
+    expect(bodies(w2.posted)[1]).toEqual({
+      type: 'error',
+      message: 'keep-progress: this lab does not keep lesson progress',
+    });
+  });
+
   it('ignores messages from any other origin or window, silently', () => {
     const w = fakeWindow();
     const lab = fakeLab();

@@ -203,4 +203,15 @@ describe('lessons panel', () => {
     expect(el.textContent).not.toContain('Step passed.');
     expect(storage.data.size).toBe(0);
   }, 60_000);
+
+  it('embed mode writes progress once the host page asks (keep-progress)', async () => {
+    const storage = new MemStorage();
+    const { store } = mount(true, storage);
+    act(() => store.setState((s) => ({ env: { ...s.env, hostKeepsProgress: true } })));
+    await click(button('Flow setup and the accelerated path'));
+    await click(button('Show solution'));
+    await click(button('lab trace client server tcp 80'));
+    expect(el.textContent).toContain('Step passed.');
+    expect(storage.data.size).toBeGreaterThan(0);
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
  * (lock a number in before the run; the answer and its reason appear when the step passes),
  * hints, and the solution's command lines (click to type one). Acts through the lab controller;
  * the lab's observation comes from the worker, the verdict is computed here by src/lessons.
- * Progress is kept in localStorage, never in embed mode.
+ * Progress is kept in localStorage, never in embed mode unless the host page asked (keep-progress).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { LESSON_DOCUMENTS } from '../../lessons/documents';
@@ -41,12 +41,13 @@ export function LessonsPanel({
   const lab = useLab();
   const store = useAppStore();
   const embed = useApp((s) => s.env.embed);
+  const hostAllowsWrites = useApp((s) => s.env.hostKeepsProgress);
   const presetId = useApp((s) => s.scenario.presetId);
   const nowNs = useApp((s) => s.playback.nowNs);
   const chunkCount = useApp((s) => s.terminal.chunks.length);
   const progress = useMemo(
-    () => new ProgressStore(storage === undefined ? browserStorage() : storage, { embed }),
-    [storage, embed],
+    () => new ProgressStore(storage === undefined ? browserStorage() : storage, { embed, hostAllowsWrites }),
+    [storage, embed, hostAllowsWrites],
   );
   const [lessonId, setLessonId] = useState<string | null>(null);
   const [stepIndex, setStepIndex] = useState(0);
