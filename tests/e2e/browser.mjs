@@ -18,3 +18,24 @@ export const launchChromium = (extra = []) =>
     headless: true,
     args: [...CHROMIUM_ARGS, ...extra],
   });
+
+/** Collect the page's uncaught errors and console errors into `problems` (a test expects none). */
+export function watchProblems(page, problems) {
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  return page;
+}
+
+/** The lab is ready: loaded (and any link replayed), the Command prompt enabled. */
+export async function labReady(where, timeout = 60_000) {
+  await where.waitForFunction(
+    () => {
+      const i = document.querySelector('input[aria-label="Command"]');
+      return i !== null && !i.hasAttribute('disabled');
+    },
+    undefined,
+    { timeout },
+  );
+}

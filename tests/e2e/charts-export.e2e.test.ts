@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium } from './browser.mjs';
+import { labReady, launchChromium, watchProblems } from './browser.mjs';
 
 let browser: Browser;
 let page: Page;
@@ -17,15 +17,9 @@ const problems: string[] = [];
 beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
+  watchProblems(page, problems);
   await page.goto(inject('baseUrl'));
-  await page.getByRole('textbox', { name: 'Command' }).waitFor();
-  await page.waitForFunction(
-    () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
-  );
+  await labReady(page);
   const cmd = page.getByRole('textbox', { name: 'Command' });
   await cmd.fill('iperf3 -c server -t 1');
   await cmd.press('Enter');

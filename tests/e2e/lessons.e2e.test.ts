@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium } from './browser.mjs';
+import { launchChromium, watchProblems } from './browser.mjs';
 
 let browser: Browser;
 let page: Page;
@@ -15,10 +15,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1400 } });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
+  watchProblems(page, problems);
   await page.goto(inject('baseUrl'));
 });
 

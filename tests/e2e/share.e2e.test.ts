@@ -17,19 +17,13 @@ import { DEFAULT_PRESET_ID, PRESETS } from '../../src/scenario/presets';
 import { shareHash } from '../../src/share/app-link';
 import { decodeShareLink } from '../../src/share/codec';
 import { base64urlEncode, deflate } from '../../src/share/compress';
-import { launchChromium } from './browser.mjs';
+import { labReady, launchChromium, watchProblems } from './browser.mjs';
 
 let browser: Browser;
 const problems: string[] = [];
 const base = () => inject('baseUrl');
 
-function watch(page: Page): Page {
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  return page;
-}
+const watch = (page: Page): Page => watchProblems(page, problems);
 
 async function freshPage(opts: { clipboard?: boolean } = {}): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({
@@ -37,18 +31,6 @@ async function freshPage(opts: { clipboard?: boolean } = {}): Promise<{ ctx: Bro
     ...(opts.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {}),
   });
   return { ctx, page: watch(await ctx.newPage()) };
-}
-
-/** The lab is ready: loaded (and any link replayed), the prompt enabled. */
-async function labReady(where: Page | Frame): Promise<void> {
-  await where.waitForFunction(
-    () => {
-      const i = document.querySelector('input[aria-label="Command"]');
-      return i !== null && !i.hasAttribute('disabled');
-    },
-    undefined,
-    { timeout: 60_000 },
-  );
 }
 
 /** iperf3's end-of-test summary (from the separator line to "iperf Done."). */
