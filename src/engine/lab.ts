@@ -147,6 +147,7 @@ export class Lab {
         makeQdiscTree(ctx, scenario.settings.defaultQdisc),
       );
       eth0.toNitro = (p) => nitro.egress(p);
+      nitro.txComplete = (p, n) => eth0.completeTx(p, n);
       // The card's ingress runs when the sender's card releases a packet; it reaches the ENA one
       // fabric delay later (see fabricSend).
       nitro.toHost = (p) => eth0.receiveAt(p, this.sched.now + this.fabricDelayNs);

@@ -47,7 +47,14 @@ export const MODEL_PARAMS = {
     'ns at the shaped rate',
     'assumed',
     'AWS-ENAPERF ("queueing and then dropping"); REINVENT 6-s test',
-    'Depth of each Nitro shaper queue, expressed as time at the rate it shapes to. AWS does not publish it. NET402 shows a single flow held at the 10 Gbps flow limit with cwnd 1.6–1.83 MB and 0 retransmits, i.e. ≥ 1.4 ms of queueing without loss; 2 ms is the smallest round figure consistent with that.',
+    'Depth of each Nitro shaper queue, expressed as time at the rate it shapes to. AWS does not publish it; 2 ms is a round figure. (A flow over its own limit backs up into its host rather than this queue: nitroFlowLimitHoldsTxCompletion.)',
+  ),
+  nitroFlowLimitHoldsTxCompletion: p(
+    1,
+    '1 = yes, 0 = no',
+    'assumed',
+    'REINVENT 6-s test (0 Retr at the flow limit) and UDP -P 8 test (sender 26 Gbps over a 12.5 Gbps instance); ENA-README LLQ ("the rest of the packet payload is fetched by the device")',
+    "Whether the card reports a packet's TX completion only once it has passed its flow's limiter (1), or as soon as it fetched it (0). AWS does not say. With 1 a flow held at its limit keeps its descriptors and skbs outstanding, so TCP Small Queues and the socket's wmem push back on the sender: NET402 shows a single flow held at 10 Gbps for 6 s with 0 retransmits and a flat cwnd, which a card that completed at fetch and queued the excess could only give with a queue deeper than any cwnd CUBIC reaches. The instance-wide shapers (bandwidth, PPS) act after the completion: NET402's UDP test reports 26 Gbps sent on a 12.5 Gbps instance, which a sender held back by completions could not.",
   ),
   nitroShaperMinQueuePackets: p(
     64,

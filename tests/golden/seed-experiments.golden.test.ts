@@ -31,6 +31,26 @@ describe('NET402 c7i.large → c7i.large in a cluster placement group', () => {
     );
   });
 
+  it('the 6-s test (-t 6 -M 9000 -P 1): held at the flow limit with 0 retransmits and a cwnd near 1.6–1.83 MB', () => {
+    const run = runLab(pair('c7i.large'), ['iperf3 -c server -t 6 -M 9000 -P 1 -J']).runs[0]!;
+    const end = iperfEnd(run);
+    const ivs = (
+      run.result as { intervals: Array<{ streams: Array<{ retransmits: number; snd_cwnd: number }> }> }
+    ).intervals;
+    const cwndMB = ivs.map((iv) => iv.streams[0]!.snd_cwnd / 2 ** 20);
+    // Talk: 9.53 Gbps, Retr 0 in every second, cwnd 1.60 → 1.69 → 1.83 MBytes. No loss emerges from the
+    // flow limiter holding TX completions (MODEL_PARAMS.nitroFlowLimitHoldsTxCompletion): TCP Small Queues
+    // then bound what the flow has outstanding, so cwnd stops growing below the limiter's queue.
+    expect(within(end.recvGbps, 9.53, 0.05)).toBe(true);
+    expect(ivs.map((iv) => iv.streams[0]!.retransmits)).toEqual([0, 0, 0, 0, 0, 0]);
+    for (const c of cwndMB) expect(c >= 1.6 * 0.95 && c <= 1.83 * 1.05, `cwnd ${c} MB`).toBe(true);
+    summary.push(
+      '## The 6-s test (c7i.large, cluster, -t 6 -M 9000 -P 1)',
+      `- ${fmt(end.recvGbps)} Gbps, Retr ${end.streams[0]!.retr}, cwnd ${cwndMB.map((c) => fmt(c)).join(' / ')} MBytes (talk 9.53, 0, 1.60–1.83)`,
+      '',
+    );
+  });
+
   it('exp 2: -t 600 -P 2 bursts at ≈ 12.5 Gbps until credits run out, then ≈ 0.78 Gbps; bw_out_allowance_exceeded rises', () => {
     const { runs, lab } = runLab(pair('c7i.large'), [
       'iperf3 -c server -t 600 -l 9000 -P 2 -J &',

@@ -304,21 +304,37 @@ export class EnaDevice implements EnaDeviceView {
       t.ring.shift();
       t.cnt += p.count;
       t.bytes += p.count * p.sizeBytes;
-      // Later stages may split (mutate) the batch: complete what was fetched, as fetched.
-      const k = t.awaitingLen++;
-      t.awaitingClean[k] = p;
-      t.awaitingCounts[k] = p.count;
+      p.txq = q;
       this.probe.sink?.leave(this.sched.now, this.probeHost, 'tx_ring', q, p, -1);
+      // The card reports the descriptors' completion (completeTx) when it is done with them: at
+      // once, or after the flow's limiter (MODEL_PARAMS.nitroFlowLimitHoldsTxCompletion).
       this.toNitro(p);
-      if (!t.cleanArmed) {
-        t.cleanArmed = true;
-        this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[q]!, undefined);
-      }
       this.fetchNext(q);
     };
   }
 
   private cleanFns: Array<(arg: unknown) => void> = [];
+
+  /**
+   * The device reports `count` packets of batch `p` (fetched from TX queue p.txq) complete: their
+   * descriptors and skbs are freed at the next TX clean (interrupt moderation, then NAPI). Later
+   * stages may split (mutate) the batch, so the count is taken now.
+   */
+  completeTx(p: Packet, count: number): void {
+    const t = this.tx[p.txq];
+    if (t === undefined) {
+      // the queue is gone (the channels were changed since the fetch): the reset freed the skb
+      this.onTxComplete(p, count);
+      return;
+    }
+    const k = t.awaitingLen++;
+    t.awaitingClean[k] = p;
+    t.awaitingCounts[k] = count;
+    if (!t.cleanArmed) {
+      t.cleanArmed = true;
+      this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[p.txq]!, undefined);
+    }
+  }
 
   private makeClean(q: number) {
     return () => {

@@ -6,7 +6,10 @@
  *
  * - Per-flow limit (AWS-BW): 10 Gbps inside a cluster placement group, 5 Gbps otherwise; one
  *   bucket and queue per flow (5-tuple, one direction), applied at the sender's card. AWS exposes
- *   no counter for it: drops count under the lab-only reason `flow_limit_exceeded`.
+ *   no counter for it: drops count under the lab-only reason `flow_limit_exceeded`. The card
+ *   reports a packet's TX completion only once it has passed this limiter (or was dropped before
+ *   it) when MODEL_PARAMS.nitroFlowLimitHoldsTxCompletion is 1 (assumed, the default): the flow's
+ *   excess then waits in its host (ring, TSQ, socket buffer); everything after is completed.
  * - Instance bandwidth (AWS-BW): separate in/out buckets at peak rate while credits last, then at
  *   baseline (CreditAccount). `bw_in_allowance_exceeded` / `bw_out_allowance_exceeded` count packets
  *   queued or dropped by them.
@@ -314,12 +317,16 @@ export class NitroCard {
    * Charge a packet-rate budget one token per packet: the first packets that fit go on (`p` keeps
    * them), the rest are dropped with `reason`. Returns how many pass.
    */
-  private admitPerPacket(b: TokenBucket, p: Packet, reason: DropReason): number {
+  private admitPerPacket(b: TokenBucket, p: Packet, reason: DropReason, beforeFlowLimit = false): number {
     b.refill(this.sched.now);
     const pass = Math.max(0, Math.min(p.count, Math.floor(b.tokens)));
     b.tokens -= pass;
     const over = p.count - pass;
-    if (over > 0) this.drop(pass > 0 ? splitBatch(p, pass) : p, over, reason, 'nitro_egress');
+    if (over > 0) {
+      const q = pass > 0 ? splitBatch(p, pass) : p;
+      if (beforeFlowLimit) this.dropEgressHeld(q, over, reason);
+      else this.drop(q, over, reason, 'nitro_egress');
+    }
     return pass;
   }
 
@@ -350,7 +357,7 @@ export class NitroCard {
   /** Charge the fragment budget; returns false when the whole batch was dropped (`p` keeps what passes). */
   private fragmentEgress(p: Packet): boolean {
     const n = p.count;
-    const pass = this.admitPerPacket(this.fragmentBucket, p, 'pps_allowance_exceeded');
+    const pass = this.admitPerPacket(this.fragmentBucket, p, 'pps_allowance_exceeded', true);
     this.fragmentExceeded += n - pass;
     return pass > 0;
   }
@@ -376,13 +383,26 @@ export class NitroCard {
     return this.eni;
   }
 
-  /** A packet handed over by the ENA device for transmission. */
+  /**
+   * The card is done with `count` packets of batch `p` (sent on or dropped): the ENA device
+   * completes their TX descriptors (set by the lab).
+   */
+  txComplete: (p: Packet, count: number) => void = () => {};
+
+  /**
+   * A packet handed over by the ENA device for transmission. Its TX completion is reported here,
+   * or, when MODEL_PARAMS.nitroFlowLimitHoldsTxCompletion is 1, once it has passed its flow's
+   * limiter or was dropped before it (`held` below): a flow over its limit then backs up into its
+   * host (ring, TCP Small Queues, socket buffer) instead of filling a queue in the card.
+   */
   egress(p: Packet): void {
     this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
     if (this.linkLocalIps.has(p.flow.tuple.dstIp)) {
+      this.txComplete(p, p.count);
       this.linkLocalEgress(p);
       return;
     }
+    if (this.params.nitroFlowLimitHoldsTxCompletion === 0) this.txComplete(p, p.count);
     if (p.frag != null && !this.fragmentEgress(p)) return;
     if (this.vpc !== null && !this.fastPath(p)) {
       this.slowPath(p, 'egress');
@@ -405,16 +425,20 @@ export class NitroCard {
             : this.cfg.flowLimitBps) / 8;
       const bucket = new TokenBucket(rate, rate * (this.params.bwBucketNs / 1e9));
       const over = this.params.nitroChargeOverheadBytes;
-      const after = internet
-        ? (q: Packet) => this.igwStage.offer(q)
-        : (q: Packet) => this.egressStage.offer(q);
+      const next = internet ? this.igwStage : this.egressStage;
+      const holds = this.params.nitroFlowLimitHoldsTxCompletion !== 0;
       stage = new ShaperStage(
         this.sched,
         [shaperBucket(bucket, over, 1, 'flow_limit_exceeded')],
         this.params.nitroShaperQueueNs,
         this.params.nitroShaperMinQueuePackets,
-        after,
-        (q, n, r) => this.drop(q, n, r, 'nitro_egress'),
+        holds
+          ? (q: Packet) => {
+              this.txComplete(q, q.count);
+              next.offer(q);
+            }
+          : (q: Packet) => next.offer(q),
+        (q, n, r) => this.dropEgressHeld(q, n, r),
       );
       if (srd) this.srdStageByFlow[p.flow.id] = stage;
       else {
@@ -547,12 +571,8 @@ export class NitroCard {
       if ((s.stage === 'sg-out' || s.stage === 'sg-in') && ct !== undefined) continue;
       table.uninstall(t, p.flow.id);
       this.flowStats.vpcDeniedPackets += p.count;
-      this.drop(
-        p,
-        p.count,
-        stageDropReason(s.stage),
-        direction === 'egress' ? 'nitro_egress' : 'nitro_ingress',
-      );
+      if (direction === 'egress') this.dropEgressHeld(p, p.count, stageDropReason(s.stage));
+      else this.drop(p, p.count, stageDropReason(s.stage), 'nitro_ingress');
       return;
     }
     // A re-evaluated untracked connection stays untracked: its rules decide, and it is cut when they
@@ -564,12 +584,8 @@ export class NitroCard {
         if (!table.hasRoom(now)) {
           table.allowanceExceeded += p.count;
           table.uninstall(t, p.flow.id);
-          this.drop(
-            p,
-            p.count,
-            'conntrack_allowance_exceeded',
-            direction === 'egress' ? 'nitro_egress' : 'nitro_ingress',
-          );
+          if (direction === 'egress') this.dropEgressHeld(p, p.count, 'conntrack_allowance_exceeded');
+          else this.drop(p, p.count, 'conntrack_allowance_exceeded', 'nitro_ingress');
           return;
         }
         ct = {
@@ -674,6 +690,12 @@ export class NitroCard {
       peak: s.peakQueuedPackets,
       exceeded: s.buckets[0]!.exceeded,
     }));
+  }
+
+  /** An egress drop before the flow's limiter: the packets' TX completion is reported now if it was held. */
+  private dropEgressHeld(p: Packet, count: number, reason: DropReason): void {
+    if (this.params.nitroFlowLimitHoldsTxCompletion !== 0) this.txComplete(p, count);
+    this.drop(p, count, reason, 'nitro_egress');
   }
 
   private drop(p: Packet, count: number, reason: DropReason, stage: 'nitro_egress' | 'nitro_ingress'): void {
