@@ -162,7 +162,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
                     Counters <code className="tab-aside">ethtool -S</code>
                   </>
                 ),
-                keepMounted: true,
+                keepMounted: 'paused',
                 content: <CountersPanel />,
               },
               { id: 'inspect', label: 'Inspector', content: <InspectorPanel /> },

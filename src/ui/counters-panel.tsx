@@ -5,14 +5,16 @@
  */
 import { useState } from 'react';
 import { countersCsv, countersJson, download, fileName } from './charts/export';
-import { useApp } from './context';
+import { useApp, useAppStore } from './context';
 
 export function CountersPanel() {
   const counters = useApp((s) => s.results.counters);
   const moved = useApp((s) => s.results.moved);
   const [showZero, setShowZero] = useState(false);
   const embed = useApp((s) => s.env.embed);
-  const nowNs = useApp((s) => s.playback.nowNs);
+  // the clock is read when an export is asked for: subscribing would re-render the table every frame
+  const store = useAppStore();
+  const nowNs = () => store.getState().playback.nowNs;
   // the union of the hosts' counter names, in the first host's order, then each other host's extras
   const names: string[] = [];
   const seen = new Set<string>();
@@ -44,7 +46,9 @@ export function CountersPanel() {
               type="button"
               className="small"
               aria-label="Export CSV: ethtool -S counters"
-              onClick={() => download(countersCsv(counters), fileName('ethtool-S', nowNs, 'csv'), 'text/csv')}
+              onClick={() =>
+                download(countersCsv(counters), fileName('ethtool-S', nowNs(), 'csv'), 'text/csv')
+              }
             >
               Export CSV
             </button>
@@ -54,8 +58,8 @@ export function CountersPanel() {
               aria-label="Export JSON: ethtool -S counters"
               onClick={() =>
                 download(
-                  countersJson(counters, nowNs),
-                  fileName('ethtool-S', nowNs, 'json'),
+                  countersJson(counters, nowNs()),
+                  fileName('ethtool-S', nowNs(), 'json'),
                   'application/json',
                 )
               }

@@ -2,15 +2,23 @@
  * Tabs as the WAI-ARIA tabs pattern describes them: a tablist of buttons with roving tabindex
  * (←/→, Home/End move between tabs and select them), each panel a tabpanel labelled by its tab.
  * Panels marked `keepMounted` stay in the tree while hidden (they keep their own state, such as
- * an open lesson); the others are mounted only while shown (no work for what nobody sees).
+ * an open lesson; 'paused' ones also stop updating while hidden); the others are mounted only while shown (no work for what nobody sees).
+ * The tab strip follows a click at once; the panel switches in a deferred render (React's
+ * useDeferredValue), so mounting a heavy panel (the charts) never holds back the paint that shows
+ * which tab was chosen: React renders it in slices between frames.
  */
-import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
+import { Activity, type KeyboardEvent, type ReactNode, useDeferredValue, useId, useRef } from 'react';
 
 export interface TabDef {
   id: string;
   label: ReactNode;
   content: ReactNode;
-  keepMounted?: boolean;
+  /**
+   * Stay in the tree while hidden: true keeps it live (its effects run, e.g. a lesson checking its
+   * goals); 'paused' keeps its state but defers its updates and stops its effects while hidden
+   * (React's Activity), for a panel that only shows what it subscribes to.
+   */
+  keepMounted?: boolean | 'paused';
 }
 
 export function Tabs({
@@ -31,6 +39,11 @@ export function Tabs({
   const cur = Math.max(
     0,
     tabs.findIndex((t) => t.id === active),
+  );
+  const shownId = useDeferredValue(active);
+  const shown = Math.max(
+    0,
+    tabs.findIndex((t) => t.id === shownId),
   );
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     let next = -1;
@@ -55,7 +68,7 @@ export function Tabs({
             type="button"
             role="tab"
             id={`${base}-tab-${t.id}`}
-            aria-controls={i === cur || t.keepMounted ? `${base}-panel-${t.id}` : undefined}
+            aria-controls={i === shown || t.keepMounted ? `${base}-panel-${t.id}` : undefined}
             aria-selected={i === cur}
             tabIndex={i === cur ? 0 : -1}
             onClick={() => onChange(t.id)}
@@ -65,7 +78,7 @@ export function Tabs({
         ))}
       </div>
       {tabs.map((t, i) =>
-        i === cur || t.keepMounted ? (
+        i === shown || t.keepMounted ? (
           <div
             key={t.id}
             role="tabpanel"
@@ -74,9 +87,13 @@ export function Tabs({
             className="tabpanel"
             // biome-ignore lint/a11y/noNoninteractiveTabindex: the WAI-ARIA tabs pattern makes a panel focusable (it scrolls; its content may have no focusable element)
             tabIndex={0}
-            hidden={i !== cur}
+            hidden={i !== shown}
           >
-            {t.content}
+            {t.keepMounted === 'paused' ? (
+              <Activity mode={i === shown ? 'visible' : 'hidden'}>{t.content}</Activity>
+            ) : (
+              t.content
+            )}
           </div>
         ) : null,
       )}

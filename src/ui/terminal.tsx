@@ -26,10 +26,20 @@ export function Terminal() {
   const scroller = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
 
+  // Keep the newest output in view when output or the prompt changed, once per animation frame:
+  // reading scrollHeight forces a layout, so it is done where the frame lays out anyway (in its
+  // requestAnimationFrame callback), not at every commit while output streams in.
+  const scrollFrame = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chunks, clearedAt and fg are the triggers
   useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  });
+    if (scrollFrame.current !== 0) return;
+    scrollFrame.current = requestAnimationFrame(() => {
+      scrollFrame.current = 0;
+      const el = scroller.current;
+      if (el) el.scrollTop = el.scrollHeight;
+    });
+  }, [chunks, clearedAt, fg]);
+  useEffect(() => () => cancelAnimationFrame(scrollFrame.current), []);
   useEffect(() => {
     if (!fg) input.current?.focus({ preventScroll: true });
   }, [fg]);

@@ -67,11 +67,27 @@ describe('the visual lab in Chromium', () => {
     const text = (await scroll.textContent()) ?? '';
     expect(text).toContain('[ec2-user@client ~]$ iperf3 -c server -t 1');
     expect(text).toMatch(/0\.00-1\.00 +sec +[\d.]+ GBytes +[\d.]+ Gbits\/sec +receiver/);
+    // the newest output is in view: after a long listing the scrollback follows it to the bottom
+    await cmd.fill('ethtool -S eth0');
+    await cmd.press('Enter');
+    await scroll.getByText('ena_admin_q_no_completion').waitFor({ timeout: 10_000 });
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('[data-testid="scrollback"]');
+        return (
+          el !== null &&
+          el.scrollHeight > el.clientHeight &&
+          el.scrollTop + el.clientHeight >= el.scrollHeight - 2
+        );
+      },
+      undefined,
+      { timeout: 5_000 },
+    );
     expect(problems).toEqual([]);
   });
 
   it('a worker that hangs is replaced, the user is told, and the lab carries on from the same instant', async () => {
-    // the command that started playback has ended: the lab paused by itself
+    // the commands of the test before have ended: the lab paused by itself
     await page.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: 5_000 });
     const before = await simTime();
     await page.evaluate(() =>
@@ -81,7 +97,7 @@ describe('the visual lab in Chromium', () => {
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 30_000 });
-    expect(await alert.textContent()).toMatch(/restarted and your 1 command replayed/);
+    expect(await alert.textContent()).toMatch(/restarted and your 2 commands replayed/);
     await page.waitForFunction((b) => {
       const t = document.querySelector('[data-testid=sim-time]')?.textContent ?? '';
       return Number(t.replace(/[^0-9.]/g, '')) > b;
