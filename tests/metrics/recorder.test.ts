@@ -111,6 +111,55 @@ describe('MetricsRecorder (synthetic probe calls)', () => {
   });
 });
 
+describe('MetricsRecorder over a long run (synthetic, 3 simulated hours)', () => {
+  it('memory stops growing: the whole-run tier doubles its step instead of adding buckets; totals and peaks survive', () => {
+    const r = new MetricsRecorder(['a']);
+    const hour = 3600e9;
+    let sent = 0;
+    const sizeAt: number[] = [];
+    // one 10-packet batch through tx_ring every 10 ms, and one 2000-packet burst (in 20 µs) at 1.5 h
+    for (let t = 0; t < 3 * hour; t += 10e6) {
+      const p = pkt(10);
+      r.enter(t, 0, 'tx_ring', 0, p);
+      r.leave(t + 5_000, 0, 'tx_ring', 0, p, -1);
+      sent += 10;
+      if (t === 1.5 * hour) {
+        const b = pkt(2000);
+        r.enter(t + 1e6, 0, 'tx_ring', 0, b);
+        r.leave(t + 1e6 + 20_000, 0, 'tx_ring', 0, b, -1);
+        sent += 2000;
+      }
+      if (t % hour === 0 && t > 0) sizeAt.push(r.sizeBytes);
+    }
+    r.settle(3 * hour);
+    sizeAt.push(r.sizeBytes);
+    // 100 ms × 4096 = 6.8 min, then 200 ms, … : 3 h ends at 3.2 s buckets, 3375 of them
+    expect(r.clock.stepNs).toBe(3.2e9);
+    // from the first hour on the size no longer grows with the run
+    expect(sizeAt[2]!).toBe(sizeAt[0]!);
+    expect(r.sizeBytes).toBeLessThan(1024 * 1024);
+    // the whole run at 60 s steps (coarse tier, 3.2 s buckets: the answer's step rounds to 60.8 s)
+    const s = r.series({ host: 0, metric: 'packets_out', fromNs: 0, toNs: 3 * hour, stepNs: 60e9 });
+    expect(s.tierStepNs).toBe(3.2e9);
+    expect(s.sum.reduce((a, b) => a + b, 0)).toBe(sent);
+    // the burst's 10 µs peak is still there, 1.5 h later, in the minute that holds it
+    const k = Math.floor((1.5 * hour) / s.stepNs);
+    expect(s.max[k]! * 10e-6).toBeCloseTo(2000, 6);
+    expect(Math.max(...s.max.filter((_, i) => i !== k)) * 10e-6).toBeCloseTo(10, 6);
+    // and the occupancy maximum (the burst held at once) in the coarse tier
+    const occ = r.series({
+      host: 0,
+      metric: 'occupancy',
+      stage: 'tx_ring',
+      fromNs: 0,
+      toNs: 3 * hour,
+      stepNs: 60e9,
+    });
+    expect(Math.max(...occ.max)).toBe(2000);
+    expect(r.peakSums(0, 'packets_out', 0, 3 * hour).sum10us).toBe(2000);
+  });
+});
+
 describe('MetricsRecorder on a lab run', () => {
   it('bytes and packets out match the ENA counters; every series is bounded', () => {
     const parsed = parseScenario({ version: 1, ...pair('c7i.large') });

@@ -17,7 +17,8 @@
  * Resolutions (tiers):
  * - detail: 10 µs buckets, only inside a detail window chosen with `setDetailWindow` (capacity
  *   DETAIL_BUCKETS buckets), counters only (occupancy maxima are exact at 1 ms already);
- * - 1 ms: a ring of the last MS_BUCKETS buckets (65.5 s);
+ * - 1 ms: a ring of the last MS_BUCKETS buckets for counters (16.4 s) and LEVEL_MS_BUCKETS for
+ *   occupancy (4.1 s): what a user zooms into is recent; the whole run stays at 100 ms with peaks;
  * - 100 ms: from time 0 for the whole run (36 000 buckets an hour).
  * Every counter bucket also keeps the largest 10 µs sum inside it, and every 100 ms bucket the
  * largest 1 ms sum, so peaks at 10 µs and 1 ms are known for any horizon without fine storage.
@@ -34,8 +35,32 @@ import { GrowArray, TimeRing } from './time-ring';
 export const DETAIL_STEP_NS = 10_000;
 export const MS_STEP_NS = 1_000_000;
 export const COARSE_STEP_NS = 100_000_000;
+/** Most buckets the whole-run tier keeps per array: past it the tier's step doubles (bounded memory). */
+export const COARSE_MAX_BUCKETS = 4096;
+
+/**
+ * The whole-run tier's bucket width, shared by every series of one recorder so their buckets line
+ * up: COARSE_STEP_NS × 2^shift. A recorder doubles it (merging bucket pairs) when a run outgrows
+ * COARSE_MAX_BUCKETS buckets, so a run of any length keeps at most that many: 100 ms buckets for
+ * the first 6.8 minutes, 200 ms to 13.7 minutes, and so on.
+ */
+export class CoarseClock {
+  shift = 0;
+  get stepNs(): number {
+    return COARSE_STEP_NS * 2 ** this.shift;
+  }
+  /** Coarse bucket of millisecond `ims`. */
+  ofMs(ims: number): number {
+    return Math.floor(ims / (100 * 2 ** this.shift));
+  }
+}
+/** A clock that never doubles (series whose owner bounds them otherwise). */
+export const FIXED_COARSE = new CoarseClock();
 export const DETAIL_BUCKETS = 1 << 16; // 655 ms at 10 µs
-export const MS_BUCKETS = 1 << 16; // 65.5 s at 1 ms
+/** Traffic and drop counters at 1 ms: the last 16.4 s (older: 100 ms buckets with their 1 ms and 10 µs peaks). */
+export const MS_BUCKETS = 1 << 14;
+/** Occupancy at 1 ms: the last 4.1 s (older: 100 ms buckets with their maximum and mean). */
+export const LEVEL_MS_BUCKETS = 1 << 12;
 const ETH_HDR = 14;
 /** Buckets a query reads at a time (bounded scratch memory, whole chunks copied at once). */
 const READ_BLOCK = 8192;
@@ -53,15 +78,26 @@ export class CounterSeries {
   readonly ms: TimeRing;
   readonly msMax10: TimeRing;
   readonly coarse = new GrowArray();
-  readonly coarseMax10 = new GrowArray();
-  readonly coarseMax1ms = new GrowArray();
+  // maxima of 10 µs and 1 ms sums: ≤ 12.5 MB at 100 Gbps, exact in Float32 (integers < 2^24)
+  readonly coarseMax10 = new GrowArray(32);
+  readonly coarseMax1ms = new GrowArray(32);
   detail: TimeRing | null = null;
   detailFromIdx = 0;
   total = 0;
 
-  constructor(msBuckets: number) {
+  constructor(
+    msBuckets: number,
+    readonly clock: CoarseClock = FIXED_COARSE,
+  ) {
     this.ms = new TimeRing(MS_STEP_NS, msBuckets);
     this.msMax10 = new TimeRing(MS_STEP_NS, msBuckets);
+  }
+
+  /** The coarse clock doubled: merge bucket pairs. */
+  halveCoarse(): void {
+    this.coarse.halve('sum');
+    this.coarseMax10.halve('max');
+    this.coarseMax1ms.halve('max');
   }
 
   add(t: number, v: number): void {
@@ -99,7 +135,7 @@ export class CounterSeries {
       this.msMax10.advance(ims, 0);
       this.ms.add(ims, this.sumMs);
       this.msMax10.max(ims, this.max10Ms);
-      const ic = Math.floor(ims / 100);
+      const ic = this.clock.ofMs(ims);
       this.coarse.add(ic, this.sumMs);
       this.coarseMax10.max(ic, this.max10Ms);
       this.coarseMax1ms.max(ic, this.sumMs);
@@ -141,12 +177,21 @@ export class LevelSeries {
   private intMs = 0;
   readonly msMax: TimeRing;
   readonly msInt: TimeRing;
-  readonly coarseMax = new GrowArray();
+  readonly coarseMax = new GrowArray(32);
   readonly coarseInt = new GrowArray();
 
-  constructor(msBuckets: number) {
+  constructor(
+    msBuckets: number,
+    readonly clock: CoarseClock = FIXED_COARSE,
+  ) {
     this.msMax = new TimeRing(MS_STEP_NS, msBuckets);
     this.msInt = new TimeRing(MS_STEP_NS, msBuckets);
+  }
+
+  /** The coarse clock doubled: merge bucket pairs. */
+  halveCoarse(): void {
+    this.coarseMax.halve('max');
+    this.coarseInt.halve('sum');
   }
 
   change(t: number, d: number): void {
@@ -179,9 +224,10 @@ export class LevelSeries {
         this.msMax.max(b, lv);
         this.msInt.add(b, lv * MS_STEP_NS);
       }
+      const perMs = 100 * 2 ** this.clock.shift;
       for (let b = this.curMs + 1; b < ims; ) {
-        const c = Math.floor(b / 100);
-        const end = Math.min(ims, (c + 1) * 100);
+        const c = Math.floor(b / perMs);
+        const end = Math.min(ims, (c + 1) * perMs);
         this.coarseMax.max(c, lv);
         this.coarseInt.add(c, lv * MS_STEP_NS * (end - b));
         b = end;
@@ -203,7 +249,7 @@ export class LevelSeries {
     this.msMax.max(b, mx);
     const prev = b === this.lastFoldMs ? this.lastFoldInt : 0;
     this.msInt.add(b, it - prev);
-    const c = Math.floor(b / 100);
+    const c = this.clock.ofMs(b);
     this.coarseMax.max(c, mx);
     this.coarseInt.add(c, it - prev);
     this.lastFoldMs = b;
@@ -298,6 +344,7 @@ export interface RecorderOptions {
   /** Cumulative counters to sample each simulated second, per host (Nitro allowance counters). */
   counters?: (host: number) => Array<[string, number]>;
   msBuckets?: number;
+  levelMsBuckets?: number;
 }
 
 /** Counter samples of one host: names and one row per simulated second (row k: at k s). */
@@ -320,14 +367,34 @@ export class MetricsRecorder implements ProbeSink {
   readonly samples: CounterSamples[] = [];
   private nextSampleNs = 0;
   private readonly msBuckets: number;
+  private readonly levelMsBuckets: number;
   private detailFromNs = -1;
   nowNs = 0;
+  /** The whole-run tier's step, shared by all series; doubled at `nextHalveNs`. */
+  readonly clock = new CoarseClock();
+  private nextHalveNs = COARSE_MAX_BUCKETS * COARSE_STEP_NS;
+
+  /** The run outgrew the whole-run tier: double its step in every series (merging bucket pairs). */
+  private halveCoarse(atNs: number): void {
+    while (atNs >= this.nextHalveNs) {
+      // close what is open first, so nothing folds into a bucket of the old width afterwards
+      for (const l of this.levels.values()) l.catchUp(this.nowNs);
+      for (const row of this.traffic) if (row) for (const s of row) s?.flush(this.nowNs);
+      for (const d of this.drops.values()) d.s.flush(this.nowNs);
+      for (const l of this.levels.values()) l.halveCoarse();
+      for (const row of this.traffic) if (row) for (const s of row) s?.halveCoarse();
+      for (const d of this.drops.values()) d.s.halveCoarse();
+      this.clock.shift++;
+      this.nextHalveNs = COARSE_MAX_BUCKETS * this.clock.stepNs;
+    }
+  }
 
   constructor(
     readonly hosts: readonly string[],
     private readonly opts: RecorderOptions = {},
   ) {
     this.msBuckets = opts.msBuckets ?? MS_BUCKETS;
+    this.levelMsBuckets = opts.levelMsBuckets ?? LEVEL_MS_BUCKETS;
     for (let h = 0; h < hosts.length; h++) this.samples.push({ names: [], rows: [] });
   }
 
@@ -358,7 +425,7 @@ export class MetricsRecorder implements ProbeSink {
     }
     let s = row[k];
     if (s === undefined) {
-      s = new CounterSeries(this.msBuckets);
+      s = new CounterSeries(this.msBuckets, this.clock);
       this.armDetail(s);
       row[k] = s;
     }
@@ -377,7 +444,7 @@ export class MetricsRecorder implements ProbeSink {
     }
     let s = row[queue];
     if (s === undefined) {
-      s = new LevelSeries(this.msBuckets);
+      s = new LevelSeries(this.levelMsBuckets, this.clock);
       row[queue] = s;
       this.levels.set(hs * 65536 + queue, s);
     }
@@ -401,6 +468,7 @@ export class MetricsRecorder implements ProbeSink {
   // ------------------------------------------------------------------ ProbeSink
 
   enter(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet): void {
+    if (atNs >= this.nextHalveNs) this.halveCoarse(atNs);
     this.nowNs = atNs;
     if (atNs >= this.nextSampleNs) this.sample(atNs);
     const si = STAGE_INDEX[stage];
@@ -416,6 +484,7 @@ export class MetricsRecorder implements ProbeSink {
   }
 
   leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, _cpu: number): void {
+    if (atNs >= this.nextHalveNs) this.halveCoarse(atNs);
     this.nowNs = atNs;
     const si = STAGE_INDEX[stage];
     this.levelOf(host, si, queue).change(atNs, -pkt.count);
@@ -438,12 +507,13 @@ export class MetricsRecorder implements ProbeSink {
     reason: DropReason,
     wasQueued: boolean,
   ): void {
+    if (atNs >= this.nextHalveNs) this.halveCoarse(atNs);
     this.nowNs = atNs;
     if (wasQueued) this.levelOf(host, STAGE_INDEX[stage], queue).change(atNs, -count);
     const key = `${host}|${stage}|${reason}`;
     let d = this.drops.get(key);
     if (d === undefined) {
-      d = { host, stage, reason, s: new CounterSeries(this.msBuckets) };
+      d = { host, stage, reason, s: new CounterSeries(this.msBuckets, this.clock) };
       this.armDetail(d.s);
       this.drops.set(key, d);
     }
@@ -454,6 +524,7 @@ export class MetricsRecorder implements ProbeSink {
 
   /** Bring every series up to `nowNs` (levels held, open sums folded into maxima); call before reading. */
   settle(nowNs: number): void {
+    if (nowNs >= this.nextHalveNs) this.halveCoarse(nowNs);
     if (nowNs > this.nowNs) this.nowNs = nowNs;
     this.sample(this.nowNs);
     for (const l of this.levels.values()) l.catchUp(this.nowNs);
@@ -501,7 +572,8 @@ export class MetricsRecorder implements ProbeSink {
     const s = this.traffic[host]?.[TRAFFIC_INDEX[metric]];
     if (!s) return { sum10us: 0, sum1ms: 0 };
     let m10 = 0;
-    for (let b = Math.floor(fromNs / COARSE_STEP_NS); b * COARSE_STEP_NS < toNs; b++) {
+    const cs = s.clock.stepNs;
+    for (let b = Math.floor(fromNs / cs); b * cs < toNs; b++) {
       const v = s.coarseMax10.get(b);
       if (!Number.isNaN(v) && v > m10) m10 = v;
     }
@@ -538,8 +610,9 @@ export class MetricsRecorder implements ProbeSink {
       parts.push(s);
     }
     const msLo = parts.length > 0 ? parts[0]!.msMax.lo * MS_STEP_NS : 0;
-    const useMs = q.stepNs % COARSE_STEP_NS !== 0 && q.fromNs >= msLo;
-    const tier = useMs ? MS_STEP_NS : COARSE_STEP_NS;
+    const coarseNs = this.clock.stepNs;
+    const useMs = q.stepNs % coarseNs !== 0 && q.fromNs >= msLo;
+    const tier = useMs ? MS_STEP_NS : coarseNs;
     const step = Math.max(tier, Math.round(q.stepNs / tier) * tier);
     const t0 = Math.floor(q.fromNs / tier) * tier;
     const m = Math.max(0, Math.ceil((q.toNs - t0) / step));
@@ -607,7 +680,9 @@ export function counterSeries(
   detail: { fromNs: number; toNs: number } | null,
   msBuckets: number,
 ): SeriesResult {
-  let tier = COARSE_STEP_NS;
+  // every part of one query shares its recorder's coarse clock
+  const coarseNs = parts[0]?.clock.stepNs ?? COARSE_STEP_NS;
+  let tier = coarseNs;
   const msLo = parts.reduce((lo, s) => Math.max(lo, s.ms.lo), 0) * MS_STEP_NS;
   void msBuckets;
   if (
@@ -618,7 +693,7 @@ export function counterSeries(
     parts.every((s) => s.detail !== null)
   )
     tier = DETAIL_STEP_NS;
-  else if (q.stepNs % COARSE_STEP_NS !== 0 && q.fromNs >= msLo) tier = MS_STEP_NS;
+  else if (q.stepNs % coarseNs !== 0 && q.fromNs >= msLo) tier = MS_STEP_NS;
   const step = Math.max(tier, Math.round(q.stepNs / tier) * tier);
   const t0 = Math.floor(q.fromNs / tier) * tier;
   const m = Math.max(0, Math.ceil((q.toNs - t0) / step));
@@ -666,7 +741,8 @@ export function counterSeries(
 /** Largest 1 ms sum inside [fromNs, toNs) of a counter, from the 100 ms tier (any horizon). */
 export function peakMsSum(s: CounterSeries, fromNs: number, toNs: number): number {
   let mx = 0;
-  for (let b = Math.floor(fromNs / COARSE_STEP_NS); b * COARSE_STEP_NS < toNs; b++) {
+  const cs = s.clock.stepNs;
+  for (let b = Math.floor(fromNs / cs); b * cs < toNs; b++) {
     const v = s.coarseMax1ms.get(b);
     if (!Number.isNaN(v) && v > mx) mx = v;
   }

@@ -5,7 +5,7 @@
  *   Float32, allocated lazily in chunks of CHUNK buckets so a short run uses little memory and a long
  *   one never more than `capacity` buckets. Buckets skipped when time advances are set to a fill
  *   value (0 for counters, the level held for occupancy); older buckets are overwritten.
- * - `GrowArray`: buckets from time 0 for the whole run (the coarse tier), Float64, doubling.
+ * - `GrowArray`: buckets from time 0 for the whole run (the coarse tier), Float64 or Float32, doubling.
  *
  * Guarantees: O(1) amortised per write; a bucket outside the retained range reads as NaN.
  */
@@ -125,7 +125,15 @@ export class TimeRing {
 }
 
 export class GrowArray {
-  private a = new Float64Array(64);
+  private a: Float64Array | Float32Array;
+
+  /**
+   * `precision` 32 halves the memory where a value needs no more (a maximum or a mean, not a sum of
+   * bytes that can pass 2^24).
+   */
+  constructor(private readonly precision: 32 | 64 = 64) {
+    this.a = precision === 32 ? new Float32Array(64) : new Float64Array(64);
+  }
   /** Buckets written so far (index of the highest + 1). */
   length = 0;
 
@@ -134,7 +142,7 @@ export class GrowArray {
     if (i >= this.a.length) {
       let n = this.a.length;
       while (n <= i) n *= 2;
-      const b = new Float64Array(n);
+      const b = this.precision === 32 ? new Float32Array(n) : new Float64Array(n);
       b.set(this.a);
       this.a = b;
     }
@@ -160,6 +168,22 @@ export class GrowArray {
 
   get(i: number): number {
     return i < this.length ? this.a[i]! : Number.NaN;
+  }
+
+  /**
+   * Merge bucket pairs (2k, 2k+1) into bucket k, by sum or by max: the array then covers the same
+   * time at half the resolution in half the buckets (the caller doubles its step).
+   */
+  halve(how: 'sum' | 'max'): void {
+    const a = this.a;
+    const n = Math.ceil(this.length / 2);
+    for (let k = 0; k < n; k++) {
+      const x = a[2 * k]!;
+      const y = 2 * k + 1 < this.length ? a[2 * k + 1]! : how === 'sum' ? 0 : x;
+      a[k] = how === 'sum' ? x + y : Math.max(x, y);
+    }
+    a.fill(0, n, this.length);
+    this.length = n;
   }
 
   /** Buckets from+0 … into `out` (NaN past the last written, as `get`). */
