@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Packet } from '../../src/engine/model/packet';
-import { MetricsRecorder } from '../../src/engine/metrics/recorder';
+import { LATENCY_BINS, latencyBin, latencyBinMid, MetricsRecorder } from '../../src/engine/metrics/recorder';
 import { createLab, runScript } from '../../src/engine/runner';
 import { parseScenario } from '../../src/scenario/schema';
 import { pair } from '../golden/helpers';
@@ -108,6 +108,27 @@ describe('MetricsRecorder (synthetic probe calls)', () => {
     const h = r.latency.get(1)!.hist;
     expect(h.quantile(0.5) / 50_000).toBeCloseTo(1, 1);
     expect(h.quantile(0.999) / 2_000_000).toBeCloseTo(1, 1);
+  });
+});
+
+describe('latencyBin', () => {
+  it('integer latencies take the bit path and land in the same bin as the log2 definition (1/32 octave, ≤ 2.2 % from the bin middle)', () => {
+    const byLog2 = (ns: number) => {
+      const v = Math.max(1, ns);
+      const e = Math.floor(Math.log2(v));
+      return e * 32 + Math.min(31, Math.floor((v / 2 ** e - 1) * 32));
+    };
+    const values: number[] = [];
+    for (let v = 0; v < 70_000; v++) values.push(v);
+    for (let e = 5; e < 31; e++) values.push(2 ** e - 1, 2 ** e, 2 ** e + 1, 3 * 2 ** (e - 1));
+    for (let i = 1; i < 5000; i++) values.push((i * 2_654_435_761) % 2 ** 31);
+    for (const v of values) {
+      const b = latencyBin(v);
+      expect(b, `${v} ns`).toBe(byLog2(v));
+      expect(b).toBeLessThan(LATENCY_BINS);
+      if (v >= 64) expect(Math.abs(latencyBinMid(b) - v) / v).toBeLessThan(0.022);
+    }
+    expect(latencyBin(1.5e10)).toBe(byLog2(1.5e10)); // beyond 2^31 ns: the log2 path
   });
 });
 

@@ -267,6 +267,11 @@ export const LATENCY_BINS = 64 * 32;
 /** The latency histogram's bin of `ns` (values below 1 ns count as 1 ns). */
 export function latencyBin(ns: number): number {
   const v = Math.max(1, ns);
+  if (v < 2 ** 31 && Number.isInteger(v)) {
+    // integer ns (every latency the engine measures): the same bin from the bits, without log2
+    const e = 31 - Math.clz32(v);
+    return e * 32 + (e >= 5 ? (v >>> (e - 5)) & 31 : Math.min(31, Math.floor((v / 2 ** e - 1) * 32)));
+  }
   const e = Math.floor(Math.log2(v));
   const sub = Math.min(31, Math.floor((v / 2 ** e - 1) * 32));
   return e * 32 + sub;
