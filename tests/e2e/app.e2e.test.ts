@@ -134,4 +134,32 @@ describe('the visual lab in Chromium', () => {
     );
     expect(problems).toEqual([]);
   });
+
+  it('at 1280×720 the page does not scroll sideways and the widest iperf3 lines fit the terminal', async () => {
+    const small = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const mine: string[] = [];
+    watchProblems(small, mine);
+    await small.goto(inject('baseUrl'));
+    const cmd = small.getByRole('textbox', { name: 'Command' });
+    await small.waitForFunction(
+      () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
+    );
+    await cmd.fill('iperf3 -c server -t 1 -P 2');
+    await cmd.press('Enter');
+    await small.getByTestId('scrollback').getByText('iperf Done.').waitFor({ timeout: 30_000 });
+    const m = await small.evaluate(() => {
+      const el = document.querySelector('[data-testid="scrollback"]') as HTMLElement;
+      return {
+        page: document.scrollingElement!.scrollWidth,
+        inner: innerWidth,
+        sw: el.scrollWidth,
+        cw: el.clientWidth,
+      };
+    });
+    expect(m.page).toBeLessThanOrEqual(m.inner);
+    // the [SUM] … sender/receiver lines (79 columns) need no sideways scroll in the terminal either
+    expect(m.sw).toBeLessThanOrEqual(m.cw);
+    expect(mine).toEqual([]);
+    await small.close();
+  });
 });
