@@ -328,13 +328,21 @@ function movedCounters(prev: CounterSet[], next: CounterSet[]): Record<string, s
 }
 
 /** Format a simulated time with its unit, at a precision that fits the speed. */
+/**
+ * The simulated clock as the status bar shows it: seconds with microseconds ("12.345678 s"), and
+ * past a minute minutes then seconds, still to the microsecond ("2 min 05.000250 s"), so a step of
+ * a few microseconds shows at any time. Rounded to whole µs, then integer arithmetic (59.9999996 s
+ * reads "1 min 00.000000 s", never "60.000000 s").
+ */
 export function formatSimTime(ns: number): string {
-  const s = ns / 1e9;
-  if (s >= 60) {
-    const m = Math.floor(s / 60);
-    return `${m} min ${(s - m * 60).toFixed(3).padStart(6, '0')} s`;
+  const us = Math.round(Math.max(0, ns) / 1000);
+  const whole = Math.floor(us / 1e6);
+  const frac = String(us % 1e6).padStart(6, '0');
+  if (whole >= 60) {
+    const m = Math.floor(whole / 60);
+    return `${m} min ${String(whole % 60).padStart(2, '0')}.${frac} s`;
   }
-  return `${s.toFixed(6)} s`;
+  return `${whole}.${frac} s`;
 }
 
 export function formatSpeed(nsPerS: number): string {

@@ -192,7 +192,7 @@ describe('scenario links', () => {
   });
 });
 
-/** The clock's text ("12.345678 s", "61 min 02.500 s") in seconds. */
+/** The clock's text ("12.345678 s", "61 min 02.500000 s") in seconds. */
 function clockSeconds(text: string | null): number {
   const m = /^(?:(\d+) min )?([\d.]+) s$/.exec(text ?? '');
   if (!m) throw new Error(`not a clock reading: ${text}`);

@@ -231,15 +231,15 @@ describe('run to an instant', () => {
     act(() => {
       patch(store, 'playback', { runTo: { fromNs: 0, toNs: 600e9, startedMs: started }, nowNs: 0 });
     });
-    expect(el.textContent).toContain('Running to t = 10 min 00.000 s: 0 %');
+    expect(el.textContent).toContain('Running to t = 10 min 00.000000 s: 0 %');
     expect(el.textContent).toContain('estimating the time left');
     act(() => patch(store, 'playback', { nowNs: 222e9 }));
-    expect(el.textContent).toContain('Running to t = 10 min 00.000 s: 37 %');
+    expect(el.textContent).toContain('Running to t = 10 min 00.000000 s: 37 %');
     const bar = el.querySelector('progress')!;
     expect(bar.getAttribute('value')).toBe('37');
     // labelled by the visible text
     expect(el.querySelector(`#${CSS.escape(bar.getAttribute('aria-labelledby')!)}`)?.textContent).toMatch(
-      /^Running to t = 10 min 00\.000 s: 37 %$/,
+      /^Running to t = 10 min 00\.000000 s: 37 %$/,
     );
     // 37 % in about 4 s: about 7 s to go
     expect(el.textContent).toMatch(/about [67] s left/);

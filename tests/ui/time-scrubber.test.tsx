@@ -196,7 +196,7 @@ describe('speed and clock', () => {
     const clock = el.querySelector('[role=status][aria-label="Simulated time"]')!;
     expect(clock.textContent).toBe('t = 8.000000 s');
     act(() => patch(store, 'playback', { nowNs: 125e9 }));
-    expect(clock.textContent).toBe('t = 2 min 05.000 s');
+    expect(clock.textContent).toBe('t = 2 min 05.000000 s');
   });
 });
 
