@@ -6,6 +6,8 @@ export { ENA_EXPRESS_MTU_BYTES, ENA_EXPRESS_SUPPORTED_FAMILIES, enaExpressListed
 export { assumed, documented, type Figure, isFigure, measured, type Provenance } from './figure';
 export {
   type ConntrackTimeouts,
+  type CpuTopology,
+  cpuTopology,
   effectiveQueueCount,
   getInstanceType,
   INSTANCE_TYPES,

@@ -546,6 +546,41 @@ export function listInstanceTypes(): readonly InstanceTypeSpec[] {
   return [...INSTANCE_TYPES.values()];
 }
 
+/** The processor of a type as DescribeInstanceTypes reports it (ProcessorInfo, VCpuInfo). */
+export interface CpuTopology {
+  /** ProcessorInfo.SupportedArchitectures[0]: 'arm64' on Graviton, 'x86_64' otherwise. */
+  readonly architecture: Figure<'x86_64' | 'arm64'>;
+  /** VCpuInfo.DefaultThreadsPerCore: 1 on Graviton (no SMT), 2 on the Intel types of the catalog. */
+  readonly threadsPerCore: Figure<number>;
+  /** VCpuInfo.DefaultCores = vCPUs / threads per core. */
+  readonly coreCount: Figure<number>;
+}
+
+/**
+ * CPU topology by family: a Graviton family has a `g` after its generation digit (c7gn, c8g). The
+ * catalog's other families (c5, c5n, m5, c6i, c6in, c7i, m7i) are Intel Xeon with two threads per core.
+ */
+export function cpuTopology(spec: InstanceTypeSpec): CpuTopology {
+  const graviton = /^[a-z]+\d+g/.test(spec.family);
+  const tpc = graviton ? 1 : 2;
+  const why = graviton
+    ? 'Graviton: one thread per core (no SMT).'
+    : 'Intel Xeon with Hyper-Threading: two threads per core.';
+  return {
+    architecture: documented(
+      graviton ? 'arm64' : 'x86_64',
+      'MOTO',
+      `ProcessorInfo.SupportedArchitectures. ${why}`,
+    ),
+    threadsPerCore: documented(tpc, 'MOTO', `VCpuInfo.DefaultThreadsPerCore. ${why}`),
+    coreCount: documented(
+      spec.vcpus.value / tpc,
+      'MOTO',
+      'VCpuInfo.DefaultCores = DefaultVCpus / DefaultThreadsPerCore.',
+    ),
+  };
+}
+
 /** Queues the ENA driver exposes on one ENI by default: min(vCPUs, DefaultEnaQueueCountPerInterface). */
 export function effectiveQueueCount(spec: InstanceTypeSpec): number {
   return Math.min(spec.vcpus.value, spec.defaultEnaQueuesPerEni.value);

@@ -29,6 +29,14 @@ const ALLOWED: Array<[RegExp, string]> = [
     'printed by the simulated iperf3 (its help text)',
   ],
   [/^http:\/\/nginx\.(org|com)\/$/, "printed by the simulated web server (nginx's default page)"],
+  [
+    /^https:\/\/docs\.aws\.amazon\.com\/AWSEC2\/latest\/UserGuide\/ec2-instance-metadata\.html$/,
+    'printed by the simulated ec2-metadata (its help text)',
+  ],
+  [
+    /^http:\/\/169\.254\.169\.254\/$/,
+    "IMDS's link-local address in the simulated curl's refusal message (no browser can reach it)",
+  ],
   [/^http:\/\/www\.(zeustech\.net|apache\.org)\/$/, "printed by the simulated ab (ApacheBench's banner)"],
   // The embed form's placeholder and the embed flags' messages name a documentation origin
   [

@@ -10,6 +10,7 @@ import { runCurl } from './commands/curl';
 import { runDig } from './commands/dig';
 import { runDnsperf } from './commands/dnsperf';
 import { runDpdkTestpmd } from './commands/dpdk-testpmd';
+import { runEc2Metadata } from './commands/ec2-metadata';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
 import { tunnelStack } from './commands/ip-tunnel';
@@ -57,6 +58,8 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
       return runIperf3(args, lab, host);
     case 'dpdk-testpmd':
       return runDpdkTestpmd(args, lab, host);
+    case 'ec2-metadata':
+      return runEc2Metadata(args, lab, host);
     case 'ethtool':
       return runEthtool(args, dev);
     case 'ip':

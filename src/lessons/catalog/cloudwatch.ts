@@ -31,7 +31,8 @@ export const cloudwatchTruth: LessonInput = {
       text:
         "Repeat the talk's test: iperf3 -c server -t 6 -M 9000 -P 1. Let the minute end (sleep), then ask CloudWatch for the " +
         "client's NetworkOut with a 60-second period, and turn the largest Sum into a rate (bytes × 8 / 60 s), as the talk's metric " +
-        "expression did. The lab's clock starts at 2024-12-02T17:00:00Z; the instance ID is in aws ec2 describe-instances… or in this lesson's solution.",
+        "expression did. The lab's clock starts at 2024-12-02T17:00:00Z. CloudWatch wants the client's instance ID: on the client, " +
+        'ec2-metadata -i prints it (aws ec2 describe-instances lists every instance with its InstanceId).',
       predict: {
         question: 'What rate (Gbps) will the one-minute NetworkOut datapoint of the burst give?',
         answer: { metric: 'cloudwatch.max_gbps' },
@@ -51,9 +52,10 @@ export const cloudwatchTruth: LessonInput = {
       ],
       hints: [
         'A datapoint is published once its period is over: sleep 120 after the test.',
+        `The instance ID: ec2-metadata -i on the client prints instance-id: ${CLIENT_ID}.`,
         'aws cloudwatch get-metric-statistics --namespace AWS/EC2 --metric-name NetworkOut --dimensions Name=InstanceId,Value=i-… --start-time … --end-time … --period 60 --statistics Sum',
       ],
-      solution: ['iperf3 -c server -t 6 -M 9000 -P 1', 'sleep 120', QUERY],
+      solution: ['ec2-metadata -i', 'iperf3 -c server -t 6 -M 9000 -P 1', 'sleep 120', QUERY],
       mistakes: [
         {
           commands: ['iperf3 -c server -t 20 -M 9000 -P 1', 'sleep 120', QUERY],

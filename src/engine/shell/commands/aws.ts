@@ -35,10 +35,12 @@ import {
   VPC_QUOTAS,
   type Vpc,
 } from '../../../scenario/vpc';
+import { isoUtc } from '../../../lib/time';
 import type { Lab } from '../../lab';
 import { type Eni, type MutationKind, type VpcState, vpcState } from '../../vpc/state';
 import { type CommandOutcome, done, fail } from '../types';
 import { runCloudWatch } from './cloudwatch';
+import { instanceIdentity, privateDnsName, ROOT_DEVICE_NAME } from './instance-identity';
 
 type Out = CommandOutcome;
 
@@ -72,6 +74,7 @@ const OPERATIONS: Record<string, string> = {
   'delete-route': 'DeleteRoute',
   'modify-network-interface-attribute': 'ModifyNetworkInterfaceAttribute',
   'describe-network-interfaces': 'DescribeNetworkInterfaces',
+  'describe-instances': 'DescribeInstances',
 };
 
 const GLOBAL_VALUE_OPTIONS = new Set([
@@ -1129,10 +1132,10 @@ const BOUNDS_TEXT: Record<(typeof CT_KEYS)[number], string> = {
 function eniOut(state: VpcState, lab: Lab, e: Eni) {
   const subnet = state.subnet(e.subnetId);
   const mac = lab.instance(e.instanceName)?.host.eth0.link().mac ?? '';
-  const dns = (ip: string) => `ip-${ip.replaceAll('.', '-')}.ec2.internal`;
+  const dns = privateDnsName;
   const o: Record<string, unknown> = {
     Attachment: {
-      AttachTime: '2024-12-02T17:00:00+00:00',
+      AttachTime: isoUtc(lab.wallClockStartS),
       AttachmentId: resourceId('eni-attach', lab.scenario.seed, e.eniId),
       DeleteOnTermination: true,
       DeviceIndex: 0,
@@ -1200,6 +1203,166 @@ const describeNetworkInterfaces: Handler = (args, state, lab) => {
   return json({ NetworkInterfaces: out.map((e) => eniOut(state, lab, e)) });
 };
 
+// ---------------------------------------------------------------------------------------------
+// Instances
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One instance as DescribeInstances prints it (AWS CLI v2, the Instance shape's member order). Only
+ * members the lab knows are printed; omitted: KeyName and Tags (none), PublicIpAddress and the
+ * interface's Association (the lab's instances have no public address), IamInstanceProfile,
+ * ClientToken, CapacityReservationSpecification, HibernationOptions, MetadataOptions,
+ * EnclaveOptions, BootMode, PlatformDetails, UsageOperation(UpdateTime), PrivateDnsNameOptions,
+ * MaintenanceOptions, CurrentInstanceBootMode and NetworkPerformanceOptions.
+ */
+function instanceOut(state: VpcState, lab: Lab, e: Eni) {
+  const id = instanceIdentity(lab, state, e);
+  const nic: Record<string, unknown> = {
+    Attachment: {
+      AttachTime: id.launchTime,
+      AttachmentId: resourceId('eni-attach', lab.scenario.seed, e.eniId),
+      DeleteOnTermination: true,
+      DeviceIndex: 0,
+      Status: 'attached',
+      NetworkCardIndex: 0,
+      EnaSrdSpecification: {
+        EnaSrdEnabled: e.enaSrd.EnaSrdEnabled,
+        EnaSrdUdpSpecification: { EnaSrdUdpEnabled: e.enaSrd.EnaSrdUdpSpecification.EnaSrdUdpEnabled },
+      },
+    },
+    Description: '',
+    Groups: id.securityGroups,
+    Ipv6Addresses: [],
+    MacAddress: id.macAddress,
+    NetworkInterfaceId: e.eniId,
+    OwnerId: LAB_ACCOUNT_ID,
+    PrivateDnsName: id.privateDnsName,
+    PrivateIpAddress: e.ip,
+    PrivateIpAddresses: [e.ip, ...e.secondaryIps].map((ip, k) => ({
+      Primary: k === 0,
+      PrivateDnsName: privateDnsName(ip),
+      PrivateIpAddress: ip,
+    })),
+    SourceDestCheck: true,
+    Status: 'in-use',
+    SubnetId: e.subnetId,
+    VpcId: id.vpcId,
+    InterfaceType: 'interface',
+  };
+  if (Object.keys(e.connectionTracking).length > 0) {
+    const t = state.timeouts(e);
+    nic['ConnectionTrackingConfiguration'] = {
+      TcpEstablishedTimeout: t.tcpEstablishedS,
+      UdpStreamTimeout: t.udpStreamS,
+      UdpTimeout: t.udpS,
+    };
+  }
+  return {
+    AmiLaunchIndex: id.amiLaunchIndex,
+    ImageId: id.imageId,
+    InstanceId: id.instanceId,
+    InstanceType: id.instanceType,
+    LaunchTime: id.launchTime,
+    Monitoring: { State: id.monitoring },
+    Placement: {
+      AvailabilityZone: id.availabilityZone,
+      GroupName: id.placementGroupName,
+      Tenancy: 'default',
+    },
+    PrivateDnsName: id.privateDnsName,
+    PrivateIpAddress: id.privateIp,
+    ProductCodes: [],
+    PublicDnsName: '',
+    State: { Code: 16, Name: 'running' },
+    StateTransitionReason: '',
+    SubnetId: id.subnetId,
+    VpcId: id.vpcId,
+    Architecture: id.architecture,
+    BlockDeviceMappings: [
+      {
+        DeviceName: ROOT_DEVICE_NAME,
+        Ebs: {
+          AttachTime: id.launchTime,
+          DeleteOnTermination: true,
+          Status: 'attached',
+          VolumeId: id.rootVolumeId,
+        },
+      },
+    ],
+    // every type of the catalog is EBS-optimized by default (Nitro)
+    EbsOptimized: true,
+    EnaSupport: true,
+    // what the API prints for Nitro instances too
+    Hypervisor: 'xen',
+    NetworkInterfaces: [nic],
+    RootDeviceName: ROOT_DEVICE_NAME,
+    RootDeviceType: 'ebs',
+    SecurityGroups: id.securityGroups,
+    SourceDestCheck: true,
+    VirtualizationType: 'hvm',
+    CpuOptions: { CoreCount: id.coreCount, ThreadsPerCore: id.threadsPerCore },
+  };
+}
+
+/** The real service's texts (public CLI output): `Invalid id: "x"`, `The instance ID(s) '…' does (do) not exist`. */
+function findInstances(state: VpcState, ids: string[]): Eni[] {
+  for (const id of ids)
+    if (!isResourceId('i', id)) throw svc('InvalidInstanceID.Malformed', `Invalid id: "${id}"`);
+  const missing = ids.filter((id) => !state.enis.some((e) => e.instanceId === id));
+  if (missing.length === 1)
+    throw svc('InvalidInstanceID.NotFound', `The instance ID '${missing[0]}' does not exist`);
+  if (missing.length > 1)
+    throw svc('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
+  // the API lists the instances in its own order, once each, whatever the order asked
+  return state.enis.filter((e) => ids.includes(e.instanceId));
+}
+
+const describeInstances: Handler = (args, state, lab) => {
+  const p = parse(args, {
+    'instance-ids': { kind: 'list' },
+    filters: { kind: 'struct-list' },
+    'max-results': { kind: 'int' },
+    'next-token': { kind: 'string' },
+  });
+  if (isOut(p)) return p;
+  for (const k of ['max-results', 'next-token'])
+    if (p.values.has(k))
+      return fail(`aws: --${k} is not simulated in ec2-netlab (the lab has one page)`, AWS_EXIT.usage);
+  dryRun(p);
+  const ids = p.values.get('instance-ids') as string[] | undefined;
+  const enis = ids ? findInstances(state, ids) : state.enis;
+  const az = (e: Eni) => state.subnet(e.subnetId)?.AvailabilityZone ?? '';
+  const out = applyFilters(enis, readFilters(p.values.get('filters')), {
+    'instance-id': (e) => [e.instanceId],
+    'instance-type': (e) => [e.instanceType],
+    'private-ip-address': (e) => [e.ip],
+    'private-dns-name': (e) => [privateDnsName(e.ip)],
+    'subnet-id': (e) => [e.subnetId],
+    'vpc-id': () => [state.vpc.VpcId],
+    'placement-group-name': (e) => {
+      const name = instanceIdentity(lab, state, e).placementGroupName;
+      return name === '' ? [] : [name];
+    },
+    'availability-zone': (e) => [az(e)],
+    'instance-state-name': () => ['running'],
+    'instance-state-code': () => ['16'],
+    'network-interface.network-interface-id': (e) => [e.eniId],
+    'network-interface.addresses.private-ip-address': (e) => [e.ip, ...e.secondaryIps],
+    'instance.group-id': (e) => e.securityGroups,
+    architecture: (e) => [instanceIdentity(lab, state, e).architecture],
+    'image-id': (e) => [instanceIdentity(lab, state, e).imageId],
+    'reservation-id': (e) => [instanceIdentity(lab, state, e).reservationId],
+  });
+  return json({
+    Reservations: out.map((e) => ({
+      Groups: [],
+      Instances: [instanceOut(state, lab, e)],
+      OwnerId: LAB_ACCOUNT_ID,
+      ReservationId: instanceIdentity(lab, state, e).reservationId,
+    })),
+  });
+};
+
 const HANDLERS: Record<string, Handler> = {
   'describe-security-groups': describeSecurityGroups,
   'authorize-security-group-ingress': sgChange(false, false),
@@ -1216,6 +1379,7 @@ const HANDLERS: Record<string, Handler> = {
   'delete-route': routeOp('delete'),
   'modify-network-interface-attribute': modifyNetworkInterfaceAttribute,
   'describe-network-interfaces': describeNetworkInterfaces,
+  'describe-instances': describeInstances,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -364,7 +364,32 @@ function writeOut(
   return warn + out;
 }
 
+/** The instance metadata service's address (IMDS, link-local). */
+export const IMDS_HOST = '169.254.169.254';
+
+/**
+ * curl to IMDS is refused before its options are read (a script's `-X PUT -H …` token request
+ * would otherwise be refused for its options): IMDS is not served over HTTP in the lab (see
+ * ec2-metadata.ts for why); the message names what gives the same values.
+ */
+function imdsRefusal(argv: string[]): CommandOutcome | null {
+  const urls = argv.map((a) => parseUrl(a)).filter((u): u is Url => !('code' in u) && u.host === IMDS_HOST);
+  if (urls.length === 0) return null;
+  const put = argv.some((a, i) => /^(-X|--request)$/.test(a) && argv[i + 1]?.toUpperCase() === 'PUT');
+  const token = put || urls.some((u) => u.path.startsWith('/latest/api/token'));
+  return done(
+    '',
+    7,
+    undefined,
+    `curl: the instance metadata service (IMDS, http://${IMDS_HOST}/)${token ? ' and its IMDSv2 session tokens (PUT /latest/api/token) are' : ' is'} ` +
+      "not simulated in ec2-netlab: ec2-metadata gives the instance's metadata (ec2-metadata -i: its instance ID; " +
+      '-t, -z, -o, -h, -a, --help), and aws ec2 describe-instances lists every instance\n',
+  );
+}
+
 export function runCurl(argv: string[], lab: Lab, self: Instance): CommandOutcome {
+  const imds = imdsRefusal(argv);
+  if (imds) return imds;
   const parsed = parseCurlArgs(argv);
   if (!parsed.ok) return { kind: 'done', out: { stdout: '', stderr: parsed.stderr, exitCode: parsed.code } };
   const o = parsed.o;
