@@ -4,6 +4,7 @@
  * One pump per animation frame, at most one request in flight; user actions queue behind it.
  */
 import type { Observation } from '../lessons/observation';
+import { notePace } from '../lib/pace';
 import { PRESETS } from '../scenario/presets';
 import {
   type AppState,
@@ -37,7 +38,9 @@ export interface LabController {
   slower(): void;
   /**
    * Go to a simulated instant: back restores that instant exactly (the worker's checkpoints plus
-   * replay), forward runs to it (past the furthest instant reached too). Pauses.
+   * replay); forward runs the live run on to it through ordinary frames (within the timeline or
+   * past its end), with the run-to progress and Cancel, so the charts, the terminal and the runs'
+   * records are those of playing through. Pauses.
    */
   seek(ns: number): Promise<void>;
   /** The same as `seek` (kept for older callers). */
@@ -156,6 +159,14 @@ export function createLabController(
   /** Rows of samples a run-to keeps at most (as the pump: ≤ 10^5 rows for a 600 s run). */
   const sampleStepFor = (spanNs: number) => Math.max(1e6, Math.ceil(spanNs / 1e5 / 1e6) * 1e6);
 
+  /** A progress report for the run to an instant going on (the time-left estimate's pace). */
+  const notePaceNow = (simNs: number, atNs?: number) => {
+    const r = store.getState().playback.runTo;
+    if (!r) return;
+    const pace = notePace(r.pace, { wallMs: performance.now(), simNs });
+    set('playback', { runTo: atNs === undefined ? { ...r, pace } : { ...r, pace, atNs } });
+  };
+
   /** Loads started: a load superseded by a newer one leaves the lab's state to it. */
   let loads = 0;
   /** The run-to in progress (its Cancel sets `cancelled`). */
@@ -175,7 +186,8 @@ export function createLabController(
     if (running) running.cancelled = true;
     const me = { cancelled: false };
     running = me;
-    set('playback', { runTo: { fromNs, toNs, startedMs: performance.now() } });
+    const startedMs = performance.now();
+    set('playback', { runTo: { fromNs, toNs, startedMs, pace: [{ wallMs: startedMs, simNs: fromNs }] } });
     set('env', { announcement: `Running to t = ${formatSimTime(toNs)}; Cancel stops where it has got to` });
     const sampleStepNs = sampleStepFor(toNs - fromNs);
     try {
@@ -188,6 +200,7 @@ export function createLabController(
           continue;
         }
         const took = performance.now() - t0;
+        notePaceNow(f.nowNs);
         const k = took > RUN_TO_CHUNK_MS * 1.5 ? 0.6 : took < RUN_TO_CHUNK_MS / 2 ? 1.5 : 1;
         runBudget = Math.max(MIN_BUDGET, Math.min(MAX_BUDGET, Math.round(runBudget * k)));
       }
@@ -364,8 +377,23 @@ export function createLabController(
     async seek(ns) {
       set('playback', { playing: false, runUntil: null, seeking: true });
       autoPlayed = false;
+      const target = Math.max(0, Math.round(ns));
       try {
-        const r = await client.seek(Math.max(0, ns));
+        if (target > client.simTimeNs) {
+          // forward (within the timeline or past its end): the live run goes on through ordinary
+          // frames, as playing would, so the charts get the stretch's samples and every command
+          // that ends in it prints its output and hands over its run record (-J document);
+          // replaying from a checkpoint ahead would skip them
+          const reached = await runTo(target);
+          set('playback', { nowNs: client.simTimeNs, furthestNs: client.furthestNs });
+          set('env', {
+            announcement: reached
+              ? `Moved to ${formatSimTime(client.simTimeNs)}`
+              : `Stopped at ${formatSimTime(client.simTimeNs)} on the way to ${formatSimTime(target)}: press Play to go on`,
+          });
+          return;
+        }
+        const r = await client.seek(target);
         if (!r.ok) return;
         store.series.truncateAfter(r.nowNs);
         store.queues.truncateAfter(r.nowNs);
@@ -377,8 +405,6 @@ export function createLabController(
         set('inspector', { packet: null, stage: null, nitro: null, missing: null });
         set('playback', { furthestNs: r.furthestNs, checkpoints: r.checkpoints, lastStep: null });
         await client.advance(r.nowNs, 1);
-        // past the furthest instant reached: run the model on to it
-        if (ns > r.nowNs) await runTo(Math.round(ns));
         set('playback', { nowNs: client.simTimeNs });
         set('env', { announcement: `Moved to ${formatSimTime(client.simTimeNs)}` });
       } finally {

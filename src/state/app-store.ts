@@ -23,6 +23,7 @@ import type {
   TerminalChunk,
   ToolRun,
 } from '../protocol/sim-api';
+import type { PaceSample } from '../lib/pace';
 import { SeriesBuffer } from './series-buffer';
 
 export const PROMPT_USER = 'ec2-user';
@@ -62,7 +63,17 @@ export interface PlaybackSlice {
    * The lab is running the model on to an instant (a link's time, a seek past the end): from where,
    * to where, and when it started (wall ms, performance.now()), for the progress and its Cancel.
    */
-  runTo: { fromNs: number; toNs: number; startedMs: number } | null;
+  runTo: {
+    fromNs: number;
+    toNs: number;
+    startedMs: number;
+    /** Where the model has got to when that is not the clock (a seek back replaying from a checkpoint). */
+    atNs?: number;
+    /** A seek back: Cancel goes back to where the lab was (`originNs`), not where the replay got to. */
+    back?: { originNs: number };
+    /** Progress reports (wall ms, simulated ns), recent ones: the time-left estimate's pace. */
+    pace: PaceSample[];
+  } | null;
   /** Frames arrive slower than the speed asks (the model is the bottleneck). */
   lagging: boolean;
 }

@@ -1,10 +1,13 @@
 /**
  * A run of the model to an instant (opening a link with its time, a seek past the end): how far it
- * got ("Running to t = 600.000000 s: 37 %"), about how long is left at the pace so far, and Cancel,
- * which stops where the model has got to and leaves the lab there, usable (LabController.cancelRun).
+ * got ("Running to t = 600.000000 s: 37 %"), about how long is left at the pace measured over the
+ * last few seconds (src/lib/pace.ts), and Cancel, which stops where the model has got to and leaves
+ * the lab there, usable (LabController.cancelRun). A seek back replaying from a checkpoint shows
+ * the same bar ("Going back to …"); its Cancel returns the lab to the instant it was at.
  * Shown only while such a run is going on.
  */
 import { useId } from 'react';
+import { wallSecondsLeft } from '../lib/pace';
 import { formatSimTime } from '../state/app-store';
 import { useApp, useLab } from './context';
 
@@ -21,25 +24,34 @@ export function RunProgress() {
   const nowNs = useApp((s) => s.playback.nowNs);
   const labelId = useId();
   if (!run) return null;
+  const at = run.atNs ?? nowNs;
   const span = run.toNs - run.fromNs;
-  const frac = span > 0 ? Math.min(1, Math.max(0, (nowNs - run.fromNs) / span)) : 1;
+  const frac = span > 0 ? Math.min(1, Math.max(0, (at - run.fromNs) / span)) : 1;
   const pct = Math.floor(frac * 100);
-  const elapsedS = (performance.now() - run.startedMs) / 1000;
-  // an estimate only once there is something to go on
-  const left = frac >= 0.01 && elapsedS >= 1 ? formatWallLeft((elapsedS * (1 - frac)) / frac) : null;
+  // at the pace measured over the last few seconds (simulated ns per wall ms), once there is one
+  const s = wallSecondsLeft(run.pace, run.toNs, performance.now());
+  const left = s === null ? null : formatWallLeft(s);
+  const verb = run.back ? 'Going back to' : 'Running to';
+  const cancels = run.back
+    ? `Cancel returns to ${formatSimTime(run.back.originNs)}, where the lab was`
+    : 'Cancel stops where it has got to';
   return (
     <div className="run-progress" data-testid="run-progress">
       <span id={labelId} className="run-progress-label">
-        Running to t = {formatSimTime(run.toNs)}: {pct} %
+        {verb} t = {formatSimTime(run.toNs)}: {pct} %
       </span>
       <progress aria-labelledby={labelId} max={100} value={pct} />
       <span className="run-progress-left">
-        {left ?? 'estimating the time left…'} · Cancel stops where it has got to
+        {left ?? 'estimating the time left…'} · {cancels}
       </span>
       <button
         type="button"
         onClick={() => lab.cancelRun()}
-        title="Stop here: the lab stays at the instant reached, ready to play on; nothing typed is lost"
+        title={
+          run.back
+            ? 'Stop going back: the lab returns to the instant it was at, as it was'
+            : 'Stop here: the lab stays at the instant reached, ready to play on; nothing typed is lost'
+        }
       >
         Cancel
       </button>

@@ -224,16 +224,30 @@ describe('time controls', () => {
 });
 
 describe('run to an instant', () => {
-  it('shows how far it got and the time left, and Cancel asks the lab to stop; gone when no run', () => {
+  it('shows how far it got and the time left at the measured pace, and Cancel asks the lab to stop; gone when no run', () => {
     render(<RunProgress />);
     expect(el.textContent).toBe('');
-    const started = performance.now() - 4_000;
+    const now = performance.now();
+    const started = now - 4_000;
     act(() => {
-      patch(store, 'playback', { runTo: { fromNs: 0, toNs: 600e9, startedMs: started }, nowNs: 0 });
+      patch(store, 'playback', {
+        runTo: { fromNs: 0, toNs: 600e9, startedMs: started, pace: [{ wallMs: started, simNs: 0 }] },
+        nowNs: 0,
+      });
     });
     expect(el.textContent).toContain('Running to t = 10 min 00.000000 s: 0 %');
     expect(el.textContent).toContain('estimating the time left');
-    act(() => patch(store, 'playback', { nowNs: 222e9 }));
+    // the first 2 s went at 100 s/s, the last 2 s at 11 s/s (a command started): 222 s by now
+    const pace = [
+      { wallMs: started, simNs: 0 },
+      { wallMs: started + 1000, simNs: 100e9 },
+      { wallMs: started + 2000, simNs: 200e9 },
+      { wallMs: started + 3000, simNs: 211e9 },
+      { wallMs: now, simNs: 222e9 },
+    ];
+    act(() =>
+      patch(store, 'playback', { nowNs: 222e9, runTo: { ...store.getState().playback.runTo!, pace } }),
+    );
     expect(el.textContent).toContain('Running to t = 10 min 00.000000 s: 37 %');
     const bar = el.querySelector('progress')!;
     expect(bar.getAttribute('value')).toBe('37');
@@ -241,11 +255,22 @@ describe('run to an instant', () => {
     expect(el.querySelector(`#${CSS.escape(bar.getAttribute('aria-labelledby')!)}`)?.textContent).toMatch(
       /^Running to t = 10 min 00\.000000 s: 37 %$/,
     );
-    // 37 % in about 4 s: about 7 s to go
-    expect(el.textContent).toMatch(/about [67] s left/);
+    // over the 3-s window: (222 - 100) s in 3 s = 40.7 s/s, 378 s to go: about 9 s (the whole-run
+    // average, 55.5 s/s, said 7 s)
+    expect(el.textContent).toMatch(/about 9 s left/);
+    expect(el.textContent).toContain('Cancel stops where it has got to');
     const cancel = [...el.querySelectorAll('button')].find((b) => b.textContent === 'Cancel')!;
     act(() => cancel.click());
     expect(calls).toEqual(['cancel']);
+    // a seek back replaying from a checkpoint: its own words, progress from where the replay is
+    act(() =>
+      patch(store, 'playback', {
+        nowNs: 30e9,
+        runTo: { fromNs: 1e9, toNs: 5e9, startedMs: now, atNs: 3e9, back: { originNs: 30e9 }, pace: [] },
+      }),
+    );
+    expect(el.textContent).toContain('Going back to t = 5.000000 s: 50 %');
+    expect(el.textContent).toContain('Cancel returns to 30.000000 s, where the lab was');
     act(() => patch(store, 'playback', { runTo: null }));
     expect(el.textContent).toBe('');
   });

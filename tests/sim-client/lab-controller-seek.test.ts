@@ -1,0 +1,125 @@
+/**
+ * The lab controller over a real worker service (a MessageChannel, as the protocol test): going
+ * forward on the timeline gives the charts and the terminal what playing through gives. The pump
+ * is driven by hand (a fake requestAnimationFrame with a chosen wall clock).
+ */
+import { MessageChannel } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimApi } from '../../src/protocol/sim-api';
+import { createLabController, type LabController } from '../../src/sim-client/lab-controller';
+import { SimClient, type WorkerHandle } from '../../src/sim-client/sim-client';
+import { type AppStore, applyFrame, createAppStore } from '../../src/state/app-store';
+import { SimService } from '../../workers/sim-service';
+
+const SCENARIO = { version: 2, seed: 3 };
+const open: Array<() => void> = [];
+afterEach(() => {
+  for (const c of open.splice(0)) c();
+});
+
+function spawnInProcess(): WorkerHandle {
+  const { port1, port2 } = new MessageChannel();
+  Comlink.expose(new SimService(), port1 as unknown as Comlink.Endpoint);
+  const api = Comlink.wrap<SimApi>(port2 as unknown as Comlink.Endpoint);
+  const close = () => {
+    port1.close();
+    port2.close();
+  };
+  open.push(close);
+  return { api, terminate: close, onError: () => {} };
+}
+
+interface Lab {
+  store: AppStore;
+  lab: LabController;
+  /** Run one animation frame of the pump at wall time `ms`. */
+  frame(ms: number): Promise<void>;
+}
+
+async function openLab(): Promise<Lab> {
+  const store = createAppStore({ presetId: 'x', doc: SCENARIO });
+  const client = new SimClient({
+    spawn: spawnInProcess,
+    transfer: Comlink.transfer,
+    onFrame: (f) => applyFrame(store, f),
+  });
+  let next: ((t: number) => unknown) | null = null;
+  const lab = createLabController(store, client, (cb) => {
+    next = cb;
+  });
+  open.push(() => lab.dispose());
+  await lab.loadShared({ presetId: 'x', doc: SCENARIO, log: [], toNs: 0, title: 't' });
+  return {
+    store,
+    lab,
+    frame: async (ms) => {
+      const cb = next!;
+      await cb(ms);
+    },
+  };
+}
+
+/** What a person sees: the counter samples on the 1 ms grid, the terminal's text, the runs' -J documents. */
+function seen(store: AppStore, toNs: number) {
+  const s = store.series;
+  const rows: number[][] = [];
+  for (let i = 0; i < s.length; i++) {
+    const t = s.times[i]!;
+    if (t >= toNs || t % 1_000_000 !== 0) continue;
+    rows.push([t, ...Array.from(s.data.subarray(i * s.cols, (i + 1) * s.cols))]);
+  }
+  const st = store.getState();
+  return {
+    rows,
+    text: st.terminal.chunks.map((c) => `${c.atNs} ${c.stream} ${c.text}`).join(''),
+    runs: st.results.runs.map((r) => ({ command: r.command, endNs: r.endNs, json: r.iperf3Json })),
+  };
+}
+
+describe('lab controller: forward on the timeline', () => {
+  it('a seek forward over a stretch played before (after a seek back) fills the charts and keeps the output and -J records of the runs that ended in it', async () => {
+    const END = 1_600_000_000;
+    // played through: iperf3 for 1 s, the clock run by the pump at 1 s/s in 100 ms frames
+    const a = await openLab();
+    a.lab.setSpeed(1e9);
+    expect(await a.lab.submit('iperf3 -c server -t 1')).toBe(true);
+    // played by the user (a command's autoplay would pause when it ends)
+    a.lab.play();
+    let wall = 0;
+    await a.frame(wall);
+    for (let i = 0; i < 200 && a.store.getState().playback.nowNs < END; i++) await a.frame((wall += 100));
+    const played = seen(a.store, END);
+
+    // the same, reached by seeks: to the end, back to 0.1 s, and forward again past where the run ended
+    const b = await openLab();
+    expect(await b.lab.submit('iperf3 -c server -t 1')).toBe(true);
+    b.lab.pause();
+    await b.lab.seek(END);
+    await b.lab.seek(100_000_000);
+    expect(b.store.getState().playback.nowNs).toBe(100_000_000);
+    expect(b.store.getState().results.runs).toHaveLength(0);
+    await b.lab.seek(END);
+    expect(b.store.getState().playback.nowNs).toBe(END);
+    const sought = seen(b.store, END);
+
+    // the run ended inside the stretch: its summary printed once, its -J document kept
+    expect(played.runs).toHaveLength(1);
+    expect(played.runs[0]!.json).toContain('"sum_received"');
+    expect(sought.runs).toEqual(played.runs);
+    expect(sought.text).toBe(played.text);
+    expect(sought.text.match(/iperf Done\./g)).toHaveLength(1);
+    // every millisecond while the command ran is in the charts' samples (the session samples on
+    // its 1 ms grid while commands run), equal to the played-through ones
+    const ms = sought.rows.map((r) => r[0]! / 1e6);
+    expect(ms.slice(0, 1001)).toEqual(Array.from({ length: 1001 }, (_, i) => i));
+    expect(sought.rows).toEqual(played.rows);
+    // and the engine-side series (latency, drops) agree
+    const q = { fromNs: 0, toNs: 1_500_000_000, stepNs: 10_000_000 };
+    const [ea, eb] = [await a.lab.chartSeries(q), await b.lab.chartSeries(q)];
+    expect(eb!.latency.map((l) => Array.from(l.p99))).toEqual(ea!.latency.map((l) => Array.from(l.p99)));
+    expect(eb!.latency.map((l) => Array.from(l.packets))).toEqual(
+      ea!.latency.map((l) => Array.from(l.packets)),
+    );
+  }, 60_000);
+});
