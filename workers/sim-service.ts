@@ -65,6 +65,13 @@ const IDLE_MS = 150;
 const BUILD_SLICE_MS = 12;
 /** Events per `Timeline.build` call inside a slice. */
 const BUILD_CHUNK_EVENTS = 20_000;
+/**
+ * While the lab plays (or runs to an instant), seek checkpoints are built between frames with at
+ * most this many model events per event the live run processed: the extra CPU of playing is
+ * bounded by this fraction (the idle builder does the rest). See Timeline for what a checkpoint
+ * costs and why it is a whole run.
+ */
+export const PLAY_BUILD_RATIO = 0.5;
 /** Events a "step to the next packet at a stage" may process before it gives up (well inside the client's 4 s request limit). */
 const STEP_MAX_EVENTS = 1_000_000;
 
@@ -136,6 +143,8 @@ export interface SimServiceOptions {
   background?: boolean;
   /** Checkpoint policy (how many, which gaps are worth one). */
   timeline?: TimelineOptions;
+  /** Checkpoint building while playing, in events per live event (default PLAY_BUILD_RATIO; 0: only while idle). */
+  playBuildRatio?: number;
 }
 
 export class SimService implements SimApi {
@@ -149,6 +158,8 @@ export class SimService implements SimApi {
   /** Where the next path frame starts (the previous frame's end). */
   private pathFromNs = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Events the play-time builder may still spend (earned by the live run's events). */
+  private buildCredit = 0;
 
   /** The lessons' observer of the current session (replaced with the session). */
   private lessons: LessonObserver | null = null;
@@ -309,6 +320,7 @@ export class SimService implements SimApi {
       if (until.kind === 'time' && s.nowNs >= until.atNs) stoppedBy = 'time';
     }
     sample(true);
+    if (!req.step) this.buildWhilePlaying(events);
     const labEvents = run.events;
     run.events = [];
     const frame: Frame = {
@@ -560,6 +572,39 @@ export class SimService implements SimApi {
     };
     this.pathFromNs = run.session.nowNs;
     run.session.drainOutput();
+  }
+
+  /**
+   * Checkpoints while the lab plays: the builder (Timeline.build, the same policy as the idle one)
+   * gets `playBuildRatio` events per event the frame processed, carried over between frames so a
+   * checkpoint far into a run still gets built. A failure clears the checkpoints, as when idle.
+   */
+  private buildWhilePlaying(liveEvents: number): void {
+    const tl = this.timeline;
+    const ratio = this.opts.playBuildRatio ?? PLAY_BUILD_RATIO;
+    if (!tl || ratio <= 0 || liveEvents <= 0) return;
+    // a pause's worth at most: credit does not pile up into a long stall after a lull
+    this.buildCredit = Math.min(
+      this.buildCredit + ratio * liveEvents,
+      4 * BUILD_CHUNK_EVENTS + ratio * liveEvents,
+    );
+    try {
+      while (this.buildCredit >= 1) {
+        const before = tl.stats.buildEvents;
+        const more = tl.build(Math.min(BUILD_CHUNK_EVENTS, Math.floor(this.buildCredit)));
+        this.buildCredit -= Math.max(1, tl.stats.buildEvents - before);
+        if (!more) {
+          this.buildCredit = 0;
+          break;
+        }
+      }
+    } catch (e) {
+      tl.clearCheckpoints();
+      this.buildCredit = 0;
+      console.warn(
+        `sim worker: building seek checkpoints failed (${(e as Error).message}); seeks replay from the runs left`,
+      );
+    }
   }
 
   /** A request came: build checkpoints only once the lab has been idle for a while. */

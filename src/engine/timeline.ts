@@ -26,9 +26,11 @@
  *   replay costs) plus the last two live runs seeks left behind. A run left exactly as a seek made
  *   it is restored with no replay (scrubbing back and forth between two instants); the others are
  *   what the builder starts from, before falling back to a fresh lab.
- * - Cost: a checkpoint at t costs a replay from its base (0 at worst), in the background, only
- *   while the lab is idle (the worker decides when); N checkpoints over a run of E events cost
- *   about N·E/2 events, once.
+ * - Cost: a checkpoint at t costs a replay from its base (0 at worst), in the background: while
+ *   the lab is idle, and while it plays at a bounded share of the live run's events (the worker
+ *   decides: PLAY_BUILD_RATIO in workers/sim-service.ts); N checkpoints over a run of E events
+ *   cost about N·E/2 events, once. Each holds a whole run (model and recorders: about 9 MiB for a
+ *   c7i.large pair running one iperf3 flow).
  */
 import type { Scenario } from '../scenario/schema';
 import type { AdvanceResult, InteractiveSession, SessionLogEntry } from './interactive-session';

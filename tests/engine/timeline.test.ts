@@ -13,7 +13,7 @@ import { SEEK_DETAIL_WINDOW_NS } from '../../src/engine/timeline';
 import { PathRecorder } from '../../src/engine/view/path-recorder';
 import type { Frame } from '../../src/protocol/sim-api';
 import { parseScenario } from '../../src/scenario/schema';
-import { SimService } from '../../workers/sim-service';
+import { PLAY_BUILD_RATIO, SimService } from '../../workers/sim-service';
 
 const DOC = {
   version: 2,
@@ -128,8 +128,58 @@ describe('timeline: seek', () => {
     expect(svc.live!.session.transcript.some((c) => c.text.includes('bw_out_allowance_exceeded'))).toBe(true);
   });
 
-  it('a seek from a checkpoint replays fewer events than one from t = 0', () => {
+  it('checkpoints are built while playing (never idle): seeking back into the played stretch starts from one, byte for byte the run as it passed there', () => {
     const svc = new SimService({ timeline: { minGapEvents: 5_000 } });
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 2');
+    let live = 0;
+    const frames = (to: number) => {
+      while (svc.live!.session.nowNs < to) {
+        const now = svc.live!.session.nowNs;
+        live += svc.advance({
+          toNs: Math.min(to, now + 50e6),
+          maxEvents: 5_000_000,
+          pathDetail: false,
+        }).events;
+      }
+    };
+    frames(1.2e9);
+    // what the user saw at 1.2 s as it played (the charts' engine series included)
+    const seen = (v: { session: InteractiveSession; path: PathRecorder }) => {
+      const { frame: _f, ...rest } = view(v);
+      const c = svc.chartSeries({ fromNs: 0, toNs: 1.2e9, stepNs: 10e6 });
+      return {
+        ...rest,
+        charts: JSON.stringify(c, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float64Array) : x)),
+      };
+    };
+    const asPlayed = seen(svc.live!);
+    frames(2.5e9);
+    const st = svc.timelineStats()!;
+    // no idle time and no buildCheckpoints call: these came from the frames
+    expect(st.built).toBeGreaterThan(0);
+    expect(st.checkpoints.some((t) => t < 1.2e9 - SEEK_DETAIL_WINDOW_NS)).toBe(true);
+    // the cost is bounded: at most PLAY_BUILD_RATIO events per live event (plus one chunk carried)
+    expect(st.buildEvents).toBeLessThanOrEqual(PLAY_BUILD_RATIO * live + 20_000);
+    const before = st.seekEvents;
+    svc.seek(1.2e9);
+    const after = svc.timelineStats()!;
+    expect(after.lastBaseNs).toBeGreaterThan(0);
+    expect(after.seekEvents - before).toBeLessThan(asPlayed.events);
+    expect(seen(svc.live!)).toEqual(asPlayed);
+    // and the path view too, as a straight run's
+    expect(view(svc.live!)).toEqual(view(straight(svc.commandLog(), 1.2e9)));
+    // a service that builds only while idle replays from 0
+    const idle = new SimService({ timeline: { minGapEvents: 5_000 }, playBuildRatio: 0 });
+    idle.load(DOC);
+    idle.submit('iperf3 -c server -t 2');
+    play(idle, 2.5e9, 50e6, false);
+    idle.seek(1.2e9);
+    expect(idle.timelineStats()!.lastBaseNs).toBe(0);
+  });
+
+  it('a seek from a checkpoint replays fewer events than one from t = 0', () => {
+    const svc = new SimService({ timeline: { minGapEvents: 5_000 }, playBuildRatio: 0 });
     svc.load(DOC);
     svc.submit('iperf3 -c server -t 2');
     play(svc, 2e9, 200e6, false);
