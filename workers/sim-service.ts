@@ -158,6 +158,8 @@ export class SimService implements SimApi {
   /** Where the next path frame starts (the previous frame's end). */
   private pathFromNs = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Where the lab was when the last seek began (what it printed after is new to the client). */
+  private seekOriginNs = 0;
   /** Events the play-time builder may still spend (earned by the live run's events). */
   private buildCredit = 0;
 
@@ -196,12 +198,39 @@ export class SimService implements SimApi {
     return this.loaded(replayed.length);
   }
 
-  seek(toNs: number): LoadResult {
+  /**
+   * Go to `toNs`. With `maxEvents`, a seek that has to replay does at most that many model events
+   * now and answers with `seeking` (where the replay is); `seekContinue` goes on, `seekCancel`
+   * calls it off. Until it is done the lab stays, for every other purpose, where it was.
+   */
+  seek(toNs: number, maxEvents = Number.POSITIVE_INFINITY): LoadResult {
     const tl = this.needTimeline();
-    const before = tl.current;
-    const fromNs = tl.nowNs;
-    tl.seek(toNs);
-    if (tl.current !== before) this.attach(tl.current);
+    tl.seekCancel();
+    this.seekOriginNs = tl.nowNs;
+    const done = tl.seekStart(toNs) || tl.seekStep(maxEvents);
+    return done ? this.seekDone() : this.seekProgress();
+  }
+
+  seekContinue(maxEvents: number): LoadResult {
+    const tl = this.needTimeline();
+    if (!tl.seeking) return this.loaded(this.need().session.transcript.length);
+    return tl.seekStep(maxEvents) ? this.seekDone() : this.seekProgress();
+  }
+
+  seekCancel(): LoadResult {
+    const tl = this.needTimeline();
+    tl.seekCancel();
+    // the run the seek left is the live one again (it never stopped being the attached one)
+    if (tl.current !== this.run) this.attach(tl.current);
+    this.touch();
+    return this.loaded(this.need().session.transcript.length);
+  }
+
+  /** A seek reached its instant: the run it replayed becomes the live one. */
+  private seekDone(): LoadResult {
+    const tl = this.needTimeline();
+    const fromNs = this.seekOriginNs;
+    if (tl.current !== this.run) this.attach(tl.current);
     else {
       this.pathFromNs = tl.nowNs;
       tl.current.session.drainOutput();
@@ -213,6 +242,14 @@ export class SimService implements SimApi {
         : [];
     this.touch();
     return this.loaded(tl.current.session.transcript.length);
+  }
+
+  /** A seek under way: the lab as it was, and where the replay is. */
+  private seekProgress(): LoadResult {
+    const r = this.loaded(this.need().session.transcript.length);
+    const seeking = this.needTimeline().seeking;
+    this.touch();
+    return r.ok && seeking ? { ...r, seeking } : r;
   }
 
   rewind(toNs: number): LoadResult {

@@ -18,6 +18,10 @@
  *   straight from 0 to t by the same log, whichever checkpoint it started from. The path recorder
  *   follows batches only for the last `detailWindowNs` before the target (it restarts there), so
  *   its frames are the same too (`straightRun` is the reference).
+ * - A seek can go in slices (`seekStart`, `seekStep`: the worker answers between them, the UI
+ *   shows progress) and be called off (`seekCancel`): the live run it left is held aside untouched
+ *   until it is done, so Cancel puts the lab back exactly where it was; the partly replayed run is
+ *   kept as a checkpoint. Playing or typing meanwhile calls the seek off first.
  * - Seeking back keeps the log's later entries: seeking forward again, or playing on, replays them
  *   at their instants. A command typed at an instant before the end forks the timeline there: later
  *   entries and checkpoints are dropped.
@@ -94,6 +98,19 @@ export class Timeline<R extends TimelineRun> {
   private costT: number[] = [0];
   private costE: number[] = [0];
   private builder: { run: R; targetNs: number } | null = null;
+  /**
+   * A seek going on in steps (`seekStart`, `seekStep`): the run it replays is `current`; the live
+   * run it left (`original`, null when it replays the live run itself) is held aside, untouched,
+   * for `seekCancel`.
+   */
+  private pending: {
+    original: R | null;
+    originalExact: number | null;
+    targetNs: number;
+    fromNs: number;
+    baseNs: number;
+    restarted: boolean;
+  } | null = null;
   /** The live run is exactly as a seek to this instant left it (null once it moved). */
   private exactAt: number | null = null;
   private seq = 0;
@@ -139,8 +156,15 @@ export class Timeline<R extends TimelineRun> {
     return this.cps.map((c) => c.atNs);
   }
 
+  /** A seek in steps going on: from the base's instant to the target, the replay now at `atNs`. */
+  get seeking(): { fromNs: number; toNs: number; atNs: number } | null {
+    const p = this.pending;
+    return p ? { fromNs: p.baseNs, toNs: p.targetNs, atNs: this.current.session.nowNs } : null;
+  }
+
   /** Replace the log and go to `toNs` (a respawned worker, a shared link). */
   load(log: readonly SessionLogEntry[], toNs: number, furthestNs = 0): void {
+    this.seekCancel();
     this.log = log.map((e) => ({ ...e }));
     this.furthestNs = Math.max(furthestNs, toNs, this.log.at(-1)?.atNs ?? 0);
     this.seek(toNs);
@@ -148,6 +172,7 @@ export class Timeline<R extends TimelineRun> {
 
   /** Type a line at the live instant (forks the timeline there). False while a foreground job runs. */
   submit(line: string): boolean {
+    this.seekCancel();
     const s = this.current.session;
     if (s.foreground) return false;
     this.fork();
@@ -159,6 +184,7 @@ export class Timeline<R extends TimelineRun> {
 
   /** Ctrl-C at the live instant (forks the timeline there). */
   interrupt(): boolean {
+    this.seekCancel();
     const s = this.current.session;
     if (!s.foreground) return false;
     this.fork();
@@ -174,6 +200,8 @@ export class Timeline<R extends TimelineRun> {
     maxEvents = Number.POSITIVE_INFINITY,
     onGridPoint?: (ns: number) => void,
   ): AdvanceResult {
+    // the lab plays on from where it was: a seek still going on is called off
+    this.seekCancel();
     return this.drive(this.current, toNs, maxEvents, onGridPoint);
   }
 
@@ -182,12 +210,23 @@ export class Timeline<R extends TimelineRun> {
    * fresh lab) with replay to the target. The live run left behind becomes a checkpoint.
    */
   seek(toNs: number): void {
+    if (!this.seekStart(toNs)) this.seekStep(Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Begin a seek to `toNs` (as `seek`): restores the base and replays nothing yet. True when it is
+   * already done (the instant is there, or a run a seek left there is taken back, or a short step
+   * forward); otherwise `seekStep` replays in slices and `seekCancel` calls it off. A seek still
+   * going on is cancelled first.
+   */
+  seekStart(toNs: number): boolean {
+    this.seekCancel();
     const t = Math.max(0, Math.min(Math.round(toNs), this.furthestNs));
     const cur = this.current;
     const curNs = cur.session.nowNs;
     const from = Math.max(0, t - this.window);
     this.stats.seeks++;
-    if (this.exactAt === t && curNs === t) return;
+    if (this.exactAt === t && curNs === t) return true;
     // a run a seek to t left behind, untouched since: take it back as it is
     const exact = this.cps.findIndex((c) => c.exact && c.atNs === t && this.valid(c.run));
     if (exact >= 0) {
@@ -197,7 +236,7 @@ export class Timeline<R extends TimelineRun> {
       this.exactAt = t;
       this.stats.lastBaseNs = t;
       this.stats.fromCheckpoint++;
-      return;
+      return true;
     }
     if (curNs <= t && curNs > from) {
       // a short step forward: play on
@@ -205,7 +244,7 @@ export class Timeline<R extends TimelineRun> {
       cur.setDetail(true);
       this.stats.seekEvents += this.drive(cur, t, Number.POSITIVE_INFINITY).events;
       this.exactAt = null;
-      return;
+      return true;
     }
     // the latest base at or before `from`: a checkpoint, the live run, or a fresh lab
     let best = -1;
@@ -217,20 +256,73 @@ export class Timeline<R extends TimelineRun> {
     if (curNs <= from && (best < 0 || this.cps[best]!.atNs <= curNs)) base = cur;
     else if (best >= 0) base = this.cps.splice(best, 1)[0]!.run;
     else base = this.fresh();
-    if (base !== cur) {
-      this.stash(cur);
-      this.current = base;
-    }
+    this.pending = {
+      original: base === cur ? null : cur,
+      originalExact: this.exactAt,
+      targetNs: t,
+      fromNs: from,
+      baseNs: base.session.nowNs,
+      restarted: false,
+    };
+    this.current = base;
+    this.exactAt = null;
     this.stats.lastBaseNs = base.session.nowNs;
     if (base.session.nowNs > 0) this.stats.fromCheckpoint++;
     base.setDetail(false);
-    let ev = this.drive(base, from, Number.POSITIVE_INFINITY).events;
-    base.restartDetail();
-    ev += this.drive(base, t, Number.POSITIVE_INFINITY).events;
-    this.stats.seekEvents += ev;
+    return false;
+  }
+
+  /**
+   * Replay the seek going on for at most `maxEvents` model events. True once it is done (the live
+   * run is at the target, the run it left is kept as a checkpoint), or when no seek is going on.
+   */
+  seekStep(maxEvents: number): boolean {
+    const p = this.pending;
+    if (!p) return true;
+    const base = this.current;
+    let left = maxEvents;
+    if (!p.restarted) {
+      const r = this.drive(base, p.fromNs, left);
+      this.stats.seekEvents += r.events;
+      left -= r.events;
+      if (!r.reached) return false;
+      base.restartDetail();
+      p.restarted = true;
+    }
+    const r = this.drive(base, p.targetNs, left);
+    this.stats.seekEvents += r.events;
+    if (!r.reached) return false;
+    this.pending = null;
     // what the replay printed is already on the user's screen
     base.session.drainOutput();
-    this.exactAt = t;
+    if (p.original) {
+      this.exactAt = p.originalExact;
+      this.stash(p.original);
+    }
+    this.exactAt = p.targetNs;
+    return true;
+  }
+
+  /**
+   * Call off the seek going on: the live run it left comes back exactly as it was (the instant
+   * the lab was at before the seek), and the partly replayed run is kept as a checkpoint at the
+   * instant it reached (a later seek there starts from it). Nothing when no seek is going on.
+   */
+  seekCancel(): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = null;
+    const partial = this.current;
+    partial.session.drainOutput();
+    if (!p.original) {
+      // it was the live run itself: it stays where the replay got to
+      this.exactAt = null;
+      return;
+    }
+    this.current = p.original;
+    this.exactAt = null;
+    this.stash(partial);
+    this.exactAt = p.originalExact;
   }
 
   /**
@@ -238,6 +330,8 @@ export class Timeline<R extends TimelineRun> {
    * `maxEvents` events per call. Returns whether there is more to do.
    */
   build(maxEvents: number): boolean {
+    // a seek going on has the lab: nothing now (the next request starts the idle timer again)
+    if (this.pending) return false;
     if (!this.builder) {
       const target = this.nextTarget();
       if (target === null) return false;
@@ -279,6 +373,8 @@ export class Timeline<R extends TimelineRun> {
   }
 
   dispose(): void {
+    this.pending?.original?.dispose();
+    this.pending = null;
     this.clearCheckpoints();
     this.current.dispose();
   }

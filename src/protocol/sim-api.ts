@@ -20,8 +20,10 @@ import type {
  * 2: frames carry `runs`; `chartSeries` (latency percentiles, drops by reason); InstanceInfo's PPS allowance.
  * 3: `seek` (checkpoints + replay; the log is kept past the instant), `step` requests and reports,
  *    frames and loads carry `furthestNs` and `checkpoints`.
+ * 4: `seek` takes an event budget and answers `seeking` while its replay goes on; `seekContinue`,
+ *    `seekCancel`.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** One user action at a simulated instant (a line typed, or Ctrl-C): what a rewind or respawn replays. */
 export type CommandLogEntry = SessionLogEntry;
@@ -98,6 +100,12 @@ export type LoadResult =
       transcriptLength: number;
       /** The path view's layout (stages and lanes); re-fetch with `pathLayout()` when a frame's revision differs. */
       pathLayout: PathLayout;
+      /**
+       * A seek whose replay is going on (a `seek` with an event budget): from the checkpoint's
+       * instant `fromNs` to `toNs`, at `atNs` now. Until it is done, the rest of this answer
+       * (`nowNs`, `transcriptLength`) is the lab as it was, where `seekCancel` returns it.
+       */
+      seeking?: { fromNs: number; toNs: number; atNs: number };
     }
   | { ok: false; protocolVersion: number; errors: string[] };
 
@@ -264,7 +272,11 @@ export interface SimApi {
    * deterministic replay), byte for byte what a run straight to it gives. Later log entries are
    * kept (playing on replays them) until a command typed now forks the timeline.
    */
-  seek(toNs: number): LoadResult;
+  seek(toNs: number, maxEvents?: number): LoadResult;
+  /** Go on with the seek under way for at most `maxEvents` model events (the lab as it is when none is). */
+  seekContinue(maxEvents: number): LoadResult;
+  /** Call off the seek under way: the lab is back, exactly, at the instant it was at before it. */
+  seekCancel(): LoadResult;
   /** The same as `seek` (kept for older callers). */
   rewind(toNs: number): LoadResult;
   /** The whole recorded log, including entries past the current instant after a seek back. */

@@ -15,7 +15,13 @@ import {
   SPEED_STEPS,
   type StepChoice,
 } from '../state/app-store';
-import type { ChartSeries, ChartSeriesRequest, CommandLogEntry, RunUntil } from '../protocol/sim-api';
+import type {
+  ChartSeries,
+  ChartSeriesRequest,
+  CommandLogEntry,
+  LoadResult,
+  RunUntil,
+} from '../protocol/sim-api';
 import type { SimClient } from './sim-client';
 
 /** What the UI may ask of the lab (the UI gets this through context; it never sees the worker). */
@@ -92,10 +98,16 @@ const RUN_TO_CHUNK_MS = 100;
 /** How far ahead "next packet at a stage" looks before it gives up (simulated). */
 const STEP_HORIZON_NS = 10e9;
 
+export interface LabControllerTuning {
+  /** Model events the first request of a seek back may replay (then adapted to ~100 ms per request). */
+  seekBudget?: number;
+}
+
 export function createLabController(
   store: AppStore,
   client: SimClient,
   raf: (cb: (t: number) => void) => unknown = requestAnimationFrame,
+  tuning: LabControllerTuning = {},
 ): LabController {
   let lastWall: number | null = null;
   let budget = 200_000;
@@ -112,7 +124,8 @@ export function createLabController(
     const st = store.getState();
     const prev = lastWall;
     lastWall = wall;
-    if (!st.playback.playing || client.inFlight || st.scenario.loading) return;
+    // a seek going on has the lab (Cancel calls it off; Play waits for it)
+    if (!st.playback.playing || client.inFlight || st.scenario.loading || st.playback.seeking) return;
     const dtS = prev === null ? 1 / 60 : Math.min(0.1, (wall - prev) / 1000);
     const toNs = Math.round(client.simTimeNs + st.playback.speedNsPerS * dtS);
     if (toNs <= client.simTimeNs) return;
@@ -173,6 +186,56 @@ export function createLabController(
   let running: { cancelled: boolean } | null = null;
   /** Events per run-to request, adapted so a request takes about RUN_TO_CHUNK_MS of worker time. */
   let runBudget = 200_000;
+  /** The same for the replay of a seek back. */
+  let seekBudget = tuning.seekBudget ?? 200_000;
+  const seekMin = Math.min(seekBudget, MIN_BUDGET);
+  const adapt = (b: number, took: number, min = MIN_BUDGET) => {
+    const k = took > RUN_TO_CHUNK_MS * 1.5 ? 0.6 : took < RUN_TO_CHUNK_MS / 2 ? 1.5 : 1;
+    return Math.max(min, Math.min(MAX_BUDGET, Math.round(b * k)));
+  };
+
+  /**
+   * A seek back whose replay takes more than one request: the same progress and Cancel as a run
+   * to an instant ("Going back to …"), in requests of about RUN_TO_CHUNK_MS. Cancel returns the
+   * lab to the instant it was at, exactly (the worker kept that run aside), and says so. Resolves
+   * with the worker's last answer (`seeking` still set when cancelled).
+   */
+  async function seekBack(first: LoadResult & { ok: true }, toNs: number): Promise<LoadResult> {
+    let r: LoadResult = first;
+    const originNs = client.simTimeNs;
+    if (running) running.cancelled = true;
+    const me = { cancelled: false };
+    running = me;
+    const startedMs = performance.now();
+    const s0 = first.seeking!;
+    set('playback', {
+      runTo: {
+        fromNs: s0.fromNs,
+        toNs,
+        startedMs,
+        atNs: s0.atNs,
+        back: { originNs },
+        pace: [{ wallMs: startedMs, simNs: s0.atNs }],
+      },
+    });
+    set('env', {
+      announcement: `Going back to t = ${formatSimTime(toNs)}: replaying from ${formatSimTime(s0.fromNs)}; Cancel returns to ${formatSimTime(originNs)}`,
+    });
+    try {
+      while (r.ok && r.seeking && !me.cancelled && !stopped) {
+        const t0 = performance.now();
+        r = await client.seekContinue(seekBudget);
+        seekBudget = adapt(seekBudget, performance.now() - t0, seekMin);
+        if (r.ok && r.seeking) notePaceNow(r.seeking.atNs, r.seeking.atNs);
+      }
+      // (a replay that got there with its last request stands: the lab is at the target)
+      if (r.ok && r.seeking) r = await client.seekCancel();
+    } finally {
+      if (running === me) running = null;
+      set('playback', { runTo: null });
+    }
+    return r;
+  }
 
   /**
    * Run the model to `toNs` through frames (paused, no path detail), as playing would, in requests
@@ -199,10 +262,8 @@ export function createLabController(
           await new Promise((r) => setTimeout(r, 5));
           continue;
         }
-        const took = performance.now() - t0;
         notePaceNow(f.nowNs);
-        const k = took > RUN_TO_CHUNK_MS * 1.5 ? 0.6 : took < RUN_TO_CHUNK_MS / 2 ? 1.5 : 1;
-        runBudget = Math.max(MIN_BUDGET, Math.min(MAX_BUDGET, Math.round(runBudget * k)));
+        runBudget = adapt(runBudget, performance.now() - t0);
       }
     } finally {
       if (running === me) running = null;
@@ -393,8 +454,21 @@ export function createLabController(
           });
           return;
         }
-        const r = await client.seek(target);
+        const originNs = client.simTimeNs;
+        let r = await client.seek(target, seekBudget);
         if (!r.ok) return;
+        if (r.seeking) {
+          r = await seekBack(r, target);
+          if (!r.ok) return;
+          if (r.seeking || client.simTimeNs !== target) {
+            // called off: the lab is where it was, as it was (charts and terminal untouched)
+            set('playback', { nowNs: client.simTimeNs, checkpoints: r.checkpoints });
+            set('env', {
+              announcement: `Cancelled going back to ${formatSimTime(target)}: the lab is at ${formatSimTime(client.simTimeNs)}${client.simTimeNs === originNs ? ', where it was' : ''}`,
+            });
+            return;
+          }
+        }
         store.series.truncateAfter(r.nowNs);
         store.queues.truncateAfter(r.nowNs);
         const st = store.getState();

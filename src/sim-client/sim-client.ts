@@ -197,16 +197,34 @@ export class SimClient {
    * Go to `toNs` within [0, furthestNs]: the worker restores that instant exactly (checkpoint plus
    * replay). The log is kept whole: playing on replays later entries until a command forks it.
    */
-  seek(toNs: number): Promise<LoadResult> {
-    return this.run(async () => {
-      const r = await this.api().seek(toNs);
-      if (r.ok) {
-        this.nowNs = r.nowNs;
-        this.furthest = r.furthestNs;
-        this.deliveredChunks = r.transcriptLength;
-      }
-      return r;
-    }, this.opts.replayTimeoutMs);
+  seek(toNs: number, maxEvents?: number): Promise<LoadResult> {
+    return this.run(
+      async () => this.seekAnswer(await this.api().seek(toNs, maxEvents)),
+      this.opts.replayTimeoutMs,
+    );
+  }
+
+  /** Go on with a seek under way (`seek` with an event budget answered `seeking`). */
+  seekContinue(maxEvents: number): Promise<LoadResult> {
+    return this.run(
+      async () => this.seekAnswer(await this.api().seekContinue(maxEvents)),
+      this.opts.replayTimeoutMs,
+    );
+  }
+
+  /** Call off a seek under way: the lab is back where it was. */
+  seekCancel(): Promise<LoadResult> {
+    return this.run(async () => this.seekAnswer(await this.api().seekCancel()), this.opts.replayTimeoutMs);
+  }
+
+  /** Until a seek is done the lab is where it was (a respawned worker goes back there). */
+  private seekAnswer(r: LoadResult): LoadResult {
+    if (r.ok && !r.seeking) {
+      this.nowNs = r.nowNs;
+      this.furthest = r.furthestNs;
+      this.deliveredChunks = r.transcriptLength;
+    }
+    return r;
   }
 
   /** The same as `seek` (older callers). */

@@ -178,6 +178,54 @@ describe('timeline: seek', () => {
     expect(idle.timelineStats()!.lastBaseNs).toBe(0);
   });
 
+  it('a seek in slices (seekStart, seekStep) lands byte for byte where a one-shot seek does; Cancel puts back the run the lab was at, exactly', () => {
+    const svc = new SimService({ timeline: { minGapEvents: 5_000 }, playBuildRatio: 0 });
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 2');
+    play(svc, 1.5e9, 100e6, false);
+    svc.submit('ethtool -S eth0');
+    play(svc, 1.6e9, 16e6, true);
+    const log = svc.commandLog();
+    const here = view(svc.live!);
+
+    // cancelled halfway: the lab is as it was (the same run, untouched), the log whole
+    let r = svc.seek(1.2e9, 5_000);
+    expect(r.ok && r.seeking).toEqual({ fromNs: 0, toNs: 1.2e9, atNs: expect.any(Number) });
+    expect(r.ok && r.nowNs).toBe(1.6e9);
+    const at1 = r.ok ? r.seeking!.atNs : 0;
+    r = svc.seekContinue(5_000);
+    const at2 = r.ok ? r.seeking!.atNs : 0;
+    expect(at2).toBeGreaterThan(at1);
+    expect(at2).toBeLessThan(1.2e9);
+    r = svc.seekCancel();
+    expect(r.ok && r.seeking).toBeUndefined();
+    expect(r.ok && r.nowNs).toBe(1.6e9);
+    expect(view(svc.live!)).toEqual(here);
+    expect(svc.commandLog()).toEqual(log);
+    // the partial replay was kept as a checkpoint where it got to: the next seek starts there
+    expect(svc.timelineStats()!.checkpoints).toContain(at2);
+    r = svc.seek(1.2e9, 5_000);
+    expect(r.ok && r.seeking!.fromNs).toBe(at2);
+    let slices = 1;
+    while (r.ok && r.seeking) {
+      r = svc.seekContinue(5_000);
+      slices++;
+    }
+    expect(slices).toBeGreaterThan(2);
+    expect(r.ok && r.nowNs).toBe(1.2e9);
+    expect(view(svc.live!)).toEqual(view(straight(log, 1.2e9)));
+    // and playing on from there gives what the first pass gave
+    play(svc, 1.6e9, 16e6, true);
+    expect(view(svc.live!).transcript).toBe(here.transcript);
+    expect(view(svc.live!).ethtool).toEqual(here.ethtool);
+
+    // playing (or typing) while a seek is under way calls it off first: the lab plays on from where it was
+    svc.seek(0.5e9, 20_000);
+    const f = svc.advance({ toNs: 1.7e9, maxEvents: 5_000_000 });
+    expect(f.nowNs).toBe(1.7e9);
+    expect(svc.seekContinue(20_000).ok && svc.timelineStats()!.furthestNs).toBe(1.7e9);
+  });
+
   it('a seek from a checkpoint replays fewer events than one from t = 0', () => {
     const svc = new SimService({ timeline: { minGapEvents: 5_000 }, playBuildRatio: 0 });
     svc.load(DOC);

@@ -226,6 +226,36 @@ describe('sim protocol over a MessageChannel', () => {
     client.dispose();
   });
 
+  it('a seek in slices over the channel: progress while it replays, the client stays where it was until it is done; Cancel returns there', async () => {
+    const client = new SimClient({ spawn: spawnInProcess });
+    await client.load(SCENARIO);
+    await client.submit('iperf3 -c server -t 1');
+    while (client.simTimeNs < 1.2e9) await client.advance(client.simTimeNs + 100e6, 1e7);
+    const log = client.commandLog;
+    let r = await client.seek(0.8e9, 2_000);
+    expect(r.ok && r.seeking?.toNs).toBe(0.8e9);
+    expect(r.ok && r.nowNs).toBe(1.2e9);
+    expect(client.simTimeNs).toBe(1.2e9);
+    const at0 = r.ok ? r.seeking!.atNs : -1;
+    r = await client.seekContinue(2_000);
+    expect(r.ok && r.seeking!.atNs).toBeGreaterThan(at0);
+    r = await client.seekCancel();
+    expect(r.ok && r.seeking).toBeUndefined();
+    expect(r.ok && r.nowNs).toBe(1.2e9);
+    expect(client.simTimeNs).toBe(1.2e9);
+    expect(client.commandLog).toEqual(log);
+    // continued to the end: the client follows only then
+    r = await client.seek(0.8e9, 2_000);
+    while (r.ok && r.seeking) {
+      expect(client.simTimeNs).toBe(1.2e9);
+      r = await client.seekContinue(2_000);
+    }
+    expect(r.ok && r.nowNs).toBe(0.8e9);
+    expect(client.simTimeNs).toBe(0.8e9);
+    expect((await client.advance(0.8e9, 1))!.nowNs).toBe(0.8e9);
+    client.dispose();
+  });
+
   it('a single step over the channel: the next packet at a stage, reported with the packet', async () => {
     const client = new SimClient({ spawn: spawnInProcess });
     await client.load(SCENARIO);

@@ -7,10 +7,14 @@ import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimApi } from '../../src/protocol/sim-api';
-import { createLabController, type LabController } from '../../src/sim-client/lab-controller';
+import {
+  createLabController,
+  type LabController,
+  type LabControllerTuning,
+} from '../../src/sim-client/lab-controller';
 import { SimClient, type WorkerHandle } from '../../src/sim-client/sim-client';
 import { type AppStore, applyFrame, createAppStore } from '../../src/state/app-store';
-import { SimService } from '../../workers/sim-service';
+import { SimService, type SimServiceOptions } from '../../workers/sim-service';
 
 const SCENARIO = { version: 2, seed: 3 };
 const open: Array<() => void> = [];
@@ -18,9 +22,9 @@ afterEach(() => {
   for (const c of open.splice(0)) c();
 });
 
-function spawnInProcess(): WorkerHandle {
+function spawnInProcess(opts: SimServiceOptions = {}): WorkerHandle {
   const { port1, port2 } = new MessageChannel();
-  Comlink.expose(new SimService(), port1 as unknown as Comlink.Endpoint);
+  Comlink.expose(new SimService(opts), port1 as unknown as Comlink.Endpoint);
   const api = Comlink.wrap<SimApi>(port2 as unknown as Comlink.Endpoint);
   const close = () => {
     port1.close();
@@ -37,17 +41,22 @@ interface Lab {
   frame(ms: number): Promise<void>;
 }
 
-async function openLab(): Promise<Lab> {
+async function openLab(service: SimServiceOptions = {}, tuning: LabControllerTuning = {}): Promise<Lab> {
   const store = createAppStore({ presetId: 'x', doc: SCENARIO });
   const client = new SimClient({
-    spawn: spawnInProcess,
+    spawn: () => spawnInProcess(service),
     transfer: Comlink.transfer,
     onFrame: (f) => applyFrame(store, f),
   });
   let next: ((t: number) => unknown) | null = null;
-  const lab = createLabController(store, client, (cb) => {
-    next = cb;
-  });
+  const lab = createLabController(
+    store,
+    client,
+    (cb) => {
+      next = cb;
+    },
+    tuning,
+  );
   open.push(() => lab.dispose());
   await lab.loadShared({ presetId: 'x', doc: SCENARIO, log: [], toNs: 0, title: 't' });
   return {
@@ -121,5 +130,55 @@ describe('lab controller: forward on the timeline', () => {
     expect(eb!.latency.map((l) => Array.from(l.packets))).toEqual(
       ea!.latency.map((l) => Array.from(l.packets)),
     );
+  }, 60_000);
+
+  it('a seek back that replays shows its progress; Cancel puts the lab back where it was, charts and terminal untouched; let run, it lands on the instant', async () => {
+    // no checkpoints and small requests: the replay from 0 takes several requests
+    const b = await openLab({ playBuildRatio: 0 }, { seekBudget: 5_000 });
+    expect(await b.lab.submit('iperf3 -c server -t 1')).toBe(true);
+    await b.lab.seek(1.6e9);
+    const before = seen(b.store, 2e9);
+    const rows = b.store.series.length;
+    const chunks = b.store.getState().terminal.chunks;
+    const progress: Array<{ fromNs: number; toNs: number; atNs?: number; origin?: number }> = [];
+    let cancel = true;
+    const unsubscribe = b.store.subscribe((st) => {
+      const r = st.playback.runTo;
+      if (!r?.back) return;
+      progress.push({ fromNs: r.fromNs, toNs: r.toNs, atNs: r.atNs, origin: r.back.originNs });
+      // Cancel once the replay has moved
+      if (cancel && (r.atNs ?? 0) > 0.2e9) b.lab.cancelRun();
+    });
+    await b.lab.seek(0.9e9);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress[0]).toMatchObject({ fromNs: 0, toNs: 0.9e9, origin: 1.6e9 });
+    const st = b.store.getState();
+    expect(st.playback.runTo).toBeNull();
+    expect(st.playback.seeking).toBe(false);
+    expect(st.playback.nowNs).toBe(1.6e9);
+    expect(st.env.announcement).toBe(
+      'Cancelled going back to 0.900000 s: the lab is at 1.600000 s, where it was',
+    );
+    expect(seen(b.store, 2e9)).toEqual(before);
+    expect(b.store.series.length).toBe(rows);
+    // the lab plays on from where it was: nothing was lost
+    await b.lab.seek(1.7e9);
+    expect(b.store.getState().playback.nowNs).toBe(1.7e9);
+
+    // let run: it lands on the instant, the view cut there (the partial replay is a checkpoint now)
+    cancel = false;
+    progress.length = 0;
+    await b.lab.seek(0.9e9);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress[0]!.fromNs).toBeGreaterThan(0.2e9);
+    const ats = progress.map((p) => p.atNs!);
+    expect([...ats].sort((x, y) => x - y)).toEqual(ats);
+    unsubscribe();
+    expect(b.store.getState().playback.nowNs).toBe(0.9e9);
+    const after = seen(b.store, 2e9);
+    expect(after.rows).toEqual(before.rows.filter((r) => r[0]! <= 0.9e9));
+    expect(b.store.getState().terminal.chunks).toEqual(chunks.filter((c) => c.atNs <= 0.9e9));
+    expect(after.text).toContain('iperf3 -c server -t 1');
+    expect(after.runs).toEqual([]);
   }, 60_000);
 });
