@@ -23,5 +23,6 @@ export {
   internetGatewayBandwidthGbps,
   LINK_LOCAL_PPS_PER_ENI,
   MTU_BYTES,
+  NITRO_CARD_BANDWIDTH_GBPS,
   PER_FLOW_LIMIT_GBPS,
 } from './vpc-limits';

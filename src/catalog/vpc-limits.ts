@@ -5,9 +5,30 @@
  * Guarantees: every figure is tagged with its provenance and source (domain-facts §2.2, §2.4–2.7,
  * §1.6); the internet-gateway rule is a pure function of vCPUs and instance bandwidth.
  */
-import { documented, type Figure } from './figure';
+import { documented, type Figure, measured } from './figure';
 
 /** Single-flow (5-tuple; 3-tuple for GRE/IPsec) bandwidth caps, Gbps. Always also capped by the instance. */
+/**
+ * Bandwidth of one Nitro card, by generation (AWS-NITRO, domain-facts §2.9): what one ENI can move
+ * in each direction whatever its allowances, so no instance receives or sends faster than its card,
+ * even for 10 µs.
+ */
+export const NITRO_CARD_BANDWIDTH_GBPS: Readonly<Record<2 | 3 | 4 | 5 | 6, Figure<number>>> = Object.freeze({
+  2: measured(
+    25,
+    'REINVENT',
+    'AWS-NITRO gives no per-card figure for v2; the NET402 history slide shows C5 (Nitro v2) at 25G, the most a v2 type offers.',
+  ),
+  3: documented(100, 'AWS-NITRO', 'Nitro v3: 100 Gbps per card.'),
+  4: documented(
+    170,
+    'AWS-NITRO',
+    'Nitro v4: 170 Gbps per card (100 for GPU/Trainium types, not in the catalog).',
+  ),
+  5: documented(200, 'AWS-NITRO', 'Nitro v5: 200 Gbps per card.'),
+  6: documented(400, 'AWS-NITRO', 'Nitro v6: up to 400 Gbps per card.'),
+});
+
 export const PER_FLOW_LIMIT_GBPS: {
   readonly outsideClusterPlacementGroup: Figure<number>;
   readonly insideClusterPlacementGroup: Figure<number>;

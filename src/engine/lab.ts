@@ -11,6 +11,7 @@ import {
   type InstanceTypeSpec,
   internetGatewayBandwidthGbps,
   MTU_BYTES,
+  NITRO_CARD_BANDWIDTH_GBPS,
   PER_FLOW_LIMIT_GBPS,
 } from '../catalog';
 import type { Placement, Scenario } from '../scenario/schema';
@@ -135,6 +136,7 @@ export class Lab {
               ? this.params.conntrackAllowanceOverride
               : spec.conntrackAllowanceMax.value,
           enaExpressSupported: spec.enaExpressSupported.value,
+          cardBps: NITRO_CARD_BANDWIDTH_GBPS[spec.nitroGeneration.value].value * 1e9,
           sameAzPlacement: scenario.placement === 'cluster' || scenario.placement === 'same-az',
           fabricOneWayNs: this.fabricDelayNs,
           srdFlowLimitBps: Math.min(PER_FLOW_LIMIT_GBPS.enaExpress.value, peakGbps) * 1e9,

@@ -56,6 +56,13 @@ export const MODEL_PARAMS = {
     'REINVENT 6-s test (0 Retr at the flow limit) and UDP -P 8 test (sender 26 Gbps over a 12.5 Gbps instance); ENA-README LLQ ("the rest of the packet payload is fetched by the device")',
     "Whether the card reports a packet's TX completion only once it has passed its flow's limiter (1), or as soon as it fetched it (0). AWS does not say. With 1 a flow held at its limit keeps its descriptors and skbs outstanding, so TCP Small Queues and the socket's wmem push back on the sender: NET402 shows a single flow held at 10 Gbps for 6 s with 0 retransmits and a flat cwnd, which a card that completed at fetch and queued the excess could only give with a queue deeper than any cwnd CUBIC reaches. The instance-wide shapers (bandwidth, PPS) act after the completion: NET402's UDP test reports 26 Gbps sent on a 12.5 Gbps instance, which a sender held back by completions could not.",
   ),
+  nitroCardBucketNs: p(
+    2_000,
+    'ns at the card bandwidth',
+    'assumed',
+    'AWS-NITRO (per-card bandwidth by generation)',
+    "Token-bucket depth of the card's own bandwidth (NITRO_CARD_BANDWIDTH_GBPS, both directions): what passes at once after a pause. A card is a serial device: 2 µs (42 KB at 170 Gbps, a few jumbo frames) keeps the 10 µs view within what the card can carry.",
+  ),
   nitroShaperMinQueuePackets: p(
     64,
     'packets',

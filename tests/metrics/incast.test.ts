@@ -313,10 +313,12 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
     // the tail: every job's p99 and longest request in milliseconds, not an RTO
     expect(Math.max(...b.map((j) => j.longest))).toBeLessThan(20);
     expect(Math.max(...b.map((j) => j.p99))).toBeLessThan(20);
-    // and the whole fetch is not slower: the slowest job ends within 25% of the fastest job without
-    // ENA Express (one that had no RTO: the link's pace, with the SRD overhead of tens of µs)
-    const fastestPlain = Math.min(...a.map((j) => j.takenS));
-    expect(Math.max(...b.map((j) => j.takenS))).toBeLessThan(1.25 * fastestPlain);
+    // and the whole fetch is not slower: the slowest job ends within 25% of the mean job without
+    // ENA Express that had no RTO (the link's pace, with the SRD overhead of tens of µs)
+    const unstalled = a.filter((j) => j.longest < 200).map((j) => j.takenS);
+    expect(unstalled.length).toBeGreaterThan(0);
+    const paceNoRto = unstalled.reduce((x, y) => x + y, 0) / unstalled.length;
+    expect(Math.max(...b.map((j) => j.takenS))).toBeLessThan(1.25 * paceNoRto);
     expect(Math.max(...b.map((j) => j.takenS))).toBeLessThan(Math.max(...a.map((j) => j.takenS)) / 3);
 
     // the windows are what keeps the server's queue from overflowing: without the congestion

@@ -7,6 +7,7 @@ export type DropReason =
   | 'pps_allowance_exceeded'
   | 'flow_limit_exceeded' // per-flow limit (no ENA counter exists for it: a lab-only reason)
   | 'igw_limit_exceeded' // internet-gateway bandwidth limit (lab-only reason)
+  | 'card_bandwidth_exceeded' // the Nitro card's own bandwidth per card by generation (lab-only reason)
   | 'rx_ring_full' // ENA rx_overruns: no free RX descriptor
   | 'qdisc_overlimit'
   | 'codel_drop'

@@ -81,6 +81,8 @@ export interface NitroConfig {
   igwLimitBps: number;
   /** Conntrack allowance of the instance (entries). */
   conntrackAllowance: number;
+  /** The card's own bandwidth, each direction (NITRO_CARD_BANDWIDTH_GBPS); absent = unlimited. */
+  cardBps?: number;
   /** ENA Express: the type is on AWS's list; the placement keeps instances in one AZ. Default: off. */
   enaExpressSupported?: boolean;
   sameAzPlacement?: boolean;
@@ -244,11 +246,27 @@ export class NitroCard {
     );
     this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded');
     this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded');
+    // the card's own bandwidth, one bucket each way (a serial device: a shallow bucket)
+    const card = (): ShaperBucket[] => {
+      const bps = cfg.cardBps;
+      if (bps === undefined || !(bps > 0)) return [];
+      const rate = bps / 8;
+      return [
+        shaperBucket(
+          new TokenBucket(rate, (rate * params.nitroCardBucketNs) / 1e9),
+          over,
+          1,
+          'card_bandwidth_exceeded',
+        ),
+      ];
+    };
+    const cardOut = card();
+    const cardIn = card();
     const qNs = params.nitroShaperQueueNs;
     const qMin = params.nitroShaperMinQueuePackets;
     this.egressStage = new ShaperStage(
       sched,
-      [this.bwOutB, this.ppsOut],
+      [this.bwOutB, this.ppsOut, ...cardOut],
       qNs,
       qMin,
       (p) => this.toFabricSrd(p),
@@ -257,7 +275,7 @@ export class NitroCard {
     );
     this.ingressStage = new ShaperStage(
       sched,
-      [this.bwInB, this.ppsIn],
+      [this.bwInB, this.ppsIn, ...cardIn],
       qNs,
       qMin,
       (p) => {

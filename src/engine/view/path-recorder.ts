@@ -71,6 +71,7 @@ const REASON_ORDER: Record<DropReason, number> = {
   linklocal_allowance_exceeded: 16,
   ip_reassembly_failed: 17,
   srd_retransmitted: 18,
+  card_bandwidth_exceeded: 19,
 };
 export const DROP_REASON_LIST: readonly DropReason[] = (Object.keys(REASON_ORDER) as DropReason[]).sort(
   (a, b) => REASON_ORDER[a] - REASON_ORDER[b],

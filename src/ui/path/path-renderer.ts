@@ -92,6 +92,7 @@ const NITRO_PART_FOR_REASON: Record<string, string> = {
   nacl_deny: 'flow-lookup',
   sg_deny: 'flow-lookup',
   igw_limit_exceeded: 'bw-out',
+  card_bandwidth_exceeded: 'bw-out',
 };
 
 /** Drop reasons as the pills on the canvas say them (the legend and inspectors give the counter names). */
@@ -101,6 +102,7 @@ export const SHORT_REASON: Record<string, string> = {
   pps_allowance_exceeded: 'PPS allowance',
   flow_limit_exceeded: 'per-flow limit',
   igw_limit_exceeded: 'IGW limit',
+  card_bandwidth_exceeded: 'card bandwidth',
   rx_ring_full: 'RX ring full',
   qdisc_overlimit: 'qdisc limit',
   codel_drop: 'CoDel drop',
