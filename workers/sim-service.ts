@@ -72,6 +72,14 @@ const BUILD_CHUNK_EVENTS = 20_000;
  * costs and why it is a whole run.
  */
 export const PLAY_BUILD_RATIO = 0.5;
+/**
+ * In the worker, after each frame, the time until the next request is idle (at 1 s/s a c7i.large
+ * pair's frame takes a fraction of its 16.7 ms): one build slice of at most this long runs there
+ * (a request arriving meanwhile waits at most about this long).
+ */
+const GAP_SLICE_MS = 4;
+/** Events per `Timeline.build` call inside a gap slice. */
+const GAP_CHUNK_EVENTS = 2_000;
 /** Events a "step to the next packet at a stage" may process before it gives up (well inside the client's 4 s request limit). */
 const STEP_MAX_EVENTS = 1_000_000;
 
@@ -158,6 +166,7 @@ export class SimService implements SimApi {
   /** Where the next path frame starts (the previous frame's end). */
   private pathFromNs = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private gapTimer: ReturnType<typeof setTimeout> | null = null;
   /** Where the lab was when the last seek began (what it printed after is new to the client). */
   private seekOriginNs = 0;
   /** Events the play-time builder may still spend (earned by the live run's events). */
@@ -357,7 +366,10 @@ export class SimService implements SimApi {
       if (until.kind === 'time' && s.nowNs >= until.atNs) stoppedBy = 'time';
     }
     sample(true);
-    if (!req.step) this.buildWhilePlaying(events);
+    if (!req.step) {
+      this.buildWhilePlaying(events);
+      this.gapSlice();
+    }
     const labEvents = run.events;
     run.events = [];
     const frame: Frame = {
@@ -642,6 +654,25 @@ export class SimService implements SimApi {
         `sim worker: building seek checkpoints failed (${(e as Error).message}); seeks replay from the runs left`,
       );
     }
+  }
+
+  /** The worker: one short build slice in the gap after a frame (the next request waits for it at most GAP_SLICE_MS). */
+  private gapSlice(): void {
+    if (!this.opts.background || this.gapTimer !== null) return;
+    this.gapTimer = setTimeout(() => {
+      this.gapTimer = null;
+      const tl = this.timeline;
+      if (!tl) return;
+      const t0 = performance.now();
+      try {
+        while (performance.now() - t0 < GAP_SLICE_MS && tl.build(GAP_CHUNK_EVENTS));
+      } catch (e) {
+        tl.clearCheckpoints();
+        console.warn(
+          `sim worker: building seek checkpoints failed (${(e as Error).message}); seeks replay from the runs left`,
+        );
+      }
+    }, 0);
   }
 
   /** A request came: build checkpoints only once the lab has been idle for a while. */

@@ -348,6 +348,12 @@ export class Timeline<R extends TimelineRun> {
         )
           from = i;
       }
+      // all built: the one that goes to make room moves forward to the target (cheaper than from 0)
+      if (from < 0 && this.cps.filter((c) => !c.stashed).length >= this.max) {
+        const thin = this.thinnest();
+        const c = thin ? this.cps[thin.index]! : null;
+        if (c && c.atNs <= target && this.valid(c.run)) from = thin!.index;
+      }
       const run = from >= 0 ? this.cps.splice(from, 1)[0]!.run : this.fresh();
       run.setDetail(false);
       this.builder = { run, targetNs: target };
@@ -450,9 +456,34 @@ export class Timeline<R extends TimelineRun> {
     return Math.round(T[i]! + f * (T[i + 1]! - T[i]!));
   }
 
-  /** Midpoint (in events) of the costliest replay gap, or null when none is worth a checkpoint. */
+  /**
+   * The built checkpoint whose removal leaves the smallest replay gap (events from its previous
+   * to its next checkpoint), or null when none is built.
+   */
+  private thinnest(): { index: number; gap: number } | null {
+    const built = this.cps.filter((c) => !c.stashed);
+    let index = -1;
+    let gap = Number.POSITIVE_INFINITY;
+    built.forEach((x, i) => {
+      const prev = i > 0 ? built[i - 1]!.events : 0;
+      const next = i + 1 < built.length ? built[i + 1]!.events : this.eventsAt(this.furthestNs);
+      if (next - prev < gap) {
+        gap = next - prev;
+        index = this.cps.indexOf(x);
+      }
+    });
+    return index >= 0 ? { index, gap } : null;
+  }
+
+  /**
+   * Midpoint (in events) of the costliest replay gap, or null when none is worth a checkpoint.
+   * With all `maxCheckpoints` built, only when that gap is at least 1.5 times the one removing the
+   * thinnest checkpoint would leave (a timeline that grows as it plays gets its checkpoints
+   * re-spread over the whole run, not kept where it started).
+   */
   private nextTarget(): number | null {
-    if (this.cps.filter((c) => !c.stashed).length >= this.max) return null;
+    const full = this.cps.filter((c) => !c.stashed).length >= this.max;
+    if (full && this.max === 0) return null;
     const points = [0, ...this.cps.map((c) => c.atNs), this.current.session.nowNs, this.furthestNs]
       .filter((t) => t <= this.furthestNs)
       .sort((a, b) => a - b);
@@ -469,6 +500,10 @@ export class Timeline<R extends TimelineRun> {
           target = mid;
         }
       }
+    }
+    if (full && target !== null) {
+      const thin = this.thinnest();
+      if (!thin || bestGap < 1.5 * thin.gap) return null;
     }
     return target;
   }

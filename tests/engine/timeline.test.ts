@@ -178,6 +178,24 @@ describe('timeline: seek', () => {
     expect(idle.timelineStats()!.lastBaseNs).toBe(0);
   });
 
+  it('with all checkpoints built, a run that plays on gets them moved forward (the thinnest goes on to the new gap), not kept where it started', () => {
+    const svc = new SimService({ timeline: { minGapEvents: 5_000, maxCheckpoints: 3 } });
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 6');
+    for (let t = 50e6; t <= 6e9; t += 50e6) svc.advance({ toNs: t, maxEvents: 1e9, pathDetail: false });
+    const st = svc.timelineStats()!;
+    expect(st.checkpoints.length).toBeLessThanOrEqual(3);
+    // more were built than are kept, and the latest is well past where the first three landed (0.57 s)
+    expect(st.built).toBeGreaterThan(3);
+    expect(Math.max(...st.checkpoints)).toBeGreaterThan(1e9);
+    // each still restores exactly
+    const log = svc.commandLog();
+    const t = Math.max(...st.checkpoints) + SEEK_DETAIL_WINDOW_NS + 1_000;
+    svc.seek(t);
+    expect(svc.timelineStats()!.lastBaseNs).toBeGreaterThan(1e9);
+    expect(view(svc.live!)).toEqual(view(straight(log, t)));
+  });
+
   it('a seek in slices (seekStart, seekStep) lands byte for byte where a one-shot seek does; Cancel puts back the run the lab was at, exactly', () => {
     const svc = new SimService({ timeline: { minGapEvents: 5_000 }, playBuildRatio: 0 });
     svc.load(DOC);
