@@ -1,19 +1,21 @@
 /**
  * The timeline scrubber: a slider named "Timeline: simulated time position" (its visible label
  * first) over [0, furthest instant reached]. Moving it back restores that instant exactly (the
- * worker's checkpoints plus replay); forward within the range runs to it. While dragging, the target is shown and seeks are coalesced:
- * one in flight, then the latest position. Keyboard: ←/→ 1 % of the range, PageUp/PageDown 10 %,
+ * worker's checkpoints plus replay, with the run-to progress and Cancel when it takes a while);
+ * forward runs to it. While dragging, the target is shown and seeks are coalesced: one in flight,
+ * then the latest position (a move while a long one runs calls that one off). Keyboard: ←/→ 1 % of the range, PageUp/PageDown 10 %,
  * Home/End the ends (the slider's own keys, made proportional).
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { formatSimTime } from '../state/app-store';
-import { useApp, useLab } from './context';
+import { useApp, useAppStore, useLab } from './context';
 
 /** Quiet time after the last move before a drag seeks (ms): a drag does not queue every pixel. */
 const SEEK_DEBOUNCE_MS = 120;
 
 export function TimeScrubber() {
   const lab = useLab();
+  const store = useAppStore();
   const nowNs = useApp((s) => s.playback.nowNs);
   const furthest = useApp((s) => s.playback.furthestNs);
   const checkpoints = useApp((s) => s.playback.checkpoints);
@@ -34,7 +36,11 @@ export function TimeScrubber() {
   const end = Math.max(furthest, nowNs);
   const seekNow = async (ns: number) => {
     pending.current = ns;
-    if (busy.current) return;
+    if (busy.current) {
+      // a long one (a replay with its progress bar) is called off: the newest position wins
+      if (store.getState().playback.runTo) lab.cancelRun();
+      return;
+    }
     busy.current = true;
     try {
       while (pending.current !== null) {

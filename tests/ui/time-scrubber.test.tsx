@@ -21,6 +21,7 @@ let el: HTMLDivElement;
 let root: Root | null = null;
 const seeks: number[] = [];
 const untils: RunUntil[] = [];
+const cancels: number[] = [];
 let release: (() => void) | null = null;
 
 function fakeLab(): LabController {
@@ -47,6 +48,7 @@ function fakeLab(): LabController {
         };
       }),
     rewind: async () => {},
+    cancelRun: () => void cancels.push(store.getState().playback.nowNs),
     runUntil: (c: RunUntil) => void untils.push(c),
     crashWorker: nop,
     select: async () => {},
@@ -60,6 +62,7 @@ function fakeLab(): LabController {
 
 beforeEach(() => {
   seeks.length = 0;
+  cancels.length = 0;
   untils.length = 0;
   store = createAppStore({ presetId: 'exp1', doc: {} });
   patch(store, 'scenario', {
@@ -175,6 +178,20 @@ describe('scrubber', () => {
     act(() => release!());
     await sleep(10);
     expect(el.querySelector('.scrubber-state')!.textContent).toBe('');
+    // quick seeks are waited for (above); a long one showing its progress is called off by a move
+    expect(cancels).toEqual([]);
+    setValue(slider(), String(1e9));
+    await sleep(150);
+    act(() => patch(store, 'playback', { runTo: { fromNs: 0, toNs: 1e9, startedMs: 0, pace: [] } }));
+    setValue(slider(), String(7e9));
+    await sleep(150);
+    expect(cancels).toHaveLength(1);
+    act(() => patch(store, 'playback', { runTo: null }));
+    act(() => release!());
+    await sleep(10);
+    expect(seeks).toEqual([2e9, 6e9, 1e9, 7e9]);
+    act(() => release!());
+    await sleep(10);
   });
 });
 
