@@ -144,15 +144,11 @@ function unpackJson(data: string): { value: unknown } | { error: string } {
   }
 }
 
-/** `1.5s`, `250ms`, `20us`, `7ns`; a bare number is seconds. Exact for integer nanoseconds. */
-export function formatLinkTime(ns: number): string {
-  if (ns % 1e9 === 0) return `${ns / 1e9}s`;
-  if (ns % 1e6 === 0) return `${ns / 1e6}ms`;
-  if (ns % 1e3 === 0) return `${ns / 1e3}us`;
-  return `${ns}ns`;
-}
-
-/** A link time in seconds, exact to the nanosecond: `1.5s`, `0.000002s`, `600s` (what a person edits). */
+/**
+ * A link time in seconds, exact to the nanosecond: `1.5s`, `0.000002s`, `600s` (what a person reads
+ * and edits). Links and embed codes write `t` this way; parseLinkTime also reads `250ms`, `20us`,
+ * `7ns` and a bare number of seconds (links made before took those forms).
+ */
 export function formatLinkSeconds(ns: number): string {
   const whole = Math.floor(ns / 1e9);
   const frac = String(ns - whole * 1e9)
@@ -175,7 +171,7 @@ export function parseLinkTime(s: string): number | { error: string } {
 function viewEntries(view: ViewState | undefined): Array<[LinkKey, string]> {
   const out: Array<[LinkKey, string]> = [];
   if (!view) return out;
-  if (view.timeNs !== undefined) out.push(['t', formatLinkTime(view.timeNs)]);
+  if (view.timeNs !== undefined) out.push(['t', formatLinkSeconds(view.timeNs)]);
   if (view.selection !== undefined) out.push(['sel', view.selection]);
   if (view.panels !== undefined) out.push(['panels', view.panels.join(',')]);
   if (view.theme !== undefined) out.push(['theme', view.theme]);

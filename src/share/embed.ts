@@ -18,7 +18,7 @@
  * own origin (the frame could lift its sandbox): serve the lab from its own origin.
  */
 import { clip, formatHashParams, type LinkKey, parseHashParams } from './hash-params';
-import { formatLinkTime, PANELS, type Panel, parseLinkTime } from './codec';
+import { formatLinkSeconds, PANELS, type Panel, parseLinkTime } from './codec';
 
 export const CONTROLS = ['none', 'minimal', 'full'] as const;
 export type Controls = (typeof CONTROLS)[number];
@@ -142,7 +142,8 @@ export function embedUrl(url: string, opts: EmbedSnippetOptions = {}): string {
   if (opts.panels) add.push(['panels', opts.panels.join(',')]);
   if (opts.controls) add.push(['controls', opts.controls]);
   if (opts.autoplay) add.push(['autoplay', '1']);
-  if (opts.startNs !== undefined) add.push(['t', formatLinkTime(opts.startNs)]);
+  // in seconds, as the share link writes it (what a person reads and edits: t=2.0665s)
+  if (opts.startNs !== undefined) add.push(['t', formatLinkSeconds(opts.startNs)]);
   if (opts.origin !== undefined) {
     const o = parseOrigin(opts.origin);
     if (o === null)

@@ -228,7 +228,7 @@ describe('bridge', () => {
       scenario: defaultScenario(),
       view: { timeNs: 2_500_000_000, selection: 'stage:0/3/0' },
     });
-    expect(link).toContain('&t=2500ms');
+    expect(link).toContain('&t=2.5s');
     w.send(msg({ type: 'load', link }));
     w.send(msg({ type: 'load', scenario: defaultScenario() }));
     expect(lab.views).toEqual([{ timeNs: 2_500_000_000, selection: 'stage:0/3/0' }, undefined]);

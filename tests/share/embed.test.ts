@@ -99,6 +99,13 @@ describe('embed snippet', () => {
     expect(() => embedSnippet('https://lab.example.com/', { origin: '*' })).toThrow('"*" is not an origin');
   });
 
+  it('writes the start time in seconds, as the share link does (t=2.0665s, not t=2066500us)', () => {
+    const url = embedUrl('https://lab.example.com/#v=2&s=q64FAA', { startNs: 2_066_500_000 });
+    expect(new URL(url).hash).toContain('&t=2.0665s');
+    expect(embedUrl('https://lab.example.com/#v=2', { startNs: 250_000_000 })).toContain('t=0.25s');
+    expect(parseEmbedFlags(new URL(url).hash).flags.startNs).toBe(2_066_500_000);
+  });
+
   it('the URL it embeds reads back to the same flags', () => {
     const url = embedUrl('https://lab.example.com/#v=2&s=q64FAA', {
       panels: ['terminal'],
