@@ -119,10 +119,11 @@ async function render(node: React.ReactNode) {
       </StoreContext.Provider>,
     ),
   );
-  // the engine series arrive asynchronously
-  await act(async () => {
-    await new Promise((r) => setTimeout(r, 0));
-  });
+  // the engine series arrive asynchronously, and the panel mounts its charts a few per task
+  for (let i = 0; i < 5; i++)
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 0));
+    });
 }
 
 beforeEach(() => {

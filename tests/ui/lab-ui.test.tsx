@@ -6,7 +6,7 @@
  */
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { PathFrame } from '../../src/protocol/path-frame';
 import type { Frame } from '../../src/protocol/sim-api';
 import type { LabController } from '../../src/sim-client/lab-controller';
@@ -227,7 +227,10 @@ describe('run to an instant', () => {
   it('shows how far it got and the time left at the measured pace, and Cancel asks the lab to stop; gone when no run', () => {
     render(<RunProgress />);
     expect(el.textContent).toBe('');
+    // the component reads the wall clock when it renders: hold it still (a loaded machine renders late)
     const now = performance.now();
+    const clock = vi.spyOn(performance, 'now').mockReturnValue(now);
+    onTestFinished(() => clock.mockRestore());
     const started = now - 4_000;
     act(() => {
       patch(store, 'playback', {

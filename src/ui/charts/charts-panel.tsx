@@ -25,6 +25,8 @@ import './charts.css';
 const ENGINE_REFRESH_MS = 250;
 /** How often the charts redraw at most while frames stream in (wall ms). */
 const REDRAW_MS = 200;
+/** Charts mounted per task when the panel opens (each step its own task: no long one blocks input). */
+const MOUNT_STEP = 2;
 /** Charts drawn from the engine's series (redrawn when a new answer arrives). */
 const ENGINE_CHARTS = new Set(['latency', 'drops']);
 
@@ -227,6 +229,14 @@ export function ChartsPanel() {
     [],
   );
 
+  // open a few charts at a time, each step in its own task (a placeholder holds each one's place)
+  const [mounted, setMounted] = useState(MOUNT_STEP);
+  useEffect(() => {
+    if (mounted >= charts.length) return;
+    const t = setTimeout(() => setMounted((m) => m + MOUNT_STEP), 0);
+    return () => clearTimeout(t);
+  }, [mounted, charts.length]);
+
   const span = to - from;
   return (
     <section className="panel charts" aria-label="Charts" ref={ref}>
@@ -265,20 +275,26 @@ export function ChartsPanel() {
         to move it (focus a chart).
       </p>
       {!embed ? <RunExports /> : null}
-      {charts.map((def) => (
-        <MemoChart
-          key={def.id}
-          def={def}
-          sig={ENGINE_CHARTS.has(def.id) ? engine : def.id === 'rate' ? `${version}|${runs.length}` : version}
-          x={x}
-          width={width}
-          cursorNs={cursor}
-          onCursor={stable.onCursor}
-          onZoom={stable.onZoom}
-          onReset={stable.onReset}
-          onExport={embed ? undefined : stable.onExport}
-        />
-      ))}
+      {charts.map((def, i) =>
+        i >= mounted ? (
+          <div key={def.id} className="chart-pending" aria-hidden="true" />
+        ) : (
+          <MemoChart
+            key={def.id}
+            def={def}
+            sig={
+              ENGINE_CHARTS.has(def.id) ? engine : def.id === 'rate' ? `${version}|${runs.length}` : version
+            }
+            x={x}
+            width={width}
+            cursorNs={cursor}
+            onCursor={stable.onCursor}
+            onZoom={stable.onZoom}
+            onReset={stable.onReset}
+            onExport={embed ? undefined : stable.onExport}
+          />
+        ),
+      )}
       <ul className="muted note chart-sources">
         {charts.map((d) => (
           <li key={d.id}>
