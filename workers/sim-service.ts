@@ -68,8 +68,9 @@ const BUILD_CHUNK_EVENTS = 20_000;
 /**
  * While the lab plays (or runs to an instant), seek checkpoints are built between frames with at
  * most this many model events per event the live run processed: the extra CPU of playing is
- * bounded by this fraction (the idle builder does the rest). See Timeline for what a checkpoint
- * costs and why it is a whole run.
+ * bounded by this fraction (the idle builder does the rest). Only after frames that reached their
+ * instant: when the pump lags behind the asked speed, frames come first. See Timeline for what a
+ * checkpoint costs and why it is a whole run.
  */
 export const PLAY_BUILD_RATIO = 0.5;
 /**
@@ -366,7 +367,10 @@ export class SimService implements SimApi {
       if (until.kind === 'time' && s.nowNs >= until.atNs) stoppedBy = 'time';
     }
     sample(true);
-    if (!req.step) {
+    // checkpoints are built only while the live run keeps up: a frame that ran out of its event
+    // budget before its instant (the pump lagging behind the asked speed) gives the worker to frames
+    // (at the top speed, building cost the UI 40 % of its frames); the idle builder catches up later
+    if (!req.step && reached) {
       this.buildWhilePlaying(events);
       this.gapSlice();
     }

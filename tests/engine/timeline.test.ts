@@ -128,6 +128,29 @@ describe('timeline: seek', () => {
     expect(svc.live!.session.transcript.some((c) => c.text.includes('bw_out_allowance_exceeded'))).toBe(true);
   });
 
+  it('frames that run out of their event budget (the pump lagging behind the asked speed) build no checkpoints: frames come first', () => {
+    const svc = new SimService({ timeline: { minGapEvents: 5_000 } });
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 2');
+    // each frame asks for 50 ms (about 1,300 events of this run) but may process only 200: it never
+    // reaches its instant
+    let lagging = 0;
+    for (let i = 0; i < 200; i++) {
+      const now = svc.live!.session.nowNs;
+      const f = svc.advance({ toNs: now + 50e6, maxEvents: 200, pathDetail: false });
+      if (f.nowNs < now + 50e6) lagging++;
+    }
+    expect(lagging).toBe(200);
+    expect(svc.timelineStats()!.buildEvents).toBe(0);
+    // the same service keeping up (frames that reach their instant) builds again
+    const t = svc.live!.session.nowNs;
+    while (svc.live!.session.nowNs < t + 0.5e9) {
+      const now = svc.live!.session.nowNs;
+      svc.advance({ toNs: now + 50e6, maxEvents: 5_000_000, pathDetail: false });
+    }
+    expect(svc.timelineStats()!.buildEvents).toBeGreaterThan(0);
+  });
+
   it('checkpoints are built while playing (never idle): seeking back into the played stretch starts from one, byte for byte the run as it passed there', () => {
     const svc = new SimService({ timeline: { minGapEvents: 5_000 } });
     svc.load(DOC);
