@@ -1129,10 +1129,18 @@ const BOUNDS_TEXT: Record<(typeof CT_KEYS)[number], string> = {
   UdpTimeout: '30 and 60 seconds',
 };
 
+/** An ENI's addresses as the EC2 API lists them (primary first), in both describe-* layouts. */
+function privateIpAddresses(e: Eni) {
+  return [e.ip, ...e.secondaryIps].map((ip, k) => ({
+    Primary: k === 0,
+    PrivateDnsName: privateDnsName(ip),
+    PrivateIpAddress: ip,
+  }));
+}
+
 function eniOut(state: VpcState, lab: Lab, e: Eni) {
   const subnet = state.subnet(e.subnetId);
   const mac = lab.instance(e.instanceName)?.host.eth0.link().mac ?? '';
-  const dns = privateDnsName;
   const o: Record<string, unknown> = {
     Attachment: {
       AttachTime: isoUtc(lab.wallClockStartS),
@@ -1166,13 +1174,9 @@ function eniOut(state: VpcState, lab: Lab, e: Eni) {
     MacAddress: mac,
     NetworkInterfaceId: e.eniId,
     OwnerId: LAB_ACCOUNT_ID,
-    PrivateDnsName: dns(e.ip),
+    PrivateDnsName: privateDnsName(e.ip),
     PrivateIpAddress: e.ip,
-    PrivateIpAddresses: [e.ip, ...e.secondaryIps].map((ip, k) => ({
-      Primary: k === 0,
-      PrivateDnsName: dns(ip),
-      PrivateIpAddress: ip,
-    })),
+    PrivateIpAddresses: privateIpAddresses(e),
     RequesterManaged: false,
     SourceDestCheck: true,
     Status: 'in-use',
@@ -1238,11 +1242,7 @@ function instanceOut(state: VpcState, lab: Lab, e: Eni) {
     OwnerId: LAB_ACCOUNT_ID,
     PrivateDnsName: id.privateDnsName,
     PrivateIpAddress: e.ip,
-    PrivateIpAddresses: [e.ip, ...e.secondaryIps].map((ip, k) => ({
-      Primary: k === 0,
-      PrivateDnsName: privateDnsName(ip),
-      PrivateIpAddress: ip,
-    })),
+    PrivateIpAddresses: privateIpAddresses(e),
     SourceDestCheck: true,
     Status: 'in-use',
     SubnetId: e.subnetId,
