@@ -22,7 +22,6 @@ import { TimeControls } from './time-controls';
 export function App({ pathView }: { pathView?: ReactNode }) {
   const store = useAppStore();
   const lab = useLab();
-  const theme = useApp((s) => s.view.theme);
   const presetId = useApp((s) => s.scenario.presetId);
   const notice = useApp((s) => s.env.notice);
   const announcement = useApp((s) => s.env.announcement);
@@ -33,20 +32,6 @@ export function App({ pathView }: { pathView?: ReactNode }) {
   const lesson = presetId.startsWith('lesson:')
     ? (LESSON_DOCUMENTS.find((l) => `lesson:${l.id}` === presetId) ?? null)
     : null;
-  const [tab, setTab] = useState('guide');
-  // selecting a packet or a queue in the picture shows its inspector beside it; clearing the
-  // selection goes back to the tab that was open
-  const selected = useApp((s) => s.selection.path !== null);
-  const before = useRef('guide');
-  useEffect(() => {
-    setTab((t) => {
-      if (selected && t !== 'inspect') {
-        before.current = t;
-        return 'inspect';
-      }
-      return !selected && t === 'inspect' ? before.current : t;
-    });
-  }, [selected]);
   // the side column sticks below the time controls, whatever their height (they wrap when narrow)
   const bar = useRef<HTMLDivElement>(null);
   const app = useRef<HTMLDivElement>(null);
@@ -58,10 +43,6 @@ export function App({ pathView }: { pathView?: ReactNode }) {
     ro.observe(b);
     return () => ro.disconnect();
   }, []);
-
-  useEffect(() => {
-    document.documentElement.dataset.theme = theme;
-  }, [theme]);
 
   const setView = (p: Partial<ReturnType<typeof store.getState>['view']>) =>
     store.setState((s) => ({ view: { ...s.view, ...p } }));
@@ -97,13 +78,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          aria-label={theme === 'dark' ? 'Light theme' : 'Dark theme'}
-          onClick={() => setView({ theme: theme === 'dark' ? 'light' : 'dark' })}
-        >
-          {theme === 'dark' ? '☀ Light' : '☾ Dark'}
-        </button>
+        <ThemeButton />
         <button type="button" onClick={() => setView({ introOpen: !introOpen })} aria-expanded={introOpen}>
           What is this?
         </button>
@@ -133,47 +108,99 @@ export function App({ pathView }: { pathView?: ReactNode }) {
         <div className="panel path">{pathView ?? <PathPanel />}</div>
         <div className="side">
           <Terminal />
-          <Tabs
-            className="panel side-tabs"
-            label="Lab panels"
-            active={tab}
-            onChange={setTab}
-            tabs={[
-              {
-                id: 'guide',
-                label: lesson ? 'Lesson' : 'Guide',
-                keepMounted: true,
-                content: (
-                  <>
-                    {lesson ? null : presetId === 'link' ? (
-                      <SharedScenarioBox />
-                    ) : (
-                      <ExperimentBox preset={preset} />
-                    )}
-                    <LessonsPanel />
-                  </>
-                ),
-              },
-              { id: 'charts', label: 'Charts', content: <ChartsPanel /> },
-              {
-                id: 'counters',
-                label: (
-                  <>
-                    Counters <code className="tab-aside">ethtool -S</code>
-                  </>
-                ),
-                keepMounted: 'paused',
-                content: <CountersPanel />,
-              },
-              { id: 'inspect', label: 'Inspector', content: <InspectorPanel /> },
-            ]}
-          />
+          <SideTabs preset={preset} lesson={lesson} presetId={presetId} />
         </div>
       </main>
       <div className="visually-hidden" aria-live="polite" role="log" aria-label="What changed">
         {announcement}
       </div>
     </div>
+  );
+}
+
+/** The light/dark switch; its own component, so a theme change re-renders only it (and what reads the theme). */
+function ThemeButton() {
+  const store = useAppStore();
+  const theme = useApp((s) => s.view.theme);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  return (
+    <button
+      type="button"
+      aria-label={theme === 'dark' ? 'Light theme' : 'Dark theme'}
+      onClick={() =>
+        store.setState((s) => ({ view: { ...s.view, theme: theme === 'dark' ? 'light' : 'dark' } }))
+      }
+    >
+      {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+    </button>
+  );
+}
+
+/**
+ * The side column's tabs. Which tab is open is this component's state, so switching tabs
+ * re-renders the tabs, not the path, the terminal or the time controls beside them.
+ */
+function SideTabs({
+  preset,
+  lesson,
+  presetId,
+}: {
+  preset: (typeof PRESETS)[number];
+  lesson: (typeof LESSON_DOCUMENTS)[number] | null;
+  presetId: string;
+}) {
+  const [tab, setTab] = useState('guide');
+  // selecting a packet or a queue in the picture shows its inspector beside it; clearing the
+  // selection goes back to the tab that was open
+  const selected = useApp((s) => s.selection.path !== null);
+  const before = useRef('guide');
+  useEffect(() => {
+    setTab((t) => {
+      if (selected && t !== 'inspect') {
+        before.current = t;
+        return 'inspect';
+      }
+      return !selected && t === 'inspect' ? before.current : t;
+    });
+  }, [selected]);
+  return (
+    <Tabs
+      className="panel side-tabs"
+      label="Lab panels"
+      active={tab}
+      onChange={setTab}
+      tabs={[
+        {
+          id: 'guide',
+          label: lesson ? 'Lesson' : 'Guide',
+          keepMounted: true,
+          content: (
+            <>
+              {lesson ? null : presetId === 'link' ? (
+                <SharedScenarioBox />
+              ) : (
+                <ExperimentBox preset={preset} />
+              )}
+              <LessonsPanel />
+            </>
+          ),
+        },
+        { id: 'charts', label: 'Charts', content: <ChartsPanel /> },
+        {
+          id: 'counters',
+          label: (
+            <>
+              Counters <code className="tab-aside">ethtool -S</code>
+            </>
+          ),
+          keepMounted: 'paused',
+          content: <CountersPanel />,
+        },
+        { id: 'inspect', label: 'Inspector', content: <InspectorPanel /> },
+      ]}
+    />
   );
 }
 

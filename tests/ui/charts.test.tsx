@@ -295,6 +295,64 @@ describe('charts panel: one time axis, one cursor', () => {
   }, 60_000);
 });
 
+describe('charts out of view', () => {
+  it('keep what they drew while the clock runs, and redraw with the latest series when scrolled into view', async () => {
+    // an IntersectionObserver the test drives: which charts are in (or near) the view
+    const observers: Array<{ cb: IntersectionObserverCallback; targets: Element[] }> = [];
+    class FakeIO {
+      targets: Element[] = [];
+      constructor(cb: IntersectionObserverCallback) {
+        observers.push({ cb, targets: this.targets });
+      }
+      observe(t: Element) {
+        this.targets.push(t);
+      }
+      disconnect() {}
+    }
+    vi.stubGlobal('IntersectionObserver', FakeIO);
+    const show = (ids: string[]) =>
+      act(() => {
+        const o = observers.at(-1)!;
+        o.cb(
+          o.targets.map(
+            (t) =>
+              ({ target: t, isIntersecting: ids.includes((t as HTMLElement).dataset.chart!) }) as never,
+          ),
+          {} as IntersectionObserver,
+        );
+      });
+    try {
+      await render(<ChartsPanel />);
+      expect(observers.at(-1)!.targets.length).toBe(7);
+      await show(['rate', 'pps']);
+      const line = (id: string) => el.querySelector(`[data-chart=${id}] svg path[stroke]`)?.getAttribute('d');
+      const before = { rate: line('rate'), credits: line('credits') };
+      expect(before.rate).toBeTruthy();
+      expect(before.credits).toBeTruthy();
+      // one more second of samples: the axis (following the clock) now spans 3 s
+      const row = new Float64Array(COLS.length);
+      for (let t = END_NS + 1e6; t <= 3e9; t += 1e6) {
+        row[0] = (t / 1e6) * 1.25e6;
+        row[7] = 5e11;
+        row[NCOL + 1] = (t / 1e6) * 1.25e6;
+        store.series.appendRow(t, row);
+      }
+      await act(async () => {
+        patch(store, 'playback', { nowNs: 3e9 });
+        patch(store, 'results', { seriesVersion: 2 });
+        await new Promise((r) => setTimeout(r, 250));
+      });
+      expect(line('rate')).not.toBe(before.rate);
+      expect(line('credits')).toBe(before.credits);
+      // scrolled into view: drawn at once from the latest series
+      await show(['credits']);
+      expect(line('credits')).not.toBe(before.credits);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 describe('exports', () => {
   it("a chart's CSV: a header with the unit, then one row per drawn segment of each series", async () => {
     await render(<ChartsPanel />);

@@ -126,6 +126,35 @@ function useThrottledVersion(store: AppStore, ms: number): number {
   return v;
 }
 
+/**
+ * The ids (data-chart) of the charts inside `root` that are in the viewport or within a screen of
+ * it (the scrolling tab panel, or the page), by IntersectionObserver; null (every chart counts as in view) until it has answered or where
+ * there is none. Observes again when `key` changes (more charts mounted).
+ */
+function useInView(root: React.RefObject<HTMLElement | null>, key: unknown): Set<string> | null {
+  const [ids, setIds] = useState<Set<string> | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the re-observe signal
+  useEffect(() => {
+    const el = root.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const seen = new Map<string, boolean>();
+    const io = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) {
+          const id = (e.target as HTMLElement).dataset.chart;
+          if (id) seen.set(id, e.isIntersecting);
+        }
+        setIds(new Set([...seen].filter(([, v]) => v).map(([k]) => k)));
+      },
+      // the tab panel scrolls (in embed mode the page does): half a screen above and below counts
+      { root: el.closest('.tabpanel'), rootMargin: '50% 0px' },
+    );
+    for (const f of el.querySelectorAll<HTMLElement>('[data-chart]')) io.observe(f);
+    return () => io.disconnect();
+  }, [root, key]);
+  return ids;
+}
+
 export function ChartsPanel() {
   const store = useAppStore();
   const lab = useLab();
@@ -237,6 +266,23 @@ export function ChartsPanel() {
     return () => clearTimeout(t);
   }, [mounted, charts.length]);
 
+  // charts scrolled out of view keep what they last drew: only those in view (or near) redraw
+  // while the clock runs; one scrolled into view redraws at once with the latest series
+  const inView = useInView(ref, mounted);
+  const drawn = useRef(new Map<string, { def: ChartDef; x: typeof x; sig: unknown }>());
+  const propsOf = (def: ChartDef) => {
+    const sig = ENGINE_CHARTS.has(def.id)
+      ? engine
+      : def.id === 'rate'
+        ? `${version}|${runs.length}`
+        : version;
+    const last = drawn.current.get(def.id);
+    if (last && inView && !inView.has(def.id) && last.x.range()[1] === x.range()[1]) return last;
+    const cur = { def, x, sig };
+    drawn.current.set(def.id, cur);
+    return cur;
+  };
+
   const span = to - from;
   return (
     <section className="panel charts" aria-label="Charts" ref={ref}>
@@ -281,11 +327,7 @@ export function ChartsPanel() {
         ) : (
           <MemoChart
             key={def.id}
-            def={def}
-            sig={
-              ENGINE_CHARTS.has(def.id) ? engine : def.id === 'rate' ? `${version}|${runs.length}` : version
-            }
-            x={x}
+            {...propsOf(def)}
             width={width}
             cursorNs={cursor}
             onCursor={stable.onCursor}
