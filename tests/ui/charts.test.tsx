@@ -315,8 +315,7 @@ describe('charts out of view', () => {
         const o = observers.at(-1)!;
         o.cb(
           o.targets.map(
-            (t) =>
-              ({ target: t, isIntersecting: ids.includes((t as HTMLElement).dataset.chart!) }) as never,
+            (t) => ({ target: t, isIntersecting: ids.includes((t as HTMLElement).dataset.chart!) }) as never,
           ),
           {} as IntersectionObserver,
         );
