@@ -2,7 +2,9 @@
  * Time in the built site, in Chromium: an iperf3 run stopped at an exact instant by "run until a
  * time", played to its end, then taken back to that instant: the clock, the terminal transcript and
  * the ethtool -S counters are what they were. The Timeline slider goes to both ends by keyboard; a
- * single step to the next packet at a stage reports it and opens the packet's inspector.
+ * single step to the next packet at a stage reports it and opens the packet's inspector. A drag
+ * of the Timeline slider far back in a long run shows the "Going back to …" progress; its Cancel
+ * returns the lab to where it was, usable; let run, the seek lands on the instant dragged to.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -43,6 +45,30 @@ const counters = () =>
       .results.counters.map((c) => `${c.host}:${c.names.map((n, i) => `${n}=${c.values[i]}`).join(',')}`);
   });
 const waitPaused = () => page.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: 60_000 });
+
+const timeline = () => page.getByRole('slider', { name: 'Timeline: simulated time position' });
+const waitClock = (text: string, timeout = 60_000) =>
+  page.waitForFunction((c) => document.querySelector('[data-testid=sim-time]')?.textContent === c, text, {
+    timeout,
+  });
+
+/**
+ * Drag the Timeline slider's thumb to `fraction` of its track in one move (one input event, then
+ * the pointer up that seeks); returns the instant it now shows ("4.950000 s").
+ */
+async function dragTimeline(fraction: number): Promise<string> {
+  const slider = timeline();
+  const box = (await slider.boundingBox())!;
+  const at = await slider.evaluate((el: HTMLInputElement) => el.valueAsNumber / Number(el.max));
+  // Chromium's thumb is 16 px wide: its centre runs from 8 px to width - 8 px
+  const x = (f: number) => box.x + 8 + (box.width - 16) * f;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x(at), y);
+  await page.mouse.down();
+  await page.mouse.move(x(fraction), y);
+  await page.mouse.up();
+  return (await slider.getAttribute('aria-valuetext'))!.replace(/ of .*/, '');
+}
 
 async function runUntilTime(s: string) {
   await page.getByRole('combobox', { name: 'Run until' }).selectOption('time');
@@ -141,4 +167,82 @@ describe('time in Chromium', () => {
     expect(await insp.textContent()).toMatch(/rx_ring|RX ring/i);
     expect(problems).toEqual([]);
   });
+
+  it('a long seek back shows "Going back to …"; Cancel returns to where the lab was, intact and usable; let run, it lands there', async () => {
+    // ten flows on a c5n.18xlarge pair: ~3·10^5 model events per simulated second (tests/bench/seek.ts)
+    await page.getByRole('combobox', { name: 'Experiment' }).selectOption('exp5');
+    await labReady(page);
+    await waitClock('0.000000 s');
+    // the top speed, so every frame of the run runs out of its event budget before its instant: the
+    // worker builds no seek checkpoint while playing (only after frames that kept up), and going
+    // back later replays from t = 0 (the idle builder's first checkpoint, at the middle of the
+    // run, takes it seconds; the drag comes at once and goes past it)
+    const speed = page.getByRole('slider', { name: 'Speed' });
+    await speed.focus();
+    await speed.press('End');
+    expect(await speed.getAttribute('aria-valuetext')).toMatch(/ min\/s$/);
+    await page.getByRole('combobox', { name: 'Run until' }).selectOption('time');
+    await page.getByRole('textbox', { name: 'Run until time in seconds' }).fill('21');
+    const cmd = page.getByRole('textbox', { name: 'Command' });
+    await cmd.fill('iperf3 -c server -t 20 -P 10');
+    await cmd.press('Enter');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitClock('21.000000 s', 120_000);
+    await waitPaused();
+    const origin = { clock: (await clock()) ?? '', text: await scrollback() };
+    expect(origin.text).toContain('iperf3 -c server -t 20 -P 10');
+    expect(origin.text).toContain('iperf Done.');
+
+    // back to 90 % of the run: a replay from 0 of ~6·10^6 model events, in requests of ~100 ms (the
+    // bar shows after the first; here it then stays 4-5 s, Cancel takes ~0.1 s)
+    const target = await dragTimeline(0.9);
+    expect(Number.parseFloat(target)).toBeGreaterThan(18);
+    expect(Number.parseFloat(target)).toBeLessThan(20);
+    const progress = page.getByTestId('run-progress');
+    const bar = page.getByRole('progressbar', { name: `Going back to t = ${target}:` });
+    await bar.waitFor({ timeout: 30_000 });
+    expect(await progress.textContent()).toContain(`Cancel returns to ${origin.clock}, where the lab was`);
+    await progress.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await progress.waitFor({ state: 'detached', timeout: 30_000 });
+    // where it was, as it was
+    expect(await page.getByRole('status', { name: 'Simulated time' }).textContent()).toContain(origin.clock);
+    expect(await clock()).toBe(origin.clock);
+    expect(await scrollback()).toBe(origin.text);
+    expect(await timeline().getAttribute('aria-valuetext')).toBe(`${origin.clock} of ${origin.clock}`);
+    expect(await page.getByRole('log', { name: 'What changed' }).textContent()).toBe(
+      `Cancelled going back to ${target}: the lab is at ${origin.clock}, where it was`,
+    );
+
+    // and usable: Play moves the clock on from there, a command runs and prints
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForFunction(
+      (c) => Number.parseFloat(document.querySelector('[data-testid=sim-time]')?.textContent ?? '0') > c,
+      Number.parseFloat(origin.clock),
+    );
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await waitPaused();
+    expect((await scrollback()).startsWith(origin.text)).toBe(true);
+    await cmd.fill('ping -c 1 server');
+    await cmd.press('Enter');
+    await page.getByTestId('scrollback').getByText('1 packets transmitted').waitFor({ timeout: 30_000 });
+    await waitPaused();
+
+    // let run: back to t ≈ 5 s, it lands on the instant dragged to; the transcript is cut there
+    const end = await timeline().evaluate((el: HTMLInputElement) => Number(el.max) / 1e9);
+    const target2 = await dragTimeline(5 / end);
+    expect(Math.abs(Number.parseFloat(target2) - 5)).toBeLessThan(1);
+    await waitClock(target2);
+    await progress.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.waitForFunction(
+      () => !/going to/.test(document.querySelector('.scrubber-state')?.textContent ?? ''),
+    );
+    expect(await clock()).toBe(target2);
+    const text2 = await scrollback();
+    expect(origin.text.startsWith(text2)).toBe(true);
+    expect(text2).toContain('iperf3 -c server -t 20 -P 10');
+    expect(text2).toMatch(/\[SUM\] +3\.00-4\.00 +sec/);
+    expect(text2).not.toContain('iperf Done.');
+    expect(await page.getByRole('log', { name: 'What changed' }).textContent()).toBe(`Moved to ${target2}`);
+    expect(problems).toEqual([]);
+  }, 180_000);
 });
