@@ -582,28 +582,30 @@ export class PathRecorder implements ProbeSink {
     const cfg = card.cfg;
     const credits = card.creditsOut;
     const egressParts: PathStagePart[] = [
-      { id: 'flow-lookup', label: 'Flow lookup', detail: 'hit: fast path' },
+      { id: 'flow-lookup', label: 'Flow lookup', short: 'Lookup', detail: 'hit: fast path' },
       { id: 'conntrack', label: 'Conntrack', detail: `max ${fmtCount(cfg.conntrackAllowance)}` },
-      { id: 'flow-limit', label: 'Per-flow limit', detail: gbps(cfg.flowLimitBps) },
+      { id: 'flow-limit', label: 'Per-flow limit', short: 'Flow limit', detail: gbps(cfg.flowLimitBps) },
       {
         id: 'bw-out',
         label: 'Bandwidth out',
+        short: 'BW out',
         detail: credits
           ? `${gbps(cfg.peakBps)}, base ${Number((cfg.baselineBps / 1e9).toFixed(3))}`
           : gbps(cfg.peakBps),
       },
-      { id: 'pps', label: 'PPS (in + out)', detail: pps(cfg.ppsAllowance) },
+      { id: 'pps', label: 'PPS (in + out)', short: 'PPS', detail: pps(cfg.ppsAllowance) },
     ];
     const ingressParts: PathStagePart[] = [
-      { id: 'flow-lookup', label: 'Flow lookup', detail: 'hit: fast path' },
+      { id: 'flow-lookup', label: 'Flow lookup', short: 'Lookup', detail: 'hit: fast path' },
       {
         id: 'bw-in',
         label: 'Bandwidth in',
+        short: 'BW in',
         detail: credits
           ? `${gbps(cfg.peakBps)}, base ${Number((cfg.baselineBps / 1e9).toFixed(3))}`
           : gbps(cfg.peakBps),
       },
-      { id: 'pps', label: 'PPS (in + out)', detail: pps(cfg.ppsAllowance) },
+      { id: 'pps', label: 'PPS (in + out)', short: 'PPS', detail: pps(cfg.ppsAllowance) },
     ];
     const st = (
       name: ProbeStage,

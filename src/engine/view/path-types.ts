@@ -26,6 +26,8 @@ export interface PathLane {
 export interface PathStagePart {
   readonly id: string;
   readonly label: string;
+  /** A shorter name for a narrow picture ("BW out"); the label when absent. */
+  readonly short?: string;
   /** Human-readable setting, e.g. "12.5 Gbps peak, 0.781 Gbps baseline". */
   readonly detail: string;
 }

@@ -34,7 +34,7 @@ export interface StageGeom {
   readonly rect: Rect;
   readonly lanes: readonly LaneGeom[];
   /** Sub-parts (Nitro flow lookup, buckets) as horizontal bands inside the stage, top to bottom. */
-  readonly parts: ReadonlyArray<{ id: string; label: string; detail: string; rect: Rect }>;
+  readonly parts: ReadonlyArray<{ id: string; label: string; short?: string; detail: string; rect: Rect }>;
   readonly layout: PathStageLayout;
 }
 

@@ -314,20 +314,26 @@ export function drawPath(
       ctx.fillStyle = t.fg;
       const labelW = r.w - 10 - (two ? 0 : beside);
       ctx.font = `600 11.5px ${t.font}`;
-      // a name may take 11 px rather than lose letters
+      // a name may take 11 px rather than lose letters, or its short form ("BW out") when narrow
       if (ctx.measureText(p.label).width > labelW) ctx.font = `600 11px ${t.font}`;
-      const label = fitText(ctx, p.label, labelW);
+      const name =
+        p.short && ctx.measureText(p.label).width > labelW && ctx.measureText(p.short).width <= labelW
+          ? p.short
+          : p.label;
+      const label = fitText(ctx, name, labelW);
       const ly = r.y + (two ? 13 : r.h / 2 + 4);
       ctx.fillText(label, r.x + 5, ly);
       ctx.fillStyle = t.muted;
       if (two) {
         ctx.font = `11px ${t.font}`;
         ctx.fillText(fitText(ctx, p.detail, r.w - 10 - beside), r.x + 5, r.y + 26);
-      } else if (label === p.label) {
+      } else if (label === name) {
+        // on one line the setting follows the name when it fits whole (a cut "1…" says nothing;
+        // the part's inspector gives it)
         const lw = ctx.measureText(label).width;
         ctx.font = `11px ${t.font}`;
-        const rest = fitText(ctx, ` · ${p.detail}`, labelW - lw);
-        if (rest.length > 4) ctx.fillText(rest, r.x + 5 + lw, ly);
+        const rest = ` · ${p.detail}`;
+        if (ctx.measureText(rest).width <= labelW - lw) ctx.fillText(rest, r.x + 5 + lw, ly);
       }
     }
     for (const l of s.lanes) {
@@ -367,8 +373,11 @@ export function drawPath(
           l.capacity > 0 ? `${fmtInt(occ)}/${l.capacity}` : `${fmtInt(occ)} queued (peak ${fmtInt(peak)})`;
         if (nitro) {
           // the count sits under the parts, where no packet passes
-          const pw = s.parts[0]?.rect.w ?? s.rect.w - l.rect.w;
-          ctx.fillText(fitText(ctx, txt, pw - 4), s.rect.x + 4, s.rect.y + s.rect.h - 4);
+          // (narrow: the count alone; the lane's peak line still shows the peak)
+          const pw = (s.parts[0]?.rect.w ?? s.rect.w - l.rect.w) - 4;
+          const short = `${fmtInt(occ)} queued`;
+          const shown = ctx.measureText(txt).width <= pw ? txt : short;
+          ctx.fillText(fitText(ctx, shown, pw), s.rect.x + 4, s.rect.y + s.rect.h - 4);
         } else
           ctx.fillText(
             fitText(ctx, txt, l.rect.w - 4),
