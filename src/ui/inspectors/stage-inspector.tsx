@@ -82,19 +82,61 @@ export function StageInspector({ inspection: s, onClose }: StageInspectorProps) 
   );
 }
 
-/** Occupancy over the held history, as a step line (SVG). */
+/**
+ * Occupancy over the held history (SVG). Per pixel column: the range it took (a band, min to max)
+ * and its time-weighted mean (a line), so a queue that fills and drains many times per pixel reads
+ * as a band of its swing, not as a solid block of step lines.
+ */
+export function historyColumns(
+  ns: readonly number[],
+  occ: readonly number[],
+  cols: number,
+): { min: Float64Array; max: Float64Array; mean: Float64Array } {
+  const t0 = ns[0]!;
+  const span = Math.max(1, ns[ns.length - 1]! - t0);
+  const min = new Float64Array(cols).fill(Number.POSITIVE_INFINITY);
+  const max = new Float64Array(cols).fill(Number.NEGATIVE_INFINITY);
+  const area = new Float64Array(cols);
+  const colNs = span / cols;
+  // each held value lasts from its change to the next; it covers the columns it overlaps
+  for (let i = 0; i < ns.length; i++) {
+    const a = ns[i]! - t0;
+    const b = i + 1 < ns.length ? ns[i + 1]! - t0 : a;
+    const v = occ[i]!;
+    const c0 = Math.min(cols - 1, Math.floor(a / colNs));
+    const c1 = Math.min(cols - 1, Math.floor(b / colNs));
+    for (let c = c0; c <= c1; c++) {
+      min[c] = Math.min(min[c]!, v);
+      max[c] = Math.max(max[c]!, v);
+      const lo = Math.max(a, c * colNs);
+      const hi = Math.min(b, (c + 1) * colNs);
+      if (hi > lo) area[c]! += v * (hi - lo);
+    }
+  }
+  const mean = area.map((x) => x / colNs);
+  return { min, max, mean };
+}
+
 function History({ ns, occ }: { ns: readonly number[]; occ: readonly number[] }) {
   if (ns.length < 2) return <p className="inspector__muted">No occupancy history yet.</p>;
   const W = 320;
-  const H = 70;
+  const H = 74;
+  const cols = W - 2;
   const t0 = ns[0]!;
   const t1 = ns[ns.length - 1]!;
-  let max = 1;
-  for (const v of occ) max = Math.max(max, v);
-  const x = (t: number) => ((t - t0) / Math.max(1, t1 - t0)) * (W - 2) + 1;
-  const y = (v: number) => H - 14 - (v / max) * (H - 20);
-  let d = `M${x(ns[0]!)},${y(occ[0]!)}`;
-  for (let i = 1; i < ns.length; i++) d += `H${x(ns[i]!).toFixed(1)}V${y(occ[i]!).toFixed(1)}`;
+  let peak = 1;
+  for (const v of occ) peak = Math.max(peak, v);
+  const y = (v: number) => H - 14 - (v / peak) * (H - 30);
+  const { min, max, mean } = historyColumns(ns, occ, cols);
+  let band = '';
+  let back = '';
+  let line = '';
+  for (let c = 0; c < cols; c++) {
+    const x = (c + 1.5).toFixed(1);
+    band += `${c === 0 ? 'M' : 'L'}${x},${y(max[c]!).toFixed(1)}`;
+    back = `L${x},${y(min[c]!).toFixed(1)}${back}`;
+    line += `${c === 0 ? 'M' : 'L'}${x},${y(mean[c]!).toFixed(1)}`;
+  }
   return (
     <figure className="inspector__history">
       <svg
@@ -102,9 +144,10 @@ function History({ ns, occ }: { ns: readonly number[]; occ: readonly number[] })
         width={W}
         height={H}
         role="img"
-        aria-label={`Occupancy from ${fmtNs(t0)} to ${fmtNs(t1)}, peak ${fmtInt(max)} packets`}
+        aria-label={`Occupancy from ${fmtNs(t0)} to ${fmtNs(t1)}, peak ${fmtInt(peak)} packets`}
       >
-        <path d={d} fill="none" stroke="currentColor" strokeWidth={1.2} />
+        <path d={`${band}${back}Z`} fill="currentColor" fillOpacity={0.2} stroke="none" />
+        <path d={line} fill="none" stroke="currentColor" strokeWidth={1.2} />
         <text x={2} y={H - 2} fontSize={10} fill="currentColor">
           {fmtNs(t0)}
         </text>
@@ -112,11 +155,12 @@ function History({ ns, occ }: { ns: readonly number[]; occ: readonly number[] })
           {fmtNs(t1)}
         </text>
         <text x={2} y={10} fontSize={10} fill="currentColor">
-          peak {fmtInt(max)} packets
+          peak {fmtInt(peak)} packets
         </text>
       </svg>
       <figcaption className="inspector__muted">
-        Packets inside, over the last {ns.length} changes held
+        Packets inside over the last {ns.length.toLocaleString('en-US')} changes held: the band is the range
+        in each pixel's time, the line its time-weighted mean
       </figcaption>
     </figure>
   );

@@ -1,0 +1,29 @@
+/**
+ * The stage inspector's occupancy history per pixel column: the range (band) and the
+ * time-weighted mean (line). A queue that fills and drains many times within a pixel shows its
+ * swing and its mean, not a block of overlapping steps.
+ */
+import { describe, expect, it } from 'vitest';
+import { historyColumns } from '../../src/ui/inspectors/stage-inspector';
+
+describe('occupancy history columns', () => {
+  it('a queue swinging 0 ↔ 128 every ns: each column spans 0–128 with mean 64', () => {
+    const ns = Array.from({ length: 1000 }, (_, i) => i);
+    const occ = ns.map((i) => (i % 2 === 0 ? 0 : 128));
+    const { min, max, mean } = historyColumns(ns, occ, 10);
+    expect([...min]).toEqual(new Array(10).fill(0));
+    expect([...max]).toEqual(new Array(10).fill(128));
+    for (const m of mean) expect(m).toBeCloseTo(64, 0);
+  });
+
+  it('a step from 0 to 100 halfway: flat columns either side, the mean weighs the time held', () => {
+    // 0 from t=0, 100 from t=55 until t=100: with 10 columns of 10 ns, column 5 holds 0 for 5 ns, 100 for 5 ns
+    const { min, max, mean } = historyColumns([0, 55, 100], [0, 100, 100], 10);
+    expect([...mean.slice(0, 5)]).toEqual([0, 0, 0, 0, 0]);
+    expect(mean[5]).toBeCloseTo(50, 6);
+    expect([...mean.slice(6)]).toEqual([100, 100, 100, 100]);
+    expect(min[5]).toBe(0);
+    expect(max[5]).toBe(100);
+    expect(min[6]).toBe(100);
+  });
+});
