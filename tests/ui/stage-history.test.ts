@@ -4,6 +4,7 @@
  * swing and its mean, not a block of overlapping steps.
  */
 import { describe, expect, it } from 'vitest';
+import { fmtIdle } from '../../src/ui/inspectors/nitro-tables';
 import { historyColumns } from '../../src/ui/inspectors/stage-inspector';
 
 describe('occupancy history columns', () => {
@@ -25,5 +26,17 @@ describe('occupancy history columns', () => {
     expect(min[5]).toBe(0);
     expect(max[5]).toBe(100);
     expect(min[6]).toBe(100);
+  });
+});
+
+describe('Nitro conntrack idle timers', () => {
+  it('read as seconds under 10 minutes, else in days, hours and minutes', () => {
+    expect(fmtIdle(179.46)).toBe('179.5 s');
+    expect(fmtIdle(432000)).toBe('5 days');
+    expect(fmtIdle(431999.9)).toBe('4 d 23 h');
+    expect(fmtIdle(86400)).toBe('1 day');
+    expect(fmtIdle(7200)).toBe('2 h');
+    expect(fmtIdle(9000)).toBe('2 h 30 min');
+    expect(fmtIdle(600)).toBe('10 min');
   });
 });

@@ -56,7 +56,7 @@ export function NitroTables({ tables: t }: { tables: Tables }) {
                   {c.state} · {c.tracking}
                 </td>
                 <td>
-                  {c.idleRemainingS.toFixed(1)} s of {c.idleTimeoutS} s
+                  {fmtIdle(c.idleRemainingS)} of {fmtIdle(c.idleTimeoutS)}
                 </td>
               </tr>
             ))}
@@ -91,10 +91,23 @@ export function NitroTables({ tables: t }: { tables: Tables }) {
       </div>
       <p className="inspector__muted">
         conntrack allowance: {fmtInt(t.allowance.available)} of {fmtInt(t.allowance.max)} available,{' '}
-        {fmtInt(t.allowance.exceeded)} exceeded · {fmtInt(t.flowPath.slowPathPackets)} packets on the
-        processing path, {fmtInt(t.flowPath.acceleratedPackets)} accelerated, {fmtInt(t.flowPath.flowSetups)}{' '}
-        flow setups, {fmtInt(t.flowPath.vpcDeniedPackets)} denied
+        {fmtInt(t.allowance.exceeded)} exceeded · {plural(t.flowPath.slowPathPackets, 'packet')} on the
+        processing path, {fmtInt(t.flowPath.acceleratedPackets)} accelerated,{' '}
+        {plural(t.flowPath.flowSetups, 'flow setup')}, {fmtInt(t.flowPath.vpcDeniedPackets)} denied
       </p>
     </section>
   );
+}
+
+const plural = (n: number, what: string) => `${fmtInt(n)} ${what}${n === 1 ? '' : 's'}`;
+
+/** An idle timer: seconds under 10 minutes ("179.5 s"), else the largest whole unit ("5 days", "2 h 30 min"). */
+export function fmtIdle(s: number): string {
+  if (s < 600) return `${s.toFixed(1)} s`;
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return h > 0 ? `${d} d ${h} h` : `${d} day${d === 1 ? '' : 's'}`;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return `${m} min`;
 }
