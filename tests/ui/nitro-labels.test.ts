@@ -9,7 +9,7 @@ import { allocPathFrame } from '../../src/engine/view/path-types';
 import type { PathLayout } from '../../src/protocol/path-frame';
 import { PRESETS } from '../../src/scenario/presets';
 import { computeGeometry } from '../../src/ui/path/path-geometry';
-import { allocHitData, DEFAULT_THEME, drawPath } from '../../src/ui/path/path-renderer';
+import { allocHitData, DEFAULT_THEME, drawPath, nitroPartFor } from '../../src/ui/path/path-renderer';
 import { SimService } from '../../workers/sim-service';
 
 // drawPath builds Path2D objects for marks; this test reads only text
@@ -99,5 +99,21 @@ describe('Nitro card labels in a narrow picture', () => {
     expect(texts).toContain('Bandwidth out');
     expect(texts).toContain('Per-flow limit');
     expect(texts).toContain('10 Gbps');
+  });
+});
+
+describe('drops on the Nitro card', () => {
+  const layout = exp1Layout();
+  const parts = (stage: string) => {
+    const g = computeGeometry(layout, 1400, 1000);
+    return g.stages.find((s) => s.name === stage && s.host === 1)!.parts;
+  };
+
+  it("the card's bandwidth limit is marked on the bandwidth part of the half that dropped: out on egress, in on ingress", () => {
+    expect(nitroPartFor(parts('nitro_egress'), 'card_bandwidth_exceeded')?.id).toBe('bw-out');
+    expect(nitroPartFor(parts('nitro_ingress'), 'card_bandwidth_exceeded')?.id).toBe('bw-in');
+    expect(nitroPartFor(parts('nitro_ingress'), 'bw_in_allowance_exceeded')?.id).toBe('bw-in');
+    expect(nitroPartFor(parts('nitro_ingress'), 'sg_deny')?.id).toBe('flow-lookup');
+    expect(nitroPartFor(parts('nitro_ingress'), 'rx_ring_full')).toBeUndefined();
   });
 });

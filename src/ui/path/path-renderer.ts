@@ -82,18 +82,28 @@ export function allocHitData(capacity: number): HitData {
   };
 }
 
-const NITRO_PART_FOR_REASON: Record<string, string> = {
-  flow_limit_exceeded: 'flow-limit',
-  bw_out_allowance_exceeded: 'bw-out',
-  bw_in_allowance_exceeded: 'bw-in',
-  pps_allowance_exceeded: 'pps',
-  conntrack_allowance_exceeded: 'conntrack',
-  vpc_route: 'flow-lookup',
-  nacl_deny: 'flow-lookup',
-  sg_deny: 'flow-lookup',
-  igw_limit_exceeded: 'bw-out',
-  card_bandwidth_exceeded: 'bw-out',
+const NITRO_PART_FOR_REASON: Record<string, readonly string[]> = {
+  flow_limit_exceeded: ['flow-limit'],
+  bw_out_allowance_exceeded: ['bw-out'],
+  bw_in_allowance_exceeded: ['bw-in'],
+  pps_allowance_exceeded: ['pps'],
+  conntrack_allowance_exceeded: ['conntrack'],
+  vpc_route: ['flow-lookup'],
+  nacl_deny: ['flow-lookup'],
+  sg_deny: ['flow-lookup'],
+  igw_limit_exceeded: ['bw-out'],
+  // the card's own bandwidth, either way: beside the bandwidth part of the half that dropped it
+  card_bandwidth_exceeded: ['bw-out', 'bw-in'],
 };
+
+/** The Nitro part of a stage that a drop reason belongs to (undefined: not a Nitro part's drop). */
+export function nitroPartFor<P extends { id: string }>(parts: readonly P[], reason: string): P | undefined {
+  for (const id of NITRO_PART_FOR_REASON[reason] ?? []) {
+    const p = parts.find((x) => x.id === id);
+    if (p) return p;
+  }
+  return undefined;
+}
 
 /** Drop reasons as the pills on the canvas say them (the legend and inspectors give the counter names). */
 export const SHORT_REASON: Record<string, string> = {
@@ -196,11 +206,10 @@ function partDrops(g: PathGeometry, layout: PathLayout, f: PathFrame | null): Ma
   const out = new Map<string, number>();
   if (!f) return out;
   for (let i = 0; i < f.drops; i++) {
-    const partId = NITRO_PART_FOR_REASON[layout.dropReasons[f.dropReason[i]!] ?? ''];
-    if (!partId) continue;
     const s = g.stageByKey.get(f.dropHost[i]! * 16 + f.dropStage[i]!);
-    if (!s?.parts.some((p) => p.id === partId)) continue;
-    const k = `${s.host * 16 + s.stage}|${partId}`;
+    const part = s && nitroPartFor(s.parts, layout.dropReasons[f.dropReason[i]!] ?? '');
+    if (!s || !part) continue;
+    const k = `${s.host * 16 + s.stage}|${part.id}`;
     out.set(k, (out.get(k) ?? 0) + f.dropCount[i]!);
   }
   return out;
@@ -491,10 +500,7 @@ export function drawPath(
       if (fate === FATE_DROPPED) {
         // a drop in a Nitro part is marked beside that part (the allowance or check that dropped it)
         const st = g.stageByKey.get(frame.host[i]! * 16 + stage);
-        const partId = st?.parts.length
-          ? NITRO_PART_FOR_REASON[layout.dropReasons[frame.reason[i]!] ?? '']
-          : undefined;
-        const part = partId ? st?.parts.find((p) => p.id === partId) : undefined;
+        const part = st ? nitroPartFor(st.parts, layout.dropReasons[frame.reason[i]!] ?? '') : undefined;
         if (part) p1.y = part.rect.y + part.rect.h / 2;
       }
     }
@@ -695,7 +701,7 @@ function drawDropLabels(
       const s = g.stageByKey.get(a.host * 16 + a.stage);
       if (!s) continue;
       // a drop in a Nitro part is marked on the part itself (see the stages above)
-      if (s.parts.some((p) => p.id === NITRO_PART_FOR_REASON[reason])) continue;
+      if (nitroPartFor(s.parts, reason)) continue;
       r = s.rect;
     }
     const sk = `${r.x}|${r.y}`;
