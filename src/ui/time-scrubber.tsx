@@ -3,7 +3,8 @@
  * first) over [0, furthest instant reached]. Moving it back restores that instant exactly (the
  * worker's checkpoints plus replay, with the run-to progress and Cancel when it takes a while);
  * forward runs to it. While dragging, the target is shown and seeks are coalesced: one in flight,
- * then the latest position (a move while a long one runs calls that one off). Keyboard: ←/→ 1 % of the range, PageUp/PageDown 10 %,
+ * then the latest position (a move while a long one runs calls that one off, also one made before
+ * it showed its progress). Keyboard: ←/→ 1 % of the range, PageUp/PageDown 10 %,
  * Home/End the ends (the slider's own keys, made proportional).
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
@@ -20,6 +21,8 @@ export function TimeScrubber() {
   const furthest = useApp((s) => s.playback.furthestNs);
   const checkpoints = useApp((s) => s.playback.checkpoints);
   const seeking = useApp((s) => s.playback.seeking);
+  /** A seek is showing its progress (a replay of more than one request, or a run forward). */
+  const long = useApp((s) => s.playback.runTo !== null);
   const loading = useApp((s) => s.scenario.loading);
   /** Where the user put the thumb, until the lab is there. */
   const [target, setTarget] = useState<number | null>(null);
@@ -32,6 +35,12 @@ export function TimeScrubber() {
     },
     [],
   );
+
+  // a move made while the seek's first request ran, when that seek turns out long: the newest
+  // position wins there too (without this it waited for the whole replay)
+  useEffect(() => {
+    if (long && busy.current && pending.current !== null) lab.cancelRun();
+  }, [long, lab]);
 
   const end = Math.max(furthest, nowNs);
   const seekNow = async (ns: number) => {

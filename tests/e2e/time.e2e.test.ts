@@ -227,11 +227,27 @@ describe('time in Chromium', () => {
     await page.getByTestId('scrollback').getByText('1 packets transmitted').waitFor({ timeout: 30_000 });
     await waitPaused();
 
-    // let run: back to t ≈ 5 s, it lands on the instant dragged to; the transcript is cut there
+    // back to 90 % of the timeline (Play at the top speed took it on by a minute or so: a long
+    // replay again), and at once, before its progress shows, on to t ≈ 5 s: the newest position
+    // wins, that replay is called off (the clock never shows its instant); let run, the seek to
+    // 5 s lands on the instant dragged to, the transcript cut there
+    await page.evaluate(() => {
+      const t = document.querySelector('[data-testid=sim-time]')!;
+      const w = window as unknown as { __clocks: string[] };
+      w.__clocks = [];
+      new MutationObserver(() => w.__clocks.push(t.textContent ?? '')).observe(t, {
+        characterData: true,
+        childList: true,
+        subtree: true,
+      });
+    });
+    const target1 = await dragTimeline(0.9);
     const end = await timeline().evaluate((el: HTMLInputElement) => Number(el.max) / 1e9);
     const target2 = await dragTimeline(5 / end);
     expect(Math.abs(Number.parseFloat(target2) - 5)).toBeLessThan(1);
     await waitClock(target2);
+    const clocks = await page.evaluate(() => (window as unknown as { __clocks: string[] }).__clocks);
+    expect(clocks).not.toContain(target1);
     await progress.waitFor({ state: 'detached', timeout: 30_000 });
     await page.waitForFunction(
       () => !/going to/.test(document.querySelector('.scrubber-state')?.textContent ?? ''),

@@ -193,6 +193,38 @@ describe('scrubber', () => {
     act(() => release!());
     await sleep(10);
   });
+
+  it('a move made while the first request of a seek runs calls that seek off once it turns out long (its progress shows)', async () => {
+    setValue(slider(), String(2e9));
+    await sleep(200);
+    expect(seeks).toEqual([2e9]);
+    // moved again before the seek said it has a long replay ahead: it may still be quick, wait
+    setValue(slider(), String(6e9));
+    await sleep(150);
+    expect(cancels).toEqual([]);
+    // its first answer: a replay with its progress bar; the newest position wins (no wait for the replay)
+    act(() =>
+      patch(store, 'playback', {
+        runTo: { fromNs: 0, toNs: 2e9, startedMs: 0, pace: [], back: { originNs: 8e9 } },
+      }),
+    );
+    expect(cancels).toHaveLength(1);
+    act(() => patch(store, 'playback', { runTo: null }));
+    act(() => release!());
+    await sleep(10);
+    expect(seeks).toEqual([2e9, 6e9]);
+    // the next one's progress is its own: nothing newer waits, nothing is called off
+    act(() =>
+      patch(store, 'playback', {
+        runTo: { fromNs: 0, toNs: 6e9, startedMs: 0, pace: [], back: { originNs: 8e9 } },
+      }),
+    );
+    expect(cancels).toHaveLength(1);
+    act(() => patch(store, 'playback', { runTo: null }));
+    act(() => release!());
+    await sleep(10);
+    expect(el.querySelector('.scrubber-state')!.textContent).toBe('');
+  });
 });
 
 describe('speed and clock', () => {
