@@ -14,6 +14,7 @@ import { CountersPanel } from './counters-panel';
 import { LessonsPanel } from './lessons/lessons-panel';
 import { InspectorPanel, PathPanel } from './path-panel';
 import { RunProgress } from './run-progress';
+import { Notices, useThemeAttribute } from './notices';
 import { LinkChangesNotice, ShareButton, SharedScenarioBox } from './share-panel';
 import { Tabs } from './tabs';
 import { Terminal } from './terminal';
@@ -23,9 +24,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
   const store = useAppStore();
   const lab = useLab();
   const presetId = useApp((s) => s.scenario.presetId);
-  const notice = useApp((s) => s.env.notice);
   const announcement = useApp((s) => s.env.announcement);
-  const errors = useApp((s) => s.scenario.loadErrors);
   const introOpen = useApp((s) => s.view.introOpen);
   const preset = PRESETS.find((p) => p.id === presetId) ?? PRESETS[0]!;
   // a lesson's scenario is loaded: the header and the guide name the lesson, not a preset
@@ -85,19 +84,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
         <ShareButton />
       </header>
       <LinkChangesNotice />
-      {notice ? (
-        <div className="notice" role="alert">
-          {notice}{' '}
-          <button type="button" onClick={() => store.setState((s) => ({ env: { ...s.env, notice: null } }))}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
-      {errors.length > 0 ? (
-        <div className="notice error" role="alert">
-          This scenario could not be loaded: {errors.join('; ')}
-        </div>
-      ) : null}
+      <Notices />
       {introOpen ? <Intro onClose={() => setView({ introOpen: false })} /> : null}
       <div className="controls-bar" ref={bar}>
         <TimeControls />
@@ -121,10 +108,7 @@ export function App({ pathView }: { pathView?: ReactNode }) {
 /** The light/dark switch; its own component, so a theme change re-renders only it (and what reads the theme). */
 function ThemeButton() {
   const store = useAppStore();
-  const theme = useApp((s) => s.view.theme);
-  useEffect(() => {
-    document.documentElement.dataset.theme = theme;
-  }, [theme]);
+  const theme = useThemeAttribute();
   return (
     <button
       type="button"

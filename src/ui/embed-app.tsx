@@ -6,12 +6,13 @@
  * Nothing here writes to storage or history.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatSimTime } from '../state/app-store';
 import { ChartsPanel } from './charts/charts-panel';
 import { type EmbedPanel, useApp, useLab, useSharing } from './context';
 import { CountersPanel } from './counters-panel';
 import { LessonsPanel } from './lessons/lessons-panel';
+import { Notices, useThemeAttribute } from './notices';
 import { PathPanel } from './path-panel';
 import { RunProgress } from './run-progress';
 import { LinkChangesNotice } from './share-panel';
@@ -22,16 +23,11 @@ import './share.css';
 export const DEFAULT_EMBED_PANELS: EmbedPanel[] = ['path', 'charts', 'terminal'];
 
 export function EmbedApp({ pathView }: { pathView?: ReactNode }) {
-  const theme = useApp((s) => s.view.theme);
   const controls = useApp((s) => s.env.controls);
   const panels = useApp((s) => s.env.panels) ?? DEFAULT_EMBED_PANELS;
-  const notice = useApp((s) => s.env.notice);
-  const errors = useApp((s) => s.scenario.loadErrors);
   const announcement = useApp((s) => s.env.announcement);
 
-  useEffect(() => {
-    document.documentElement.dataset.theme = theme;
-  }, [theme]);
+  useThemeAttribute();
 
   const show = (p: EmbedPanel) => panels.includes(p);
   return (
@@ -42,16 +38,7 @@ export function EmbedApp({ pathView }: { pathView?: ReactNode }) {
       </div>
       {controls === 'full' ? <TimeControls /> : null}
       <RunProgress />
-      {notice ? (
-        <div className="notice" role="alert">
-          {notice}
-        </div>
-      ) : null}
-      {errors.length > 0 ? (
-        <div className="notice error" role="alert">
-          This scenario could not be loaded: {errors.join('; ')}
-        </div>
-      ) : null}
+      <Notices />
       <LinkChangesNotice />
       <main className="embed-grid">
         {show('path') ? (
