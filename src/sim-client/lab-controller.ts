@@ -489,6 +489,8 @@ export function createLabController(
       return c.seek(toNs);
     },
     runUntil(cond) {
+      // asked for by the user (as Play): a typed command's autoplay no longer pauses at its end
+      autoPlayed = false;
       set('playback', { runUntil: cond, playing: true });
     },
     crashWorker: (how) => client.crash(how),

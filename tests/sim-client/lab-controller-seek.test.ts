@@ -182,3 +182,23 @@ describe('lab controller: forward on the timeline', () => {
     expect(after.runs).toEqual([]);
   }, 60_000);
 });
+
+describe('lab controller: run until', () => {
+  it('"run until a time" chosen while a typed command plays runs to that time, past the end of the command (its autoplay no longer pauses there)', async () => {
+    const a = await openLab();
+    a.lab.setSpeed(1e9);
+    // typed: plays by itself, and would pause when the command ends (~1 s)
+    expect(await a.lab.submit('iperf3 -c server -t 1')).toBe(true);
+    expect(a.store.getState().playback.playing).toBe(true);
+    // then Go, run until 1.5 s: what the user asked for wins
+    a.lab.runUntil({ kind: 'time', atNs: 1.5e9 });
+    let wall = 0;
+    await a.frame(wall);
+    for (let i = 0; i < 50 && a.store.getState().playback.playing; i++) await a.frame((wall += 100));
+    const st = a.store.getState();
+    expect(st.playback.playing).toBe(false);
+    expect(st.playback.nowNs).toBe(1.5e9);
+    expect(st.env.announcement).toBe('Paused: reached the time at 1.500000 s');
+    expect(st.terminal.chunks.map((c) => c.text).join('')).toContain('iperf Done.');
+  }, 60_000);
+});
