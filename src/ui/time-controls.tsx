@@ -19,7 +19,19 @@ import { useApp, useLab } from './context';
 import { TimeScrubber } from './time-scrubber';
 
 const LOG_MIN = Math.log10(SPEED_MIN_NS_PER_S);
-const LOG_MAX = Math.log10(SPEED_MAX_NS_PER_S);
+/** The slider's step, in decades. */
+export const SPEED_SLIDER_STEP = 0.01;
+/**
+ * The slider's top, on its step grid (a range input's End lands on the grid: log10(600e9) =
+ * 11.778 would give 11.77, 9.81 min/s); speedFromSlider clamps it to 10 min/s.
+ */
+export const SPEED_SLIDER_MAX =
+  LOG_MIN +
+  Math.ceil((Math.log10(SPEED_MAX_NS_PER_S) - LOG_MIN) / SPEED_SLIDER_STEP - 1e-9) * SPEED_SLIDER_STEP;
+
+/** The speed a slider position asks for, within [1 µs/s, 10 min/s]. */
+export const speedFromSlider = (v: number): number =>
+  Math.min(SPEED_MAX_NS_PER_S, Math.max(SPEED_MIN_NS_PER_S, 10 ** v));
 /** The counters offered first (the allowance counters: what the talk watches). */
 const ALLOWANCE_COUNTERS = [
   'bw_out_allowance_exceeded',
@@ -180,10 +192,10 @@ export function TimeControls() {
             aria-valuetext={formatSpeed(speed)}
             aria-keyshortcuts="[ ]"
             min={LOG_MIN}
-            max={LOG_MAX}
-            step={0.01}
+            max={SPEED_SLIDER_MAX}
+            step={SPEED_SLIDER_STEP}
             value={Math.log10(speed)}
-            onChange={(e) => lab.setSpeed(10 ** Number(e.target.value))}
+            onChange={(e) => lab.setSpeed(speedFromSlider(Number(e.target.value)))}
           />
           <output>{formatSpeed(speed)}</output>
         </label>

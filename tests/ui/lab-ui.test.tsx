@@ -10,12 +10,20 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import type { PathFrame } from '../../src/protocol/path-frame';
 import type { Frame } from '../../src/protocol/sim-api';
 import type { LabController } from '../../src/sim-client/lab-controller';
-import { type AppStore, applyFrame, createAppStore, patch } from '../../src/state/app-store';
+import {
+  type AppStore,
+  applyFrame,
+  createAppStore,
+  formatSpeed,
+  patch,
+  SPEED_MAX_NS_PER_S,
+  SPEED_MIN_NS_PER_S,
+} from '../../src/state/app-store';
 import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { CountersPanel } from '../../src/ui/counters-panel';
 import { RunProgress } from '../../src/ui/run-progress';
 import { Terminal } from '../../src/ui/terminal';
-import { TimeControls } from '../../src/ui/time-controls';
+import { SPEED_SLIDER_STEP, speedFromSlider, TimeControls } from '../../src/ui/time-controls';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -220,6 +228,22 @@ describe('time controls', () => {
     key(document.body, ']');
     key(document.body, '[');
     expect(calls).toEqual(['toggle', 'step', 'faster', 'slower']);
+  });
+});
+
+describe('the Speed slider', () => {
+  it('reaches 1 µs/s at Home and 10 min/s at End: both ends on its step grid', () => {
+    render(<TimeControls />);
+    const slider = el.querySelector<HTMLInputElement>('input[aria-label="Speed"]')!;
+    const [min, max] = [Number(slider.min), Number(slider.max)];
+    // a range input's Home and End land on min + k × step: the ends must be on that grid
+    const k = (max - min) / SPEED_SLIDER_STEP;
+    expect(Math.abs(k - Math.round(k))).toBeLessThan(1e-6);
+    expect(formatSpeed(speedFromSlider(min))).toBe(formatSpeed(SPEED_MIN_NS_PER_S));
+    expect(speedFromSlider(max)).toBe(SPEED_MAX_NS_PER_S);
+    expect(formatSpeed(speedFromSlider(max))).toBe('10 min/s');
+    // the position one step below the top is below 10 min/s
+    expect(speedFromSlider(max - SPEED_SLIDER_STEP)).toBeLessThan(SPEED_MAX_NS_PER_S);
   });
 });
 
