@@ -37,6 +37,7 @@ import type {
   LabEvent,
   LoadResult,
   RunUntil,
+  SeekOptions,
   SimApi,
   StepReport,
   StepTarget,
@@ -213,11 +214,11 @@ export class SimService implements SimApi {
    * now and answers with `seeking` (where the replay is); `seekContinue` goes on, `seekCancel`
    * calls it off. Until it is done the lab stays, for every other purpose, where it was.
    */
-  seek(toNs: number, maxEvents = Number.POSITIVE_INFINITY): LoadResult {
+  seek(toNs: number, maxEvents = Number.POSITIVE_INFINITY, opts: SeekOptions = {}): LoadResult {
     const tl = this.needTimeline();
     tl.seekCancel();
     this.seekOriginNs = tl.nowNs;
-    const done = tl.seekStart(toNs) || tl.seekStep(maxEvents);
+    const done = tl.seekStart(toNs, { redraw: opts.redraw === true }) || tl.seekStep(maxEvents);
     return done ? this.seekDone() : this.seekProgress();
   }
 

@@ -219,7 +219,7 @@ export class Timeline<R extends TimelineRun> {
    * forward); otherwise `seekStep` replays in slices and `seekCancel` calls it off. A seek still
    * going on is cancelled first.
    */
-  seekStart(toNs: number): boolean {
+  seekStart(toNs: number, opts: { redraw?: boolean } = {}): boolean {
     this.seekCancel();
     const t = Math.max(0, Math.min(Math.round(toNs), this.furthestNs));
     const cur = this.current;
@@ -227,6 +227,8 @@ export class Timeline<R extends TimelineRun> {
     const from = Math.max(0, t - this.window);
     this.stats.seeks++;
     if (this.exactAt === t && curNs === t) return true;
+    // redraw: the lab is at t but ran there without detail; replay the window before t with it
+    const redraw = opts.redraw === true && curNs === t;
     // a run a seek to t left behind, untouched since: take it back as it is
     const exact = this.cps.findIndex((c) => c.exact && c.atNs === t && this.valid(c.run));
     if (exact >= 0) {
@@ -238,7 +240,7 @@ export class Timeline<R extends TimelineRun> {
       this.stats.fromCheckpoint++;
       return true;
     }
-    if (curNs <= t && curNs > from) {
+    if (!redraw && curNs <= t && curNs > from) {
       // a short step forward: play on
       this.stats.lastBaseNs = curNs;
       cur.setDetail(true);

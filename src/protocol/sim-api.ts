@@ -247,6 +247,12 @@ export interface AdvanceRequest {
 }
 
 /** The API the worker exposes (comlink). Every method may be called with at most one call in flight. */
+/** How a seek goes (see SimApi.seek). */
+export interface SeekOptions {
+  /** Replay to the instant even when the lab is there (to draw the path view's window in detail). */
+  redraw?: boolean;
+}
+
 export interface SimApi {
   hello(): { protocolVersion: number };
   /**
@@ -270,9 +276,11 @@ export interface SimApi {
   /**
    * Go to `toNs` within [0, furthestNs]: the state there is restored (nearest checkpoint plus
    * deterministic replay), byte for byte what a run straight to it gives. Later log entries are
-   * kept (playing on replays them) until a command typed now forks the timeline.
+   * kept (playing on replays them) until a command typed now forks the timeline. `redraw`: replay
+   * even when the lab is at `toNs` already, so the path view gets the batches of the window before
+   * it (after a stretch run without detail, e.g. a "run until" that stopped).
    */
-  seek(toNs: number, maxEvents?: number): LoadResult;
+  seek(toNs: number, maxEvents?: number, opts?: SeekOptions): LoadResult;
   /** Go on with the seek under way for at most `maxEvents` model events (the lab as it is when none is). */
   seekContinue(maxEvents: number): LoadResult;
   /** Call off the seek under way: the lab is back, exactly, at the instant it was at before it. */

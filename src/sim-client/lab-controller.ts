@@ -46,9 +46,10 @@ export interface LabController {
    * Go to a simulated instant: back restores that instant exactly (the worker's checkpoints plus
    * replay); forward runs the live run on to it through ordinary frames (within the timeline or
    * past its end), with the run-to progress and Cancel, so the charts, the terminal and the runs'
-   * records are those of playing through. Pauses.
+   * records are those of playing through. Pauses. `redraw` at the instant the lab is at replays
+   * the path view's window there with detail (after a stretch run without it).
    */
-  seek(ns: number): Promise<void>;
+  seek(ns: number, opts?: { redraw?: boolean }): Promise<void>;
   /** The same as `seek` (kept for older callers). */
   rewind(toNs: number): Promise<void>;
   runUntil(cond: RunUntil): void;
@@ -163,6 +164,14 @@ export function createLabController(
       if (f.stoppedBy) {
         set('playback', { playing: false, runUntil: null });
         set('env', { announcement: `Paused: ${stopReason(f.stoppedBy)} at ${(f.nowNs / 1e9).toFixed(6)} s` });
+        // the run there went without batch detail (counts only): replay the path view's window
+        // before the stop with it, so the picture shows the packets around what stopped it
+        if (!detail && st.playback.speedNsPerS <= PATH_DETAIL_MAX_SPEED && !stopped)
+          void c.seek(f.nowNs, { redraw: true }).then(() =>
+            set('env', {
+              announcement: `Paused: ${stopReason(f.stoppedBy!)} at ${(f.nowNs / 1e9).toFixed(6)} s; the picture shows the packets there`,
+            }),
+          );
       }
     } catch {
       // a failed request is reported by onRestart/onError; the pump carries on
@@ -219,7 +228,10 @@ export function createLabController(
       },
     });
     set('env', {
-      announcement: `Going back to t = ${formatSimTime(toNs)}: replaying from ${formatSimTime(s0.fromNs)}; Cancel returns to ${formatSimTime(originNs)}`,
+      announcement:
+        toNs === originNs
+          ? `Drawing the packets at t = ${formatSimTime(toNs)}: replaying from ${formatSimTime(s0.fromNs)}`
+          : `Going back to t = ${formatSimTime(toNs)}: replaying from ${formatSimTime(s0.fromNs)}; Cancel returns to ${formatSimTime(originNs)}`,
     });
     try {
       while (r.ok && r.seeking && !me.cancelled && !stopped) {
@@ -435,10 +447,11 @@ export function createLabController(
       const next = [...SPEED_STEPS].reverse().find((x) => x < s) ?? SPEED_STEPS[0];
       set('playback', { speedNsPerS: next });
     },
-    async seek(ns) {
+    async seek(ns, opts = {}) {
       set('playback', { playing: false, runUntil: null, seeking: true });
       autoPlayed = false;
       const target = Math.max(0, Math.round(ns));
+      const redraw = opts.redraw === true && target === client.simTimeNs;
       try {
         if (target > client.simTimeNs) {
           // forward (within the timeline or past its end): the live run goes on through ordinary
@@ -455,7 +468,7 @@ export function createLabController(
           return;
         }
         const originNs = client.simTimeNs;
-        let r = await client.seek(target, seekBudget);
+        let r = await client.seek(target, seekBudget, redraw ? { redraw } : undefined);
         if (!r.ok) return;
         if (r.seeking) {
           r = await seekBack(r, target);
@@ -480,7 +493,7 @@ export function createLabController(
         set('playback', { furthestNs: r.furthestNs, checkpoints: r.checkpoints, lastStep: null });
         await client.advance(r.nowNs, 1);
         set('playback', { nowNs: client.simTimeNs });
-        set('env', { announcement: `Moved to ${formatSimTime(client.simTimeNs)}` });
+        if (!redraw) set('env', { announcement: `Moved to ${formatSimTime(client.simTimeNs)}` });
       } finally {
         set('playback', { seeking: false });
       }

@@ -27,6 +27,7 @@ import type {
   FrameBuffers,
   LoadResult,
   RunUntil,
+  SeekOptions,
   SimApi,
   StepTarget,
 } from '../protocol/sim-api';
@@ -197,9 +198,9 @@ export class SimClient {
    * Go to `toNs` within [0, furthestNs]: the worker restores that instant exactly (checkpoint plus
    * replay). The log is kept whole: playing on replays later entries until a command forks it.
    */
-  seek(toNs: number, maxEvents?: number): Promise<LoadResult> {
+  seek(toNs: number, maxEvents?: number, opts?: SeekOptions): Promise<LoadResult> {
     return this.run(
-      async () => this.seekAnswer(await this.api().seek(toNs, maxEvents)),
+      async () => this.seekAnswer(await this.api().seek(toNs, maxEvents, opts)),
       this.opts.replayTimeoutMs,
     );
   }

@@ -31,10 +31,14 @@ export function RunProgress() {
   // at the pace measured over the last few seconds (simulated ns per wall ms), once there is one
   const s = wallSecondsLeft(run.pace, run.toNs, performance.now());
   const left = s === null ? null : formatWallLeft(s);
-  const verb = run.back ? 'Going back to' : 'Running to';
-  const cancels = run.back
-    ? `Cancel returns to ${formatSimTime(run.back.originNs)}, where the lab was`
-    : 'Cancel stops where it has got to';
+  // a replay to the instant the lab is at: the picture of the packets there (after a run without detail)
+  const redraw = run.back !== undefined && run.back.originNs === run.toNs;
+  const verb = redraw ? 'Drawing the packets at' : run.back ? 'Going back to' : 'Running to';
+  const cancels = redraw
+    ? 'Cancel keeps the lab as it is, with the counts-only picture'
+    : run.back
+      ? `Cancel returns to ${formatSimTime(run.back.originNs)}, where the lab was`
+      : 'Cancel stops where it has got to';
   return (
     <div className="run-progress" data-testid="run-progress">
       <span id={labelId} className="run-progress-label">

@@ -6,6 +6,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PASSAGE_DROPPED } from '../../src/engine/view/path-types';
 import type { SimApi } from '../../src/protocol/sim-api';
 import {
   createLabController,
@@ -183,7 +184,49 @@ describe('lab controller: forward on the timeline', () => {
   }, 60_000);
 });
 
+/** Wait for the redraw a stopped "run until" starts (a replay of the picture's window with detail). */
+async function redrawn(a: Lab): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    if (!a.store.getState().playback.seeking && /picture shows/.test(a.store.getState().env.announcement))
+      return;
+  }
+  throw new Error(`no redraw: ${a.store.getState().env.announcement}`);
+}
+
 describe('lab controller: run until', () => {
+  it('stops at the first drop and then draws the packets there: the batches of the window, the dropped ones among them, at the same instant', async () => {
+    const a = await openLab();
+    a.lab.setSpeed(1e9);
+    expect(await a.lab.submit('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1')).toBe(true);
+    a.lab.runUntil({ kind: 'first-drop' });
+    let wall = 0;
+    await a.frame(wall);
+    for (let i = 0; i < 50 && a.store.getState().playback.playing; i++) await a.frame((wall += 100));
+    const stop = a.store.getState().playback.nowNs;
+    expect(a.store.getState().playback.playing).toBe(false);
+    // the run there went without detail: a frame of counts, no batches followed
+    const counted = a.store.pathFrame!;
+    expect(counted.n).toBe(0);
+    expect(counted.drops).toBeGreaterThan(0);
+    const countersAtStop = JSON.stringify(a.store.getState().results.counters);
+    await redrawn(a);
+    const st = a.store.getState();
+    // the replay lands on the same state, byte for byte (deterministic)
+    expect(st.playback.nowNs).toBe(stop);
+    expect(JSON.stringify(st.results.counters)).toBe(countersAtStop);
+    const f = a.store.pathFrame!;
+    expect(f.n).toBeGreaterThan(0);
+    // the packets dropped at the stop are among the batches drawn, with their reason
+    const layout = st.pathLayout!;
+    const dropped = Array.from({ length: f.n }, (_, i) => i).filter((i) => f.fate[i] === PASSAGE_DROPPED);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.map((i) => layout.dropReasons[f.reason[i]!])).toContain('bw_out_allowance_exceeded');
+    expect(st.env.announcement).toBe(
+      `Paused: first drop at ${(stop / 1e9).toFixed(6)} s; the picture shows the packets there`,
+    );
+  }, 60_000);
+
   it('"run until a time" chosen while a typed command plays runs to that time, past the end of the command (its autoplay no longer pauses there)', async () => {
     const a = await openLab();
     a.lab.setSpeed(1e9);
@@ -195,10 +238,13 @@ describe('lab controller: run until', () => {
     let wall = 0;
     await a.frame(wall);
     for (let i = 0; i < 50 && a.store.getState().playback.playing; i++) await a.frame((wall += 100));
+    await redrawn(a);
     const st = a.store.getState();
     expect(st.playback.playing).toBe(false);
     expect(st.playback.nowNs).toBe(1.5e9);
-    expect(st.env.announcement).toBe('Paused: reached the time at 1.500000 s');
+    expect(st.env.announcement).toBe(
+      'Paused: reached the time at 1.500000 s; the picture shows the packets there',
+    );
     expect(st.terminal.chunks.map((c) => c.text).join('')).toContain('iperf Done.');
   }, 60_000);
 });
