@@ -117,3 +117,13 @@ describe('drops on the Nitro card', () => {
     expect(nitroPartFor(parts('nitro_ingress'), 'rx_ring_full')).toBeUndefined();
   });
 });
+
+describe('a drop pill on a two-line part', () => {
+  it('sits beside the name when the name fits next to it, so the setting below stays whole', () => {
+    const layout = exp1Layout();
+    const texts = draw(layout, 790, 720, 'bw_out_allowance_exceeded');
+    // the part with the drop (the client's): its pill, its name, its setting, drawn in that order
+    const at = texts.indexOf('✕ 18');
+    expect(texts.slice(at, at + 3)).toEqual(['✕ 18', 'Bandwidth out', '12.5 Gbps, base 0.781']);
+  });
+});

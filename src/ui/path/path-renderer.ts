@@ -307,12 +307,20 @@ export function drawPath(
       // a drop is a pill at the part's right, "✕ count", on the detail line when there are two (the
       // name stays whole); the reason is the part, and the list under the picture names it
       let pillW = 0;
+      // on two lines the pill goes where it leaves the text whole: beside the name when the name
+      // fits next to it, else on the detail line
+      let pillOnName = false;
       if (dropped > 0) {
         ctx.font = `700 11px ${t.font}`;
         const txt = `✕ ${fmtCompact(dropped)}`;
         pillW = ctx.measureText(txt).width + 10;
+        if (two) {
+          ctx.font = `600 11.5px ${t.font}`;
+          pillOnName = ctx.measureText(p.label).width <= r.w - 10 - pillW - 4;
+          ctx.font = `700 11px ${t.font}`;
+        }
         const px = r.x + r.w - pillW - 3;
-        const py = two ? r.y + r.h - 17 : r.y + (r.h - 15) / 2;
+        const py = !two ? r.y + (r.h - 15) / 2 : pillOnName ? r.y + 2 : r.y + r.h - 17;
         ctx.fillStyle = DROP_PILL;
         roundRect(ctx, { x: px, y: py, w: pillW, h: 15 }, 7);
         ctx.fill();
@@ -321,7 +329,7 @@ export function drawPath(
       }
       const beside = pillW ? pillW + 4 : 0;
       ctx.fillStyle = t.fg;
-      const labelW = r.w - 10 - (two ? 0 : beside);
+      const labelW = r.w - 10 - (two && !pillOnName ? 0 : beside);
       ctx.font = `600 11.5px ${t.font}`;
       // a name may take 11 px rather than lose letters, or its short form ("BW out") when narrow
       if (ctx.measureText(p.label).width > labelW) ctx.font = `600 11px ${t.font}`;
@@ -335,7 +343,7 @@ export function drawPath(
       ctx.fillStyle = t.muted;
       if (two) {
         ctx.font = `11px ${t.font}`;
-        ctx.fillText(fitText(ctx, p.detail, r.w - 10 - beside), r.x + 5, r.y + 26);
+        ctx.fillText(fitText(ctx, p.detail, r.w - 10 - (pillOnName ? 0 : beside)), r.x + 5, r.y + 26);
       } else if (label === name) {
         // on one line the setting follows the name when it fits whole (a cut "1…" says nothing;
         // the part's inspector gives it)
