@@ -315,7 +315,8 @@ export function drawPath(
         const txt = `✕ ${fmtCompact(dropped)}`;
         pillW = ctx.measureText(txt).width + 10;
         if (two) {
-          ctx.font = `600 11.5px ${t.font}`;
+          // (at 11 px: the name takes 11 px rather than lose letters, below)
+          ctx.font = `600 11px ${t.font}`;
           pillOnName = ctx.measureText(p.label).width <= r.w - 10 - pillW - 4;
           ctx.font = `700 11px ${t.font}`;
         }
