@@ -1,5 +1,21 @@
 /** NET402 "Flow State Anomalies" and "Connection Tracking": tracked, untracked, the allowance, idle timeouts. */
+import { getInstanceType } from '../../catalog';
 import type { LessonInput } from '../schema';
+
+/**
+ * The c7i.large's default conntrack idle timeouts (MOTO ConnectionTrackingConfiguration; AWS-CT):
+ * TCP established 432000 s, UDP stream 180 s, UDP 30 s. Read from the catalog so the text cannot
+ * drift from what the model applies (the NET402 slide's "60 secs" for UDP stream is its maximum,
+ * and AWS-CT says the maximum is 180: domain-facts §8.2).
+ */
+const TIMEOUTS = getInstanceType('c7i.large')!.conntrackTimeouts;
+export const CONNTRACK_LESSON_TIMEOUTS = {
+  tcpEstablishedSeconds: TIMEOUTS.tcpEstablishedSeconds.value,
+  udpStreamSeconds: TIMEOUTS.udpStreamSeconds.value,
+  udpSeconds: TIMEOUTS.udpSeconds.value,
+} as const;
+const T = CONNTRACK_LESSON_TIMEOUTS;
+const TCP_DAYS = T.tcpEstablishedSeconds / 86_400;
 
 export const conntrackScenario = {
   version: 2,
@@ -29,8 +45,8 @@ export const conntrack: LessonInput = {
   summary:
     'The Nitro card tracks connections that its security groups need to remember, up to a per-instance allowance. ' +
     'When the table is full, new tracked connections are dropped (conntrack_allowance_exceeded). A flow is untracked when the rules ' +
-    'allow it both ways for all addresses; untracked flows use no entry. Idle entries expire (TCP established: 5 days by default, ' +
-    'UDP: 30 s), configurable per ENI.',
+    'allow it both ways for all addresses; untracked flows use no entry. Idle entries expire ' +
+    `(TCP established: ${TCP_DAYS} days by default, UDP: ${T.udpSeconds} s), configurable per ENI.`,
   scenario: conntrackScenario,
   steps: [
     {
@@ -51,8 +67,9 @@ export const conntrack: LessonInput = {
         },
         tolerance: { absolute: 0.5 },
         reason:
-          'One UDP 5-tuple is one tracked connection: 63 left. It stays for the UDP idle timeout (30 s by default, 60 s for a stream ' +
-          'with more than one request-response; configurable per ENI with --connection-tracking-specification), even though nothing flows.',
+          `One UDP 5-tuple is one tracked connection: 63 left. It stays for the UDP idle timeout (${T.udpSeconds} s by default, ` +
+          `${T.udpStreamSeconds} s for a stream with more than one request-response; configurable per ENI with ` +
+          '--connection-tracking-specification), even though nothing flows.',
       },
       goal: [
         {
@@ -75,11 +92,16 @@ export const conntrack: LessonInput = {
         },
       ],
       hints: ['iperf3 -c server -u -b 1M -t 1', 'sleep N advances the simulated clock by N seconds.'],
-      solution: ['iperf3 -c server -u -b 1M -t 1', 'lab nitro show client', 'sleep 31', 'ethtool -S eth0'],
+      solution: [
+        'iperf3 -c server -u -b 1M -t 1',
+        'lab nitro show client',
+        `sleep ${T.udpSeconds + 1}`,
+        'ethtool -S eth0',
+      ],
       mistakes: [
         {
           commands: ['iperf3 -c server -u -b 1M -t 1', 'sleep 10'],
-          why: 'ten idle seconds are not the 30 s UDP timeout: the entry is still held.',
+          why: `ten idle seconds are not the ${T.udpSeconds} s UDP timeout: the entry is still held.`,
         },
       ],
     },
@@ -87,14 +109,15 @@ export const conntrack: LessonInput = {
       id: 'fill',
       title: 'Fill the table',
       text:
-        'A TCP connection keeps its entry for the established idle timeout: 5 days by default (432,000 s), even after ab is done with it. ' +
+        `A TCP connection keeps its entry for the established idle timeout: ${TCP_DAYS} days by default ` +
+        `(${T.tcpEstablishedSeconds.toLocaleString('en-US')} s), even after ab is done with it. ` +
         `Open 100 concurrent HTTP connections with ab (${AB}) and watch conntrack_allowance_available and conntrack_allowance_exceeded.`,
       predict: {
         question: 'After the run, how many entries will conntrack_allowance_available show on the client?',
         answer: { metric: 'counter_value', name: 'conntrack_allowance_available', host: 'client' },
         tolerance: { absolute: 2 },
         reason:
-          'Every tracked connection holds an entry for its idle timeout (TCP established: 5 days) even after it closes cleanly here, ' +
+          `Every tracked connection holds an entry for its idle timeout (TCP established: ${TCP_DAYS} days) even after it closes cleanly here, ` +
           'so 100 connections take all 64 entries; the rest are refused.',
       },
       goal: [

@@ -1,0 +1,44 @@
+/**
+ * Fidelity of the lessons' teaching text: a number a lesson states about AWS must be the catalog's
+ * (which carries its source, domain-facts.md), and a figure AWS does not publish must be named as
+ * the lab's assumption. Each test below pins one statement that was once typed by hand and wrong.
+ */
+import { describe, expect, it } from 'vitest';
+import { getInstanceType } from '../../src/catalog';
+import { LESSON_DOCUMENTS } from '../../src/lessons';
+import type { LessonInput } from '../../src/lessons/schema';
+
+function lesson(id: string): LessonInput {
+  const l = LESSON_DOCUMENTS.find((d) => d.id === id);
+  if (!l) throw new Error(`no lesson ${id}`);
+  return l;
+}
+
+function step(l: LessonInput, id: string) {
+  const s = l.steps.find((x) => x.id === id);
+  if (!s) throw new Error(`no step ${id} in ${l.id}`);
+  return s;
+}
+
+/** Every string a learner reads in a lesson: summary, step texts, hints, predictions, mistakes. */
+function allText(l: LessonInput): string {
+  const parts: string[] = [l.summary];
+  for (const s of l.steps) {
+    parts.push(s.text, ...(s.hints ?? []));
+    if (s.predict) parts.push(s.predict.question, s.predict.reason);
+    for (const m of s.mistakes ?? []) parts.push(m.why);
+  }
+  return parts.join('\n');
+}
+
+describe('lesson facts', () => {
+  it('conntrack: the UDP stream timeout is the AWS default (180 s, AWS-CT/MOTO), not the slide’s 60 s', () => {
+    const t = getInstanceType('c7i.large')!.conntrackTimeouts;
+    expect([t.tcpEstablishedSeconds.value, t.udpStreamSeconds.value, t.udpSeconds.value]).toEqual([
+      432_000, 180, 30,
+    ]);
+    const reason = step(lesson('conntrack'), 'udp-timeout').predict!.reason;
+    expect(reason).toContain(`${t.udpSeconds.value} s by default, ${t.udpStreamSeconds.value} s for a stream`);
+    expect(allText(lesson('conntrack'))).not.toMatch(/60 s for a stream/);
+  });
+});
