@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { getInstanceType } from '../../src/catalog';
 import { LESSON_DOCUMENTS } from '../../src/lessons';
 import type { LessonInput } from '../../src/lessons/schema';
+import { PRESETS } from '../../src/scenario/presets';
 
 function lesson(id: string): LessonInput {
   const l = LESSON_DOCUMENTS.find((d) => d.id === id);
@@ -40,5 +41,15 @@ describe('lesson facts', () => {
     const reason = step(lesson('conntrack'), 'udp-timeout').predict!.reason;
     expect(reason).toContain(`${t.udpSeconds.value} s by default, ${t.udpStreamSeconds.value} s for a stream`);
     expect(allText(lesson('conntrack'))).not.toMatch(/60 s for a stream/);
+  });
+
+  it('burst: the c7i.large burst duration is named as the lab’s assumption (AWS-BW publishes only 5 to 60 min)', () => {
+    const burst = getInstanceType('c7i.large')!.burstCreditSeconds!;
+    expect(burst.provenance).toBe('assumed');
+    const text = step(lesson('burst-baseline'), 'run-out').text;
+    expect(text).toContain(`this lab assumes ${burst.value / 60} minutes`);
+    expect(text).not.toMatch(/A real c7i\.large bursts/);
+    const exp2 = PRESETS.find((p) => p.id === 'exp2')!.summary;
+    expect(exp2).toContain(`≈${burst.value} s on a c7i.large in this lab: an assumption`);
   });
 });
