@@ -52,4 +52,14 @@ describe('lesson facts', () => {
     const exp2 = PRESETS.find((p) => p.id === 'exp2')!.summary;
     expect(exp2).toContain(`≈${burst.value} s on a c7i.large in this lab: an assumption`);
   });
+
+  it('microbursts: the RX ring maximum is not stated as an AWS fact (ENA-README: up to 16K, per type)', () => {
+    const spec = getInstanceType('c7i.large')!;
+    expect(spec.rxRingDefault.provenance).toBe('documented');
+    const text = step(lesson('microbursts'), 'rx-ring').text;
+    expect(text).toContain(`default to ${spec.rxRingDefault.value} descriptors`);
+    expect(spec.rxRingMax.provenance).toBe('assumed');
+    expect(text).toContain(`this lab assumes ${spec.rxRingMax.value}`);
+    expect(text).not.toMatch(/up to 16384 on Nitro/);
+  });
 });

@@ -1,5 +1,18 @@
 /** NET402 "Micro bursting": what it is, how to see it, how to prevent it (RX ring depth, traffic control). */
+import { getInstanceType } from '../../catalog';
 import type { LessonInput } from '../schema';
+
+/**
+ * The server's RX ring: default 1024 (ENA-SRC, documented); the maximum is negotiated with the
+ * device, "up to 16K … depending on the instance type" (ENA-README), and not published per type:
+ * the catalog's c7i.large figure is `assumed`, so the text points at ethtool -g instead of stating it.
+ */
+const RINGS = getInstanceType('c7i.large')!;
+export const MICROBURST_RX_RING = {
+  default: RINGS.rxRingDefault.value,
+  max: RINGS.rxRingMax.value,
+  maxProvenance: RINGS.rxRingMax.provenance,
+} as const;
 
 const UDP_BURST = 'iperf3 -c server -u -b 10G -P 8 -t 1 -l 8948';
 
@@ -107,7 +120,9 @@ export const microbursts: LessonInput = {
       title: 'Deeper RX rings on the receiver',
       text:
         'On the receiving side, a burst that arrives faster than the kernel drains the RX ring overflows it (rx_overruns). ' +
-        "ENA RX rings default to 1024 descriptors and go up to 16384 on Nitro. Give the server's eth0 at least 4096 RX descriptors, " +
+        `ENA RX rings default to ${MICROBURST_RX_RING.default} descriptors; the maximum depends on the instance type (up to 16K, ` +
+        `ethtool -g shows it; AWS does not publish it per type, and this lab assumes ${MICROBURST_RX_RING.max}). ` +
+        "Give the server's eth0 at least 4096 RX descriptors, " +
         'check with ethtool -g, and send the burst again: rx_overruns on the server must stay at 0.',
       goal: [
         {
