@@ -5,19 +5,18 @@
  * Guarantees: every figure is tagged with its provenance and source (domain-facts §2.2, §2.4–2.7,
  * §1.6); the internet-gateway rule is a pure function of vCPUs and instance bandwidth.
  */
-import { documented, type Figure, measured } from './figure';
+import { assumed, documented, type Figure } from './figure';
 
-/** Single-flow (5-tuple; 3-tuple for GRE/IPsec) bandwidth caps, Gbps. Always also capped by the instance. */
 /**
  * Bandwidth of one Nitro card, by generation (AWS-NITRO, domain-facts §2.9): what one ENI can move
  * in each direction whatever its allowances, so no instance receives or sends faster than its card,
  * even for 10 µs.
  */
 export const NITRO_CARD_BANDWIDTH_GBPS: Readonly<Record<2 | 3 | 4 | 5 | 6, Figure<number>>> = Object.freeze({
-  2: measured(
+  2: assumed(
     25,
-    'REINVENT',
-    'AWS-NITRO gives no per-card figure for v2; the NET402 history slide shows C5 (Nitro v2) at 25G, the most a v2 type offers.',
+    'REINVENT; MOTO',
+    'Not published: AWS-NITRO gives no per-card figure for v2. Rule: the most any v2 type offers, 25 Gbps (MOTO: c5.18xlarge, m5.24xlarge), which the NET402 history slide also lists for C5 (Nitro v2). That slide is talk content, not a measurement.',
   ),
   3: documented(100, 'AWS-NITRO', 'Nitro v3: 100 Gbps per card.'),
   4: documented(
@@ -29,6 +28,7 @@ export const NITRO_CARD_BANDWIDTH_GBPS: Readonly<Record<2 | 3 | 4 | 5 | 6, Figur
   6: documented(400, 'AWS-NITRO', 'Nitro v6: up to 400 Gbps per card.'),
 });
 
+/** Single-flow (5-tuple; 3-tuple for GRE/IPsec) bandwidth caps, Gbps. Always also capped by the instance. */
 export const PER_FLOW_LIMIT_GBPS: {
   readonly outsideClusterPlacementGroup: Figure<number>;
   readonly insideClusterPlacementGroup: Figure<number>;
