@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getInstanceType } from '../../src/catalog';
-import { LESSON_DOCUMENTS } from '../../src/lessons';
+import { LESSON_DOCUMENTS, LESSONS } from '../../src/lessons';
 import type { LessonInput } from '../../src/lessons/schema';
 import { PRESETS } from '../../src/scenario/presets';
+import { LessonLab } from './harness';
 
 function lesson(id: string): LessonInput {
   const l = LESSON_DOCUMENTS.find((d) => d.id === id);
@@ -61,5 +62,20 @@ describe('lesson facts', () => {
     expect(spec.rxRingMax.provenance).toBe('assumed');
     expect(text).toContain(`this lab assumes ${spec.rxRingMax.value}`);
     expect(text).not.toMatch(/up to 16384 on Nitro/);
+  });
+
+  it('packet journey: the RSS hash input for TCP/UDP is the 4-tuple, without the protocol (ENA-SRC default hash control)', () => {
+    const text = allText(lesson('packet-journey'));
+    expect(text).not.toMatch(/\[source IP, destination IP, protocol, source port, destination port\]/);
+    expect(text).toContain('source IP, destination IP, source port and destination port');
+    // the command the text names prints those four fields in the lesson's lab
+    const lab = new LessonLab(LESSONS.find((l) => l.id === 'packet-journey')!);
+    const out = lab.run('ethtool -n eth0 rx-flow-hash tcp4')[0]!.output;
+    expect(out.trim().split('\n').slice(1)).toEqual([
+      'IP SA',
+      'IP DA',
+      'L4 bytes 0 & 1 [TCP/UDP src port]',
+      'L4 bytes 2 & 3 [TCP/UDP dst port]',
+    ]);
   });
 });

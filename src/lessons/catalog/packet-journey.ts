@@ -22,8 +22,9 @@ export const packetJourney: LessonInput = {
       title: 'Meet eth0',
       text:
         "eth0 is the Elastic Network Adapter (ENA) that the Nitro card presents for this instance's ENI. " +
-        'It has one TX/RX queue pair per channel, and an RSS indirection table that maps a hash of ' +
-        'the 5-tuple [source IP, destination IP, protocol, source port, destination port] to a queue.\n\n' +
+        'It has one TX/RX queue pair per channel, and an RSS indirection table that maps a hash of the flow to a queue. ' +
+        'The talk calls it the 5-tuple hash; for TCP and UDP the hashed fields are the source IP, destination IP, source port ' +
+        'and destination port (the protocol picks which fields are hashed; ethtool -n eth0 rx-flow-hash tcp4 lists them).\n\n' +
         'Show the channels (queues) and the indirection table of eth0.',
       goal: [
         {
@@ -56,7 +57,7 @@ export const packetJourney: LessonInput = {
         answer: { metric: 'rx_queues_used', host: 'server', window: 'last-command', command: '^iperf3\\s' },
         tolerance: { absolute: 0.5 },
         reason:
-          'The queue is chosen by hashing the 5-tuple (Toeplitz over the RSS key, then the indirection table), ' +
+          "The queue is chosen by hashing the flow's addresses and ports (Toeplitz over the RSS key, then the indirection table), " +
           'and every packet of the flow has the same 5-tuple: one flow never spreads over queues.',
       },
       goal: [
