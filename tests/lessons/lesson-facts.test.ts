@@ -78,4 +78,9 @@ describe('lesson facts', () => {
       'L4 bytes 2 & 3 [TCP/UDP dst port]',
     ]);
   });
+
+  it('pps limits: two flows are not promised two queues (RSS hashes each flow; two can collide)', () => {
+    expect(allText(lesson('pps-limits'))).not.toMatch(/Each flow has its own queue/);
+    expect(allText(lesson('packet-journey'))).toContain('Two flows may hash to the same queue');
+  });
 });

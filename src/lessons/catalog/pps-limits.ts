@@ -54,7 +54,9 @@ export const ppsLimits: LessonInput = {
     {
       id: 'two-queues',
       title: 'Two flows, two queues',
-      text: 'Now two flows at MSS 128 (-P 2). Each flow has its own queue and its own processor.',
+      text:
+        'Now two flows at MSS 128 (-P 2). Each flow is hashed to a queue on its own, so two flows usually get two queues and two ' +
+        'processors (they can also collide on one).',
       predict: {
         question: 'What rate (Gbps) will the two flows reach together?',
         answer: { metric: 'iperf3.received_gbps' },
