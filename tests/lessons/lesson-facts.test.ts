@@ -83,4 +83,13 @@ describe('lesson facts', () => {
     expect(allText(lesson('pps-limits'))).not.toMatch(/Each flow has its own queue/);
     expect(allText(lesson('packet-journey'))).toContain('Two flows may hash to the same queue');
   });
+
+  it('action plan: the PPS allowance of a type is the lab’s assumption (AWS-ENAPERF: not published)', () => {
+    for (const t of ['c6i.8xlarge', 'c6in.4xlarge']) expect(getInstanceType(t)!.ppsAllowance.provenance).toBe('assumed');
+    const hints = step(lesson('action-plan'), 'small-packets').hints!.join('\n');
+    expect(hints).toContain('This lab assumes they grow with the type');
+    // the model does give the "n" type the higher allowance the hint promises
+    const [b, c] = ['c6i.8xlarge', 'c6in.4xlarge'].map((t) => getInstanceType(t)!.ppsAllowance.value);
+    expect(c!).toBeGreaterThan(2 * b!);
+  });
 });

@@ -112,7 +112,8 @@ export const actionPlan: LessonInput = {
         },
       ],
       hints: [
-        'PPS allowances are not published per type; the network-optimised "n" types carry far more packets per second.',
+        "PPS allowances are not published per type. This lab assumes they grow with the type's bandwidth, so here the " +
+          'network-optimised "n" types carry far more packets per second.',
         'Try the same test against two candidates and compare pps_allowance_exceeded.',
       ],
       solution: ['iperf3 -c ingest-b -t 1 -M 128 -P 8', 'iperf3 -c ingest-c -t 1 -M 128 -P 8'],
