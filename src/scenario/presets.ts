@@ -40,8 +40,7 @@ export const PRESETS: readonly Preset[] = [
   {
     id: 'exp2',
     title: 'Exp 2 · burst credits run out (600 s)',
-    summary:
-      `Two flows burst at 12.5 Gbps until the network I/O credits run out (≈${EXP2_ASSUMED_BURST_SECONDS} s on a c7i.large in this lab: an assumption, AWS publishes only "5 to 60 minutes"), then fall to the baseline; bw_out_allowance_exceeded climbs.`,
+    summary: `Two flows burst at 12.5 Gbps until the network I/O credits run out (≈${EXP2_ASSUMED_BURST_SECONDS} s on a c7i.large in this lab: an assumption, AWS publishes only "5 to 60 minutes"), then fall to the baseline; bw_out_allowance_exceeded climbs.`,
     scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
     commands: ['iperf3 -c server -t 600 -l 9000 -P 2', 'ethtool -S eth0'],
   },

@@ -40,7 +40,9 @@ describe('lesson facts', () => {
       432_000, 180, 30,
     ]);
     const reason = step(lesson('conntrack'), 'udp-timeout').predict!.reason;
-    expect(reason).toContain(`${t.udpSeconds.value} s by default, ${t.udpStreamSeconds.value} s for a stream`);
+    expect(reason).toContain(
+      `${t.udpSeconds.value} s by default, ${t.udpStreamSeconds.value} s for a stream`,
+    );
     expect(allText(lesson('conntrack'))).not.toMatch(/60 s for a stream/);
   });
 
@@ -85,7 +87,8 @@ describe('lesson facts', () => {
   });
 
   it('action plan: the PPS allowance of a type is the lab’s assumption (AWS-ENAPERF: not published)', () => {
-    for (const t of ['c6i.8xlarge', 'c6in.4xlarge']) expect(getInstanceType(t)!.ppsAllowance.provenance).toBe('assumed');
+    for (const t of ['c6i.8xlarge', 'c6in.4xlarge'])
+      expect(getInstanceType(t)!.ppsAllowance.provenance).toBe('assumed');
     const hints = step(lesson('action-plan'), 'small-packets').hints!.join('\n');
     expect(hints).toContain('This lab assumes they grow with the type');
     // the model does give the "n" type the higher allowance the hint promises

@@ -42,8 +42,7 @@ export const burstBaseline: LessonInput = {
         question: 'Once the credits are gone, what rate (Gbps) will the two flows get together?',
         answer: { metric: 'iperf3.last_interval_gbps' },
         tolerance: { relative: 0.15 },
-        reason:
-          `Without credits the instance is shaped to its baseline, ${BASELINE} Gbps for a c7i.large; the talk measured 368 + 403 = 772 Mbps.`,
+        reason: `Without credits the instance is shaped to its baseline, ${BASELINE} Gbps for a c7i.large; the talk measured 368 + 403 = 772 Mbps.`,
       },
       goal: [
         {
