@@ -132,6 +132,19 @@ describe('the visual lab in Chromium', () => {
     expect(await page.locator('.path').textContent()).toMatch(
       /dropped on client .*bw_out_allowance_exceeded/,
     );
+    // then the picture is redrawn with the packets there (the run to the drop went counts-only)
+    await page.waitForFunction(
+      () =>
+        /the picture shows the packets there/.test(
+          document.querySelector('[aria-label="What changed"]')?.textContent ?? '',
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(await page.getByTestId('sim-time').textContent()).toBe(`${at} s`);
+    const path = (await page.locator('.path').textContent()) ?? '';
+    expect(path).toMatch(/\d+ batches, [\d,]+ packets in this window; every batch drawn/);
+    expect(path).not.toMatch(/Fast-forward/);
     expect(problems).toEqual([]);
   });
 
