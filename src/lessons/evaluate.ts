@@ -200,7 +200,8 @@ export function measure(obs: Observation, m: Measure): MeasureResult {
       return {
         value: null,
         source,
-        missing: 'no Bytes datapoint yet (a period is published once it is over; asked for Sum?)',
+        missing:
+          'no Bytes datapoint yet (a datapoint needs a whole clock minute of samples: let the minute end; asked for Sum?)',
       };
     return { value: (Math.max(...sums) * 8) / period / 1e9, source: `${source} (Sum × 8 / ${period} s)` };
   }

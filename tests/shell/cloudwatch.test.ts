@@ -106,6 +106,32 @@ describe('aws cloudwatch: one burst seen by iperf3 and by CloudWatch', () => {
     expect(p60.Datapoints.map((x: { Sum: number }) => x.Sum)).toEqual([bytes]);
   });
 
+  it('basic monitoring on Nitro: the 5-minute datapoint is there after its first minute, and grows sample by sample', () => {
+    // the burst in the first minute; asked 2 min 30 s in, 4 min 30 s in, then when the 5 minutes are over
+    const l = lab({});
+    runScript(l, ['iperf3 -c server -t 6 -M 9000 -P 1', 'sleep 144']);
+    const bytes = l.instance('client')!.nitro.traffic.bytesOut;
+    const at = (label: string) => {
+      const d = JSON.parse(stats(l, 300).stdout).Datapoints;
+      expect(d, label).toHaveLength(1);
+      return d[0];
+    };
+    const early = at('2 min 30 s');
+    expect(early.Timestamp).toBe('2024-12-02T17:00:00+00:00');
+    expect(early.SampleCount).toBe(2);
+    expect(early.Sum).toBe(bytes);
+    expect(early.Average).toBeCloseTo(bytes / 2, 3);
+    runScript(l, ['sleep 120']);
+    expect(at('4 min 30 s').SampleCount).toBe(4);
+    runScript(l, ['sleep 30']);
+    const full = at('5 min');
+    expect(full.SampleCount).toBe(5);
+    expect(full.Timestamp).toBe('2024-12-02T17:00:00+00:00');
+    // the Sum did not change (no traffic since the burst); the Average fell as samples came in
+    expect(full.Sum).toBe(bytes);
+    expect(full.Average).toBeLessThan(early.Average);
+  });
+
   it('a wall-clock start 3 s before a minute splits the burst between two datapoints', () => {
     const { l, bytes } = burst({ monitoring: 'detailed', wallClockStart: '2024-12-02T16:59:57Z' });
     const doc = JSON.parse(stats(l, 60).stdout);

@@ -51,7 +51,7 @@ export const cloudwatchTruth: LessonInput = {
         },
       ],
       hints: [
-        'A datapoint is published once its period is over: sleep 120 after the test.',
+        'A 1-minute datapoint is published once its minute is over: sleep 120 after the test.',
         `The instance ID: ec2-metadata -i on the client prints instance-id: ${CLIENT_ID}.`,
         'aws cloudwatch get-metric-statistics --namespace AWS/EC2 --metric-name NetworkOut --dimensions Name=InstanceId,Value=i-… --start-time … --end-time … --period 60 --statistics Sum',
       ],

@@ -170,7 +170,8 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       colour: PALETTE.red,
       width: 2.5,
       dash: DOT,
-      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 300e9, gbps)),
+      // on Nitro the 5-minute datapoint is there from its first minute on, and grows
+      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 300e9, gbps, 60e9)),
     },
   );
 
@@ -287,7 +288,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       unit: 'Gbit/s',
       lines: rateLines,
       source:
-        "ENA byte counters (IP + Ethernet header), averaged per pixel, 1 ms at finest: out is what the instance hands its Nitro card, before the card's shapers queue or drop; in is what reaches the RX rings. iperf3's own intervals from its -J report. CloudWatch datapoints exist only for complete periods, as CloudWatch publishes them.",
+        "ENA byte counters (IP + Ethernet header), averaged per pixel, 1 ms at finest: out is what the instance hands its Nitro card, before the card's shapers queue or drop; in is what reaches the RX rings. iperf3's own intervals from its -J report. CloudWatch's 1-minute datapoints exist for complete minutes; the 5-minute one (basic monitoring) is published on Nitro after its first minute and updated each minute, so its Sum / 300 climbs while its 5 minutes run.",
     },
     {
       id: 'pps',

@@ -54,12 +54,18 @@ export function rateSeries(
   return { x, y, n };
 }
 
-/** Mean rate per fixed period (periodNs) of a cumulative column: [start, end, rate] bins. */
+/**
+ * Mean rate per fixed period (periodNs) of a cumulative column: [start, end, rate] bins, for the
+ * complete periods. With `partialSampleNs`, the period under way is there too once one sample of
+ * it is over: what it holds so far over the whole period (CloudWatch's 5-minute datapoint on
+ * Nitro, published after its first 1-minute sample and updated with each: Sum / 300 climbs).
+ */
 export function binnedRate(
   s: SeriesBuffer,
   col: number,
   periodNs: number,
   scale: number,
+  partialSampleNs?: number,
 ): Array<{ fromNs: number; toNs: number; rate: number }> {
   const out: Array<{ fromNs: number; toNs: number; rate: number }> = [];
   if (col < 0 || s.length < 2) return out;
@@ -75,8 +81,17 @@ export function binnedRate(
     const v0 = at(start);
     const endClamped = Math.min(end, last);
     const v1 = at(endClamped);
-    // only complete periods are published (CloudWatch) or printed (iperf3)
-    if (endClamped < end) break;
+    // only complete periods are published (CloudWatch) or printed (iperf3), but for a datapoint
+    // that grows sample by sample
+    if (endClamped < end) {
+      const samples = partialSampleNs ? Math.floor((last - start) / partialSampleNs) : 0;
+      if (samples > 0) {
+        i = 0;
+        const upTo = at(start + samples * partialSampleNs!);
+        out.push({ fromNs: start, toNs: end, rate: ((upTo - v0) / (periodNs / 1e9)) * scale });
+      }
+      break;
+    }
     out.push({ fromNs: start, toNs: end, rate: ((v1 - v0) / (periodNs / 1e9)) * scale });
   }
   return out;

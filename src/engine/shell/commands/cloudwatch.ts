@@ -7,10 +7,14 @@
  * How the datapoints are built (as AWS builds them):
  * - EC2 measures each instance every clock minute (minutes of the scenario's wall clock,
  *   `settings.wallClockStart`): one sample per minute whose value is that minute's total. Detailed
- *   monitoring publishes each minute as a datapoint (SampleCount 1); basic monitoring publishes
- *   every 5 clock minutes a statistic set of the 5 one-minute samples (Sum = their sum,
- *   SampleCount 5, Average = Sum / 5, Minimum/Maximum of the per-minute sums). A period is
- *   published once it is over; the first period after boot holds the minutes the instance ran.
+ *   monitoring publishes each minute as a datapoint (SampleCount 1) once the minute is over; basic
+ *   monitoring keeps one statistic set per 5 clock minutes of the 1-minute samples (Sum = their
+ *   sum, SampleCount = how many, Average = Sum / SampleCount, Minimum/Maximum of the per-minute
+ *   sums). Every lab instance is Nitro-based, and on Nitro the 5-minute datapoint is published
+ *   right after its first sample and updated as each later one arrives, with the same timestamp
+ *   (CloudWatch UG, "Amazon EC2 metrics": on Xen it appears only when the 5 minutes are over): a
+ *   query inside the 5 minutes gets the datapoint as it is so far (SampleCount 1–4). The first
+ *   period after boot holds the minutes the instance ran.
  * - The agent samples the cumulative ethtool counters every 60 s (its default
  *   metrics_collection_interval) at clock minutes; the values only grow, so RATE() is needed.
  * - A query's periods start at StartTime rounded down to the minute (GetMetricData API reference:
@@ -159,8 +163,8 @@ function published(lab: Lab, namespace: string, metric: string, dims: Dimension[
       return perMinute.map(({ t, v }) => ({ t, sum: v, count: 1, min: v, max: v }));
     const sets: StatSet[] = [];
     for (const { t, v } of perMinute) {
+      // Nitro: the 5-minute datapoint exists from its first sample on and grows with each one
       const t5 = Math.floor(t / 300) * 300;
-      if (t5 + 300 > nowS) break; // published once the 5 minutes are over
       const last = sets[sets.length - 1];
       if (last && last.t === t5) {
         last.sum += v;

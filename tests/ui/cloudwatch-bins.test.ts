@@ -1,0 +1,33 @@
+/**
+ * The charts' CloudWatch lines from the counter samples: complete periods only, except the
+ * 5-minute datapoint, which on Nitro is published after its first 1-minute sample and updated with
+ * each (its Sum / 300 climbs while the 5 minutes run).
+ */
+import { describe, expect, it } from 'vitest';
+import { SeriesBuffer } from '../../src/state/series-buffer';
+import { binnedRate } from '../../src/ui/charts/series';
+
+/** 1 GB/s of bytes, sampled every second for `seconds`. */
+function steady(seconds: number): SeriesBuffer {
+  const s = new SeriesBuffer();
+  s.reset(1);
+  for (let t = 0; t <= seconds; t++) s.appendRow(t * 1e9, [t * 1e9]);
+  return s;
+}
+
+describe('CloudWatch periods in the charts', () => {
+  it('a 5-minute period under way: nothing before its first minute, then the whole minutes so far over 300 s', () => {
+    expect(binnedRate(steady(50), 0, 300e9, 1, 60e9)).toEqual([]);
+    // 150 s in: two whole minutes (120 GB) over 300 s
+    expect(binnedRate(steady(150), 0, 300e9, 1, 60e9)).toEqual([{ fromNs: 0, toNs: 300e9, rate: 0.4e9 }]);
+    expect(binnedRate(steady(299), 0, 300e9, 1, 60e9)[0]!.rate).toBeCloseTo(0.8e9, 0);
+    // complete: the true mean
+    expect(binnedRate(steady(300), 0, 300e9, 1, 60e9)).toEqual([{ fromNs: 0, toNs: 300e9, rate: 1e9 }]);
+  });
+
+  it('without partial samples (1-minute datapoints, iperf3 intervals) a period shows once it is over', () => {
+    expect(binnedRate(steady(150), 0, 300e9, 1)).toEqual([]);
+    const minutes = binnedRate(steady(150), 0, 60e9, 1);
+    expect(minutes.map((b) => b.rate)).toEqual([1e9, 1e9]);
+  });
+});
