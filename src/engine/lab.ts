@@ -137,7 +137,8 @@ export class Lab {
               : spec.conntrackAllowanceMax.value,
           enaExpressSupported: spec.enaExpressSupported.value,
           cardBps: NITRO_CARD_BANDWIDTH_GBPS[spec.nitroGeneration.value].value * 1e9,
-          sameAzPlacement: scenario.placement === 'cluster' || scenario.placement === 'same-az',
+          // SRD between instances of the lab's Region, in one AZ or across AZs (not via the internet)
+          srdPlacement: scenario.placement !== 'internet',
           fabricOneWayNs: this.fabricDelayNs,
           srdFlowLimitBps: Math.min(PER_FLOW_LIMIT_GBPS.enaExpress.value, peakGbps) * 1e9,
         },

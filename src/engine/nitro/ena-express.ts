@@ -1,8 +1,10 @@
 /**
  * ENA Express (AWS SRD) on one Nitro card (domain facts §2.7, §1.7):
  * - Eligibility, per flow: both instance types supported (AWS-ENAX list, catalog), both ENIs with
- *   EnaSrdEnabled, same Availability Zone (the subnets' AZ, and not a cross-AZ or internet
- *   placement), no middlebox (the model has none between ENIs); TCP automatically, UDP only when
+ *   EnaSrdEnabled, in one AZ or across AZs of the Region (AWS-ENAX today; it was same subnet at
+ *   launch, same AZ in 2024 and in the NET402 talk's "AZ local": domain facts §2.7; the lab's
+ *   Region, us-east-1, is not among those excluded), not via the internet, no middlebox (the model
+ *   has none between ENIs); TCP automatically, UDP only when
  *   both ENIs also have EnaSrdUdpEnabled. Decided once per flow and VPC mutation epoch (an
  *   `modify-network-interface-attribute` mid-run applies to the next packet).
  * - An eligible packet larger than the SRD MTU (8900, ENA_EXPRESS_MTU_BYTES) falls back to standard
@@ -61,8 +63,8 @@ const ELIGIBLE = 2;
 export interface EnaExpressConfig {
   /** The instance type is on AWS's list (the device reports ENA_ADMIN_ENA_SRD_INFO). */
   supported: boolean;
-  /** The lab's placement puts all instances in one AZ (not 'cross-az' / 'internet'). */
-  sameAzPlacement: boolean;
+  /** The lab's placement keeps the instances in its Region's VPC (any but 'internet'). */
+  srdPlacement: boolean;
   /** One-way fabric delay between cards, which the lab applies after the receiving card. */
   fabricOneWayNs: number;
 }
@@ -110,10 +112,10 @@ export class EnaExpress {
     return (e.enaSrd.EnaSrdEnabled ? 1 : 0) + (e.enaSrd.EnaSrdUdpSpecification.EnaSrdUdpEnabled ? 2 : 0);
   }
 
-  /** Whether two ENIs may talk SRD for `proto` (both supported, both enabled, same AZ; UDP opt-in). */
+  /** Whether two ENIs may talk SRD for `proto` (both supported, both enabled, same Region; UDP opt-in). */
   pairEligible(a: Eni, b: Eni, proto: Packet['flow']['tuple']['proto']): boolean {
     const vpc = this.vpc;
-    if (vpc === null || !this.cfg.sameAzPlacement) return false;
+    if (vpc === null || !this.cfg.srdPlacement) return false;
     if (!a.spec.enaExpressSupported.value || !b.spec.enaExpressSupported.value) return false;
     if (!a.enaSrd.EnaSrdEnabled || !b.enaSrd.EnaSrdEnabled) return false;
     if (proto === 'udp') {
@@ -123,7 +125,8 @@ export class EnaExpress {
       )
         return false;
     } else if (proto !== 'tcp') return false;
-    return vpc.subnet(a.subnetId)?.AvailabilityZone === vpc.subnet(b.subnetId)?.AvailabilityZone;
+    // one VPC, one Region: in one AZ or across its AZs alike
+    return vpc.subnet(a.subnetId) !== undefined && vpc.subnet(b.subnetId) !== undefined;
   }
 
   /** Whether the flow of `p` is SRD-eligible, seen from this card (egress: to dst; ingress: from src). */

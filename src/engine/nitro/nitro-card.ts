@@ -83,9 +83,10 @@ export interface NitroConfig {
   conntrackAllowance: number;
   /** The card's own bandwidth, each direction (NITRO_CARD_BANDWIDTH_GBPS); absent = unlimited. */
   cardBps?: number;
-  /** ENA Express: the type is on AWS's list; the placement keeps instances in one AZ. Default: off. */
+  /** ENA Express: the type is on AWS's list. Default: off. */
   enaExpressSupported?: boolean;
-  sameAzPlacement?: boolean;
+  /** ENA Express: the placement keeps the instances in the Region's VPC (not across the internet). */
+  srdPlacement?: boolean;
   /**
    * The fabric's one-way delay between cards (the lab applies it after the receiving card, on the
    * way to its host); SRD's acknowledgements take it into account. Default 0.
@@ -197,7 +198,7 @@ export class NitroCard {
       sched,
       {
         supported: cfg.enaExpressSupported ?? false,
-        sameAzPlacement: cfg.sameAzPlacement ?? false,
+        srdPlacement: cfg.srdPlacement ?? false,
         fabricOneWayNs: cfg.fabricOneWayNs ?? 0,
       },
       params,

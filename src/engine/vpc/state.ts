@@ -229,7 +229,7 @@ export interface FlowDecision {
     | { kind: 'instance'; instance: string }
     | { kind: 'internet' }
     | { kind: 'link-local'; service: string };
-  /** ENA Express applies: both ENIs enabled (UDP: UDP enabled too), same AZ (AWS-ENAX). */
+  /** ENA Express applies: both ENIs enabled (UDP: UDP enabled too), in the Region (AWS-ENAX). */
   enaExpress: boolean;
   /** The epoch the decision was taken under (re-evaluate when state.mutationEpoch differs). */
   epoch: number;

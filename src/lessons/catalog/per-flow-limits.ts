@@ -68,7 +68,7 @@ export const enaExpress: LessonInput = {
   talk: 'Flow Analysis: "ENA Express Flow – 25Gbps"; Preventing Microbursts: ENA Express 101 (opt-in, Nitro v4+, AZ local)',
   summary:
     'Outside a cluster placement group a flow is limited to 5 Gbps. ENA Express (SRD) lifts one flow to 25 Gbps when both ' +
-    'ends are supported types in the same AZ and both ENIs opt in.',
+    'ends are supported types and both ENIs opt in: in one AZ, as the talk says ("AZ local"), and today also across the AZs of a Region.',
   scenario: {
     version: 2,
     placement: 'same-az',
