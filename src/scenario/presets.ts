@@ -56,7 +56,7 @@ export const PRESETS: readonly Preset[] = [
     id: 'exp4',
     title: 'Exp 4 · UDP flood on 2 vCPUs',
     summary:
-      'Eight UDP senders at 10 Gbps each: the sender’s vCPUs and the receiver’s allowance decide what arrives.',
+      'Eight UDP senders at 10 Gbps each: the sender’s 2 vCPUs decide what leaves the sockets (≈ 26 Gbps), the sender’s Nitro card lets 12.5 Gbps out (bw_out_allowance_exceeded), and about half never arrives.',
     scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
     commands: ['iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1'],
   },
