@@ -119,6 +119,13 @@ export const MODEL_PARAMS = {
     'AWS-CT (the per-instance maximum is not published)',
     'Per-instance conntrack allowance used instead of the catalog figure when > 0 (0 = the catalog conntrackAllowanceMax). For experiments with a small table.',
   ),
+  conntrackClosedLingerNs: p(
+    5_000_000_000,
+    'ns after the last packet',
+    'assumed',
+    'AWS What\'s New 2023-11-20 ("if an EC2 instance does not send or receive a FIN or RST, the connections can stay idle for up to 5 days"; idle connections were tracked "until they were closed"); Linux nf_conntrack tcp_timeout_close 10 s, tcp_timeout_time_wait 120 s',
+    'How long the Nitro card keeps the conntrack entry of a TCP connection that has seen a FIN in both directions (or an RST), counted from its last packet, before removing it. AWS says closed connections stop being tracked but not how soon. 5 s lets the last ACK pass (one round trip: µs to ms in a VPC) and a lost FIN be retransmitted four times (RTO from 200 ms, doubling: 3 s in all), and stays below what Linux nf_conntrack keeps a closed connection (10 s after a RST, 120 s in TIME_WAIT).',
+  ),
   burstCreditSecondsOverride: p(
     0,
     's',

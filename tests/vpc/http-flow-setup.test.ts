@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Lab } from '../../src/engine/lab';
+import { MODEL_PARAMS } from '../../src/engine/params';
 import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import { defaultScenario, type Scenario } from '../../src/scenario/schema';
@@ -72,13 +73,20 @@ describe('conntrack allowance under ab -c 100', () => {
     const s = new LabSession(lab);
     expect(counter(lab, 'client', 'conntrack_allowance_available')).toBe(64);
     const r1 = runAll(s, 'ab -n 400 -c 100 -s 2 http://server/');
-    // the table filled: new connections' SYNs are dropped, ab gives up after -s 2 without progress
+    // the table filled: new connections' SYNs are dropped, ab gives up after -s 2 without progress;
+    // the first 64 connections closed (FIN both ways) but their entries linger past ab's 2 s
     expect(counter(lab, 'client', 'conntrack_allowance_available')).toBe(0);
+    expect(runAll(s, 'lab nitro show client').output).toMatch(/:80 +Closed +tracked/);
     const exceeded = counter(lab, 'client', 'conntrack_allowance_exceeded');
     expect(exceeded).toBeGreaterThan(36); // 100 − 64 first SYNs at least, plus retransmissions
     expect(r1.exitCode).toBe(70007 & 255);
     expect(r1.stderr).toContain('apr_pollset_poll: The timeout specified has expired (70007)\n');
     expect(r1.output).toMatch(/Total of \d+ requests completed\n/);
+    // a closed connection's entry goes conntrackClosedLingerNs after its last packet: all 64 come back
+    // (ab exited: the connections it was still opening are gone, nothing retries their SYNs)
+    runAll(s, `sleep ${MODEL_PARAMS.conntrackClosedLingerNs.value / 1e9}`);
+    expect(counter(lab, 'client', 'conntrack_allowance_available')).toBe(64);
+    expect(counter(lab, 'client', 'conntrack_allowance_exceeded')).toBe(exceeded);
 
     const sg = lab.scenario.vpc.SecurityGroups[0]!.GroupId;
     const auth = runAll(

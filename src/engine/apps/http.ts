@@ -15,8 +15,13 @@
  * The client connection: the SYN, the request and the response are real packets through both hosts'
  * stacks, qdiscs, ENA queues and Nitro cards (flow setup, conntrack, shaping). HTTPS adds the TLS 1.3
  * full handshake as one extra round trip (ClientHello → server flight → Finished + request; sizes
- * are assumed parameters); no cryptography CPU is modelled. Not modelled: connection teardown (FIN):
- * a finished connection just stops sending, so its conntrack entry stays until its idle timeout.
+ * are assumed parameters); no cryptography CPU is modelled.
+ *
+ * Teardown: closing the connection is a FIN exchange on the wire (host/tcp.ts). A request sent with
+ * `Connection: close` semantics (ab without -k: HTTP/1.0) is closed by the server after its
+ * response, as nginx does; otherwise the client closes (curl at exit, ab -k at the end of its run).
+ * Either side closes its socket when it reads the other's FIN (EOF), so the peer's FIN carries the
+ * ACK: FIN, FIN+ACK, ACK. A connection closed before its handshake completed just stops.
  */
 import type { Vcpu } from '../host/cpu';
 import type { TcpEndpoint } from '../host/tcp';
@@ -133,7 +138,11 @@ export class HttpConnection {
   private serverAction: (() => void) | null = null;
   private serverToWrite = 0;
   private tlsWaitingServerFlight = false;
-  private queuedRequest: { bytes: number; respBytes: number } | null = null;
+  private queuedRequest: { bytes: number; respBytes: number; close: boolean } | null = null;
+  /** The server closes after the response being written (Connection: close). */
+  private serverClosePending = false;
+  /** The last response came with Connection: close: the client closes on the server's FIN. */
+  private eofExpected = false;
 
   constructor(
     private readonly lab: Lab,
@@ -170,6 +179,7 @@ export class HttpConnection {
     this.ep.onEstablished = () => this.established();
     this.ep.onConnectFailed = () => this.fail('timedout');
     this.ep.onReadable = () => this.clientReadable();
+    this.ep.onPeerFin = () => this.ep.close(); // EOF: curl and ab close the socket
     client.host.registerTx(this.fwd.id, { kind: 'tcp', ep: this.ep });
     client.host.registerRx(this.rev.id, { kind: 'tcp', ep: this.ep });
     const served = HTTP_SERVER_PORTS.has(port);
@@ -208,6 +218,7 @@ export class HttpConnection {
     server.registerTx(this.rev.id, { kind: 'tcp', ep });
     ep.onReadable = () => this.serverReadable();
     ep.onWritable = () => this.serverWrite();
+    ep.onPeerFin = () => ep.close(); // nginx closes a connection whose client closed
     ep.onData(syn, 1); // SYN-ACK
   }
 
@@ -248,18 +259,25 @@ export class HttpConnection {
 
   /**
    * Send a request of `requestBytes` whose response is `responseBytes` (headers + body); `onResponse`
-   * when the last byte has arrived. Requests wait for the connection (and TLS) to be up.
+   * when the last byte has arrived. Requests wait for the connection (and TLS) to be up. With
+   * `connectionClose` the server closes the connection after the response (HTTP/1.0 without
+   * keep-alive, `Connection: close`).
    */
   request(
     requestBytes: number,
     x: Omit<HttpExchange, 'requestNs' | 'firstByteNs' | 'doneNs' | 'receivedBytes'>,
     onResponse: (x: HttpExchange) => void,
     onFirstByte?: (x: HttpExchange) => void,
+    connectionClose = false,
   ): void {
     this.cur = { ...x, requestNs: Number.NaN, firstByteNs: Number.NaN, doneNs: Number.NaN, receivedBytes: 0 };
     this.onResponse = onResponse;
     this.onFirstByte = onFirstByte ?? null;
-    this.queuedRequest = { bytes: requestBytes, respBytes: x.headerBytes + x.bodyBytes };
+    this.queuedRequest = {
+      bytes: requestBytes,
+      respBytes: x.headerBytes + x.bodyBytes,
+      close: connectionClose,
+    };
     if (this.state === 'open') this.flushQueued();
   }
 
@@ -273,8 +291,12 @@ export class HttpConnection {
     this.firstRequest = false;
     // the server's worker runs on one vCPU: requests queue behind each other there
     this.expectAtServer(q.bytes + extra, () =>
-      this.serverVcpu!.run(cost, () => this.serverSend(q.respBytes)),
+      this.serverVcpu!.run(cost, () => {
+        if (q.close) this.serverClosePending = true;
+        this.serverSend(q.respBytes);
+      }),
     );
+    this.eofExpected = q.close;
     this.clientExpect = q.respBytes;
     this.clientRecv = 0;
     this.cur.requestNs = this.lab.nowNs;
@@ -321,6 +343,10 @@ export class HttpConnection {
       this.serverToWrite -= n;
       ep.write(n);
     }
+    if (this.serverClosePending) {
+      this.serverClosePending = false;
+      ep.close(); // the FIN follows the response
+    }
   }
 
   private clientReadable(): void {
@@ -354,14 +380,26 @@ export class HttpConnection {
     }
   }
 
-  /** Stop using the connection (curl exits; no FIN is modelled). */
+  /**
+   * The client is done with the connection (curl exits, ab moves on or ends): it closes its socket
+   * (a FIN after what it wrote). After a complete `Connection: close` response it waits for the
+   * server's FIN instead and closes on that EOF (as ab does). A connection still connecting is
+   * dropped without a packet.
+   */
   close(): void {
     if (this.state === 'closed') return;
+    const responseDone = this.cur === null && this.queuedRequest === null;
     this.state = 'closed';
     this.cur = null;
     this.onResponse = null;
     this.queuedRequest = null;
-    this.serverToWrite = 0;
+    this.serverToWrite = 0; // what the server had not yet written is dropped (a RST would stop it)
+    if (!(this.eofExpected && responseDone)) this.ep.close();
+  }
+
+  /** The client's TCP endpoint (tests look at its close state). */
+  get clientEndpoint(): TcpEndpoint {
+    return this.ep;
   }
 }
 

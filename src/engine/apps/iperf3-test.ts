@@ -8,6 +8,8 @@
  * were written) the sender stops and sends TEST_END; the server stops counting when TEST_END
  * arrives (one one-way delay later); results are exchanged (one more one-way delay) and the client
  * prints. Threads: iperf3 ≥ 3.16 runs one thread per stream; stream k's thread runs on vCPU k mod n.
+ * Then the client closes its stream sockets (iperf_client_end) and the server closes each on EOF:
+ * a FIN exchange per TCP stream, after the data still in the send buffers (host/tcp.ts).
  */
 import { Timer } from '../core/scheduler';
 import type { Vcpu } from '../host/cpu';
@@ -354,6 +356,7 @@ export class Iperf3Test {
     // Equivalent for the model: the sending endpoint becomes established one round trip from now.
     this.lab.sched.after(2 * this.lab.oneWayDelayNs(), () => {
       tx.established = true;
+      _rx.established = true; // the client's end (it connected)
       tx.initBufferSpace();
       tx.onEstablished?.();
       tx.trySend();
@@ -686,7 +689,19 @@ export class Iperf3Test {
     this.lab.sched.after(2 * ow + 1, () => {
       this.endNs = this.lab.nowNs;
       this.state = 'done';
+      this.closeStreams();
     });
+  }
+
+  /** iperf_client_end: the client closes its end of every TCP stream; the server closes on EOF. */
+  private closeStreams(): void {
+    for (const s of this.streams) {
+      const clientEp = s.res.clientSends ? s.tcpTx : s.tcpRx;
+      const serverEp = s.res.clientSends ? s.tcpRx : s.tcpTx;
+      if (!clientEp || !serverEp) continue;
+      serverEp.onPeerFin = () => serverEp.close();
+      clientEp.close();
+    }
   }
 
   interrupt(): void {
@@ -694,6 +709,7 @@ export class Iperf3Test {
     else if (this.state === 'connecting') {
       this.state = 'done';
       this.endNs = this.lab.nowNs;
+      this.closeStreams();
     }
   }
 

@@ -15,7 +15,7 @@ import type { Scheduler } from '../core/scheduler';
 import { Timer } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
-import { splitBatch, TCP_FLAG_ACK, TCP_FLAG_SYN } from '../model/packet';
+import { splitBatch, TCP_FLAG_ACK, TCP_FLAG_FIN, TCP_FLAG_SYN } from '../model/packet';
 import type { ParamValues } from '../params';
 import type { Vcpu } from './cpu';
 import type { EnaDevice, RxDelivery } from './ena-device';
@@ -329,6 +329,7 @@ export class Host {
         if (ack && p.payloadBytes > 0 && h.ep.sndNxt > h.ep.sndUna) h.ep.onAck(p);
       } else {
         h.ep.onAck(p);
+        if (p.flags & TCP_FLAG_FIN) h.ep.onFin(p); // FIN segments carry no data here
       }
     } else if (h.kind === 'raw') {
       h.deliver(p);

@@ -19,6 +19,15 @@
  * Batches: data leaves in batches of up to `maxBatchSegs` equal segments (a GSO super-packet);
  * every scoreboard entry is one batch and is split when a SACK or ACK covers part of it.
  * Sequence numbers are byte offsets starting at 0 (no ISN: nothing in the model depends on it).
+ *
+ * Close (simplified RFC 793 / Linux tcp_close): the application's close() queues a FIN after the
+ * data written; it leaves as its own segment once that data has been sent (as tcp_send_fin when
+ * the write queue is empty; a FIN-only segment ignores cwnd, tcp_cwnd_test) and consumes one
+ * sequence number; it is retransmitted on the RTO until acknowledged. A FIN taken in order is the
+ * application's EOF (onPeerFin): a side that already sent its FIN ACKs it at once (FIN_WAIT →
+ * TIME_WAIT), otherwise the ACK is delayed (pingpong) and rides on the FIN of a prompt close().
+ * TIME_WAIT is not timed: the endpoint stays registered and re-ACKs a retransmitted FIN. A close()
+ * before the handshake completed drops the connection without a packet (SYN_SENT → CLOSE).
  */
 import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
@@ -29,6 +38,7 @@ import {
   type Flow,
   type Packet,
   TCP_FLAG_ACK,
+  TCP_FLAG_FIN,
   TCP_FLAG_SYN,
   TCP_HEADER_BYTES,
   TCP_TIMESTAMP_OPTION_BYTES,
@@ -82,6 +92,23 @@ export class TcpEndpoint {
   peer: TcpEndpoint | null = null;
   established = false;
   onEstablished: (() => void) | null = null;
+
+  // ---- close (FIN)
+  /** The application closed the socket: a FIN follows the data written. */
+  private finPending = false;
+  /** Sequence number of our FIN (the byte count written at close), -1 before close(). */
+  finSeq = -1;
+  /** Our FIN has been sent (sndNxt is past it). */
+  finSent = false;
+  /** The peer's FIN: its sequence number once seen (-1 before), and whether it was taken in order. */
+  private peerFinSeq = -1;
+  peerFinReceived = false;
+  /** close() before the handshake completed: the socket is gone, nothing more is sent. */
+  aborted = false;
+  /** Both FINs exchanged and ours acknowledged. */
+  closed = false;
+  /** Called once when the peer's FIN is taken in order (the application reads EOF). */
+  onPeerFin: (() => void) | null = null;
 
   // ---- sender state
   mss: number;
@@ -237,6 +264,74 @@ export class TcpEndpoint {
     if (this.sndbufBytes < sndmem) this.sndbufBytes = Math.min(sndmem, p.tcpWmemMax);
   }
 
+  /**
+   * The application closes the socket (close(2)): a FIN after the data already written; before the
+   * handshake completed, the connection is dropped without a packet.
+   */
+  close(): void {
+    if (this.finPending || this.aborted) return;
+    if (!this.established) {
+      this.aborted = true;
+      this.connecting = false;
+      this.rtoTimer.stop();
+      this.ptoTimer.stop();
+      this.delackTimer.stop();
+      return;
+    }
+    this.finPending = true;
+    this.finSeq = this.writeSeq;
+    this.trySend();
+  }
+
+  /** The FIN leaves once everything written before it has been sent. */
+  private sendFin(): void {
+    this.finSent = true;
+    this.sndNxt = this.finSeq + 1;
+    // the FIN carries the ACK of what we received (a pending delayed ACK rides on it)
+    if (this.delackTimer.armed) {
+      this.delackTimer.stop();
+      this.unackedSegs = 0;
+    }
+    this.transmitFin();
+    if (!this.rtoTimer.armed) this.rtoTimer.armAt(this.sched.now + this.currentRto());
+  }
+
+  private transmitFin(): void {
+    this.hooks.transmit(this.makePacket(1, 0, this.finSeq, TCP_FLAG_FIN | TCP_FLAG_ACK));
+  }
+
+  /** A FIN arrived (its ACK part already taken by onAck). */
+  onFin(p: Packet): void {
+    if (this.aborted) return;
+    if (this.peerFinSeq < 0) this.peerFinSeq = p.seq;
+    if (!this.peerFinReceived && this.rcvNxt === this.peerFinSeq) this.takeFin();
+    else this.sendAck(1); // a retransmitted FIN (our ACK was lost), or one ahead of missing data
+  }
+
+  /** tcp_fin: the peer's FIN in order. */
+  private takeFin(): void {
+    this.peerFinReceived = true;
+    this.rcvNxt += 1;
+    if (this.finSent) {
+      // FIN_WAIT → TIME_WAIT (or CLOSING): ACK at once
+      this.sendAck(1);
+      this.checkClosed();
+      return;
+    }
+    // CLOSE_WAIT: the application reads EOF; a prompt close() sends a FIN carrying the ACK,
+    // otherwise a delayed ACK (Linux enters pingpong mode on a FIN)
+    this.onPeerFin?.();
+    if (!this.finSent && !this.delackTimer.armed)
+      this.delackTimer.armAt(this.sched.now + this.params.tcpDelAckNs);
+  }
+
+  private checkClosed(): void {
+    if (this.closed || !this.finSent || this.sndUna <= this.finSeq || !this.peerFinReceived) return;
+    this.closed = true;
+    this.rtoTimer.stop();
+    this.ptoTimer.stop();
+  }
+
   /** The application wrote `bytes` (already charged to its vCPU). */
   write(bytes: number): void {
     this.writeSeq += bytes;
@@ -296,7 +391,7 @@ export class TcpEndpoint {
 
   /** Send what cwnd, rwnd, TSQ and the send buffer allow. */
   trySend(): void {
-    if (!this.established) return;
+    if (!this.established || this.aborted) return;
     const window = Math.min(Math.floor(this.cwnd) * this.mss, this.peerWindow);
     for (let guard = 0; guard < 10_000; guard++) {
       if (this.tsqBytes >= this.tsqLimit()) return; // throttled until TX completion
@@ -316,7 +411,10 @@ export class TcpEndpoint {
       }
       // 2. new data
       const avail = this.writeSeq - this.sndNxt;
-      if (avail <= 0) return;
+      if (avail <= 0) {
+        if (this.finPending && !this.finSent && this.sndNxt === this.finSeq) this.sendFin();
+        return;
+      }
       if (room < this.mss && !(avail < this.mss && room >= avail)) return;
       let bytes = Math.min(avail, room, this.maxBatchSegs * this.mss);
       let segs = Math.floor(bytes / this.mss);
@@ -487,6 +585,7 @@ export class TcpEndpoint {
 
   /** An ACK arrived (the segment's header fields); runs in softirq on `vcpu`. */
   onAck(p: Packet): void {
+    if (this.aborted) return; // the socket is gone (Linux would answer with a RST: not modelled)
     const now = this.sched.now;
     if (p.flags & TCP_FLAG_SYN) {
       // SYN-ACK: established
@@ -549,6 +648,7 @@ export class TcpEndpoint {
       }
       this.sndUna = ack;
       this.backoff = 0;
+      if (this.finSent) this.checkClosed();
     }
     // SACK blocks
     if (p.sack) {
@@ -677,6 +777,7 @@ export class TcpEndpoint {
   }
 
   private onRto(): void {
+    if (this.aborted) return;
     if (this.connecting && !this.established) {
       if (this.synRetries >= 6) {
         this.connecting = false;
@@ -704,6 +805,8 @@ export class TcpEndpoint {
     }
     this.rtoTimer.armAt(this.sched.now + this.currentRto());
     this.trySend();
+    // only the FIN is outstanding: send it again
+    if (this.finSent && this.sndUna === this.finSeq) this.transmitFin();
   }
 
   /** Linux bictcp_cong_avoid with float cwnd. */
@@ -752,6 +855,7 @@ export class TcpEndpoint {
    * once per delivery, as TCP takes it once per GRO skb.
    */
   onData(p: Packet, skbs: number, last = true): void {
+    if (this.aborted) return;
     if (p.flags & TCP_FLAG_SYN) {
       // server side: answer the SYN with SYN-ACK
       this.established = true;
@@ -806,6 +910,8 @@ export class TcpEndpoint {
     } else if (!this.delackTimer.armed) {
       this.delackTimer.armAt(this.sched.now + this.params.tcpDelAckNs);
     }
+    // a FIN that arrived ahead of missing data is taken once the data is in
+    if (!this.peerFinReceived && this.peerFinSeq >= 0 && this.rcvNxt === this.peerFinSeq) this.takeFin();
   }
 
   private deliverInOrder(bytes: number): void {

@@ -47,6 +47,7 @@ export const TCP_FLAG_SYN = 1;
 export const TCP_FLAG_ACK = 2;
 export const TCP_FLAG_FIN = 4;
 export const TCP_FLAG_PSH = 8;
+export const TCP_FLAG_RST = 16;
 
 /**
  * An IPv4 fragment batch (host/ip-fragment.ts): `count` fragments of ONE datagram (`seq` is the

@@ -5,7 +5,10 @@
  * - connection tracking: one entry per connection (5-tuple, both directions), Invalid while the
  *   first packet is on the processing path, Established once flow setup completed; tracked or
  *   untracked (untracked connections are not kept: they use no allowance); an idle timer with the
- *   ENI's AWS timeout, refreshed by every packet, expired lazily when looked at;
+ *   ENI's AWS timeout, refreshed by every packet, expired lazily when looked at; a TCP connection
+ *   that has seen a FIN one way is Closing, with a FIN both ways (or an RST) Closed: its idle timer
+ *   drops to MODEL_PARAMS.conntrackClosedLingerNs (assumed: AWS says closed connections stop being
+ *   tracked, not how soon), so the entry goes that long after the connection's last packet;
  * - flow cache: one entry per direction (Web→App, App→Web), Pending during setup, Complete after,
  *   stamped with the VPC mutation epoch of the decision (an older epoch forces re-evaluation).
  *
@@ -14,9 +17,10 @@
  * connection that finds the table full is refused (the card drops the packet and counts it in
  * `conntrack_allowance_exceeded`). Pure data: the card drives it with the simulated time.
  */
-import type { FiveTuple } from '../model/packet';
+import { type FiveTuple, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
 
-export type ConntrackState = 'Invalid' | 'Established';
+/** Closing: a FIN seen one way; Closed: a FIN both ways, or an RST (removed after the linger). */
+export type ConntrackState = 'Invalid' | 'Established' | 'Closing' | 'Closed';
 export type FlowCacheState = 'Pending' | 'Complete';
 export type MappingState = 'Unknown' | 'IP-Address';
 
@@ -38,6 +42,9 @@ export interface ConntrackEntry {
    * UDP stream (`udpStreamTimeoutNs`, see `noteUdpPacket`).
    */
   udpExchanges?: number;
+  /** TCP only: a FIN seen from the opener, from the peer (see `noteTcpFlags`). */
+  finFromOpener?: boolean;
+  finFromPeer?: boolean;
   udpLastFromOpener?: boolean;
   udpStream?: boolean;
 }
@@ -58,6 +65,32 @@ export function noteUdpPacket(c: ConntrackEntry, fromOpener: boolean, udpStreamT
     return true;
   }
   return false;
+}
+
+/**
+ * A TCP segment with FIN or RST of a tracked connection crossed the card (either direction). A FIN
+ * both ways or an RST closes the connection: its idle timeout becomes `lingerNs` (refreshed by the
+ * last ACKs like any packet), after which the entry is removed. Returns true when this closed it.
+ */
+export function noteTcpFlags(
+  c: ConntrackEntry,
+  flags: number,
+  fromOpener: boolean,
+  lingerNs: number,
+): boolean {
+  if (c.state === 'Closed') return false;
+  if ((flags & TCP_FLAG_RST) === 0) {
+    if ((flags & TCP_FLAG_FIN) === 0) return false;
+    if (fromOpener) c.finFromOpener = true;
+    else c.finFromPeer = true;
+    if (c.finFromOpener !== true || c.finFromPeer !== true) {
+      c.state = 'Closing';
+      return false;
+    }
+  }
+  c.state = 'Closed';
+  c.timeoutNs = Math.min(c.timeoutNs, lingerNs);
+  return true;
 }
 
 export interface FlowCacheEntry {

@@ -40,7 +40,7 @@ import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters, DropReason } from '../model/drop-reasons';
 import { EGRESS_FRAGMENT_PPS_PER_ENI, LINK_LOCAL_PPS_PER_ENI } from '../../catalog';
-import { type Packet, splitBatch } from '../model/packet';
+import { type Packet, splitBatch, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
 import { TokenBucket } from '../model/token-bucket';
 import type { ParamValues } from '../params';
 import {
@@ -61,6 +61,7 @@ import {
   type ConntrackEntry,
   type FlowCacheEntry,
   FlowTable,
+  noteTcpFlags,
   noteUdpPacket,
   reverseTuple,
   tupleKey,
@@ -109,6 +110,8 @@ export interface FlowPathStats {
   /** IP fragments handled (both directions): never accelerated, each takes the full path. */
   fragmentPackets: number;
 }
+
+const TCP_CLOSE_FLAGS = TCP_FLAG_FIN | TCP_FLAG_RST;
 
 const EGRESS_STAGES: readonly FlowStage[] = ['route', 'nacl-out', 'sg-out'];
 const INGRESS_STAGES: readonly FlowStage[] = ['nacl-in', 'sg-in'];
@@ -509,6 +512,7 @@ export class NitroCard {
       if (now - ct.lastSeenNs > ct.timeoutNs) return false;
       ct.lastSeenNs = now;
       if (ct.udpStream !== true && ct.tuple.proto === 'udp') this.noteUdp(ct, p);
+      else if ((p.flags & TCP_CLOSE_FLAGS) !== 0) this.noteTcp(ct, p);
     }
     this.flowStats.acceleratedPackets += p.count;
     return true;
@@ -518,6 +522,13 @@ export class NitroCard {
   private noteUdp(ct: ConntrackEntry, p: Packet): void {
     const fromOpener = p.flow.tuple.srcIp === ct.tuple.srcIp && p.flow.tuple.srcPort === ct.tuple.srcPort;
     noteUdpPacket(ct, fromOpener, this.vpc!.timeouts(this.eni!).udpStreamS * 1e9);
+  }
+
+  /** FIN / RST of a tracked TCP connection (not of a tunnel's outer flow, whose flags are the inner segment's). */
+  private noteTcp(ct: ConntrackEntry, p: Packet): void {
+    if (ct.tuple.proto !== 'tcp' || p.inner != null) return;
+    const fromOpener = p.flow.tuple.srcIp === ct.tuple.srcIp && p.flow.tuple.srcPort === ct.tuple.srcPort;
+    noteTcpFlags(ct, p.flags, fromOpener, this.params.conntrackClosedLingerNs);
   }
 
   private continueAfterSetup(p: Packet, direction: 'egress' | 'ingress'): void {
@@ -557,6 +568,7 @@ export class NitroCard {
         if (ct !== null) {
           ct.lastSeenNs = now;
           if (ct.tuple.proto === 'udp') this.noteUdp(ct, p);
+          else this.noteTcp(ct, p);
         }
         table.cacheByFlow[p.flow.id] = existing;
         this.flowStats.acceleratedPackets += p.count;
@@ -622,6 +634,7 @@ export class NitroCard {
       ct.lastSeenNs = now;
     }
     if (ct !== undefined && t.proto === 'udp') this.noteUdp(ct, p);
+    else if (ct !== undefined) this.noteTcp(ct, p);
     const conn: ConntrackEntry | null = ct ?? null;
     const peer = this.peerLabel(direction === 'egress' ? t.dstIp : t.srcIp);
     if (peer !== null) table.adjacency.set(peer, 'IP-Address');
@@ -652,7 +665,7 @@ export class NitroCard {
   private completeSetup(fwd: FlowCacheEntry, rev: FlowCacheEntry, ct: ConntrackEntry | null): void {
     fwd.state = 'Complete';
     rev.state = 'Complete';
-    if (ct !== null) ct.state = 'Established';
+    if (ct !== null && ct.state === 'Invalid') ct.state = 'Established';
     this.flowStats.flowSetups++;
   }
 

@@ -4,7 +4,8 @@
  *
  * C requests run at once; each request opens a new TCP connection (so every request pays the Nitro
  * card's flow setup and, for a tracked flow, takes a conntrack entry) unless -k keeps connections
- * alive. Measured per request as ab does: connect time (ctime), waiting time (request written →
+ * alive. Without -k the server closes each connection after its response (HTTP/1.0); with -k ab
+ * closes its connections when it exits (FIN exchanges, apps/http.ts). Measured per request as ab does: connect time (ctime), waiting time (request written →
  * first response byte) and total time; the report is ab's layout (output_results in ab.c) with its
  * median and percentile arithmetic, times in ms rounded as ap_round_ms.
  *
@@ -268,9 +269,16 @@ export function runAb(argv: string[], lab: Lab, self: Instance): CommandOutcome 
           runSlot(null);
         }
       },
+      undefined,
+      !o.keepalive, // HTTP/1.0 without keep-alive: the server closes after the response
     );
-    if (!reuse) conn.connect();
+    if (!reuse) {
+      conns.push(conn);
+      conn.connect();
+    }
   };
+  /** Every connection ab opened: closed when it exits (kept-alive ones with a FIN, connecting ones dropped). */
+  const conns: HttpConnection[] = [];
   for (let i = 0; i < o.concurrency; i++) runSlot(null);
 
   const job: Job = {
@@ -284,6 +292,7 @@ export function runAb(argv: string[], lab: Lab, self: Instance): CommandOutcome 
       interrupted = true;
     },
     finish: () => {
+      for (const c of conns) c.close();
       let stdout = `${BANNER}Benchmarking ${hostname} (be patient)${heartbeat ? '\n' : '...'}`;
       let stderr = progress;
       if (fatal) {
