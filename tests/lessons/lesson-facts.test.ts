@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getInstanceType } from '../../src/catalog';
+import { MODEL_PARAMS } from '../../src/engine/params';
 import { LESSON_DOCUMENTS, LESSONS } from '../../src/lessons';
 import type { LessonInput } from '../../src/lessons/schema';
 import { PRESETS } from '../../src/scenario/presets';
@@ -44,6 +45,22 @@ describe('lesson facts', () => {
       `${t.udpSeconds.value} s by default, ${t.udpStreamSeconds.value} s for a stream`,
     );
     expect(allText(lesson('conntrack'))).not.toMatch(/60 s for a stream/);
+  });
+
+  it('conntrack: a closed TCP connection gives its entry back (AWS What’s New 2023-11-20); how soon is the lab’s assumption', () => {
+    const linger = MODEL_PARAMS.conntrackClosedLingerNs;
+    expect(linger.provenance).toBe('assumed');
+    const fill = step(lesson('conntrack'), 'fill');
+    expect(fill.text).toContain('does not say how soon');
+    expect(fill.text).toContain(`${linger.value / 1e9} s after the connection's last packet`);
+    expect(fill.predict!.reason).toContain("the lab's assumption");
+    // the model once kept closed connections for the 5-day idle timeout; AWS removes them
+    expect(allText(lesson('conntrack'))).not.toMatch(/even after (ab is done with it|it closes)/);
+    expect(fill.goal.map((g) => [g.name, g.op, g.value])).toContainEqual([
+      'conntrack_allowance_available',
+      '==',
+      64,
+    ]);
   });
 
   it('burst: the c7i.large burst duration is named as the lab’s assumption (AWS-BW publishes only 5 to 60 min)', () => {

@@ -1,5 +1,6 @@
 /** NET402 "Flow State Anomalies" and "Connection Tracking": tracked, untracked, the allowance, idle timeouts. */
 import { getInstanceType } from '../../catalog';
+import { MODEL_PARAMS } from '../../engine/params';
 import type { LessonInput } from '../schema';
 
 /**
@@ -16,6 +17,13 @@ export const CONNTRACK_LESSON_TIMEOUTS = {
 } as const;
 const T = CONNTRACK_LESSON_TIMEOUTS;
 const TCP_DAYS = T.tcpEstablishedSeconds / 86_400;
+/**
+ * How long the card keeps a closed TCP connection's entry after its last packet: the lab's
+ * assumption (MODEL_PARAMS.conntrackClosedLingerNs); AWS says closed connections stop being
+ * tracked, not how soon.
+ */
+export const CONNTRACK_LESSON_CLOSED_LINGER_S = MODEL_PARAMS.conntrackClosedLingerNs.value / 1e9;
+const LINGER_S = CONNTRACK_LESSON_CLOSED_LINGER_S;
 
 export const conntrackScenario = {
   version: 2,
@@ -46,7 +54,8 @@ export const conntrack: LessonInput = {
     'The Nitro card tracks connections that its security groups need to remember, up to a per-instance allowance. ' +
     'When the table is full, new tracked connections are dropped (conntrack_allowance_exceeded). A flow is untracked when the rules ' +
     'allow it both ways for all addresses; untracked flows use no entry. Idle entries expire ' +
-    `(TCP established: ${TCP_DAYS} days by default, UDP: ${T.udpSeconds} s), configurable per ENI.`,
+    `(TCP established: ${TCP_DAYS} days by default, UDP: ${T.udpSeconds} s), configurable per ENI; ` +
+    'a TCP connection closed with FIN or RST stops being tracked.',
   scenario: conntrackScenario,
   steps: [
     {
@@ -109,41 +118,61 @@ export const conntrack: LessonInput = {
       id: 'fill',
       title: 'Fill the table',
       text:
-        `A TCP connection keeps its entry for the established idle timeout: ${TCP_DAYS} days by default ` +
-        `(${T.tcpEstablishedSeconds.toLocaleString('en-US')} s), even after ab is done with it. ` +
-        `Open 100 concurrent HTTP connections with ab (${AB}) and watch conntrack_allowance_available and conntrack_allowance_exceeded.`,
+        'A TCP connection holds its entry while it is open: if it never sees a FIN or RST, for the established idle timeout ' +
+        `(${TCP_DAYS} days by default, ${T.tcpEstablishedSeconds.toLocaleString('en-US')} s). Once it has closed (a FIN each way, or an RST), ` +
+        `the card stops tracking it; AWS does not say how soon, this lab removes the entry ${LINGER_S} s after the connection's last packet. ` +
+        `Open 100 concurrent HTTP connections with ab (${AB}: without -k the server closes each one after its response) ` +
+        'and watch conntrack_allowance_available and conntrack_allowance_exceeded, during the run and a few seconds after it.',
       predict: {
-        question: 'After the run, how many entries will conntrack_allowance_available show on the client?',
-        answer: { metric: 'counter_value', name: 'conntrack_allowance_available', host: 'client' },
+        question:
+          'Right after the run, how many entries will conntrack_allowance_available show on the client?',
+        answer: {
+          metric: 'counter_value',
+          name: 'conntrack_allowance_available',
+          host: 'client',
+          window: 'last-command',
+          command: '^ab\\s',
+        },
         tolerance: { absolute: 2 },
         reason:
-          `Every tracked connection holds an entry for its idle timeout (TCP established: ${TCP_DAYS} days) even after it closes cleanly here, ` +
-          'so 100 connections take all 64 entries; the rest are refused.',
+          'The first 64 connections take every entry; the other SYNs are refused (conntrack_allowance_exceeded) and retried. ' +
+          `The 64 finish and close within milliseconds, but their entries stay for ${LINGER_S} s after their last packet (the lab's assumption), ` +
+          'longer than ab waits without progress (-s 2): it gives up with the table still full. A few seconds later every entry is back.',
       },
       goal: [
         {
           metric: 'counter',
           name: 'conntrack_allowance_exceeded',
           host: 'client',
+          window: 'last-command',
+          command: '^ab\\s',
           op: '>',
           value: 0,
-          label: 'the allowance was exceeded',
+          label: 'the allowance was exceeded during the run',
         },
         {
           metric: 'counter_value',
           name: 'conntrack_allowance_available',
           host: 'client',
           op: '==',
-          value: 0,
-          label: 'no entry left',
+          value: 64,
+          label: 'the closed connections gave their entries back',
         },
       ],
-      hints: [AB, 'ethtool -S eth0 | the conntrack_* lines'],
-      solution: [AB, 'ethtool -S eth0'],
+      hints: [
+        AB,
+        'ethtool -S eth0 | the conntrack_* lines',
+        'lab nitro show client: the entries of closed connections say Closed',
+      ],
+      solution: [AB, 'ethtool -S eth0', 'lab nitro show client', `sleep ${LINGER_S}`, 'ethtool -S eth0'],
       mistakes: [
         {
           commands: ['ab -n 40 -c 4 -k http://server/'],
           why: 'four kept-alive connections need four entries: far from 64.',
+        },
+        {
+          commands: [AB],
+          why: `right after ab the closed connections still hold their entries: they go ${LINGER_S} s after the connection's last packet.`,
         },
       ],
     },
@@ -174,7 +203,7 @@ export const conntrack: LessonInput = {
       mistakes: [
         {
           commands: [AB],
-          why: 'the rules still need tracking: the full table refuses new connections again.',
+          why: 'the rules still need tracking: 100 concurrent connections need more than 64 entries, and the card refuses the rest again.',
         },
       ],
     },
