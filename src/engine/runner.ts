@@ -236,8 +236,12 @@ export class LabSession {
     this.reapBackground(sink);
     if (fg) {
       const atCap = hardCap !== undefined && !fg.stoppedByLimit && lab.nowNs - fg.startNs >= hardCap;
-      // nothing left that could end the job (the cap is handled above, with its message)
-      if (n === 0 && !fg.job.done() && lab.sched.pending === 0 && atCheckpoint && !atCap) fg.job.interrupt();
+      // nothing left that could end the job (the cap is handled above, with its message), unless
+      // time alone ends it (sleep in an idle lab: its deadline is still ahead)
+      const deadline = fg.job.deadlineNs();
+      const waiting = Number.isFinite(deadline) && deadline > lab.nowNs;
+      if (n === 0 && !fg.job.done() && lab.sched.pending === 0 && atCheckpoint && !atCap && !waiting)
+        fg.job.interrupt();
     }
     return this.finishIfDone(sink);
   }
