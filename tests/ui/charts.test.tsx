@@ -207,7 +207,7 @@ describe('charts panel: one time axis, one cursor', () => {
   it('draws every chart issue 5 lists, with the latency percentiles from the engine series', async () => {
     await render(<ChartsPanel />);
     const ids = [...el.querySelectorAll('figure.chart')].map((f) => f.getAttribute('data-chart'));
-    expect(ids).toEqual(['rate', 'pps', 'latency', 'queues', 'credits', 'drops', 'allowances']);
+    expect(ids).toEqual(['rate', 'cloudwatch', 'pps', 'latency', 'queues', 'credits', 'drops', 'allowances']);
     const latency = el.querySelector('[data-chart=latency]')!;
     expect(latency.textContent).toContain('server p50');
     expect(latency.textContent).toContain('server p99.9');
@@ -223,7 +223,7 @@ describe('charts panel: one time axis, one cursor', () => {
   it('a pointer on one chart sets the cursor in the store, and every chart shows it; click pins it', async () => {
     await render(<ChartsPanel />);
     const p = plots();
-    expect(p.length).toBe(7);
+    expect(p.length).toBe(8);
     await act(async () => {
       p[2]!.dispatchEvent(new PointerEvent('pointermove', { clientX: 200, bubbles: true }));
     });
@@ -231,7 +231,7 @@ describe('charts panel: one time axis, one cursor', () => {
     expect(c).toBeGreaterThan(0);
     expect(c).toBeLessThan(END_NS);
     // every chart: the cursor line and the same slider value
-    expect(el.querySelectorAll('.chart .cursor').length).toBe(7);
+    expect(el.querySelectorAll('.chart .cursor').length).toBe(8);
     for (const x of plots()) expect(Number(x.getAttribute('aria-valuenow'))).toBe(c);
     // the rate chart reads 10 Gbit/s at the cursor
     expect(plots()[0]!.getAttribute('aria-valuetext')).toMatch(
@@ -295,6 +295,38 @@ describe('charts panel: one time axis, one cursor', () => {
   }, 60_000);
 });
 
+describe('CloudWatch statistic', () => {
+  it('the NetworkOut chart graphs the chosen statistic: title, legend and unit follow the picker', async () => {
+    // 6 min 40 s of samples (the client idle after the first 2 s): whole minutes for CloudWatch
+    const row = new Float64Array(COLS.length);
+    row[0] = 2000 * 1.25e6;
+    for (let t = END_NS + 1e9; t <= 400e9; t += 1e9) store.series.appendRow(t, row);
+    patch(store, 'playback', { nowNs: 400e9 });
+    patch(store, 'results', { seriesVersion: 2 });
+    await render(<ChartsPanel />);
+    const cw = () => el.querySelector('[data-chart=cloudwatch]')!;
+    expect(cw().textContent).toContain('NetworkOut as CloudWatch graphs it: Sum');
+    expect(cw().textContent).toContain('client NetworkOut Sum, 5-minute datapoints (basic monitoring)');
+    const pick = [...el.querySelectorAll('label')]
+      .find((l) => l.textContent?.startsWith('CloudWatch statistic'))!
+      .querySelector('select')!;
+    expect([...pick.options].map((o) => o.value)).toEqual([
+      'Sum',
+      'Average',
+      'Maximum',
+      'Minimum',
+      'SampleCount',
+    ]);
+    await act(async () => {
+      pick.value = 'SampleCount';
+      pick.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(cw().textContent).toContain('NetworkOut as CloudWatch graphs it: SampleCount');
+    expect(cw().textContent).toContain('client NetworkOut SampleCount, 1-minute datapoints');
+    expect(cw().textContent).toContain('(samples)');
+  });
+});
+
 describe('charts out of view', () => {
   it('keep what they drew while the clock runs, and redraw with the latest series when scrolled into view', async () => {
     // an IntersectionObserver the test drives: which charts are in (or near) the view
@@ -322,7 +354,7 @@ describe('charts out of view', () => {
       });
     try {
       await render(<ChartsPanel />);
-      expect(observers.at(-1)!.targets.length).toBe(7);
+      expect(observers.at(-1)!.targets.length).toBe(8);
       await show(['rate', 'pps']);
       const line = (id: string) => el.querySelector(`[data-chart=${id}] svg path[stroke]`)?.getAttribute('d');
       const before = { rate: line('rate'), credits: line('credits') };
@@ -473,7 +505,7 @@ describe('exports', () => {
         <CountersPanel />
       </>,
     );
-    expect(plots().length).toBe(7);
+    expect(plots().length).toBe(8);
     expect(
       [...el.querySelectorAll('button')].some((b) =>
         /Export|Download/.test(b.getAttribute('aria-label') ?? ''),

@@ -67,6 +67,74 @@ export interface ChartInputs {
   toNs: number;
   /** Pixel columns of the plot (points per line at most, about). */
   px: number;
+  /** The statistic the CloudWatch chart graphs (default Sum). */
+  cwStatistic?: CwStatistic;
+}
+
+/** The statistics CloudWatch keeps for a datapoint (a statistic set). */
+export const CW_STATISTICS = ['Sum', 'Average', 'Maximum', 'Minimum', 'SampleCount'] as const;
+export type CwStatistic = (typeof CW_STATISTICS)[number];
+
+/** One CloudWatch datapoint of a byte counter: its period and its statistic set. */
+export interface CwDatapoint {
+  fromNs: number;
+  toNs: number;
+  sum: number;
+  count: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * The datapoints CloudWatch holds for NetworkOut (a cumulative byte column), from one sample per
+ * whole minute (the minute's bytes), as EC2 measures it: 1-minute datapoints (detailed monitoring)
+ * for the minutes that are over, or 5-minute statistic sets of those samples (basic monitoring),
+ * the one under way included from its first sample on (Nitro publishes it then and updates it).
+ * Minutes count from t = 0 (the lab's clock starts on a minute).
+ */
+export function cloudWatchDatapoints(
+  series: SeriesBuffer,
+  col: number,
+  periodNs: 60e9 | 300e9,
+): CwDatapoint[] {
+  const minutes = binnedRate(series, col, 60e9, 60);
+  if (periodNs === 60e9)
+    return minutes.map((m) => ({
+      fromNs: m.fromNs,
+      toNs: m.toNs,
+      sum: m.rate,
+      count: 1,
+      min: m.rate,
+      max: m.rate,
+    }));
+  const out: CwDatapoint[] = [];
+  for (const m of minutes) {
+    const from = Math.floor(m.fromNs / periodNs) * periodNs;
+    const last = out[out.length - 1];
+    if (last && last.fromNs === from) {
+      last.sum += m.rate;
+      last.count++;
+      last.min = Math.min(last.min, m.rate);
+      last.max = Math.max(last.max, m.rate);
+    } else out.push({ fromNs: from, toNs: from + periodNs, sum: m.rate, count: 1, min: m.rate, max: m.rate });
+  }
+  return out;
+}
+
+/** A datapoint's value for a statistic (Average = Sum / SampleCount, as CloudWatch computes it). */
+export function cwValue(d: CwDatapoint, stat: CwStatistic): number {
+  switch (stat) {
+    case 'Sum':
+      return d.sum;
+    case 'Average':
+      return d.sum / d.count;
+    case 'Maximum':
+      return d.max;
+    case 'Minimum':
+      return d.min;
+    case 'SampleCount':
+      return d.count;
+  }
 }
 
 const DASH = '5 3';
@@ -174,6 +242,33 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       segs: bins(binnedRate(series, c(client, 'tx_bytes'), 300e9, gbps, 60e9)),
     },
   );
+
+  // --- NetworkOut as CloudWatch graphs it, for the chosen statistic
+  const stat = inp.cwStatistic ?? 'Sum';
+  const cwCol = c(client, 'tx_bytes');
+  const cwLines: Line[] = [
+    {
+      label: `${client} NetworkOut ${stat}, 1-minute datapoints (detailed monitoring)`,
+      colour: PALETTE.pink,
+      width: 2.5,
+      segs: cloudWatchDatapoints(series, cwCol, 60e9).map((d) => ({
+        x0: d.fromNs,
+        x1: d.toNs,
+        y: cwValue(d, stat),
+      })),
+    },
+    {
+      label: `${client} NetworkOut ${stat}, 5-minute datapoints (basic monitoring)`,
+      colour: PALETTE.red,
+      width: 2.5,
+      dash: DOT,
+      segs: cloudWatchDatapoints(series, cwCol, 300e9).map((d) => ({
+        x0: d.fromNs,
+        x1: d.toNs,
+        y: cwValue(d, stat),
+      })),
+    },
+  ];
 
   // --- packets per second against the PPS allowance (in + out share it)
   const ppsLines: Line[] = [];
@@ -289,6 +384,17 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       lines: rateLines,
       source:
         "ENA byte counters (IP + Ethernet header), averaged per pixel, 1 ms at finest: out is what the instance hands its Nitro card, before the card's shapers queue or drop; in is what reaches the RX rings. iperf3's own intervals from its -J report. CloudWatch's 1-minute datapoints exist for complete minutes; the 5-minute one (basic monitoring) is published on Nitro after its first minute and updated each minute, so its Sum / 300 climbs while its 5 minutes run.",
+    },
+    {
+      id: 'cloudwatch',
+      title: `NetworkOut as CloudWatch graphs it: ${stat}`,
+      unit: stat === 'SampleCount' ? 'samples' : 'bytes',
+      lines: cwLines,
+      source:
+        "EC2 measures NetworkOut once a minute (that minute's bytes). Detailed monitoring publishes each minute; basic monitoring keeps a " +
+        '5-minute statistic set of the minutes (on Nitro from its first minute on, updated each minute). Sum is bytes per period (÷ 60 or ÷ 300 ' +
+        'for bytes/s); Average is bytes per minute (Sum ÷ SampleCount), not per period; Maximum is the busiest minute. None of them shows a ' +
+        'burst shorter than a minute.',
     },
     {
       id: 'pps',

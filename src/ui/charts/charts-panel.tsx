@@ -16,7 +16,7 @@ import type { LabController } from '../../sim-client/lab-controller';
 import type { AppStore } from '../../state/app-store';
 import { useApp, useAppStore, useLab } from '../context';
 import { type ExportKind, MARGIN, MemoChart } from './chart';
-import { buildCharts, type ChartDef } from './chart-defs';
+import { buildCharts, CW_STATISTICS, type ChartDef, type CwStatistic } from './chart-defs';
 import { chartCsv, chartJson, chartPng, download, fileName, hasIperfJson, iperfJson } from './export';
 import { formatInstant, formatSpan, MIN_SPAN_NS, zoomRange } from './time-axis';
 import './charts.css';
@@ -169,6 +169,7 @@ export function ChartsPanel() {
   const embed = useApp((s) => s.env.embed);
   const [ref, panelWidth] = useWidth();
   const [pinned, setPinned] = useState(false);
+  const [cwStatistic, setCwStatistic] = useState<CwStatistic>('Sum');
   const width = Math.max(300, panelWidth);
   const maxNs = Math.max(nowNs, 1e9);
   const from = zoom ? zoom[0] : 0;
@@ -196,8 +197,9 @@ export function ChartsPanel() {
         fromNs: from,
         toNs: to,
         px,
+        cwStatistic,
       }),
-    [version, from, to, px, cols, instances, runs, engine],
+    [version, from, to, px, cols, instances, runs, engine, cwStatistic],
   );
 
   const setSel = (p: Partial<{ cursorNs: number | null; zoom: [number, number] | null }>) =>
@@ -275,7 +277,9 @@ export function ChartsPanel() {
       ? engine
       : def.id === 'rate'
         ? `${version}|${runs.length}`
-        : version;
+        : def.id === 'cloudwatch'
+          ? `${version}|${cwStatistic}`
+          : version;
     const last = drawn.current.get(def.id);
     if (last && inView && !inView.has(def.id) && last.x.range()[1] === x.range()[1]) return last;
     const cur = { def, x, sig };
@@ -321,6 +325,21 @@ export function ChartsPanel() {
         to move it (focus a chart).
       </p>
       {!embed ? <RunExports /> : null}
+      <label className="charts-cw-stat">
+        CloudWatch statistic{' '}
+        <select
+          aria-label="CloudWatch statistic"
+          value={cwStatistic}
+          onChange={(e) => setCwStatistic(e.target.value as CwStatistic)}
+        >
+          {CW_STATISTICS.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>{' '}
+        <span className="muted">(graphed by the NetworkOut chart, under the rate chart)</span>
+      </label>
       {charts.map((def, i) =>
         i >= mounted ? (
           <div key={def.id} className="chart-pending" aria-hidden="true" />
