@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SeriesBuffer } from '../../src/state/series-buffer';
+import { fmtValue } from '../../src/ui/charts/chart';
 import { cloudWatchDatapoints, cwValue } from '../../src/ui/charts/chart-defs';
 import { binnedRate } from '../../src/ui/charts/series';
 
@@ -60,5 +61,16 @@ describe('CloudWatch datapoints and statistics (the NetworkOut chart)', () => {
     expect(cwValue(a!, 'SampleCount')).toBe(5);
     // 7 minutes in: the second period has 2 samples (Nitro publishes it from its first one)
     expect(b).toMatchObject({ fromNs: 300e9, count: 2, sum: 0 });
+  });
+});
+
+describe('chart values', () => {
+  it('millions and up take an SI prefix (an axis of bytes stays legible)', () => {
+    expect(fmtValue(7.4e9)).toBe('7.4 G');
+    expect(fmtValue(6_940_000_000)).toBe('6.94 G');
+    expect(fmtValue(1_250_000)).toBe('1.25 M');
+    expect(fmtValue(136_812)).toBe('136,812');
+    expect(fmtValue(0.5)).toBe('0.5');
+    expect(fmtValue(-2e9)).toBe('-2 G');
   });
 });

@@ -36,11 +36,20 @@ export interface ChartProps {
   sig?: unknown;
 }
 
-/** Format a value for a tick or read-out: 3 significant digits, no exponent for everyday sizes. */
+/**
+ * Format a value for a tick or read-out: 3 significant digits, no exponent for everyday sizes;
+ * millions and up with an SI prefix (7.4 G bytes fits the axis, 7,400,000,000 does not).
+ */
 export function fmtValue(v: number): string {
   if (!Number.isFinite(v)) return '–';
   const a = Math.abs(v);
   if (a === 0) return '0';
+  for (const [f, p] of [
+    [1e12, 'T'],
+    [1e9, 'G'],
+    [1e6, 'M'],
+  ] as const)
+    if (a >= f) return `${Number((v / f).toPrecision(3))} ${p}`;
   if (a >= 1e4) return Math.round(v).toLocaleString('en-US');
   return Number(v.toPrecision(3)).toString();
 }
