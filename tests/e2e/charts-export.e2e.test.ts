@@ -48,6 +48,8 @@ function isPng(b: Buffer): { width: number; height: number } {
 describe('charts and exports in Chromium', () => {
   it('the latency chart shows the percentiles of the run; a cursor on one chart is on all and in the path panel', async () => {
     const latency = page.locator('[data-chart=latency]');
+    // charts out of view keep their last drawing: bring it into view, where it draws the run
+    await latency.scrollIntoViewIfNeeded();
     await latency.getByText('server p99.9').waitFor({ timeout: 10_000 });
     const plot = latency.locator('.chart-plot');
     await plot.scrollIntoViewIfNeeded();
