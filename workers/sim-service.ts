@@ -726,6 +726,7 @@ export class SimService implements SimApi {
       checkpoints: tl.checkpointTimes,
       transcriptLength,
       pathLayout: this.need().path.layout(),
+      wallClockStartMs: Math.round(lab.wallClockStartS * 1000),
     };
   }
 

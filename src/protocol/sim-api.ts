@@ -100,6 +100,8 @@ export type LoadResult =
       transcriptLength: number;
       /** The path view's layout (stages and lanes); re-fetch with `pathLayout()` when a frame's revision differs. */
       pathLayout: PathLayout;
+      /** The wall clock at simulated time 0 (Unix ms; settings.wallClockStart): CloudWatch's minutes. */
+      wallClockStartMs?: number;
       /**
        * A seek whose replay is going on (a `seek` with an event budget): from the checkpoint's
        * instant `fromNs` to `toNs`, at `atNs` now. Until it is done, the rest of this answer

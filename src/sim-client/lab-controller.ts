@@ -326,7 +326,12 @@ export function createLabController(
     }
     store.series.reset(r.sampleColumns.length);
     store.queues.reset(0);
-    set('scenario', { loading: more, instances: r.instances, sampleColumns: r.sampleColumns });
+    set('scenario', {
+      loading: more,
+      instances: r.instances,
+      sampleColumns: r.sampleColumns,
+      wallClockStartMs: r.wallClockStartMs ?? 0,
+    });
     store.setState({ pathLayout: r.pathLayout });
     set('selection', { path: null });
     set('inspector', { packet: null, stage: null, nitro: null, missing: null });

@@ -38,6 +38,8 @@ export interface ScenarioSlice {
   doc: unknown;
   instances: InstanceInfo[];
   sampleColumns: readonly string[];
+  /** The wall clock at simulated time 0 (Unix ms): CloudWatch's clock minutes (0 until loaded). */
+  wallClockStartMs: number;
   loadErrors: string[];
   loading: boolean;
 }
@@ -192,6 +194,7 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
       doc: init.doc,
       instances: [],
       sampleColumns: [],
+      wallClockStartMs: 0,
       loadErrors: [],
       loading: true,
     },

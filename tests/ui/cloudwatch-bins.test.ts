@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { SeriesBuffer } from '../../src/state/series-buffer';
 import { fmtValue } from '../../src/ui/charts/chart';
-import { cloudWatchDatapoints, cwValue } from '../../src/ui/charts/chart-defs';
+import { cloudWatchDatapoints, cwOriginNs, cwValue } from '../../src/ui/charts/chart-defs';
 import { binnedRate } from '../../src/ui/charts/series';
+import { SimService } from '../../workers/sim-service';
 
 /** 1 GB/s of bytes, sampled every second for `seconds`. */
 function steady(seconds: number): SeriesBuffer {
@@ -72,5 +73,37 @@ describe('chart values', () => {
     expect(fmtValue(136_812)).toBe('136,812');
     expect(fmtValue(0.5)).toBe('0.5');
     expect(fmtValue(-2e9)).toBe('-2 G');
+  });
+});
+
+describe('CloudWatch periods follow the wall clock', () => {
+  it('a lab started at 16:59:57 has a minute ending at t = 3 s: the first 1-minute datapoint holds those 3 s', () => {
+    // 1 GB/s for 6 s from t = 0, sampled every second for 7 min
+    const s = new SeriesBuffer();
+    s.reset(1);
+    for (let t = 0; t <= 420; t++) s.appendRow(t * 1e9, [Math.min(t, 6) * 1e9]);
+    const start = Date.UTC(2024, 11, 2, 16, 59, 57);
+    expect(cwOriginNs(start, 60e9)).toBe(-57e9);
+    expect(cwOriginNs(start, 300e9)).toBe(-297e9);
+    const minutes = cloudWatchDatapoints(s, 0, 60e9, start);
+    expect(minutes[0]).toMatchObject({ fromNs: -57e9, toNs: 3e9, sum: 3e9 });
+    expect(minutes[1]).toMatchObject({ fromNs: 3e9, toNs: 63e9, sum: 3e9 });
+    // the 5-minute period 16:55–17:00 ends at t = 3 s with one sample; 17:00–17:05 then fills
+    const [a, b] = cloudWatchDatapoints(s, 0, 300e9, start);
+    expect(a).toMatchObject({ fromNs: -297e9, toNs: 3e9, count: 1, sum: 3e9 });
+    expect(b).toMatchObject({ fromNs: 3e9, toNs: 303e9, count: 5, sum: 3e9 });
+    // on the minute (the default 17:00:00) nothing moves
+    expect(cloudWatchDatapoints(s, 0, 60e9, Date.UTC(2024, 11, 2, 17))[0]).toMatchObject({
+      fromNs: 0,
+      sum: 6e9,
+    });
+  });
+});
+
+describe('the wall clock reaches the charts', () => {
+  it("the worker's load answer carries the scenario's wallClockStart (Unix ms)", () => {
+    const s = new SimService();
+    const r = s.load({ version: 3, settings: { wallClockStart: '2024-12-02T16:59:57Z' } });
+    expect(r.ok && r.wallClockStartMs).toBe(Date.UTC(2024, 11, 2, 16, 59, 57));
   });
 });

@@ -69,6 +69,19 @@ export interface ChartInputs {
   px: number;
   /** The statistic the CloudWatch chart graphs (default Sum). */
   cwStatistic?: CwStatistic;
+  /** The wall clock at t = 0 (Unix ms): CloudWatch's datapoints fall on its minutes (default: on one). */
+  wallClockStartMs?: number;
+}
+
+/**
+ * Where CloudWatch's grid of `periodNs` starts on the simulated axis: the clock's period boundary at
+ * or before t = 0 (a lab started at 16:59:57 has a minute from −57 s to 3 s; its first sample holds
+ * the 3 s the instance ran).
+ */
+export function cwOriginNs(wallClockStartMs: number, periodNs: number): number {
+  const periodMs = periodNs / 1e6;
+  const into = (((wallClockStartMs % periodMs) + periodMs) % periodMs) * 1e6;
+  return into === 0 ? 0 : -into;
 }
 
 /** The statistics CloudWatch keeps for a datapoint (a statistic set). */
@@ -90,14 +103,15 @@ export interface CwDatapoint {
  * whole minute (the minute's bytes), as EC2 measures it: 1-minute datapoints (detailed monitoring)
  * for the minutes that are over, or 5-minute statistic sets of those samples (basic monitoring),
  * the one under way included from its first sample on (Nitro publishes it then and updates it).
- * Minutes count from t = 0 (the lab's clock starts on a minute).
+ * Minutes and 5-minute periods are the wall clock's (`wallClockStartMs` at t = 0).
  */
 export function cloudWatchDatapoints(
   series: SeriesBuffer,
   col: number,
   periodNs: 60e9 | 300e9,
+  wallClockStartMs = 0,
 ): CwDatapoint[] {
-  const minutes = binnedRate(series, col, 60e9, 60);
+  const minutes = binnedRate(series, col, 60e9, 60, undefined, cwOriginNs(wallClockStartMs, 60e9));
   if (periodNs === 60e9)
     return minutes.map((m) => ({
       fromNs: m.fromNs,
@@ -108,8 +122,9 @@ export function cloudWatchDatapoints(
       max: m.rate,
     }));
   const out: CwDatapoint[] = [];
+  const origin = cwOriginNs(wallClockStartMs, periodNs);
   for (const m of minutes) {
-    const from = Math.floor(m.fromNs / periodNs) * periodNs;
+    const from = origin + Math.floor((m.fromNs - origin) / periodNs) * periodNs;
     const last = out[out.length - 1];
     if (last && last.fromNs === from) {
       last.sum += m.rate;
@@ -195,6 +210,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
   const rate = (host: string, name: string, scale: number) =>
     pairs(rateSeries(series, c(host, name), from, to, scale, px));
   const gbps = 8 / 1e9;
+  const clock = inp.wallClockStartMs ?? 0;
 
   // --- rate in and out, beside iperf3's intervals and CloudWatch's periods
   const iperf = iperfIntervals(inp.runs);
@@ -231,7 +247,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       label: `${client} NetworkOut, CloudWatch 1-minute`,
       colour: PALETTE.pink,
       width: 2.5,
-      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 60e9, gbps)),
+      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 60e9, gbps, undefined, cwOriginNs(clock, 60e9))),
     },
     {
       label: `${client} NetworkOut, CloudWatch 5-minute`,
@@ -239,7 +255,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       width: 2.5,
       dash: DOT,
       // on Nitro the 5-minute datapoint is there from its first minute on, and grows
-      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 300e9, gbps, 60e9)),
+      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 300e9, gbps, 60e9, cwOriginNs(clock, 300e9))),
     },
   );
 
@@ -251,7 +267,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       label: `${client} NetworkOut ${stat}, 1-minute datapoints (detailed monitoring)`,
       colour: PALETTE.pink,
       width: 2.5,
-      segs: cloudWatchDatapoints(series, cwCol, 60e9).map((d) => ({
+      segs: cloudWatchDatapoints(series, cwCol, 60e9, clock).map((d) => ({
         x0: d.fromNs,
         x1: d.toNs,
         y: cwValue(d, stat),
@@ -262,7 +278,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       colour: PALETTE.red,
       width: 2.5,
       dash: DOT,
-      segs: cloudWatchDatapoints(series, cwCol, 300e9).map((d) => ({
+      segs: cloudWatchDatapoints(series, cwCol, 300e9, clock).map((d) => ({
         x0: d.fromNs,
         x1: d.toNs,
         y: cwValue(d, stat),

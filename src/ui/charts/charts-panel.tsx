@@ -161,6 +161,7 @@ export function ChartsPanel() {
   const version = useThrottledVersion(store, REDRAW_MS);
   const cols = useApp((s) => s.scenario.sampleColumns);
   const instances = useApp((s) => s.scenario.instances);
+  const wallClockStartMs = useApp((s) => s.scenario.wallClockStartMs);
   const runs = useApp((s) => s.results.runs);
   // read at each (throttled) redraw, not subscribed: the clock moves every frame
   const nowNs = store.getState().playback.nowNs;
@@ -198,8 +199,9 @@ export function ChartsPanel() {
         toNs: to,
         px,
         cwStatistic,
+        wallClockStartMs,
       }),
-    [version, from, to, px, cols, instances, runs, engine, cwStatistic],
+    [version, from, to, px, cols, instances, runs, engine, cwStatistic, wallClockStartMs],
   );
 
   const setSel = (p: Partial<{ cursorNs: number | null; zoom: [number, number] | null }>) =>

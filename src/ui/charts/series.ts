@@ -66,12 +66,14 @@ export function binnedRate(
   periodNs: number,
   scale: number,
   partialSampleNs?: number,
+  /** Where the period grid starts (≤ 0: the clock's minute before t = 0; default 0). */
+  originNs = 0,
 ): Array<{ fromNs: number; toNs: number; rate: number }> {
   const out: Array<{ fromNs: number; toNs: number; rate: number }> = [];
   if (col < 0 || s.length < 2) return out;
   const last = s.times[s.length - 1]!;
   let i = 0;
-  for (let start = 0; start < last; start += periodNs) {
+  for (let start = originNs; start < last; start += periodNs) {
     const end = start + periodNs;
     // value at a time: the last sample at or before it (counters are step functions between samples)
     const at = (t: number) => {
