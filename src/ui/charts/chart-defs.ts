@@ -7,6 +7,12 @@
  */
 import type { ChartSeries, InstanceInfo, ToolRun } from '../../protocol/sim-api';
 import { QUEUE_STAGES } from '../../state/app-store';
+import {
+  mergeStatisticSet,
+  type Statistic,
+  type StatisticSet,
+  statisticValue,
+} from '../../lib/statistic-set';
 import type { SeriesBuffer } from '../../state/series-buffer';
 import { binnedRate, levelPoints, rateSeries, type XY } from './series';
 
@@ -84,18 +90,14 @@ export function cwOriginNs(wallClockStartMs: number, periodNs: number): number {
   return into === 0 ? 0 : -into;
 }
 
-/** The statistics CloudWatch keeps for a datapoint (a statistic set). */
-export const CW_STATISTICS = ['Sum', 'Average', 'Maximum', 'Minimum', 'SampleCount'] as const;
-export type CwStatistic = (typeof CW_STATISTICS)[number];
+/** The statistics of a CloudWatch datapoint, in the order the chart's picker offers them. */
+export const CW_STATISTICS: readonly Statistic[] = ['Sum', 'Average', 'Maximum', 'Minimum', 'SampleCount'];
+export type CwStatistic = Statistic;
 
 /** One CloudWatch datapoint of a byte counter: its period and its statistic set. */
-export interface CwDatapoint {
+export interface CwDatapoint extends StatisticSet {
   fromNs: number;
   toNs: number;
-  sum: number;
-  count: number;
-  min: number;
-  max: number;
 }
 
 /**
@@ -112,45 +114,20 @@ export function cloudWatchDatapoints(
   wallClockStartMs = 0,
 ): CwDatapoint[] {
   const minutes = binnedRate(series, col, 60e9, 60, undefined, cwOriginNs(wallClockStartMs, 60e9));
-  if (periodNs === 60e9)
-    return minutes.map((m) => ({
-      fromNs: m.fromNs,
-      toNs: m.toNs,
-      sum: m.rate,
-      count: 1,
-      min: m.rate,
-      max: m.rate,
-    }));
-  const out: CwDatapoint[] = [];
   const origin = cwOriginNs(wallClockStartMs, periodNs);
+  const out: CwDatapoint[] = [];
   for (const m of minutes) {
+    const sample = { sum: m.rate, count: 1, min: m.rate, max: m.rate };
     const from = origin + Math.floor((m.fromNs - origin) / periodNs) * periodNs;
     const last = out[out.length - 1];
-    if (last && last.fromNs === from) {
-      last.sum += m.rate;
-      last.count++;
-      last.min = Math.min(last.min, m.rate);
-      last.max = Math.max(last.max, m.rate);
-    } else out.push({ fromNs: from, toNs: from + periodNs, sum: m.rate, count: 1, min: m.rate, max: m.rate });
+    if (last && last.fromNs === from) mergeStatisticSet(last, sample);
+    else out.push({ fromNs: from, toNs: from + periodNs, ...sample });
   }
   return out;
 }
 
 /** A datapoint's value for a statistic (Average = Sum / SampleCount, as CloudWatch computes it). */
-export function cwValue(d: CwDatapoint, stat: CwStatistic): number {
-  switch (stat) {
-    case 'Sum':
-      return d.sum;
-    case 'Average':
-      return d.sum / d.count;
-    case 'Maximum':
-      return d.max;
-    case 'Minimum':
-      return d.min;
-    case 'SampleCount':
-      return d.count;
-  }
-}
+export const cwValue = (d: CwDatapoint, stat: CwStatistic): number => statisticValue(d, stat);
 
 const DASH = '5 3';
 const DOT = '1.5 2.5';

@@ -33,6 +33,13 @@
 import type { Lab } from '../../lab';
 import type { AllowanceCounter, EniTrafficCounter } from '../../metrics/eni-traffic';
 import { ALLOWANCE_COUNTERS } from '../../metrics/eni-traffic';
+import {
+  mergeStatisticSet,
+  STATISTICS,
+  type Statistic,
+  type StatisticSet,
+  statisticValue,
+} from '../../../lib/statistic-set';
 import { isoUtc, parseIso8601 } from '../../../lib/time';
 import { type CommandOutcome, done, fail } from '../types';
 import { AWS_EXIT, AWS_USAGE, type ParamSpec, type ParsedArgs, parseOperationArgs } from './aws';
@@ -60,17 +67,10 @@ const EC2_METRICS: Record<string, { counter: EniTrafficCounter; unit: 'Bytes' | 
   NetworkPacketsIn: { counter: 'packetsIn', unit: 'Count' },
 };
 
-const STATISTICS = ['SampleCount', 'Average', 'Sum', 'Minimum', 'Maximum'] as const;
-type Statistic = (typeof STATISTICS)[number];
-
 /** A statistic set (what CloudWatch stores for a published datapoint). */
-interface StatSet {
+interface StatSet extends StatisticSet {
   /** Unix seconds of the datapoint. */
   t: number;
-  sum: number;
-  count: number;
-  min: number;
-  max: number;
 }
 
 export function runCloudWatch(op: string | undefined, args: string[], lab: Lab): CommandOutcome {
@@ -166,12 +166,9 @@ function published(lab: Lab, namespace: string, metric: string, dims: Dimension[
       // Nitro: the 5-minute datapoint exists from its first sample on and grows with each one
       const t5 = Math.floor(t / 300) * 300;
       const last = sets[sets.length - 1];
-      if (last && last.t === t5) {
-        last.sum += v;
-        last.count += 1;
-        last.min = Math.min(last.min, v);
-        last.max = Math.max(last.max, v);
-      } else sets.push({ t: t5, sum: v, count: 1, min: v, max: v });
+      const sample = { sum: v, count: 1, min: v, max: v };
+      if (last && last.t === t5) mergeStatisticSet(last, sample);
+      else sets.push({ t: t5, ...sample });
     }
     return sets;
   }
@@ -203,29 +200,10 @@ function aggregate(sets: StatSet[], startS: number, endS: number, periodS: numbe
     if (s.t < t0 || s.t >= endS) continue;
     const b = t0 + Math.floor((s.t - t0) / periodS) * periodS;
     const cur = out.get(b);
-    if (cur) {
-      cur.sum += s.sum;
-      cur.count += s.count;
-      cur.min = Math.min(cur.min, s.min);
-      cur.max = Math.max(cur.max, s.max);
-    } else out.set(b, { ...s, t: b });
+    if (cur) mergeStatisticSet(cur, s);
+    else out.set(b, { ...s, t: b });
   }
   return [...out.values()].sort((a, b) => a.t - b.t);
-}
-
-function statValue(s: StatSet, stat: Statistic): number {
-  switch (stat) {
-    case 'SampleCount':
-      return s.count;
-    case 'Average':
-      return s.sum / s.count;
-    case 'Sum':
-      return s.sum;
-    case 'Minimum':
-      return s.min;
-    case 'Maximum':
-      return s.max;
-  }
 }
 
 function checkRange(startS: number, endS: number, periodS: number, member = 'Period'): void {
@@ -297,7 +275,7 @@ function getMetricStatistics(args: string[], lab: Lab): CommandOutcome {
         );
   const datapoints = sets.map((s) => {
     const d: Record<string, unknown> = { Timestamp: isoUtc(s.t) };
-    for (const st of STATISTICS) if (stats.includes(st)) d[st] = new PyFloat(statValue(s, st));
+    for (const st of STATISTICS) if (stats.includes(st)) d[st] = new PyFloat(statisticValue(s, st));
     d['Unit'] = unit;
     return d;
   });
@@ -362,7 +340,7 @@ function getMetricData(args: string[], lab: Lab): CommandOutcome {
         endS,
         q.stat.period,
       );
-      s = { points: new Map(sets.map((x) => [x.t, statValue(x, q.stat!.stat)])), period: q.stat.period };
+      s = { points: new Map(sets.map((x) => [x.t, statisticValue(x, q.stat!.stat)])), period: q.stat.period };
     } else {
       s = evalExpression(q.expression!, q.Id, (id) => {
         const r = byId.get(id);
