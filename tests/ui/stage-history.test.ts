@@ -4,6 +4,7 @@
  * swing and its mean, not a block of overlapping steps.
  */
 import { describe, expect, it } from 'vitest';
+import { bucketLevelText } from '../../src/engine/view/path-recorder';
 import { fmtIdle } from '../../src/ui/inspectors/nitro-tables';
 import { historyColumns } from '../../src/ui/inspectors/stage-inspector';
 
@@ -38,5 +39,15 @@ describe('Nitro conntrack idle timers', () => {
     expect(fmtIdle(7200)).toBe('2 h');
     expect(fmtIdle(9000)).toBe('2 h 30 min');
     expect(fmtIdle(600)).toBe('10 min');
+  });
+});
+
+describe('a Nitro token bucket in the stage inspector', () => {
+  it('shows its fill, or, below empty after a batch that took more than was left, the debt (never a negative fill)', () => {
+    expect(bucketLevelText(985_284, 1_562_500, 'bytes')).toBe('985,284 of 1,562,500 bytes');
+    expect(bucketLevelText(-409_367, 1_562_500, 'bytes')).toBe(
+      'empty, 409,367 bytes owed (of 1,562,500): the last batch took more than was left',
+    );
+    expect(bucketLevelText(0, 1000, 'packets')).toBe('0 of 1,000 packets');
   });
 });

@@ -153,6 +153,16 @@ interface FlowInfo {
 /** What one packet of the flow advances its sequence number by. */
 const seqUnit = (f: FlowInfo): number => (f.seqBytes ? f.payloadBytes : 1);
 
+/**
+ * A token bucket's level for the stage inspector. A batch that conforms takes its whole cost, so a
+ * bucket can be below empty after it; that shows as a debt, not as a negative fill.
+ */
+export function bucketLevelText(tokens: number, depth: number, unit: string): string {
+  return tokens >= 0
+    ? `${fmtCount(tokens)} of ${fmtCount(depth)} ${unit}`
+    : `empty, ${fmtCount(-tokens)} ${unit} owed (of ${fmtCount(depth)}): the last batch took more than was left`;
+}
+
 export class PathRecorder implements ProbeSink {
   private readonly P: number;
   private readonly D: number;
@@ -1299,15 +1309,12 @@ export class PathRecorder implements ProbeSink {
     }
     if (stage === 'nitro_egress' || stage === 'nitro_ingress') {
       const bw = stage === 'nitro_egress' ? card.bwOut : card.bwIn;
-      // tokens as of the bucket's last update: refilling here would change the model's arithmetic
+      // tokens as of the bucket's last update: refilling here would change the model's arithmetic.
       out.push(
-        {
-          name: 'bandwidth bucket (last update)',
-          value: `${fmtCount(bw.tokens)} of ${fmtCount(bw.depth)} bytes`,
-        },
+        { name: 'bandwidth bucket (last update)', value: bucketLevelText(bw.tokens, bw.depth, 'bytes') },
         {
           name: 'PPS bucket (last update)',
-          value: `${fmtCount(card.pps.tokens)} of ${fmtCount(card.pps.depth)} packets`,
+          value: bucketLevelText(card.pps.tokens, card.pps.depth, 'packets'),
         },
       );
       const credits = stage === 'nitro_egress' ? card.creditsOut : card.creditsIn;
