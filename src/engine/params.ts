@@ -75,7 +75,7 @@ export const MODEL_PARAMS = {
     'bytes',
     'assumed',
     'REINVENT ("Independent Assignment – Queue – Nitro Processor"; even splits 6.24/6.22 Gbps and 471/477 Mbps)',
-    "Deficit-round-robin quantum with which a Nitro shaper serves the flows waiting in it. AWS does not describe the scheduler; the talk's two-flow tests split the instance allowance evenly, which a FIFO would not guarantee.",
+    "Deficit-round-robin quantum with which a Nitro shaper serves the flows waiting in it. AWS does not describe the scheduler; the talk's two-flow tests split the instance allowance evenly, which a FIFO would not guarantee. 0 = no per-flow scheduling: one FIFO for every flow (the other design, to compare).",
   ),
   ppsBucketNs: p(
     1_000_000,

@@ -4,7 +4,8 @@
  * by queueing and then dropping network packets" (AWS-ENAPERF). So a batch that finds every bucket
  * conforming and nobody waiting passes at once; otherwise it waits, and when the stage is full it is
  * dropped. Waiting flows are served by deficit round robin (quantum MODEL_PARAMS.nitroFlowQuantumBytes,
- * assumed), so flows sharing an allowance share it evenly, as NET402's two-flow tests show.
+ * assumed), so flows sharing an allowance share it evenly, as NET402's two-flow tests show; a
+ * quantum of 0 makes the stage one FIFO for all flows (the other design, to compare against).
  *
  * Each bucket has an `exceeded` counter that moves, as the ENA allowance counters do, for every
  * packet queued or dropped because of that bucket. Queue depth is time at the shaped rate
@@ -76,11 +77,18 @@ export class ShaperStage {
     private readonly minQueuePackets: number,
     private readonly next: (p: Packet) => void,
     private readonly onDrop: (p: Packet, count: number, reason: DropReason) => void,
-    private readonly quantumBytes = 65_536,
+    quantumBytes = 65_536,
   ) {
     // NaN equals no rate: the first call computes
     this.capRates = new Float64Array(buckets.length).fill(Number.NaN);
+    // a quantum of 0: one FIFO for every flow (the other design, for comparison)
+    this.fifo = !(quantumBytes > 0);
+    this.quantumBytes = this.fifo ? Number.POSITIVE_INFINITY : quantumBytes;
   }
+
+  /** DRR quantum; infinite in FIFO mode (one queue, served in arrival order). */
+  private readonly quantumBytes: number;
+  private readonly fifo: boolean;
 
   get backlogPackets(): number {
     return this.queuedPackets;
@@ -147,10 +155,11 @@ export class ShaperStage {
       this.onDrop(rest, rest.count, reasonBucket.reason);
     }
     p.enqueuedAtNs = now;
-    let f = this.flows[p.flow.id];
+    const key = this.fifo ? 0 : p.flow.id;
+    let f = this.flows[key];
     if (!f) {
-      f = { flowId: p.flow.id, q: new Fifo<Packet>(16), deficit: 0, active: false };
-      this.flows[p.flow.id] = f;
+      f = { flowId: key, q: new Fifo<Packet>(16), deficit: 0, active: false };
+      this.flows[key] = f;
     }
     f.q.push(p);
     if (!f.active) {
