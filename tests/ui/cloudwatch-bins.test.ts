@@ -20,15 +20,22 @@ function steady(seconds: number): SeriesBuffer {
 
 describe('CloudWatch periods in the charts', () => {
   it('a 5-minute period under way: nothing before its first minute, then the whole minutes so far over 300 s', () => {
-    expect(binnedRate(steady(50), 0, 300e9, 1, 60e9)).toEqual([]);
+    // the datapoint as the rate chart draws it: Sum over the 5 minutes, in bytes/s
+    const rate = (seconds: number) =>
+      cloudWatchDatapoints(steady(seconds), 0, 300e9).map((d) => ({
+        fromNs: d.fromNs,
+        toNs: d.toNs,
+        rate: d.sum / 300,
+      }));
+    expect(rate(50)).toEqual([]);
     // 150 s in: two whole minutes (120 GB) over 300 s
-    expect(binnedRate(steady(150), 0, 300e9, 1, 60e9)).toEqual([{ fromNs: 0, toNs: 300e9, rate: 0.4e9 }]);
-    expect(binnedRate(steady(299), 0, 300e9, 1, 60e9)[0]!.rate).toBeCloseTo(0.8e9, 0);
+    expect(rate(150)).toEqual([{ fromNs: 0, toNs: 300e9, rate: 0.4e9 }]);
+    expect(rate(299)[0]!.rate).toBeCloseTo(0.8e9, 0);
     // complete: the true mean
-    expect(binnedRate(steady(300), 0, 300e9, 1, 60e9)).toEqual([{ fromNs: 0, toNs: 300e9, rate: 1e9 }]);
+    expect(rate(300)).toEqual([{ fromNs: 0, toNs: 300e9, rate: 1e9 }]);
   });
 
-  it('without partial samples (1-minute datapoints, iperf3 intervals) a period shows once it is over', () => {
+  it('binnedRate (1-minute datapoints, iperf3 intervals): a period shows once it is over', () => {
     expect(binnedRate(steady(150), 0, 300e9, 1)).toEqual([]);
     const minutes = binnedRate(steady(150), 0, 60e9, 1);
     expect(minutes.map((b) => b.rate)).toEqual([1e9, 1e9]);

@@ -113,15 +113,31 @@ export function cloudWatchDatapoints(
   periodNs: 60e9 | 300e9,
   wallClockStartMs = 0,
 ): CwDatapoint[] {
-  const minutes = binnedRate(series, col, 60e9, 60, undefined, cwOriginNs(wallClockStartMs, 60e9));
-  const origin = cwOriginNs(wallClockStartMs, periodNs);
+  const minutes = minuteDatapoints(series, col, wallClockStartMs);
+  return periodNs === 60e9 ? minutes : fiveMinuteDatapoints(minutes, wallClockStartMs);
+}
+
+/** One datapoint per whole clock minute that is over: that minute's bytes (SampleCount 1). */
+function minuteDatapoints(series: SeriesBuffer, col: number, wallClockStartMs: number): CwDatapoint[] {
+  return binnedRate(series, col, 60e9, 60, cwOriginNs(wallClockStartMs, 60e9)).map((m) => ({
+    fromNs: m.fromNs,
+    toNs: m.toNs,
+    sum: m.rate,
+    count: 1,
+    min: m.rate,
+    max: m.rate,
+  }));
+}
+
+/** The 5-minute statistic sets of the minute samples, the one under way included (as Nitro publishes it). */
+function fiveMinuteDatapoints(minutes: readonly CwDatapoint[], wallClockStartMs: number): CwDatapoint[] {
+  const origin = cwOriginNs(wallClockStartMs, 300e9);
   const out: CwDatapoint[] = [];
   for (const m of minutes) {
-    const sample = { sum: m.rate, count: 1, min: m.rate, max: m.rate };
-    const from = origin + Math.floor((m.fromNs - origin) / periodNs) * periodNs;
+    const from = origin + Math.floor((m.fromNs - origin) / 300e9) * 300e9;
     const last = out[out.length - 1];
-    if (last && last.fromNs === from) mergeStatisticSet(last, sample);
-    else out.push({ fromNs: from, toNs: from + periodNs, ...sample });
+    if (last && last.fromNs === from) mergeStatisticSet(last, m);
+    else out.push({ ...m, fromNs: from, toNs: from + 300e9 });
   }
   return out;
 }
@@ -188,6 +204,15 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
     pairs(rateSeries(series, c(host, name), from, to, scale, px));
   const gbps = 8 / 1e9;
   const clock = inp.wallClockStartMs ?? 0;
+  // CloudWatch's datapoints of the client's NetworkOut: the rate chart's lines and the NetworkOut chart
+  const cwMinutes = minuteDatapoints(series, c(client, 'tx_bytes'), clock);
+  const cwFive = fiveMinuteDatapoints(cwMinutes, clock);
+  /** A datapoint as a rate over its period (Sum × 8 ÷ period), in Gbit/s. */
+  const asRate = (d: CwDatapoint): Seg => ({
+    x0: d.fromNs,
+    x1: d.toNs,
+    y: (d.sum * gbps) / ((d.toNs - d.fromNs) / 1e9),
+  });
 
   // --- rate in and out, beside iperf3's intervals and CloudWatch's periods
   const iperf = iperfIntervals(inp.runs);
@@ -224,27 +249,26 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       label: `${client} NetworkOut, CloudWatch 1-minute`,
       colour: PALETTE.pink,
       width: 2.5,
-      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 60e9, gbps, undefined, cwOriginNs(clock, 60e9))),
+      segs: cwMinutes.map(asRate),
     },
     {
       label: `${client} NetworkOut, CloudWatch 5-minute`,
       colour: PALETTE.red,
       width: 2.5,
       dash: DOT,
-      // on Nitro the 5-minute datapoint is there from its first minute on, and grows
-      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 300e9, gbps, 60e9, cwOriginNs(clock, 300e9))),
+      // on Nitro the 5-minute datapoint is there from its first minute on: its Sum / 300 climbs
+      segs: cwFive.map(asRate),
     },
   );
 
   // --- NetworkOut as CloudWatch graphs it, for the chosen statistic
   const stat = inp.cwStatistic ?? 'Sum';
-  const cwCol = c(client, 'tx_bytes');
   const cwLines: Line[] = [
     {
       label: `${client} NetworkOut ${stat}, 1-minute datapoints (detailed monitoring)`,
       colour: PALETTE.pink,
       width: 2.5,
-      segs: cloudWatchDatapoints(series, cwCol, 60e9, clock).map((d) => ({
+      segs: cwMinutes.map((d) => ({
         x0: d.fromNs,
         x1: d.toNs,
         y: cwValue(d, stat),
@@ -255,7 +279,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       colour: PALETTE.red,
       width: 2.5,
       dash: DOT,
-      segs: cloudWatchDatapoints(series, cwCol, 300e9, clock).map((d) => ({
+      segs: cwFive.map((d) => ({
         x0: d.fromNs,
         x1: d.toNs,
         y: cwValue(d, stat),

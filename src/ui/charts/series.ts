@@ -56,16 +56,13 @@ export function rateSeries(
 
 /**
  * Mean rate per fixed period (periodNs) of a cumulative column: [start, end, rate] bins, for the
- * complete periods. With `partialSampleNs`, the period under way is there too once one sample of
- * it is over: what it holds so far over the whole period (CloudWatch's 5-minute datapoint on
- * Nitro, published after its first 1-minute sample and updated with each: Sum / 300 climbs).
+ * complete periods (CloudWatch's minutes, iperf3's intervals).
  */
 export function binnedRate(
   s: SeriesBuffer,
   col: number,
   periodNs: number,
   scale: number,
-  partialSampleNs?: number,
   /** Where the period grid starts (≤ 0: the clock's minute before t = 0; default 0). */
   originNs = 0,
 ): Array<{ fromNs: number; toNs: number; rate: number }> {
@@ -83,17 +80,8 @@ export function binnedRate(
     const v0 = at(start);
     const endClamped = Math.min(end, last);
     const v1 = at(endClamped);
-    // only complete periods are published (CloudWatch) or printed (iperf3), but for a datapoint
-    // that grows sample by sample
-    if (endClamped < end) {
-      const samples = partialSampleNs ? Math.floor((last - start) / partialSampleNs) : 0;
-      if (samples > 0) {
-        i = 0;
-        const upTo = at(start + samples * partialSampleNs!);
-        out.push({ fromNs: start, toNs: end, rate: ((upTo - v0) / (periodNs / 1e9)) * scale });
-      }
-      break;
-    }
+    // only complete periods are published (CloudWatch) or printed (iperf3)
+    if (endClamped < end) break;
     out.push({ fromNs: start, toNs: end, rate: ((v1 - v0) / (periodNs / 1e9)) * scale });
   }
   return out;
