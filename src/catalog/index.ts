@@ -13,6 +13,8 @@ export {
   INSTANCE_TYPES,
   type InstanceTypeSpec,
   listInstanceTypes,
+  type EnhancedNetworking,
+  type Hypervisor,
   type NitroGeneration,
   suggestInstanceType,
 } from './instance-types';
@@ -26,3 +28,12 @@ export {
   NITRO_CARD_BANDWIDTH_GBPS,
   PER_FLOW_LIMIT_GBPS,
 } from './vpc-limits';
+export {
+  driverOf,
+  enhancedNetworkingOptional,
+  IXGBEVF,
+  type NetDriver,
+  NETFRONT,
+  type NetworkPath,
+  networkPath,
+} from './xen';

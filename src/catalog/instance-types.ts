@@ -19,7 +19,22 @@
  */
 import { assumed, documented, type Figure, measured } from './figure';
 
-export type NitroGeneration = 2 | 3 | 4 | 5 | 6;
+/**
+ * The Nitro card generation: 2–6 as AWS-NITRO numbers them; 1 for C4's first card (REINVENT
+ * history slide "Nitro v1: C4", behind an Intel 82599 VF interface); 0 for a Xen host without
+ * one (the network path is dom0's netback or an SR-IOV VF, or AWS's first ENA on Xen).
+ */
+export type NitroGeneration = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+
+/** DescribeInstanceTypes `Hypervisor`. */
+export type Hypervisor = 'xen' | 'nitro';
+
+/**
+ * The enhanced-networking interface a type offers (AWS EC2 UG "Enhanced networking"): the Elastic
+ * Network Adapter (`ena`), the Intel 82599 Virtual Function (`sriov`, driver ixgbevf), or none (the
+ * Xen PV network device only, driver `vif`).
+ */
+export type EnhancedNetworking = 'ena' | 'sriov' | 'none';
 
 /** Default conntrack idle timeouts of the type (seconds). Configurable per ENI, see vpc-limits.ts for bounds. */
 export interface ConntrackTimeouts {
@@ -37,6 +52,10 @@ export interface InstanceTypeSpec {
   readonly size: string;
   readonly vcpus: Figure<number>;
   readonly nitroGeneration: Figure<NitroGeneration>;
+  /** DescribeInstanceTypes `Hypervisor` ('xen' for every type before C5/M5). */
+  readonly hypervisor: Figure<Hypervisor>;
+  /** The enhanced-networking interface of the type (ENA, the 82599 VF, or none). */
+  readonly enhancedNetworking: Figure<EnhancedNetworking>;
   /** NetworkInfo.MaximumNetworkInterfaces (all network cards together). */
   readonly maxEnis: Figure<number>;
   /** NetworkInfo.MaximumNetworkCards. */
@@ -90,6 +109,8 @@ interface ApiRow {
   readonly networkCards?: number;
   /** Extra context for the bandwidth figures (e.g. per-card limits). */
   readonly bandwidthNote?: string;
+  /** Xen types only (see XEN_ROWS): the enhanced-networking interface; Nitro types are ENA. */
+  readonly xen?: EnhancedNetworking;
 }
 
 function api(
@@ -101,7 +122,9 @@ function api(
   peakGbps: number,
   networkPerformance: string,
   enaSrd: boolean,
-  extra: Partial<Pick<ApiRow, 'maxQueuesPerEni' | 'flexibleQueues' | 'networkCards' | 'bandwidthNote'>> = {},
+  extra: Partial<
+    Pick<ApiRow, 'maxQueuesPerEni' | 'flexibleQueues' | 'networkCards' | 'bandwidthNote' | 'xen'>
+  > = {},
 ): ApiRow {
   return {
     name,
@@ -211,6 +234,77 @@ const API_ROWS: readonly ApiRow[] = [
 ];
 
 /**
+ * The Xen generation named by the seeds (NETFLIX18's 2018 table, SRIOV's c3.8xlarge), read in
+ * MOTO at commit 0af643a5 (DescribeInstanceTypes still lists them: `Hypervisor: "xen"`, today's
+ * BaselineBandwidthInGbps/PeakBandwidthInGbps beside the old NetworkPerformance labels "Moderate",
+ * "High", "10 Gigabit", "Up to 10 Gigabit", "25 Gigabit"). The enhanced-networking interface:
+ * `EnaSupport: "supported"` in MOTO for I3, R4, X1, X1e and m4.16xlarge; the Intel 82599 VF
+ * ("SriovNetSupport simple") for "C3, C4, D2, I2, M4 (excluding m4.16xlarge), and R3" (AWS EC2 UG
+ * "Enhanced networking with the Intel 82599 VF interface", key AWS-SRIOV; the SRIOV seed lists the
+ * same families); T2 has neither (PV network device only).
+ */
+const XEN_ROWS: readonly ApiRow[] = (
+  [
+    // [name, vCPU, ENIs, base, peak, NetworkPerformance, interface]
+    ['t2.large', 2, 3, 0.512, 1.024, 'Low to Moderate', 'none'],
+    ['t2.xlarge', 4, 3, 0.75, 1.024, 'Moderate', 'none'],
+    ['t2.2xlarge', 8, 3, 1, 1.024, 'Moderate', 'none'],
+    ['c3.large', 2, 3, 0.5, 1.2, 'Moderate', 'sriov'],
+    ['c3.xlarge', 4, 4, 0.7, 10, 'Moderate', 'sriov'],
+    ['c3.2xlarge', 8, 4, 1, 10, 'High', 'sriov'],
+    ['c3.4xlarge', 16, 8, 2, 10, 'High', 'sriov'],
+    ['c3.8xlarge', 32, 8, 5, 10, '10 Gigabit', 'sriov'],
+    ['c4.large', 2, 3, 0.625, 1.2, 'Moderate', 'sriov'],
+    ['c4.xlarge', 4, 4, 1.25, 2.8, 'High', 'sriov'],
+    ['c4.2xlarge', 8, 4, 2.5, 10, 'High', 'sriov'],
+    ['c4.4xlarge', 16, 8, 5, 10, 'High', 'sriov'],
+    ['c4.8xlarge', 36, 8, 10, 10, '10 Gigabit', 'sriov'],
+    ['r3.large', 2, 3, 0.5, 1.2, 'Moderate', 'sriov'],
+    ['r3.xlarge', 4, 4, 0.7, 2.8, 'Moderate', 'sriov'],
+    ['r3.2xlarge', 8, 4, 1, 10, 'High', 'sriov'],
+    ['r3.4xlarge', 16, 8, 2, 10, 'High', 'sriov'],
+    ['r3.8xlarge', 32, 8, 5, 10, '10 Gigabit', 'sriov'],
+    ['i2.xlarge', 4, 4, 0.7, 2.8, 'Moderate', 'sriov'],
+    ['i2.2xlarge', 8, 4, 1, 10, 'High', 'sriov'],
+    ['i2.4xlarge', 16, 8, 2, 10, 'High', 'sriov'],
+    ['i2.8xlarge', 32, 8, 10, 10, '10 Gigabit', 'sriov'],
+    ['d2.xlarge', 4, 4, 1.25, 2.8, 'Moderate', 'sriov'],
+    ['d2.2xlarge', 8, 4, 2.5, 10, 'High', 'sriov'],
+    ['d2.4xlarge', 16, 8, 5, 10, 'High', 'sriov'],
+    ['d2.8xlarge', 36, 8, 10, 10, '10 Gigabit', 'sriov'],
+    ['m4.large', 2, 2, 0.45, 1.2, 'Moderate', 'sriov'],
+    ['m4.xlarge', 4, 4, 0.75, 2.8, 'High', 'sriov'],
+    ['m4.2xlarge', 8, 4, 1, 10, 'High', 'sriov'],
+    ['m4.4xlarge', 16, 8, 2, 10, 'High', 'sriov'],
+    ['m4.10xlarge', 40, 8, 10, 10, '10 Gigabit', 'sriov'],
+    ['m4.16xlarge', 64, 8, 25, 25, '25 Gigabit', 'ena'],
+    ['r4.large', 2, 3, 0.75, 10, 'Up to 10 Gigabit', 'ena'],
+    ['r4.xlarge', 4, 4, 1.25, 10, 'Up to 10 Gigabit', 'ena'],
+    ['r4.2xlarge', 8, 4, 2.5, 10, 'Up to 10 Gigabit', 'ena'],
+    ['r4.4xlarge', 16, 8, 5, 10, 'Up to 10 Gigabit', 'ena'],
+    ['r4.8xlarge', 32, 8, 12, 12, '10 Gigabit', 'ena'],
+    ['r4.16xlarge', 64, 15, 25, 25, '25 Gigabit', 'ena'],
+    ['i3.large', 2, 3, 0.75, 10, 'Up to 10 Gigabit', 'ena'],
+    ['i3.xlarge', 4, 4, 1.25, 10, 'Up to 10 Gigabit', 'ena'],
+    ['i3.2xlarge', 8, 4, 2.5, 10, 'Up to 10 Gigabit', 'ena'],
+    ['i3.4xlarge', 16, 8, 5, 10, 'Up to 10 Gigabit', 'ena'],
+    ['i3.8xlarge', 32, 8, 12, 12, '10 Gigabit', 'ena'],
+    ['i3.16xlarge', 64, 15, 25, 25, '25 Gigabit', 'ena'],
+    ['x1.16xlarge', 64, 8, 10, 10, '10 Gigabit', 'ena'],
+    ['x1.32xlarge', 128, 8, 25, 25, '25 Gigabit', 'ena'],
+    ['x1e.xlarge', 4, 3, 0.625, 10, 'Up to 10 Gigabit', 'ena'],
+    ['x1e.2xlarge', 8, 4, 1.25, 10, 'Up to 10 Gigabit', 'ena'],
+    ['x1e.4xlarge', 16, 4, 2.5, 10, 'Up to 10 Gigabit', 'ena'],
+    ['x1e.8xlarge', 32, 4, 5, 10, 'Up to 10 Gigabit', 'ena'],
+    ['x1e.16xlarge', 64, 8, 10, 10, '10 Gigabit', 'ena'],
+    ['x1e.32xlarge', 128, 8, 25, 25, '25 Gigabit', 'ena'],
+  ] as const
+).map(([name, vcpus, enis, base, peak, perf, xen]) =>
+  // DefaultEnaQueueCountPerInterface: MOTO lists 8 for every ENA/VF type, 1 for T2.
+  api(name, vcpus, enis, xen === 'none' ? 1 : 8, base, peak, perf, false, { xen }),
+);
+
+/**
  * EnaSrdSupported where sources disagree. domain-facts §4/§2.7: AWS-ENAX lists c8g.8xlarge and up,
  * the MOTO dump used for domain-facts says true, the AWS-CO table says "No", and the MOTO snapshot
  * read for this catalog (008b9e13) says false.
@@ -250,6 +344,24 @@ const NITRO_BY_FAMILY: Readonly<Record<string, Figure<NitroGeneration>>> = {
     'REINVENT history slide: C7gn = Nitro v5, 200G.',
   ),
   c8g: documented<NitroGeneration>(5, 'AWS-NITRO'),
+  // Xen hosts (MOTO Hypervisor "xen"). C4 is the talk's "Nitro v1": its card replaced the Intel
+  // NIC behind the same 82599 VF interface (AWS-TELCO: "The C4 generation saw the introduction of
+  // the Annapurna Labs-based chipset, which replaced Intel"); the others have no Nitro card.
+  c4: documented<NitroGeneration>(
+    1,
+    'REINVENT; AWS-TELCO',
+    'REINVENT history slide: "Nitro v1: C4, 10 Gbps". AWS-TELCO (whitepaper "EC2 networking for telecom", performance evolution): the C4 generation introduced the Annapurna Labs-based chipset, which replaced Intel; the guest still sees the 82599 VF (driver ixgbevf, AWS-SRIOV lists C4).',
+  ),
+  ...Object.fromEntries(
+    ['t2', 'c3', 'r3', 'i2', 'd2', 'm4', 'r4', 'i3', 'x1', 'x1e'].map((f) => [
+      f,
+      documented<NitroGeneration>(
+        0,
+        'MOTO; AWS-NITRO; REINVENT',
+        'Xen host (MOTO Hypervisor "xen"), not on the AWS-NITRO list; the REINVENT history starts at C4 (v1) and C5 (v2). The network path is the Xen PV device through dom0, the Intel 82599 VF (SR-IOV) or, on R4/I3/X1/X1e/m4.16xlarge, AWS\'s first ENA on a Xen host.',
+      ),
+    ]),
+  ),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -287,6 +399,9 @@ const PPS_FROM_SEEDS: Readonly<Record<string, Figure<number>>> = {
 
 /** Types whose PPS figure other types of the same Nitro generation are scaled from. */
 const PPS_ANCHORS_BY_GENERATION: Readonly<Record<NitroGeneration, readonly string[]>> = {
+  // No public PPS measurement of a Xen type exists; they borrow the Nitro v2 anchor (2017-18 types).
+  0: ['m5.24xlarge', 'm5.metal'],
+  1: ['m5.24xlarge', 'm5.metal'],
   2: ['m5.24xlarge', 'm5.metal'],
   3: ['c5n.4xlarge', 'c5n.9xlarge', 'c5n.18xlarge'],
   // No public PPS measurement exists for Nitro v5/v6; they borrow the Nitro v4 anchor.
@@ -415,6 +530,35 @@ function ntupleSupported(nitro: NitroGeneration): Figure<boolean> {
 // Building the specs.
 // ---------------------------------------------------------------------------------------------
 
+function enhancedNetworkingFigure(row: ApiRow): Figure<EnhancedNetworking> {
+  switch (row.xen) {
+    case undefined:
+      return documented<EnhancedNetworking>(
+        'ena',
+        'AWS-NITRO; MOTO',
+        'EnaSupport "required": a Nitro instance cannot start without ENA.',
+      );
+    case 'ena':
+      return documented<EnhancedNetworking>(
+        'ena',
+        'MOTO',
+        'EnaSupport "supported": the first ENA generation, on a Xen host; without it the instance uses the Xen PV device (vif).',
+      );
+    case 'sriov':
+      return documented<EnhancedNetworking>(
+        'sriov',
+        'AWS-SRIOV; SRIOV',
+        'Intel 82599 VF (driver ixgbevf): "C3, C4, D2, I2, M4 (excluding m4.16xlarge), and R3" (AWS-SRIOV); EnaSupport "unsupported" (MOTO). Without it the instance uses the Xen PV device (vif).',
+      );
+    case 'none':
+      return documented<EnhancedNetworking>(
+        'none',
+        'AWS-SRIOV; MOTO',
+        'No enhanced networking: EnaSupport "unsupported" (MOTO) and not on the 82599 VF list (AWS-SRIOV). The Xen PV device (vif) only.',
+      );
+  }
+}
+
 function splitName(name: string): { family: string; size: string } {
   const dot = name.indexOf('.');
   if (dot <= 0) throw new Error(`instance type name without a family: ${name}`);
@@ -435,6 +579,15 @@ function buildWithoutPps(row: ApiRow): Omit<InstanceTypeSpec, 'ppsAllowance'> {
     size,
     vcpus: documented(row.vcpus, 'MOTO', 'VCpuInfo.DefaultVCpus.'),
     nitroGeneration: nitro,
+    hypervisor:
+      row.xen !== undefined
+        ? documented<Hypervisor>('xen', 'MOTO', 'Hypervisor "xen" (MOTO @0af643a5).')
+        : documented<Hypervisor>(
+            'nitro',
+            'AWS-NITRO',
+            'Built on the Nitro System (the DescribeInstances `Hypervisor` field still prints "xen" for them).',
+          ),
+    enhancedNetworking: enhancedNetworkingFigure(row),
     maxEnis: documented(row.maxEnis, 'MOTO', 'NetworkInfo.MaximumNetworkInterfaces.'),
     networkCards: documented(row.networkCards ?? 1, 'MOTO', 'NetworkInfo.MaximumNetworkCards.'),
     defaultEnaQueuesPerEni: documented(
@@ -454,7 +607,10 @@ function buildWithoutPps(row: ApiRow): Omit<InstanceTypeSpec, 'ppsAllowance'> {
     baselineBandwidthGbps: documented(
       row.baselineGbps,
       'MOTO',
-      row.bandwidthNote ?? 'BaselineBandwidthInGbps, per direction.',
+      row.bandwidthNote ??
+        (row.xen !== undefined
+          ? `BaselineBandwidthInGbps, per direction, as AWS publishes it today. The type was sold with the label "${row.networkPerformance}" only; the 2018 figures NETFLIX18 measured are the aws-2018 profile's.`
+          : 'BaselineBandwidthInGbps, per direction.'),
     ),
     peakBandwidthGbps: documented(
       row.peakGbps,
@@ -536,7 +692,7 @@ function buildCatalog(rows: readonly ApiRow[]): ReadonlyMap<string, InstanceType
 }
 
 /** Every known instance type by API name, in catalog order (by family, then size). */
-export const INSTANCE_TYPES: ReadonlyMap<string, InstanceTypeSpec> = buildCatalog(API_ROWS);
+export const INSTANCE_TYPES: ReadonlyMap<string, InstanceTypeSpec> = buildCatalog([...API_ROWS, ...XEN_ROWS]);
 
 export function getInstanceType(name: string): InstanceTypeSpec | undefined {
   return INSTANCE_TYPES.get(name);

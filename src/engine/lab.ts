@@ -136,7 +136,7 @@ export class Lab {
               ? this.params.conntrackAllowanceOverride
               : spec.conntrackAllowanceMax.value,
           enaExpressSupported: spec.enaExpressSupported.value,
-          cardBps: NITRO_CARD_BANDWIDTH_GBPS[spec.nitroGeneration.value].value * 1e9,
+          cardBps: nitroCardBps(spec),
           // SRD between instances of the lab's Region, in one AZ or across AZs (not via the internet)
           srdPlacement: scenario.placement !== 'internet',
           fabricOneWayNs: this.fabricDelayNs,
@@ -321,6 +321,12 @@ export class Lab {
   get wallClockStartS(): number {
     return parseIso8601(this.scenario.settings.wallClockStart) ?? LAB_EPOCH_UNIX_S;
   }
+}
+
+/** The card's own bandwidth per direction (Nitro v2+); a Xen host's limits are its path's (see ./xen). */
+function nitroCardBps(spec: InstanceTypeSpec): number | undefined {
+  const g = spec.nitroGeneration.value;
+  return g >= 2 ? NITRO_CARD_BANDWIDTH_GBPS[g as 2 | 3 | 4 | 5 | 6].value * 1e9 : undefined;
 }
 
 /** The device RSS hash with a per-tuple cache (the tuple parsing is not free; flows are long-lived). */

@@ -29,7 +29,8 @@ function incastPeakGbps(params: Record<string, number> = {}): { peak: number; dr
 
 describe('the Nitro card bandwidth', () => {
   it('comes from the card generation: c6i (v4) 170, c5n (v3) 100, c7gn (v5) 200 Gbps', () => {
-    const gbps = (t: string) => NITRO_CARD_BANDWIDTH_GBPS[getInstanceType(t)!.nitroGeneration.value].value;
+    const gbps = (t: string) =>
+      NITRO_CARD_BANDWIDTH_GBPS[getInstanceType(t)!.nitroGeneration.value as 2 | 3 | 4 | 5 | 6].value;
     expect(gbps('c6i.8xlarge')).toBe(170);
     expect(gbps('c5n.18xlarge')).toBe(100);
     expect(gbps('c7gn.16xlarge')).toBe(200);

@@ -13,6 +13,7 @@ import {
   listInstanceTypes,
   suggestInstanceType,
 } from '../../src/catalog/instance-types';
+import { driverOf, enhancedNetworkingOptional, IXGBEVF, NETFRONT, networkPath } from '../../src/catalog/xen';
 import {
   CONNTRACK_TIMEOUT_BOUNDS_SECONDS,
   EGRESS_FRAGMENT_PPS_PER_ENI,
@@ -109,9 +110,11 @@ describe('every spec is internally consistent', () => {
       expect(s.baselineBandwidthGbps.value).toBeGreaterThan(0);
       expect(s.baselineBandwidthGbps.value).toBeLessThanOrEqual(s.peakBandwidthGbps.value);
 
-      // "Up to" strings are exactly the burstable types.
+      // "Up to" strings are exactly the burstable Nitro types. A Xen type was sold with a label
+      // ("Moderate", "High", "10 Gigabit") before AWS published baseline and peak figures for it.
       const burstable = s.baselineBandwidthGbps.value < s.peakBandwidthGbps.value;
-      expect(s.networkPerformance.value.startsWith('Up to '), s.networkPerformance.value).toBe(burstable);
+      if (s.hypervisor.value === 'nitro')
+        expect(s.networkPerformance.value.startsWith('Up to '), s.networkPerformance.value).toBe(burstable);
       if (burstable) {
         expect(s.burstCreditSeconds).not.toBeNull();
         expect(s.burstCreditSeconds?.value).toBeGreaterThanOrEqual(5 * 60);
@@ -155,8 +158,8 @@ describe('every spec is internally consistent', () => {
     let count = 0;
     for (const s of all) {
       const figures = figuresIn(s, s.name);
-      // 19 top-level figures, burst when burstable, 3 conntrack timeouts: nothing left untagged.
-      expect(figures.length, s.name).toBe(22 + (s.burstCreditSeconds === null ? 0 : 1));
+      // 21 top-level figures, burst when burstable, 3 conntrack timeouts: nothing left untagged.
+      expect(figures.length, s.name).toBe(24 + (s.burstCreditSeconds === null ? 0 : 1));
       for (const { path, figure } of figures) {
         count++;
         expect(['documented', 'measured', 'assumed'], path).toContain(figure.provenance);
@@ -215,6 +218,62 @@ describe('domain-facts §4 spot checks', () => {
     expect(spec('c5n.large').rssKeyConfigurable.value).toBe(true);
     expect(spec('c5.large').rssKeyConfigurable.value).toBe(false);
     expect(spec('m5.24xlarge').rssKeyConfigurable.value).toBe(false);
+  });
+});
+
+describe('the Xen generation (seeds NETFLIX18 and SRIOV)', () => {
+  it('has every family of the 2018 table and the SR-IOV seed, on Xen', () => {
+    for (const f of ['t2', 'i2', 'i3', 'r3', 'r4', 'm4', 'c4', 'd2', 'x1', 'x1e', 'c3']) {
+      const types = listInstanceTypes().filter((s) => s.family === f);
+      expect(types.length, f).toBeGreaterThan(0);
+      for (const s of types) expect([s.name, s.hypervisor.value]).toEqual([s.name, 'xen']);
+    }
+    for (const s of listInstanceTypes().filter((x) => ['c5', 'm5', 'c7i'].includes(x.family)))
+      expect(s.hypervisor.value).toBe('nitro');
+  });
+
+  it('names the enhanced-networking interface as AWS-SRIOV and MOTO do', () => {
+    const en = (n: string) => spec(n).enhancedNetworking.value;
+    for (const n of ['c3.8xlarge', 'c4.8xlarge', 'd2.8xlarge', 'i2.8xlarge', 'm4.10xlarge', 'r3.8xlarge'])
+      expect(en(n), n).toBe('sriov');
+    for (const n of ['m4.16xlarge', 'r4.large', 'i3.16xlarge', 'x1.32xlarge', 'x1e.xlarge', 'c5.large'])
+      expect(en(n), n).toBe('ena');
+    expect(en('t2.large')).toBe('none');
+    expect(enhancedNetworkingOptional(spec('c3.8xlarge'))).toBe(true);
+    expect(enhancedNetworkingOptional(spec('c5.large'))).toBe(false);
+    expect(enhancedNetworkingOptional(spec('t2.large'))).toBe(false);
+  });
+
+  it('maps type and setting to a path and a driver', () => {
+    expect(networkPath(spec('c3.8xlarge'), true)).toBe('xen-sriov');
+    expect(networkPath(spec('c3.8xlarge'), false)).toBe('xen-pv');
+    expect(networkPath(spec('r4.16xlarge'), true)).toBe('xen-ena');
+    expect(networkPath(spec('t2.large'), true)).toBe('xen-pv');
+    expect(networkPath(spec('c7i.large'), false)).toBe('nitro');
+    expect(driverOf('xen-sriov')).toBe('ixgbevf');
+    expect(driverOf('xen-pv')).toBe('vif');
+    expect(driverOf('xen-ena')).toBe('ena');
+  });
+
+  it("keeps the published labels and MOTO figures, and C4 as the talk's Nitro v1", () => {
+    const c3 = spec('c3.8xlarge');
+    expect([c3.vcpus.value, c3.networkPerformance.value]).toEqual([32, '10 Gigabit']);
+    expect(spec('c4.large').networkPerformance.value).toBe('Moderate');
+    expect(spec('c4.8xlarge').nitroGeneration.value).toBe(1);
+    expect(spec('c3.8xlarge').nitroGeneration.value).toBe(0);
+    expect(spec('r4.large').networkPerformance.value).toBe('Up to 10 Gigabit');
+    expect(spec('x1.32xlarge').peakBandwidthGbps.value).toBe(25);
+    expect(spec('t2.large').defaultEnaQueuesPerEni.value).toBe(1);
+  });
+
+  it('driver limits read in the ixgbevf and netfront sources', () => {
+    expect(IXGBEVF.maxRssQueues.value).toBe(2);
+    expect([IXGBEVF.txRingDefault.value, IXGBEVF.rxRingDefault.value, IXGBEVF.ringMax.value]).toEqual([
+      1024, 512, 4096,
+    ]);
+    expect(NETFRONT.ringSlots.value).toBe(256);
+    expect(NETFRONT.queues.provenance).toBe('assumed');
+    expect(NETFRONT.dom0VifQueueLength.value).toBe(32);
   });
 });
 
