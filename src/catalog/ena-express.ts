@@ -4,7 +4,7 @@
  * catalog (API field NetworkInfo.EnaSrdSupported) must agree with this list for every catalogued
  * type; tests/engine/catalog.test.ts checks that.
  *
- * Source: AWS-ENAX "Supported instance types for ENA Express" (domain-facts §2.7): large sizes of
+ * Source: AWS-ENAX "Supported instance types for ENA Express" (docs/domain-facts.md §2.7): large sizes of
  * Nitro v4+ families only; no Nitro v2/v3 type (C5, C5n, M5) is listed. Entries are per family with
  * the smallest listed size; every larger size and the metal sizes of the family are listed too.
  * Only families the catalog models appear here.
@@ -41,7 +41,7 @@ export const ENA_EXPRESS_SUPPORTED_FAMILIES: Figure<Readonly<Record<string, stri
     m7i: '12xlarge',
   }),
   'AWS-ENAX',
-  'Supported instance types for ENA Express: c6i.8xlarge and up, c6in.8xlarge+, c6gn.4xlarge+, c7i.12xlarge+ (so c7i.large … 8xlarge are not), c7gn.4xlarge+, c8g.8xlarge+, m6i.8xlarge+, m7i.12xlarge+; metal sizes of these families included. No Nitro v2/v3 family. c8g: AWS-ENAX lists it while the AWS-CO table says "No" (domain-facts §8.6); the feature page wins.',
+  'Supported instance types for ENA Express: c6i.8xlarge and up, c6in.8xlarge+, c6gn.4xlarge+, c7i.12xlarge+ (so c7i.large … 8xlarge are not), c7gn.4xlarge+, c8g.8xlarge+, m6i.8xlarge+, m7i.12xlarge+; metal sizes of these families included. No Nitro v2/v3 family. c8g: AWS-ENAX lists it while the AWS-CO table says "No" (docs/domain-facts.md §8.6); the feature page wins.',
 );
 
 /** Whether AWS-ENAX lists the type (e.g. 'c6in.8xlarge' → true, 'c7i.large' → false). */

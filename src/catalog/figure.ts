@@ -2,7 +2,7 @@
  * A catalog figure: one number (or flag, or string) the model uses, tagged with where it comes from.
  *
  * Guarantees:
- * - every figure carries a provenance and a non-empty `source` (short keys of domain-facts §0,
+ * - every figure carries a provenance and a non-empty `source` (short keys of docs/domain-facts.md §0,
  *   e.g. 'MOTO', 'AWS-BW', 'REINVENT', 'TOONK', 'ENA-dts (ENA-UTIL)');
  * - an `assumed` figure always carries a `note` with the rule used, because AWS does not publish
  *   the value and a reader must be able to see (and challenge) the reasoning;

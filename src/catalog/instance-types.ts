@@ -2,13 +2,13 @@
  * The instance-type catalog: every per-type network figure the model uses, each tagged with where
  * it comes from (see ./figure.ts).
  *
- * Sources (keys of domain-facts §0):
+ * Sources (keys of docs/domain-facts.md §0):
  * - API values (vCPUs, ENIs, queues, baseline/peak bandwidth, NetworkPerformance, EnaSrdSupported,
  *   conntrack default timeouts) were read one by one in MOTO, getmoto/moto
  *   moto/ec2/resources/instance_types.json at commit 008b9e13 (a DescribeInstanceTypes dump), and
- *   checked against the domain-facts §4 table. They are `documented` with source 'MOTO'.
+ *   checked against the docs/domain-facts.md §4 table. They are `documented` with source 'MOTO'.
  * - Driver/device behaviour derived from the Nitro generation (rings, RSS key, ntuple) is
- *   `documented` from ENA-README / ENA-BP / ENA-SRC / REINVENT, per domain-facts §1.
+ *   `documented` from ENA-README / ENA-BP / ENA-SRC / REINVENT, per docs/domain-facts.md §1.
  * - PPS allowance, burst duration and the conntrack maximum are not published by AWS. Where a seed
  *   measured a type the figure is `measured`; otherwise it is `assumed` and its note states the rule.
  *
@@ -305,17 +305,17 @@ const XEN_ROWS: readonly ApiRow[] = (
 );
 
 /**
- * EnaSrdSupported where sources disagree. domain-facts §4/§2.7: AWS-ENAX lists c8g.8xlarge and up,
- * the MOTO dump used for domain-facts says true, the AWS-CO table says "No", and the MOTO snapshot
+ * EnaSrdSupported where sources disagree. docs/domain-facts.md §4/§2.7: AWS-ENAX lists c8g.8xlarge and up,
+ * the MOTO dump used for docs/domain-facts.md says true, the AWS-CO table says "No", and the MOTO snapshot
  * read for this catalog (008b9e13) says false.
  */
 const ENA_EXPRESS_CONFLICTS: Readonly<Record<string, string>> = {
   'c8g.8xlarge':
-    'CONFLICT: AWS-ENAX supported list includes c8g.8xlarge and larger, and domain-facts §4 reads MOTO as True; the AWS-CO table says "No" and MOTO @008b9e13 says EnaSrdSupported false. AWS-ENAX (the feature page) wins.',
+    'CONFLICT: AWS-ENAX supported list includes c8g.8xlarge and larger, and docs/domain-facts.md §4 reads MOTO as True; the AWS-CO table says "No" and MOTO @008b9e13 says EnaSrdSupported false. AWS-ENAX (the feature page) wins.',
 };
 
 // ---------------------------------------------------------------------------------------------
-// Nitro generation per family (AWS-NITRO, domain-facts §2.9).
+// Nitro generation per family (AWS-NITRO, docs/domain-facts.md §2.9).
 // ---------------------------------------------------------------------------------------------
 
 const NITRO_BY_FAMILY: Readonly<Record<string, Figure<NitroGeneration>>> = {
@@ -336,7 +336,7 @@ const NITRO_BY_FAMILY: Readonly<Record<string, Figure<NitroGeneration>>> = {
   m7i: assumed<NitroGeneration>(
     4,
     'AWS-NITRO',
-    'domain-facts §2.9 lists C7i and M6i as Nitro v4 but not M7i; M7i is the general-purpose sibling of C7i on the same platform with the same network tiers (MOTO), so the same generation is assumed.',
+    'docs/domain-facts.md §2.9 lists C7i and M6i as Nitro v4 but not M7i; M7i is the general-purpose sibling of C7i on the same platform with the same network tiers (MOTO), so the same generation is assumed.',
   ),
   c7gn: documented<NitroGeneration>(
     5,
@@ -426,7 +426,7 @@ function burstCreditSeconds(row: ApiRow): Figure<number> | null {
   const seconds = Math.min((BURST_SECONDS_PER_2_VCPUS * row.vcpus) / 2, BURST_MAX_SECONDS);
   return assumed(
     seconds,
-    'AWS-BW; Vassallo thread (domain-facts §7)',
+    'AWS-BW; Vassallo thread (docs/domain-facts.md §7)',
     `Credit bucket size is not published. AWS-BW: burst lasts "typically from 5 to 60 minutes, depending on the instance size". Measured (Vassallo, 2019): c5.large ≈ 7 min, c5.xlarge ≈ 13 min, c5.2xlarge ≈ 26 min. Rule: 6.5 min × vCPU/2, capped at 60 min → ${row.vcpus} vCPU = ${seconds / 60} min at peak (${row.peakGbps} Gbps vs baseline ${row.baselineGbps} Gbps).`,
   );
 }

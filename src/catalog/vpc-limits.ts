@@ -2,13 +2,13 @@
  * VPC-wide network limits: figures that do not depend on the instance type (per-flow bandwidth,
  * internet-gateway rule, MTU, per-ENI link-local and fragment rates, conntrack timeout bounds).
  *
- * Guarantees: every figure is tagged with its provenance and source (domain-facts §2.2, §2.4–2.7,
+ * Guarantees: every figure is tagged with its provenance and source (docs/domain-facts.md §2.2, §2.4–2.7,
  * §1.6); the internet-gateway rule is a pure function of vCPUs and instance bandwidth.
  */
 import { assumed, documented, type Figure } from './figure';
 
 /**
- * Bandwidth of one Nitro card, by generation (AWS-NITRO, domain-facts §2.9): what one ENI can move
+ * Bandwidth of one Nitro card, by generation (AWS-NITRO, docs/domain-facts.md §2.9): what one ENI can move
  * in each direction whatever its allowances, so no instance receives or sends faster than its card,
  * even for 10 µs.
  */
@@ -59,7 +59,7 @@ export const INTERNET_GATEWAY_RULE: Figure<{
 }> = documented(
   Object.freeze({ minVcpusForHalfBandwidth: 32, fractionOfInstanceBandwidth: 0.5, floorGbps: 5 }),
   'AWS-BW',
-  'Current wording: traffic to an internet gateway or local gateway: ≥ 32 vCPUs → 50% of instance bandwidth or 5 Gbps, whichever is larger; < 32 vCPUs → 5 Gbps. The 2023 text also applied it to other Regions and Direct Connect (domain-facts §2.2, §8.7).',
+  'Current wording: traffic to an internet gateway or local gateway: ≥ 32 vCPUs → 50% of instance bandwidth or 5 Gbps, whichever is larger; < 32 vCPUs → 5 Gbps. The 2023 text also applied it to other Regions and Direct Connect (docs/domain-facts.md §2.2, §8.7).',
 );
 
 /**
@@ -83,12 +83,12 @@ export const MTU_BYTES: {
 } = Object.freeze({
   withinVpc: documented(
     9001,
-    'AWS network_mtu doc (domain-facts §2.6); STRESSGRID',
+    'AWS network_mtu doc (docs/domain-facts.md §2.6); STRESSGRID',
     'Jumbo frames inside the VPC (and intra-Region peering). STRESSGRID: "In the case of internal EC2 network, the MTU is 9001 bytes".',
   ),
   viaInternetGateway: documented(
     1500,
-    'AWS network_mtu doc (domain-facts §2.6)',
+    'AWS network_mtu doc (docs/domain-facts.md §2.6)',
     'Traffic through an internet gateway, inter-Region peering or VPN is limited to 1500.',
   ),
 });
@@ -117,7 +117,7 @@ export const CONNTRACK_TIMEOUT_BOUNDS_SECONDS: {
   udpStream: documented(
     Object.freeze({ min: 60, max: 180 }),
     'AWS-CT; MOTO',
-    'REINVENT slide shows max 60 s; AWS docs and the API say 180 s. The AWS value is used (domain-facts §8.2).',
+    'REINVENT slide shows max 60 s; AWS docs and the API say 180 s. The AWS value is used (docs/domain-facts.md §8.2).',
   ),
   udp: documented(Object.freeze({ min: 30, max: 60 }), 'AWS-CT'),
 });

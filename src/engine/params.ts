@@ -320,7 +320,7 @@ export const MODEL_PARAMS = {
     'ns/segment',
     'assumed',
     'none',
-    'Software GSO segmentation and driver transmit cost per wire packet (ENA has no TSO on EC2: domain facts §1.9).',
+    'Software GSO segmentation and driver transmit cost per wire packet (ENA has no TSO on EC2: docs/domain-facts.md §1.9).',
   ),
   hostTxCleanPacketNs: p(
     50,

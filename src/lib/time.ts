@@ -1,6 +1,6 @@
 /**
  * Calendar formatting of simulated wall-clock time, without `Date` (the engine must not read or
- * construct clocks: a run is a pure function of scenario and seed, see architecture.md).
+ * construct clocks: a run is a pure function of scenario and seed, see docs/architecture.md).
  *
  * Guarantees: pure integer arithmetic on the proleptic Gregorian calendar in UTC; identical output
  * on every platform and time zone; no leap seconds (as POSIX `time_t` and `gmtime` have none).

@@ -10,7 +10,7 @@
  * scenario error reads `vpc.NetworkAcls[0].Entries[2].RuleNumber: …`. IPv4 only: IPv6 ranges are
  * kept as data (the talk's example has ::/0 rules) but never match a packet.
  *
- * Limits enforced (VPC-UG amazon-vpc-limits, domain-facts §2.6): NACL rule numbers 1–32766 (32767
+ * Limits enforced (VPC-UG amazon-vpc-limits, docs/domain-facts.md §2.6): NACL rule numbers 1–32766 (32767
  * is the `*` rule, always present), 20 NACL rules per direction (the default quota), 60 inbound and
  * 60 outbound SG rules (each CIDR or group reference counts as one rule), 5 SGs per network
  * interface; subnets /16–/28 inside the VPC CIDR; conntrack timeouts within AWS's bounds (AWS-CT).

@@ -63,7 +63,7 @@ let built = false;
 result.bundle = await part('bundle', async () => {
   progress('production build…');
   const prev = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production'; // React's production build (toolchain.md, gotcha 1)
+  process.env.NODE_ENV = 'production'; // React's production build (docs/toolchain.md, gotcha 1)
   try {
     await build({ mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   } finally {

@@ -1,4 +1,4 @@
-// Launch Debian's Chromium through playwright-core (never `npx playwright install`), as toolchain.md shows.
+// Launch Debian's Chromium through playwright-core (never `npx playwright install`), as docs/toolchain.md shows.
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [

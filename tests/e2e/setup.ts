@@ -12,7 +12,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  // Vitest sets NODE_ENV=test, which would give React's development build (toolchain.md, gotcha 1)
+  // Vitest sets NODE_ENV=test, which would give React's development build (docs/toolchain.md, gotcha 1)
   const prev = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {

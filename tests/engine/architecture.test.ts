@@ -1,5 +1,5 @@
 /**
- * The one rule of the house (architecture.md, style.md §B2): data flows one way and every layer
+ * The one rule of the house (docs/architecture.md): data flows one way and every layer
  * knows only the layers below it. This test scans the import specifiers of every source file
  * against an allowlist table and fails with `file:line` for each offending edge; it also scans
  * everything the engine runtime can reach for clocks, timers, randomness and the DOM, which would
@@ -114,7 +114,7 @@ const RULES: Record<Layer, Rule> = {
   ui: {
     layers: ['state', 'scenario', 'catalog', 'lib', 'lessons'],
     typeOnly: ['protocol', 'sim-client', 'engine-params'],
-    // d3: only the math modules (style.md §B2); d3-zoom in ui/hooks is checked separately below
+    // d3: only the math modules (docs/architecture.md, "Layers"); d3-zoom in ui/hooks is checked separately below
     packages: { deny: [...OWNED.comlink, /^d3$/, /^d3-(selection|transition|fetch|dsv|timer)($|\/)/] },
   },
   cli: {
@@ -495,7 +495,7 @@ function runtimeClosure(roots: string[]): string[] {
 const ALL_SOURCES = [...listSources('src'), ...listSources('workers')];
 const ENGINE_FILES = listSources('src/engine');
 
-describe('architecture: layer rules (style.md §B2)', () => {
+describe('architecture: layer rules (docs/architecture.md, Layers)', () => {
   it('finds the engine sources it is meant to check', () => {
     expect(ENGINE_FILES.length).toBeGreaterThan(20);
     expect(ENGINE_FILES).toContain('src/engine/runner.ts');

@@ -1,6 +1,6 @@
 /**
  * The instance-type catalog: internal consistency of every spec, provenance discipline, and spot
- * checks against domain-facts §4 (API values) and the seed measurements (§7).
+ * checks against docs/domain-facts.md §4 (API values) and the seed measurements (§7).
  */
 import { describe, expect, it } from 'vitest';
 import { ENA_EXPRESS_MTU_BYTES, enaExpressListed } from '../../src/catalog/ena-express';
@@ -37,7 +37,7 @@ function figuresIn(value: unknown, path: string): Array<{ path: string; figure: 
   return Object.entries(value).flatMap(([k, v]) => figuresIn(v, `${path}.${k}`));
 }
 
-/** domain-facts §4, columns: vCPU, max ENIs, API queues, effective queues, baseline, peak, perf, Nitro, ENA Express. */
+/** docs/domain-facts.md §4, columns: vCPU, max ENIs, API queues, effective queues, baseline, peak, perf, Nitro, ENA Express. */
 const SECTION_4: ReadonlyArray<
   [string, number, number, number, number, number, number, string, number, boolean]
 > = [
@@ -78,7 +78,7 @@ describe('figure constructors', () => {
 describe('every spec is internally consistent', () => {
   const all = listInstanceTypes();
 
-  it('contains every row of domain-facts §4 and the requested neighbours', () => {
+  it('contains every row of docs/domain-facts.md §4 and the requested neighbours', () => {
     const names = new Set(all.map((s) => s.name));
     for (const [name] of SECTION_4) expect(names.has(name), name).toBe(true);
     for (const n of [
@@ -177,7 +177,7 @@ describe('every spec is internally consistent', () => {
   });
 });
 
-describe('domain-facts §4 spot checks', () => {
+describe('docs/domain-facts.md §4 spot checks', () => {
   it.each(SECTION_4)('%s', (name, vcpus, enis, apiQueues, effQueues, base, peak, perf, nitro, enaX) => {
     const s = spec(name);
     expect(s.vcpus.value).toBe(vcpus);

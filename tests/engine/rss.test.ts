@@ -34,7 +34,7 @@ function slowToeplitz(key: Uint8Array, input: Uint8Array): number {
   return result >>> 0;
 }
 
-// Domain facts §5 (MS-RSS "Verifying the RSS hash calculation"; DPDK app/test/test_thash.c).
+// docs/domain-facts.md §5 (MS-RSS "Verifying the RSS hash calculation"; DPDK app/test/test_thash.c).
 const V4: Array<[string, number, string, number, number, number]> = [
   // dst, dport, src, sport, ipv4 only, ipv4+tcp
   ['161.142.100.80', 1766, '66.9.149.187', 2794, 0x323e8fc2, 0x51ccc178],

@@ -1,5 +1,5 @@
 /**
- * A run is a pure function of scenario and seed (architecture.md, "The engine"): the same scenario
+ * A run is a pure function of scenario and seed (docs/architecture.md, "The engine"): the same scenario
  * run twice gives the byte-identical `--json` document, even with other labs run in between (no
  * module-level state leaks from one lab into the next); a different seed keeps the scenario valid
  * and the measurements sane but changes what Linux and the ENA driver would randomise at boot

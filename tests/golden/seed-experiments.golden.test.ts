@@ -143,7 +143,7 @@ describe('NET402 traffic control on c5n.18xlarge', () => {
     ]);
     const before = iperfEnd(runs[0]!);
     // Talk: 9.31 Gbps per stream. The model runs each flow at its documented 10 Gbps limit (≈ 9.9 Gbps of
-    // goodput); the talk's slide is marked CONFLICT in domain-facts §7/§8 (its 93 Gbps sum cannot come from the
+    // goodput); the talk's slide is marked CONFLICT in docs/domain-facts.md §7/§8 (its 93 Gbps sum cannot come from the
     // c7i.large it is labelled with). We assert the mechanism — each stream held just under its flow limit,
     // within 7% of the talk's figure — rather than tune the limit to the slide.
     for (const s of before.streams) {

@@ -2,7 +2,7 @@
  * An in-memory `EnaDeviceView` with the ENA driver's real limits and defaults, for tests of the
  * shell commands (and anyone else who needs a device without the engine).
  *
- * Behaviour follows the Linux ENA driver (ena_ethtool.c, ena_netdev.[ch]) and domain facts §1:
+ * Behaviour follows the Linux ENA driver (ena_ethtool.c, ena_netdev.[ch]) and docs/domain-facts.md §1:
  * - rings: RX max 16384, TX max 1024 (512 with large LLQ on Nitro v4); defaults RX 1024, TX 1024
  *   (512 on Nitro v4+ with large LLQ); `setRings` clamps to [256, max] and rounds down to a power of
  *   two (`ena_set_ringparam`), so it never fails;
@@ -120,7 +120,7 @@ export class FakeEnaDevice implements EnaDeviceView {
     this.maxQueues = o.maxQueues ?? 8;
     this.queues = Math.min(o.queues ?? this.maxQueues, this.maxQueues);
     // Large LLQ (224-byte headers) is the default on Nitro v4+ and halves the TX ring; Nitro v5 can
-    // keep 1024 entries with large LLQ (domain facts §1.3).
+    // keep 1024 entries with large LLQ (docs/domain-facts.md §1.3).
     const largeLlq = this.nitro >= 4;
     this.ringMax = { rx: o.rxMax ?? 16384, tx: this.nitro === 4 ? 512 : 1024 };
     this.txRing = largeLlq ? 512 : ENA_DEFAULT_RING_SIZE;

@@ -1,6 +1,6 @@
 /**
  * Fidelity of the lessons' teaching text: a number a lesson states about AWS must be the catalog's
- * (which carries its source, domain-facts.md), and a figure AWS does not publish must be named as
+ * (which carries its source, docs/domain-facts.md), and a figure AWS does not publish must be named as
  * the lab's assumption. Each test below pins one statement that was once typed by hand and wrong.
  */
 import { describe, expect, it } from 'vitest';

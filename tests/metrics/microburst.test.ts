@@ -1,5 +1,5 @@
 /**
- * The microburst AWS describes (domain-facts §2.8, §3; NET402 "Microbursts"): traffic whose 1 s and
+ * The microburst AWS describes (docs/domain-facts.md §2.8, §3; NET402 "Microbursts"): traffic whose 1 s and
  * 60 s averages are far under the instance's limits, while at 1 ms and 10 µs it is over the
  * bandwidth allowance, fills the Nitro shaper queue and is dropped (bw_out_allowance_exceeded in
  * ethtool -S). Pacing on the sender (tc fq maxrate) makes the drops go away in the same scenario.

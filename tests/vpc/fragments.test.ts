@@ -1,6 +1,6 @@
 /**
  * IPv4 fragments (issue 3: "Packets AWS documents as never accelerated (ICMP, fragments) stay on the
- * full path"; domain-facts §1.6, §2.6): Linux fragments a UDP datagram or an echo request larger
+ * full path"; docs/domain-facts.md §1.6, §2.6): Linux fragments a UDP datagram or an echo request larger
  * than the device MTU; every fragment takes the Nitro card's full processing path on both cards;
  * the sender's card lets 1024 egress fragments per second through per ENI and drops the rest,
  * counted in pps_allowance_exceeded; the receiver reassembles, and a datagram missing one fragment

@@ -1,5 +1,5 @@
 /**
- * The link-local allowance (domain facts §2.4): 1024 packets/s per ENI to the VPC resolver (and
+ * The link-local allowance (docs/domain-facts.md §2.4): 1024 packets/s per ENI to the VPC resolver (and
  * IMDS, Time Sync), excess dropped and counted in linklocal_allowance_exceeded. Driven by dnsperf
  * and dig through the host stack and the Nitro card.
  */

@@ -6,12 +6,12 @@
  * - `toeplitzHash` is the standard (Microsoft / Intel 82599 / DPDK `rte_softrss`) Toeplitz hash:
  *   result starts at 0; for every input bit, MSB first, a set bit XORs the leftmost 32 bits of the
  *   key window into the result; the window then slides one bit. It reproduces every Microsoft
- *   verification vector (domain facts §5).
+ *   verification vector (docs/domain-facts.md §5).
  * - Hashing is table driven: a `ToeplitzHasher` precomputes, for every input byte position, the
  *   XOR of key windows for all 256 byte values, so an IPv4 4-tuple (12 bytes) costs 12 table
  *   lookups and 11 XORs. Hashers are cached per key content.
  * - The ENA variants follow amzn/amzn-ec2-ena-utilities `ena-toeplitz/toeplitz_calc.py`
- *   (domain facts §1.4):
+ *   (docs/domain-facts.md §1.4):
  *   - non-configurable instances (Nitro v2/v3 without "n"): the device ignores the host key and uses
  *     the Microsoft key with its 4-byte words in reverse order, initial value 0xffffffff, the
  *     smaller IP and the smaller port taken as "source" (symmetric), and the low 16 bits of the

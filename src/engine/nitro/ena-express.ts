@@ -1,8 +1,8 @@
 /**
- * ENA Express (AWS SRD) on one Nitro card (domain facts §2.7, §1.7):
+ * ENA Express (AWS SRD) on one Nitro card (docs/domain-facts.md §2.7, §1.7):
  * - Eligibility, per flow: both instance types supported (AWS-ENAX list, catalog), both ENIs with
  *   EnaSrdEnabled, in one AZ or across AZs of the Region (AWS-ENAX today; it was same subnet at
- *   launch, same AZ in 2024 and in the NET402 talk's "AZ local": domain facts §2.7; the lab's
+ *   launch, same AZ in 2024 and in the NET402 talk's "AZ local": docs/domain-facts.md §2.7; the lab's
  *   Region, us-east-1, is not among those excluded), not via the internet, no middlebox (the model
  *   has none between ENIs); TCP automatically, UDP only when
  *   both ENIs also have EnaSrdUdpEnabled. Decided once per flow and VPC mutation epoch (an

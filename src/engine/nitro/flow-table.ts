@@ -1,5 +1,5 @@
 /**
- * One Nitro card's flow state, as NET402's "Flow Setup" slides draw it (domain facts §2.5–2.6):
+ * One Nitro card's flow state, as NET402's "Flow Setup" slides draw it (docs/domain-facts.md §2.5–2.6):
  * - adjacency / mapping state: each peer (another ENI, the IGW) is Unknown until a flow to it has
  *   been set up, then IP-Address (the card has resolved where the peer lives);
  * - connection tracking: one entry per connection (5-tuple, both directions), Invalid while the

@@ -18,7 +18,7 @@
  *   max(50% of instance bandwidth, 5 Gbps).
  * Every shaper queues then drops (ShaperStage).
  *
- * Flow setup (domain facts §2.6, NET402 "Flow Setup"): before any shaping, a packet whose flow has
+ * Flow setup (docs/domain-facts.md §2.6, NET402 "Flow Setup"): before any shaping, a packet whose flow has
  * no current flow-cache entry on this card (new flow, or a decision from an older VPC mutation
  * epoch) takes the full processing path: `evaluateFlow`, the stages that belong to this card
  * (egress: route, NACL out, SG out; ingress: NACL in, SG in), the conntrack entry (tracked flows,

@@ -4,7 +4,7 @@
  * the EC2 API's shapes, scenario/vpc.ts) and a packet's tuple, so the Nitro card can call them on
  * the first packet of a flow and tests can check them against the documentation's examples.
  *
- * Semantics (domain-facts §2.5–2.6, VPC-UG vpc-network-acls, AWS-CT):
+ * Semantics (docs/domain-facts.md §2.5–2.6, VPC-UG vpc-network-acls, AWS-CT):
  * - route table: longest prefix match; the local route (VPC CIDR → local) is always present.
  * - network ACL: stateless, entries of one direction in rule-number order, the first match decides,
  *   no match → the `*` rule (deny). Ingress entries match the source, egress entries the

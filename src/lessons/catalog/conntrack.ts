@@ -7,7 +7,7 @@ import type { LessonInput } from '../schema';
  * The c7i.large's default conntrack idle timeouts (MOTO ConnectionTrackingConfiguration; AWS-CT):
  * TCP established 432000 s, UDP stream 180 s, UDP 30 s. Read from the catalog so the text cannot
  * drift from what the model applies (the NET402 slide's "60 secs" for UDP stream is its maximum,
- * and AWS-CT says the maximum is 180: domain-facts §8.2).
+ * and AWS-CT says the maximum is 180: docs/domain-facts.md §8.2).
  */
 const TIMEOUTS = getInstanceType('c7i.large')!.conntrackTimeouts;
 export const CONNTRACK_LESSON_TIMEOUTS = {

@@ -57,7 +57,7 @@ export const SKB_EPSILON = 1e-6;
 
 /**
  * Wire packets per skb for this batch: the GSO segment count of a full TCP skb for TCP data (ENA has
- * no TSO, so the qdisc sees GSO skbs that software GSO splits after it: domain facts §1.9), 1 for a
+ * no TSO, so the qdisc sees GSO skbs that software GSO splits after it: docs/domain-facts.md §1.9), 1 for a
  * UDP datagram, a pure ACK, or a segment a qdisc has already software-segmented.
  */
 export function gsoSegs(p: Packet): number {
