@@ -29,6 +29,7 @@ import { App } from './ui/app';
 import { ControllerContext, type Sharing, SharingContext, StoreContext } from './ui/context';
 import { EmbedApp } from './ui/embed-app';
 import { LinkErrorPage } from './ui/link-error-page';
+import { browserStorage, welcomeOpensAtStart } from './ui/welcome';
 import './ui/styles.css';
 
 function spawnWorker(): WorkerHandle {
@@ -83,7 +84,11 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
   });
   patch(store, 'view', {
     theme: view.theme ?? (dark ? 'dark' : 'light'),
-    introOpen: !embed && !start.fromLink,
+    introOpen: welcomeOpensAtStart({
+      embed,
+      fromLink: start.fromLink,
+      storage: embed ? null : browserStorage(),
+    }),
   });
 
   const client = new SimClient({

@@ -22,7 +22,10 @@ export interface PredicateResult {
   predicate: Predicate;
   ok: boolean | null;
   actual: number | null;
+  /** The whole verdict: mark, the goal's sentence, what was read and the goal's number. */
   text: string;
+  /** What was read against the goal's number, without the sentence ("flow setups on client …: 2; the goal is = 1"). */
+  detail: string;
 }
 
 export interface StepResult {
@@ -80,13 +83,18 @@ function iperf3Target(obs: Observation): string | undefined {
   return typeof ip === 'string' ? hostByIp(obs.now, ip) : undefined;
 }
 
+/** The commands a measure's `command` matches, as the learner reads them (never the regex). */
+function commandName(m: Measure): string {
+  return m.commandText !== undefined ? `\`${m.commandText}\`` : 'the command this goal reads';
+}
+
 function windowOf(
   obs: Observation,
   m: Measure,
 ): { before: LabSnapshot; after: LabSnapshot; where: string } | { missing: string } {
   if (m.window !== 'last-command') return { before: obs.start, after: obs.now, where: 'in this step' };
   const c = lastCommand(obs, new RegExp(m.command ?? '$^'));
-  if (!c) return { missing: `no command matching /${m.command}/ has run in this step` };
+  if (!c) return { missing: `no ${commandName(m)} has run in this step` };
   return { before: c.before, after: c.after, where: `during \`${c.command}\`` };
 }
 
@@ -208,18 +216,17 @@ export function measure(obs: Observation, m: Measure): MeasureResult {
   if (metric === 'commands') {
     const re = new RegExp(m.command ?? '$^');
     const n = obs.commands.filter((c) => c.exitCode === 0 && re.test(c.command)).length;
-    return { value: n, source: `commands matching /${m.command}/ that succeeded in this step` };
+    return { value: n, source: `successful runs of ${commandName(m)} in this step` };
   }
   if (metric === 'exit_code') {
     const c = lastCommand(obs, new RegExp(m.command ?? '$^'));
-    if (!c)
-      return { value: null, source: 'exit code', missing: `no command matching /${m.command}/ in this step` };
+    if (!c) return { value: null, source: 'exit code', missing: `no ${commandName(m)} has run in this step` };
     return { value: c.exitCode, source: `exit code of \`${c.command}\`` };
   }
 
   // snapshot metrics: deltas over a window, or values at its end
   const w = windowOf(obs, m);
-  if ('missing' in w) return { value: null, source: metric, missing: w.missing };
+  if ('missing' in w) return { value: null, source: m.name ?? metric, missing: w.missing };
   const a = w.after.hosts[host];
   const b = w.before.hosts[host];
   if (!a || !b) return { value: null, source: metric, missing: `no instance named "${host}" in this lab` };
@@ -316,6 +323,12 @@ export function formatValue(v: number, unit: string): string {
   }
 }
 
+/** A number with up to six significant digits and the metric's unit (where formatValue rounds too much). */
+function preciseValue(v: number, unit: string): string {
+  const n = String(Number(v.toPrecision(6)));
+  return unit === 'count' || unit === '' ? n : unit === '%' || unit === '/s' ? `${n}${unit}` : `${n} ${unit}`;
+}
+
 /** 1234567 → "1.23 M", 45210 → "45,210". */
 export function formatCount(v: number): string {
   if (Math.abs(v) >= 1e6) return `${(v / 1e6).toFixed(2)} M`;
@@ -326,22 +339,14 @@ export function evaluatePredicate(obs: Observation, p: Predicate): PredicateResu
   const unit = METRICS[p.metric].unit;
   const goal = `${OP_TEXT[p.op]} ${formatValue(p.value, unit)}`;
   const r = measure(obs, p);
+  const label = p.label ? `${p.label} ` : '';
   if (r.value === null) {
-    return {
-      predicate: p,
-      ok: null,
-      actual: null,
-      text: `not yet: ${r.missing} (goal: ${r.source} ${goal})`,
-    };
+    const detail = `not yet: ${r.missing} (goal: ${r.source} ${goal})`;
+    return { predicate: p, ok: null, actual: null, text: `${label}${detail}`, detail };
   }
   const ok = compare(r.value, p.op, p.value);
-  const label = p.label ? `${p.label}: ` : '';
-  return {
-    predicate: p,
-    ok,
-    actual: r.value,
-    text: `${ok ? '✓' : '✗'} ${label}${r.source}: ${formatValue(r.value, unit)}; the goal is ${goal}`,
-  };
+  const detail = `${r.source}: ${formatValue(r.value, unit)}; the goal is ${goal}`;
+  return { predicate: p, ok, actual: r.value, text: `${ok ? '✓' : '✗'} ${label}${detail}`, detail };
 }
 
 /** What else moved in the step that explains a failure: allowance counters and ring overruns. */
@@ -389,12 +394,23 @@ export function judgePrediction(obs: Observation, p: Predict, guess: number): Pr
     p.tolerance.relative !== undefined ? p.tolerance.relative * Math.abs(r.value) : 0,
   );
   const right = err <= tol;
+  // the guess and the answer as printed must differ when the guess is wrong: a guess of 1.4
+  // against 1 packet reads "1" for both in the count format, so both get more digits then
+  // counts keep their fraction here (a guess may be 1.5; a tolerance 0.3), unlike in goal texts
+  const base = (v: number, u: string) =>
+    u === 'count' && Math.abs(v) < 1e6
+      ? v.toLocaleString('en-US', { maximumFractionDigits: 2 })
+      : formatValue(v, u);
+  const fmt = !right && base(guess, unit) === base(r.value, unit) ? preciseValue : base;
+  const said = fmt(guess, unit);
+  const gave = fmt(r.value, unit);
+  const counts = tol > 0 ? `a guess within ${fmt(tol, unit)} of it counts` : 'only that number counts';
   return {
     guess,
     answer: r.value,
     right,
-    text:
-      `${right ? 'Right' : 'Not quite'}: you said ${formatValue(guess, unit)}; ${r.source} gave ` +
-      `${formatValue(r.value, unit)} (counted right within ${formatValue(tol, unit)}). ${p.reason}`,
+    text: right
+      ? `Right: you said ${said}; ${r.source} gave ${gave}, and ${counts}. ${p.reason}`
+      : `Not quite: you said ${said}; ${r.source} gave ${gave}, ${fmt(err, unit)} away (${counts}). ${p.reason}`,
   };
 }

@@ -46,15 +46,38 @@ export const MeasureSchema = z.strictObject({
   window: z.enum(['step', 'last-command']).optional(),
   /** Regex on the command line (without the `host:` prefix), for `commands`, `exit_code` and `last-command`. */
   command: regexSource.optional(),
+  /**
+   * What `command` matches, as the learner reads it ("iperf3", "ethtool -l eth0"): the feedback
+   * names this, never the regular expression. Required with `command`.
+   */
+  commandText: z.string().min(1).optional(),
 });
 export type Measure = z.infer<typeof MeasureSchema>;
+
+const needsCommandText = (
+  m: { command?: string | undefined; commandText?: string | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  if (m.command !== undefined && m.commandText === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['commandText'],
+      message: 'needs `commandText`: the command `command` matches, as the learner reads it (e.g. "iperf3")',
+    });
+};
 
 export const PredicateSchema = MeasureSchema.extend({
   op: z.enum(OPS),
   value: z.number().finite(),
-  /** What the goal means, in the learner's words ("the PPS allowance never binds"). */
-  label: z.string().optional(),
+  /**
+   * The goal as a sentence the learner reads ("The PPS allowance never binds
+   * (pps_allowance_exceeded stays at 0)."): shown for the goal, with the number the lab read.
+   */
+  label: z
+    .string()
+    .regex(/^\S.*[.!?]$/s, { message: 'a sentence: starts with a word and ends with a full stop' }),
 }).superRefine((p, ctx) => {
+  needsCommandText(p, ctx);
   if ((p.metric === 'counter' || p.metric === 'counter_value') && !p.name)
     ctx.addIssue({ code: 'custom', path: ['name'], message: `${p.metric} needs the counter's name` });
   if ((p.metric === 'commands' || p.metric === 'exit_code' || p.window === 'last-command') && !p.command)
@@ -70,7 +93,7 @@ export type Predicate = z.infer<typeof PredicateSchema>;
 export const PredictSchema = z.strictObject({
   question: z.string().min(1),
   /** Where the answer is read once the learner has run the step. */
-  answer: MeasureSchema,
+  answer: MeasureSchema.superRefine(needsCommandText),
   /** The guess is right within this much of the answer (either bound suffices). */
   tolerance: z
     .strictObject({ relative: z.number().positive().optional(), absolute: z.number().positive().optional() })

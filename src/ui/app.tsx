@@ -19,8 +19,16 @@ import { LinkChangesNotice, ShareButton, SharedScenarioBox } from './share-panel
 import { Tabs } from './tabs';
 import { Terminal } from './terminal';
 import { TimeControls } from './time-controls';
+import { browserStorage, rememberWelcomeDismissed, type WelcomeStorage } from './welcome';
 
-export function App({ pathView }: { pathView?: ReactNode }) {
+export function App({
+  pathView,
+  welcomeStorage,
+}: {
+  pathView?: ReactNode;
+  /** Where the welcome's dismissal is kept (default: localStorage; tests give their own). */
+  welcomeStorage?: WelcomeStorage | null;
+}) {
   const store = useAppStore();
   const lab = useLab();
   const presetId = useApp((s) => s.scenario.presetId);
@@ -45,6 +53,14 @@ export function App({ pathView }: { pathView?: ReactNode }) {
 
   const setView = (p: Partial<ReturnType<typeof store.getState>['view']>) =>
     store.setState((s) => ({ view: { ...s.view, ...p } }));
+  // dismissed stays dismissed (localStorage; never in embed mode)
+  const closeIntro = () => {
+    setView({ introOpen: false });
+    rememberWelcomeDismissed(
+      welcomeStorage === undefined ? browserStorage() : welcomeStorage,
+      store.getState().env.embed,
+    );
+  };
 
   return (
     <div className="app" ref={app}>
@@ -78,14 +94,18 @@ export function App({ pathView }: { pathView?: ReactNode }) {
           </select>
         </label>
         <ThemeButton />
-        <button type="button" onClick={() => setView({ introOpen: !introOpen })} aria-expanded={introOpen}>
+        <button
+          type="button"
+          onClick={() => (introOpen ? closeIntro() : setView({ introOpen: true }))}
+          aria-expanded={introOpen}
+        >
           What is this?
         </button>
         <ShareButton />
       </header>
       <LinkChangesNotice />
       <Notices />
-      {introOpen ? <Intro onClose={() => setView({ introOpen: false })} /> : null}
+      {introOpen ? <Intro onClose={closeIntro} /> : null}
       <div className="controls-bar" ref={bar}>
         <TimeControls />
         <RunProgress />

@@ -66,7 +66,7 @@ function obs(): Observation {
   };
 }
 
-const P = (p: unknown): Predicate => PredicateSchema.parse(p);
+const P = (p: object): Predicate => PredicateSchema.parse({ label: 'A goal.', ...p });
 
 describe('evaluator', () => {
   it('reads iperf3 -J fields and says what it compared, with what else moved', () => {
@@ -80,6 +80,7 @@ describe('evaluator', () => {
           value: 0,
           window: 'last-command',
           command: '^iperf3',
+          commandText: 'iperf3',
         }),
         P({ metric: 'iperf3.streams', op: '==', value: 2 }),
       ],
@@ -87,7 +88,10 @@ describe('evaluator', () => {
     expect(r.passed).toBe(false);
     expect(r.results.map((x) => x.ok)).toEqual([false, false, true]);
     expect(r.results[0]!.text).toBe(
-      "✗ client's last iperf3 (`iperf3 -c server -t 2 -M 128 -P 2`): 0.913 Gbps; the goal is ≥ 9.00 Gbps",
+      "✗ A goal. client's last iperf3 (`iperf3 -c server -t 2 -M 128 -P 2`): 0.913 Gbps; the goal is ≥ 9.00 Gbps",
+    );
+    expect(r.results[0]!.detail).toBe(
+      "client's last iperf3 (`iperf3 -c server -t 2 -M 128 -P 2`): 0.913 Gbps; the goal is ≥ 9.00 Gbps",
     );
     expect(r.results[1]!.text).toContain('1.23 M; the goal is = 0');
     expect(r.meanwhile).toEqual(['meanwhile pps_allowance_exceeded rose by 1.23 M on client']);
@@ -108,7 +112,7 @@ describe('evaluator', () => {
     });
     expect(r.passed).toBe(false);
     expect(r.results.map((x) => x.ok)).toEqual([null, null, null]);
-    expect(r.results[0]!.text).toMatch(/^not yet: no iperf3 -c run on client in this step/);
+    expect(r.results[0]!.detail).toMatch(/^not yet: no iperf3 -c run on client in this step/);
     expect(r.results[2]!.text).toContain('ethtool -S on client has no counter "nope"');
   });
 
@@ -138,9 +142,66 @@ describe('evaluator', () => {
     const wrong = judgePrediction(obs(), p, 5);
     expect(wrong.right).toBe(false);
     expect(wrong.text).toBe(
-      "Not quite: you said 5.00 Gbps; client's last iperf3 (`iperf3 -c server -t 2 -M 128 -P 2`) gave 0.913 Gbps (counted right within 0.091 Gbps). The PPS allowance binds.",
+      "Not quite: you said 5.00 Gbps; client's last iperf3 (`iperf3 -c server -t 2 -M 128 -P 2`) gave 0.913 Gbps, 4.09 Gbps away (a guess within 0.091 Gbps of it counts). The PPS allowance binds.",
+    );
+    expect(judgePrediction(obs(), p, 0.95).text).toMatch(
+      /^Right: you said 0.950 Gbps; .* gave 0.913 Gbps, and a guess within 0.091 Gbps of it counts\./,
     );
     expect(judgePrediction({ ...obs(), commands: [] }, p, 1).text).toMatch(/^run the step first/);
+  });
+
+  it('a wrong guess never reads as right: no "counted right", and the numbers shown differ', () => {
+    // 1.4 packets against 1, within 0.3: wrong, though both print as "1" in the count format
+    const p = {
+      question: 'Packets?',
+      answer: { metric: 'commands' as const, command: '^iperf3', commandText: 'iperf3' },
+      tolerance: { absolute: 0.3 },
+      reason: 'One run.',
+    };
+    const wrong = judgePrediction(obs(), p, 1.4);
+    expect(wrong.right).toBe(false);
+    expect(wrong.text).toBe(
+      'Not quite: you said 1.4; successful runs of `iperf3` in this step gave 1, 0.4 away (a guess within 0.3 of it counts). One run.',
+    );
+    expect(wrong.text).not.toMatch(/counted right/);
+    expect(judgePrediction(obs(), p, 1.2).text).toMatch(
+      /^Right: you said 1.2; .* gave 1, and a guess within 0.3 of it counts/,
+    );
+    const close = judgePrediction(obs(), { ...p, tolerance: { absolute: 0.001 } }, 1.001_01);
+    expect(close.text).toContain(
+      'you said 1.00101; successful runs of `iperf3` in this step gave 1, 0.00101 away',
+    );
+  });
+
+  it('names a command by its commandText, never by its regular expression', () => {
+    const o = { ...obs(), commands: [] };
+    const r = evaluateStep(o, {
+      goal: [
+        P({
+          metric: 'commands',
+          command: '^ethtool\\s+-l',
+          commandText: 'ethtool -l eth0',
+          op: '>=',
+          value: 1,
+        }),
+        P({
+          metric: 'counter',
+          name: 'pps_allowance_exceeded',
+          op: '==',
+          value: 0,
+          window: 'last-command',
+          command: '^iperf3\\s',
+          commandText: 'iperf3',
+        }),
+      ],
+    });
+    expect(r.results[0]!.detail).toBe(
+      'successful runs of `ethtool -l eth0` in this step: 0; the goal is ≥ 1',
+    );
+    expect(r.results[1]!.detail).toBe(
+      'not yet: no `iperf3` has run in this step (goal: pps_allowance_exceeded = 0)',
+    );
+    expect(r.explanation).not.toMatch(/\\s|\/\^/);
   });
 
   it('formats counts', () => {

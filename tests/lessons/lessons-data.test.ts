@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { LESSON_DOCUMENTS, LESSONS } from '../../src/lessons';
 import { CONNTRACK_LESSON_SG, conntrackScenario } from '../../src/lessons/catalog/conntrack';
-import { parseLesson } from '../../src/lessons/schema';
+import { type Lesson, parseLesson, type Step } from '../../src/lessons/schema';
 import { parseScenario } from '../../src/scenario/schema';
 import { LessonLab } from './harness';
 
@@ -49,6 +49,46 @@ describe('lesson data', () => {
     }
   });
 
+  it('every goal reads as a sentence, and what a learner sees before a run names no regular expression', () => {
+    const REGEX = /\\[sSbdw]|\/\^|\$\/|\(\?|\.\*/;
+    for (const l of LESSON_DOCUMENTS)
+      for (const st of l.steps) {
+        const where = `${l.id}/${st.id}`;
+        for (const g of st.goal) {
+          expect(g.label, where).toMatch(/^\S.*[.!?]$/);
+          expect(g.label, where).not.toMatch(REGEX);
+          if (g.command !== undefined) expect(g.commandText, where).not.toMatch(REGEX);
+        }
+        // the step's verdict after an unrelated command: every "not yet" names commands as a person would
+        const lab = new LessonLab(l as Lesson);
+        lab.begin();
+        lab.run('ethtool -S eth0');
+        const r = lab.check(st as Step);
+        expect(r.explanation, where).not.toMatch(REGEX);
+      }
+  });
+
+  it('a goal without a sentence, or a command regex without its commandText, is refused', () => {
+    const lesson = (goal: unknown) => ({
+      id: 'x',
+      title: 'x',
+      talk: 'x',
+      summary: 'x',
+      scenario: { version: 2 },
+      steps: [{ id: 's', title: 't', text: 't', goal: [goal], solution: ['true'] }],
+    });
+    const errors = (g: unknown) => {
+      const r = parseLesson(lesson(g));
+      return r.ok ? [] : r.errors;
+    };
+    expect(errors({ metric: 'iperf3.streams', op: '==', value: 1, label: 'one flow' })[0]).toMatch(
+      /^steps\[0\]\.goal\[0\]\.label: a sentence/,
+    );
+    expect(errors({ metric: 'commands', command: '^x', op: '>', value: 0, label: 'x ran.' })).toContain(
+      'steps[0].goal[0].commandText: needs `commandText`: the command `command` matches, as the learner reads it (e.g. "iperf3")',
+    );
+  });
+
   it('rejects a malformed lesson with the field named', () => {
     const bad = parseLesson({
       id: 'x',
@@ -61,7 +101,7 @@ describe('lesson data', () => {
           id: 's',
           title: 't',
           text: 't',
-          goal: [{ metric: 'counter', op: '>', value: 0 }],
+          goal: [{ metric: 'counter', op: '>', value: 0, label: 'A counter rose.' }],
           solution: ['true'],
         },
       ],
@@ -79,7 +119,7 @@ describe('lesson data', () => {
           id: 's',
           title: 't',
           text: 't',
-          goal: [{ metric: 'commands', command: '^x', op: '>', value: 0 }],
+          goal: [{ metric: 'commands', command: '^x', commandText: 'x', op: '>', value: 0, label: 'x ran.' }],
           solution: ['true'],
         },
       ],

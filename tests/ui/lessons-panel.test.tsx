@@ -135,7 +135,7 @@ const predicates = () => [...el.querySelectorAll('.predicates li')].map((li) => 
 describe('lessons panel', () => {
   it('lists the missions with drafts disabled, runs a step live and judges the prediction', async () => {
     const storage = new MemStorage();
-    const { store } = mount(false, storage);
+    const { store, lab } = mount(false, storage);
     expect(store.getState().env.lesson).toBeNull();
     expect(button('IPsec tunnels').disabled).toBe(true);
     expect(el.textContent).toContain('draft: needs ip xfrm');
@@ -143,11 +143,21 @@ describe('lessons panel', () => {
     await click(button('Flow setup and the accelerated path'));
     expect(el.querySelector('h3')?.textContent).toBe('Step 1 of 3: Ask the card');
     expect(predicates()[0]).toMatch(/not met|not yet/);
+    // the goal is its sentence, not a metric name or the regex it checks
+    expect(predicates()[0]).toBe(
+      '… not yet: You asked the card how it judges a TCP flow to port 80 (lab trace … tcp 80).',
+    );
+    // a command that is not the one asked for: the goal says so in words, without the regex
+    await act(async () => void (await lab.submit('ethtool -S eth0')));
+    await settle();
+    expect(predicates()[0]).toBe(
+      '✗ not met: You asked the card how it judges a TCP flow to port 80 (lab trace … tcp 80). successful runs of `lab trace … tcp 80` in this step: 0; the goal is ≥ 1',
+    );
 
     // the solution, typed by clicking it
     await click(button('Show solution'));
     await click(button('lab trace client server tcp 80'));
-    expect(predicates()[0]).toMatch(/^✓ met:/);
+    expect(predicates()[0]).toMatch(/^✓ met: /);
     // the progress an embedding page hears (bridge.ts "lesson" messages)
     expect(store.getState().env.lesson).toEqual({
       lessonId: LESSON_DOCUMENTS.find((l) => l.title === 'Flow setup and the accelerated path')!.id,
@@ -173,7 +183,7 @@ describe('lessons panel', () => {
     await click(button('curl -s -o /dev/null http://server/1M'));
     const p = predicates();
     expect(p).toHaveLength(4);
-    expect(p.every((x) => x.startsWith('✓ met:'))).toBe(true);
+    expect(p.every((x) => x.startsWith('✓ met: '))).toBe(true);
     expect(p[1]).toContain('flow setups on client');
     expect(el.querySelector('.predict p.ok')?.textContent).toMatch(
       /^Right: you said 1; packets on client's processing path/,
@@ -198,7 +208,10 @@ describe('lessons panel', () => {
     await click(button('curl -s -o /dev/null http://server/1M'));
     const p = predicates();
     expect(p[1]).toBe(
-      "✗ not met:one flow set up: flow setups on client's Nitro card in this step: 2; the goal is = 1",
+      "✗ not met: The client’s card sets up exactly one flow. flow setups on client's Nitro card in this step: 2; the goal is = 1",
+    );
+    expect(el.querySelectorAll('.predicates li')[1]!.querySelector('.goal-read')?.textContent).toBe(
+      " flow setups on client's Nitro card in this step: 2; the goal is = 1",
     );
     expect(el.textContent).not.toContain('Step passed.');
     expect(storage.data.size).toBe(0);

@@ -39,14 +39,14 @@ export const actionPlan: LessonInput = {
         'cluster placement group. Candidates: ingest-a (c7i.large), ingest-b (c6i.8xlarge), ingest-c (c6in.4xlarge), ingest-d (c6in.8xlarge).\n\n' +
         'Pick the receiver, apply the settings it needs, and prove it with one iperf3 stream: ≥ 15 Gbps, no bw_in_allowance_exceeded on the receiver.',
       goal: [
-        { metric: 'iperf3.streams', op: '==', value: 1, label: 'one flow (a whale)' },
-        { metric: 'iperf3.received_gbps', op: '>=', value: 15, label: '≥ 15 Gbps delivered' },
+        { metric: 'iperf3.streams', op: '==', value: 1, label: 'A single flow (the whale) carries it.' },
+        { metric: 'iperf3.received_gbps', op: '>=', value: 15, label: 'It delivers at least 15 Gbps.' },
         {
           metric: 'instance.baseline_gbps',
           host: '@target',
           op: '>=',
           value: 15,
-          label: "the receiver's baseline covers it all day",
+          label: "The receiver's baseline bandwidth is at least 15 Gbps, so it holds that rate all day.",
         },
         {
           metric: 'counter',
@@ -54,9 +54,11 @@ export const actionPlan: LessonInput = {
           host: '@target',
           window: 'last-command',
           command: '^iperf3\\s',
+          commandText: 'iperf3',
           op: '==',
           value: 0,
-          label: "the receiver's inbound allowance never bound",
+          label:
+            "The receiver's inbound bandwidth allowance never binds (bw_in_allowance_exceeded stays at 0).",
         },
       ],
       hints: [
@@ -90,25 +92,40 @@ export const actionPlan: LessonInput = {
       predict: {
         question:
           'How many Gbps of 128-byte segments does a c6i.8xlarge (ingest-b, 12.5 Gbps) take from eight streams?',
-        answer: { metric: 'iperf3.received_gbps', command: '^iperf3\\s.*-c\\s+ingest-b\\b' },
+        answer: {
+          metric: 'iperf3.received_gbps',
+          command: '^iperf3\\s.*-c\\s+ingest-b\\b',
+          commandText: 'iperf3 -c ingest-b',
+        },
         tolerance: { relative: 0.2 },
         reason:
           "Its PPS allowance (about 1 Mpps in this lab's catalog) binds first: 1 M packets × 116 bytes of payload ≈ 0.9 Gbps, " +
           'whatever its bandwidth. Run it against ingest-b once to see.',
       },
       goal: [
-        { metric: 'iperf3.mss_bytes', op: '<=', value: 128, label: '128-byte segments' },
-        { metric: 'iperf3.streams', op: '>=', value: 8, label: 'eight streams' },
-        { metric: 'iperf3.received_gbps', op: '>=', value: 2.5, label: '≥ 2.5 Gbps of small packets' },
+        {
+          metric: 'iperf3.mss_bytes',
+          op: '<=',
+          value: 128,
+          label: 'The segments are 128 bytes (iperf3 -M 128).',
+        },
+        { metric: 'iperf3.streams', op: '>=', value: 8, label: 'At least eight streams run in parallel.' },
+        {
+          metric: 'iperf3.received_gbps',
+          op: '>=',
+          value: 2.5,
+          label: 'The small packets add up to at least 2.5 Gbps.',
+        },
         {
           metric: 'counter',
           name: 'pps_allowance_exceeded',
           host: '@target',
           window: 'last-command',
           command: '^iperf3\\s',
+          commandText: 'iperf3',
           op: '==',
           value: 0,
-          label: "the receiver's PPS allowance never bound",
+          label: "The receiver's PPS allowance never binds (pps_allowance_exceeded stays at 0).",
         },
       ],
       hints: [

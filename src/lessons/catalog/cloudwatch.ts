@@ -42,12 +42,17 @@ export const cloudwatchTruth: LessonInput = {
           'The flow ran at its 10 Gbps limit; the metric cannot show it.',
       },
       goal: [
-        { metric: 'iperf3.received_gbps', op: '>=', value: 9, label: 'iperf3 saw the burst' },
+        {
+          metric: 'iperf3.received_gbps',
+          op: '>=',
+          value: 9,
+          label: 'iperf3 reports the burst at 9 Gbps or more.',
+        },
         {
           metric: 'cloudwatch.max_gbps',
           op: '<=',
           value: 1.5,
-          label: 'CloudWatch’s minute shows a fraction of it',
+          label: 'CloudWatch’s busiest minute shows a fraction of it (at most 1.5 Gbps).',
         },
       ],
       hints: [

@@ -73,6 +73,7 @@ export const conntrack: LessonInput = {
           host: 'client',
           window: 'last-command',
           command: '^iperf3\\s',
+          commandText: 'iperf3',
         },
         tolerance: { absolute: 0.5 },
         reason:
@@ -87,9 +88,10 @@ export const conntrack: LessonInput = {
           host: 'client',
           window: 'last-command',
           command: '^iperf3\\s.*\\s-u\\b',
+          commandText: 'iperf3 -u',
           op: '<',
           value: 64,
-          label: 'the UDP flow took an entry',
+          label: 'The UDP flow takes a connection-tracking entry (fewer than 64 left during the run).',
         },
         {
           metric: 'counter_value',
@@ -97,7 +99,7 @@ export const conntrack: LessonInput = {
           host: 'client',
           op: '==',
           value: 64,
-          label: 'the idle entry was freed',
+          label: 'The idle entry is freed: all 64 entries are available again.',
         },
       ],
       hints: ['iperf3 -c server -u -b 1M -t 1', 'sleep N advances the simulated clock by N seconds.'],
@@ -132,6 +134,7 @@ export const conntrack: LessonInput = {
           host: 'client',
           window: 'last-command',
           command: '^ab\\s',
+          commandText: 'ab',
         },
         tolerance: { absolute: 2 },
         reason:
@@ -146,9 +149,10 @@ export const conntrack: LessonInput = {
           host: 'client',
           window: 'last-command',
           command: '^ab\\s',
+          commandText: 'ab',
           op: '>',
           value: 0,
-          label: 'the allowance was exceeded during the run',
+          label: 'The connection-tracking allowance is exceeded during ab’s run.',
         },
         {
           metric: 'counter_value',
@@ -156,7 +160,7 @@ export const conntrack: LessonInput = {
           host: 'client',
           op: '==',
           value: 64,
-          label: 'the closed connections gave their entries back',
+          label: 'The closed connections give their entries back: all 64 are available again.',
         },
       ],
       hints: [
@@ -183,16 +187,22 @@ export const conntrack: LessonInput = {
         'Serve all 400 requests at concurrency 100 without any further conntrack_allowance_exceeded, without changing the allowance. ' +
         'Look at the security group with aws ec2 describe-security-groups: its rules decide whether the card must track a flow.',
       goal: [
-        { metric: 'ab.complete_requests', op: '>=', value: 400, label: '400 requests served' },
+        {
+          metric: 'ab.complete_requests',
+          op: '>=',
+          value: 400,
+          label: 'ab completes at least 400 requests.',
+        },
         {
           metric: 'counter',
           name: 'conntrack_allowance_exceeded',
           host: 'client',
           window: 'last-command',
           command: '^ab\\s',
+          commandText: 'ab',
           op: '==',
           value: 0,
-          label: 'no connection refused for lack of an entry',
+          label: 'No connection is refused for lack of an entry (conntrack_allowance_exceeded stays at 0).',
         },
       ],
       hints: [

@@ -27,9 +27,10 @@ export const flowSetup: LessonInput = {
         {
           metric: 'commands',
           command: '^lab\\s+trace\\s+\\S+\\s+\\S+\\s+tcp\\s+80$',
+          commandText: 'lab trace … tcp 80',
           op: '>=',
           value: 1,
-          label: 'lab trace of tcp/80',
+          label: 'You asked the card how it judges a TCP flow to port 80 (lab trace … tcp 80).',
         },
       ],
       hints: ['lab trace SRC DST [tcp|udp|icmp] [PORT]'],
@@ -56,16 +57,28 @@ export const flowSetup: LessonInput = {
           'and every later packet of the connection is forwarded on the accelerated path.',
       },
       goal: [
-        { metric: 'curl.http_code', op: '==', value: 200, label: 'the request succeeded' },
-        { metric: 'flow_setups', host: 'client', op: '==', value: 1, label: 'one flow set up' },
+        { metric: 'curl.http_code', op: '==', value: 200, label: 'The request succeeds (HTTP 200).' },
+        {
+          metric: 'flow_setups',
+          host: 'client',
+          op: '==',
+          value: 1,
+          label: 'The client’s card sets up exactly one flow.',
+        },
         {
           metric: 'slow_path_packets',
           host: 'client',
           op: '==',
           value: 1,
-          label: 'one packet on the processing path',
+          label: 'Exactly one packet takes the processing path.',
         },
-        { metric: 'accelerated_packets', host: 'client', op: '>=', value: 10, label: 'the rest accelerated' },
+        {
+          metric: 'accelerated_packets',
+          host: 'client',
+          op: '>=',
+          value: 10,
+          label: 'The rest (at least 10 packets) take the accelerated path.',
+        },
       ],
       hints: ['curl -s -o /dev/null http://server/1M fetches 1 MB quietly.'],
       solution: ['curl -s -o /dev/null http://server/1M', 'lab nitro show client'],
@@ -83,8 +96,14 @@ export const flowSetup: LessonInput = {
         'Every new connection pays flow setup on the processing path, which has a lower packet rate than the accelerated one. ' +
         'Serve 40 requests with 4 concurrent clients while setting up no more than 4 flows.',
       goal: [
-        { metric: 'ab.complete_requests', op: '>=', value: 40, label: '40 requests served' },
-        { metric: 'flow_setups', host: 'client', op: '<=', value: 4, label: 'at most 4 flow setups' },
+        { metric: 'ab.complete_requests', op: '>=', value: 40, label: 'ab completes at least 40 requests.' },
+        {
+          metric: 'flow_setups',
+          host: 'client',
+          op: '<=',
+          value: 4,
+          label: 'The client’s card sets up at most 4 flows.',
+        },
       ],
       hints: [
         'ab opens a new connection per request unless told to keep connections alive.',

@@ -30,16 +30,18 @@ export const packetJourney: LessonInput = {
         {
           metric: 'commands',
           command: '^(sudo\\s+)?ethtool\\s+(-l|--show-channels)\\s+eth0$',
+          commandText: 'ethtool -l eth0',
           op: '>=',
           value: 1,
-          label: 'channels shown',
+          label: 'You showed eth0’s channels (ethtool -l eth0).',
         },
         {
           metric: 'commands',
           command: '^(sudo\\s+)?ethtool\\s+(-x|--show-rxfh-indir|--show-rxfh)\\s+eth0$',
+          commandText: 'ethtool -x eth0',
           op: '>=',
           value: 1,
-          label: 'indirection table shown',
+          label: 'You showed eth0’s RSS indirection table (ethtool -x eth0).',
         },
       ],
       hints: ['ethtool -l shows channels; ethtool -x shows the RX flow hash indirection table and key.'],
@@ -54,22 +56,29 @@ export const packetJourney: LessonInput = {
         'Every packet of a flow carries the same 5-tuple, so the same hash, so the same RX queue.',
       predict: {
         question: 'The server has 2 RX queues. How many of them will carry the packets of one iperf3 flow?',
-        answer: { metric: 'rx_queues_used', host: 'server', window: 'last-command', command: '^iperf3\\s' },
+        answer: {
+          metric: 'rx_queues_used',
+          host: 'server',
+          window: 'last-command',
+          command: '^iperf3\\s',
+          commandText: 'iperf3',
+        },
         tolerance: { absolute: 0.5 },
         reason:
           "The queue is chosen by hashing the flow's addresses and ports (Toeplitz over the RSS key, then the indirection table), " +
           'and every packet of the flow has the same 5-tuple: one flow never spreads over queues.',
       },
       goal: [
-        { metric: 'iperf3.streams', op: '==', value: 1, label: 'one flow' },
+        { metric: 'iperf3.streams', op: '==', value: 1, label: 'One flow runs (iperf3 -P 1).' },
         {
           metric: 'rx_queues_used',
           host: 'server',
           window: 'last-command',
           command: '^iperf3\\s',
+          commandText: 'iperf3',
           op: '==',
           value: 1,
-          label: 'one RX queue on the server carried it',
+          label: 'One RX queue on the server carries it.',
         },
       ],
       hints: ['iperf3 -c server runs one stream unless you give -P.', 'Keep the run short: -t 1.'],
@@ -85,15 +94,16 @@ export const packetJourney: LessonInput = {
         'A single flow is bound to one queue and one vCPU. Make the server use both of its RX queues: ' +
         'different source ports give different 5-tuples, hence different hashes.',
       goal: [
-        { metric: 'iperf3.streams', op: '>=', value: 2, label: 'several flows' },
+        { metric: 'iperf3.streams', op: '>=', value: 2, label: 'Several flows run (iperf3 -P 2 or more).' },
         {
           metric: 'rx_queues_used',
           host: 'server',
           window: 'last-command',
           command: '^iperf3\\s',
+          commandText: 'iperf3',
           op: '==',
           value: 2,
-          label: 'both RX queues carried traffic',
+          label: 'Both of the server’s RX queues carry traffic.',
         },
       ],
       hints: [

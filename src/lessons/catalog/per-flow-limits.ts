@@ -32,8 +32,13 @@ export const perFlowLimits: LessonInput = {
           'The talk measured 9.54 Gbps.',
       },
       goal: [
-        { metric: 'iperf3.streams', op: '==', value: 1, label: 'one flow' },
-        { metric: 'iperf3.received_gbps', op: '>=', value: 9, label: 'at its flow limit' },
+        { metric: 'iperf3.streams', op: '==', value: 1, label: 'One flow runs.' },
+        {
+          metric: 'iperf3.received_gbps',
+          op: '>=',
+          value: 9,
+          label: 'It reaches its flow limit (at least 9 Gbps).',
+        },
       ],
       hints: ['iperf3 -c server -t 1 -l 9000 -P 1'],
       solution: ['iperf3 -c server -t 1 -l 9000 -P 1'],
@@ -48,7 +53,14 @@ export const perFlowLimits: LessonInput = {
       id: 'beyond-one-flow',
       title: 'More than one flow can carry',
       text: "Get more than 11 Gbps from the client to the server. The flow limit is per 5-tuple; the instance's limit is for all its flows together.",
-      goal: [{ metric: 'iperf3.received_gbps', op: '>=', value: 11, label: "above one flow's limit" }],
+      goal: [
+        {
+          metric: 'iperf3.received_gbps',
+          op: '>=',
+          value: 11,
+          label: 'The server receives more than one flow can carry (at least 11 Gbps).',
+        },
+      ],
       hints: ['Each iperf3 stream (-P) is its own 5-tuple.'],
       solution: ['iperf3 -c server -t 1 -l 9000 -P 2'],
       mistakes: [
@@ -90,8 +102,13 @@ export const enaExpress: LessonInput = {
           'Outside a cluster placement group one flow is limited to 5 Gbps, whatever the instance size.',
       },
       goal: [
-        { metric: 'iperf3.streams', op: '==', value: 1, label: 'one flow' },
-        { metric: 'iperf3.received_gbps', op: '>=', value: 4.5, label: 'at the 5 Gbps flow limit' },
+        { metric: 'iperf3.streams', op: '==', value: 1, label: 'One flow runs.' },
+        {
+          metric: 'iperf3.received_gbps',
+          op: '>=',
+          value: 4.5,
+          label: 'It reaches the 5 Gbps flow limit (at least 4.5 Gbps).',
+        },
       ],
       hints: ['iperf3 -c server -t 1'],
       solution: ['iperf3 -c server -t 1'],
@@ -110,17 +127,18 @@ export const enaExpress: LessonInput = {
         '(aws ec2 modify-network-interface-attribute --ena-srd-specification); find the ENI IDs with aws ec2 describe-network-interfaces. ' +
         'ethtool -S shows the ena_srd_* counters.',
       goal: [
-        { metric: 'iperf3.streams', op: '==', value: 1, label: 'still one flow' },
-        { metric: 'iperf3.received_gbps', op: '>=', value: 20, label: 'above 20 Gbps' },
+        { metric: 'iperf3.streams', op: '==', value: 1, label: 'It is still one flow.' },
+        { metric: 'iperf3.received_gbps', op: '>=', value: 20, label: 'It goes above 20 Gbps.' },
         {
           metric: 'counter',
           name: 'ena_srd_tx_pkts',
           host: 'client',
           window: 'last-command',
           command: '^iperf3\\s',
+          commandText: 'iperf3',
           op: '>',
           value: 0,
-          label: 'sent over SRD',
+          label: 'Its packets go over SRD (ena_srd_tx_pkts rises).',
         },
       ],
       hints: [

@@ -46,22 +46,27 @@ export const tunnels: LessonInput = {
         'These c7i.8xlarge have 12.5 Gbps and are in one AZ, outside a cluster placement group (5 Gbps per flow).',
       predict: {
         question: 'What rate (Gbps) will the eight inner flows reach together through GRE?',
-        answer: { metric: 'iperf3.received_gbps', command: THROUGH_TUNNEL },
+        answer: {
+          metric: 'iperf3.received_gbps',
+          command: THROUGH_TUNNEL,
+          commandText: 'iperf3 through the tunnel (-c 192.168.…)',
+        },
         tolerance: { relative: 0.15 },
         reason:
           'GRE has no ports: Nitro sees one outer flow (source, destination, protocol 47), so one queue and one 5 Gbps flow limit ' +
           'for all eight inner flows.',
       },
       goal: [
-        { metric: 'iperf3.streams', op: '>=', value: 8, label: 'eight flows' },
+        { metric: 'iperf3.streams', op: '>=', value: 8, label: 'Eight flows run.' },
         {
           metric: 'rx_queues_used',
           host: 'server',
           window: 'last-command',
           command: '^iperf3\\s',
+          commandText: 'iperf3',
           op: '==',
           value: 1,
-          label: 'one RX queue carried them all',
+          label: 'One RX queue on the server carries them all.',
         },
       ],
       hints: [
@@ -85,18 +90,20 @@ export const tunnels: LessonInput = {
         {
           metric: 'iperf3.received_gbps',
           command: THROUGH_TUNNEL,
+          commandText: 'iperf3 through the tunnel (-c 192.168.…)',
           op: '>=',
           value: 10,
-          label: '≥ 10 Gbps through a tunnel',
+          label: 'At least 10 Gbps go through the tunnel.',
         },
         {
           metric: 'rx_queues_used',
           host: 'server',
           window: 'last-command',
           command: THROUGH_TUNNEL,
+          commandText: 'iperf3 through the tunnel (-c 192.168.…)',
           op: '>=',
           value: 2,
-          label: 'spread over RX queues',
+          label: 'The tunnel’s traffic spreads over two or more of the server’s RX queues.',
         },
       ],
       hints: ['ip link add vx0 type vxlan id 42 dstport 4789 dev eth0 remote 10.0.0.11 local 10.0.0.10'],

@@ -1,6 +1,7 @@
 /**
  * The lessons panel: the missions (NET402's agenda), the current step with its goal as live
- * predicates (checked / not yet / not met, with the numbers the lab reported), a predict box
+ * predicates (each its sentence, checked / not yet / not met, with the number the lab reported
+ * under it), a predict box
  * (lock a number in before the run; the answer and its reason appear when the step passes),
  * hints, and the solution's command lines (click to type one). Acts through the lab controller;
  * the lab's observation comes from the worker, the verdict is computed here by src/lessons.
@@ -260,9 +261,10 @@ export function LessonsPanel({
             <li key={JSON.stringify(p)} className={state}>
               <span aria-hidden="true">{state === 'ok' ? '✓' : state === 'bad' ? '✗' : '…'}</span>{' '}
               <span className="visually-hidden">
-                {state === 'ok' ? 'met' : state === 'bad' ? 'not met' : 'not yet'}:
+                {state === 'ok' ? 'met' : state === 'bad' ? 'not met' : 'not yet'}:{' '}
               </span>
-              {r ? r.text.replace(/^[✓✗] /, '') : (p.label ?? p.metric)}
+              {p.label}
+              {r ? <span className="goal-read"> {r.detail}</span> : null}
             </li>
           );
         })}
