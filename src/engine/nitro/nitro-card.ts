@@ -1,8 +1,8 @@
 /**
  * The Nitro card of one instance: the shapers between the ENA and the VPC fabric.
  *
- * Egress (host → VPC):  per-flow limit → [internet-gateway limit] → instance bw_out + PPS → fabric
- * Ingress (VPC → host): instance bw_in + PPS → ENA RX queue (RSS, in the host's device)
+ * Egress (host → VPC):  per-flow limit → [internet-gateway limit] → instance bw_out + PPS → card → fabric
+ * Ingress (VPC → host): instance bw_in + PPS → card → ENA RX queue (RSS, in the host's device)
  *
  * - Per-flow limit (AWS-BW): 10 Gbps inside a cluster placement group, 5 Gbps otherwise; one
  *   bucket and queue per flow (5-tuple, one direction), applied at the sender's card. AWS exposes
@@ -16,6 +16,8 @@
  * - PPS allowance (AWS-ENAPERF: "bidirectional PPS"): ONE bucket shared by egress and ingress.
  * - Internet gateway (AWS-BW): traffic to the IGW is limited to 5 Gbps (< 32 vCPUs) or
  *   max(50% of instance bandwidth, 5 Gbps).
+ * - The card's own bandwidth (AWS-NITRO per generation; v2 assumed): a serial stage after the
+ *   allowances, so the documented counters move whenever an allowance binds (rule in the constructor).
  * Every shaper queues then drops (ShaperStage).
  *
  * Flow setup (docs/domain-facts.md §2.6, NET402 "Flow Setup"): before any shaping, a packet whose flow has
@@ -141,6 +143,9 @@ export class NitroCard {
   readonly egressStage: ShaperStage;
   readonly ingressStage: ShaperStage;
   readonly igwStage: ShaperStage;
+  /** The card's own bandwidth each way, after the allowances (null: no card figure). */
+  readonly cardOutStage: ShaperStage | null;
+  readonly cardInStage: ShaperStage | null;
   private readonly flowStages = new Map<number, ShaperStage>();
   /** The same stages by flow id, for the per-packet lookup (flow ids are small integers). */
   private readonly stageByFlow: (ShaperStage | undefined)[] = [];
@@ -250,63 +255,83 @@ export class NitroCard {
     );
     this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded');
     this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded');
-    // the card's own bandwidth, one bucket each way (a serial device: a shallow bucket)
-    const card = (): ShaperBucket[] => {
-      const bps = cfg.cardBps;
-      if (bps === undefined || !(bps > 0)) return [];
-      const rate = bps / 8;
-      return [
-        shaperBucket(
-          new TokenBucket(rate, (rate * params.nitroCardBucketNs) / 1e9),
-          over,
-          1,
-          'card_bandwidth_exceeded',
-        ),
-      ];
-    };
-    const cardOut = card();
-    const cardIn = card();
+    // The card's own bandwidth, one serial stage each way AFTER the allowances (a shallow bucket):
+    // the allowances meter what the instance may move, the card then carries what they let through.
+    // Attribution rule: a packet held back by a documented allowance is counted in that allowance's
+    // ENA counter; the card (lab-only card_bandwidth_exceeded) queues and drops only what the
+    // allowances released faster than the card carries (a burst of an allowance's bucket beyond the
+    // card's queue, or an allowance above the card, as c6in.32xlarge's 200 Gbps on one 170 Gbps
+    // card). So where an allowance equals the card (m5/c5 at 25 Gbps on Nitro v2, c5n.18xlarge at 100
+    // on v3) the allowance binds and its counter moves, as `ethtool -S` on AWS shows.
     const qNs = params.nitroShaperQueueNs;
     const qMin = params.nitroShaperMinQueuePackets;
+    const cardStage = (next: (p: Packet) => void, drop: (p: Packet, n: number, r: DropReason) => void) => {
+      const bps = cfg.cardBps;
+      if (bps === undefined || !(bps > 0)) return null;
+      const rate = bps / 8;
+      return new ShaperStage(
+        sched,
+        [
+          shaperBucket(
+            new TokenBucket(rate, (rate * params.nitroCardBucketNs) / 1e9),
+            over,
+            1,
+            'card_bandwidth_exceeded',
+          ),
+        ],
+        qNs,
+        qMin,
+        next,
+        drop,
+        params.nitroFlowQuantumBytes,
+      );
+    };
+    const dropOut = (p: Packet, n: number, r: DropReason) => this.drop(p, n, r, 'nitro_egress');
+    this.cardOutStage = cardStage((p) => this.toFabricSrd(p), dropOut);
+    const cardOut = this.cardOutStage;
     this.egressStage = new ShaperStage(
       sched,
-      [this.bwOutB, this.ppsOut, ...cardOut],
+      [this.bwOutB, this.ppsOut],
       qNs,
       qMin,
-      (p) => this.toFabricSrd(p),
-      (p, n, r) => this.drop(p, n, r, 'nitro_egress'),
+      cardOut ? (p) => cardOut.offer(p) : (p) => this.toFabricSrd(p),
+      dropOut,
       params.nitroFlowQuantumBytes,
     );
+    const toHost = (p: Packet) => {
+      this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
+      this.traffic.in(this.sched.now, p.count, p.count * p.sizeBytes);
+      if (p.srd != null) this.srd.delivered(p);
+      this.toHost(p);
+    };
+    const dropIn = (p: Packet, n: number, r: DropReason) => {
+      // SRD: the sender retransmits what the ingress queue dropped (incast); TCP never sees the
+      // loss. The probe sees a drop for the lab-only reason srd_retransmitted (not a loss: the
+      // packet enters the sender's nitro_egress again when the loss is detected).
+      if (p.srd != null && this.srd.lostAtIngress(p)) {
+        this.probe.sink?.drop(
+          this.sched.now,
+          this.probeHost,
+          'nitro_ingress',
+          0,
+          p,
+          n,
+          'srd_retransmitted',
+          true,
+        );
+        return;
+      }
+      this.drop(p, n, r, 'nitro_ingress');
+    };
+    this.cardInStage = cardStage(toHost, dropIn);
+    const cardIn = this.cardInStage;
     this.ingressStage = new ShaperStage(
       sched,
-      [this.bwInB, this.ppsIn, ...cardIn],
+      [this.bwInB, this.ppsIn],
       qNs,
       qMin,
-      (p) => {
-        this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
-        this.traffic.in(this.sched.now, p.count, p.count * p.sizeBytes);
-        if (p.srd != null) this.srd.delivered(p);
-        this.toHost(p);
-      },
-      (p, n, r) => {
-        // SRD: the sender retransmits what the ingress queue dropped (incast); TCP never sees the
-        // loss. The probe sees a drop for the lab-only reason srd_retransmitted (not a loss: the
-        // packet enters the sender's nitro_egress again when the loss is detected).
-        if (p.srd != null && this.srd.lostAtIngress(p)) {
-          this.probe.sink?.drop(
-            this.sched.now,
-            this.probeHost,
-            'nitro_ingress',
-            0,
-            p,
-            n,
-            'srd_retransmitted',
-            true,
-          );
-          return;
-        }
-        this.drop(p, n, r, 'nitro_ingress');
-      },
+      cardIn ? (p) => cardIn.offer(p) : toHost,
+      dropIn,
       params.nitroFlowQuantumBytes,
     );
     this.srd.onRequeue = (p) => this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
