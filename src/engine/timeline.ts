@@ -2,39 +2,13 @@
  * The lab's timeline for the UI: one live run, the recorded command log (which may reach past the
  * live run's instant after a seek back), and checkpoints that make seeking fast.
  *
- * Why checkpoints are whole runs, not copies: the engine's state cannot be cloned. The scheduler's
- * queue holds closures (`() => this.udpSend(s)`, ping's `sendNext`, sar's `tick` capture locals
- * that no clone can reach), components hold callbacks to each other (Timer.onFire, Nitro's
- * toFabric, the lab's trace sinks, the probe's listeners), and jobs keep their state in closures.
- * `structuredClone` refuses functions, and a hand-written deep copy would keep calling into the
- * original graph. So a checkpoint is a run frozen at an instant: a lab built from the scenario and
- * driven by the same log to that instant, then left alone. It is made by replay (deterministic:
- * the same bytes as the run that got there live), in the background while the lab is idle, or is
- * the live run itself when a seek leaves it behind. Restoring one makes it the live run (it is
- * used up), then replays from its instant to the target.
+ * Guarantees: `seek(t)` is exact (model, transcript, counters and path frames equal a run driven
+ * straight from 0 to t by the same log); a seek can go in slices and be cancelled, leaving the
+ * live run untouched; a command typed before the end forks the timeline there; memory is bounded
+ * (`maxCheckpoints` built runs plus the last two live runs a seek left behind).
  *
- * Guarantees:
- * - Seek is exact: the model, transcript and counters after `seek(t)` are those of a run driven
- *   straight from 0 to t by the same log, whichever checkpoint it started from. The path recorder
- *   follows batches only for the last `detailWindowNs` before the target (it restarts there), so
- *   its frames are the same too (`straightRun` is the reference).
- * - A seek can go in slices (`seekStart`, `seekStep`: the worker answers between them, the UI
- *   shows progress) and be called off (`seekCancel`): the live run it left is held aside untouched
- *   until it is done, so Cancel puts the lab back exactly where it was; the partly replayed run is
- *   kept as a checkpoint. Playing or typing meanwhile calls the seek off first.
- * - Seeking back keeps the log's later entries: seeking forward again, or playing on, replays them
- *   at their instants. A command typed at an instant before the end forks the timeline there: later
- *   entries and checkpoints are dropped.
- * - Memory is bounded: at most `maxCheckpoints` runs built in the background (beyond, the one
- *   whose removal leaves the smallest replay gap goes; gaps are measured in model events, what
- *   replay costs) plus the last two live runs seeks left behind. A run left exactly as a seek made
- *   it is restored with no replay (scrubbing back and forth between two instants); the others are
- *   what the builder starts from, before falling back to a fresh lab.
- * - Cost: a checkpoint at t costs a replay from its base (0 at worst), in the background: while
- *   the lab is idle, and while it plays at a bounded share of the live run's events (the worker
- *   decides: PLAY_BUILD_RATIO in workers/sim-service.ts); N checkpoints over a run of E events
- *   cost about N·E/2 events, once. Each holds a whole run (model and recorders: about 9 MiB for a
- *   c7i.large pair running one iperf3 flow).
+ * Why checkpoints are frozen runs rather than clones, and what they cost:
+ * docs/design.md, "Seeking: checkpoints are frozen runs".
  */
 import type { Scenario } from '../scenario/schema';
 import type { AdvanceResult, InteractiveSession, SessionLogEntry } from './interactive-session';

@@ -1,53 +1,13 @@
 /**
- * ENA Express (AWS SRD) on one Nitro card (docs/domain-facts.md §2.7, §1.7):
- * - Eligibility, per flow: both instance types supported (AWS-ENAX list, catalog), both ENIs with
- *   EnaSrdEnabled, in one AZ or across AZs of the Region (AWS-ENAX today; it was same subnet at
- *   launch, same AZ in 2024 and in the NET402 talk's "AZ local": docs/domain-facts.md §2.7; the lab's
- *   Region, us-east-1, is not among those excluded), not via the internet, no middlebox (the model
- *   has none between ENIs); TCP automatically, UDP only when
- *   both ENIs also have EnaSrdUdpEnabled. Decided once per flow and VPC mutation epoch (an
- *   `modify-network-interface-attribute` mid-run applies to the next packet).
- * - An eligible packet larger than the SRD MTU (8900, ENA_EXPRESS_MTU_BYTES) falls back to standard
- *   ENA but still counts as eligible (AWS-ENAPERF). TCP connections opened while SRD is on get their
- *   MSS clamped (`mssClampMtu`), so only UDP datagrams and connections older than the change fall back.
- * - An SRD packet's per-flow limit is 25 Gbps (PER_FLOW_LIMIT_GBPS.enaExpress), capped by the
- *   instance bandwidth (the card's bw_out bucket does that).
- * - SRD transport, after the sending card's shapers (SrdConnection, one per pair of ENIs, on the
- *   sending card). AWS and Shalev et al. (IEEE Micro 2020) say SRD has its own congestion control in
- *   the sending Nitro card, driven by its own acknowledgements so that queues stay short, and
- *   retransmits in microseconds; the law and its constants are not published. The model's stand-in
- *   is the simplest delay-based window (Swift-like AIMD, every constant `assumed` in params.ts):
- *   · a window of bytes in flight (sent, not yet acknowledged by the receiving card), starting at
- *     enaSrdInitialWindowBytes; what it does not admit waits in the sending card, retransmissions
- *     first. The host is not back-pressured: TCP sees that wait only as a longer round trip;
- *   · the receiving card acknowledges a packet when it hands it to the host; the acknowledgement
- *     takes the packet's own one-way time back, so a round trip is the fabric both ways, the SRD
- *     overhead (enaSrdAddedOneWayNs, at the sender) and the wait in the receiver's ingress shaper;
- *   · a round trip over the connection's minimum + enaSrdTargetQueueDelayNs, or a drop at the
- *     receiving card's ingress shaper (detected enaSrdRetransmitNs after it), multiplies the window
- *     by enaSrdDecreaseFactor, at most once per round trip; otherwise it grows by
- *     enaSrdAdditiveIncreaseBytes per round trip; never below one SRD MTU;
- *   · the dropped packet is sent again by the sender's connection; TCP never sees that loss (the
- *     probe, hence `lab summary` and the charts, shows the drop with the lab-only reason
- *     srd_retransmitted);
- *   · SRD memory (enaSrdRetransmitBufferBytes): what the card's connections hold, queued or in
- *     flight; `ena_srd_resource_utilization` is its occupancy. A packet that does not fit is sent as
- *     standard ENA (AWS-ENAPERF: at 100% "traffic falls back").
- *   Effect under incast (tests/metrics/incast.test.ts): the senders' windows shrink as the
- *   receiver's queue grows, the burst waits in the senders' cards, and the receiver's card drops
- *   little (only from the first windows, before any acknowledgement). Synchronized short responses
- *   (8 × ab -k -c 8, 64 KiB) then lose no tail and wait for no RTO (longest request ≈ 3 ms instead
- *   of ≈ 210 ms; without the window's response the card drops ≈ 25 800 SRD packets, all resent, and
- *   the longest request takes 5–9 ms); UDP bursts' card drops become late deliveries; an 8 × 4 MiB
- *   bulk incast loses nothing at the card (≈ 320 packets resent instead of ≈ 2000 recovered by
- *   TCP), but TCP keeps growing its windows, so the same milliseconds of queue sit in the senders'
- *   cards: its one-way latency is not better.
- *   Not modelled: multipath spraying and reordering (the fabric has one path and no congestion: the
- *   only congestion point is the receiver's ingress shaper), SRD's pacing between packets (the
- *   window releases batches at once), a rate rather than a window, per-path state, back-pressure to
- *   the ENA TX rings, and the SRD connection limit of the device.
- * - Counters with the driver's names (amzn-drivers ena_ethtool.c ena_stats_srd_strings; ENA_ADMIN_ENA_SRD_INFO):
- *   ena_srd_mode, ena_srd_tx_pkts, ena_srd_eligible_tx_pkts, ena_srd_rx_pkts, ena_srd_resource_utilization.
+ * ENA Express (AWS SRD) on one Nitro card: which flows are eligible (both types supported, both
+ * ENIs enabled, one AZ or across the Region's AZs, UDP only when both ENIs opt in), the SRD MTU
+ * fallback (8900), the 25 Gbps per-flow limit, and SRD transport as a per-ENI-pair connection with
+ * a delay-based window, retransmission by the sending card and the SRD memory that
+ * `ena_srd_resource_utilization` reports. Counters keep the driver's names (`ena_srd_*`).
+ *
+ * Sources: AWS-ENAX, AWS-ENAPERF, NET402; amzn-drivers `ena_ethtool.c`; Shalev et al., IEEE Micro
+ * 2020 (docs/domain-facts.md §2.7, §1.7). Why a window and what is not modelled:
+ * docs/design.md, "ENA Express and SRD".
  */
 import { ENA_EXPRESS_MTU_BYTES } from '../../catalog';
 import type { Scheduler } from '../core/scheduler';

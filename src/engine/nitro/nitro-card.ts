@@ -1,42 +1,15 @@
 /**
- * The Nitro card of one instance: the shapers between the ENA and the VPC fabric.
+ * The Nitro card of one instance: flow setup and the shapers between the ENA and the VPC fabric.
  *
- * Egress (host → VPC):  per-flow limit → [internet-gateway limit] → instance bw_out + PPS → card → fabric
- * Ingress (VPC → host): instance bw_in + PPS → card → ENA RX queue (RSS, in the host's device)
+ * Egress (host → VPC):  flow lookup → per-flow limit → [internet-gateway limit] → instance bw_out + PPS → card → fabric
+ * Ingress (VPC → host): flow lookup → instance bw_in + PPS → card → ENA RX queue (RSS, in the host's device)
  *
- * - Per-flow limit (AWS-BW): 10 Gbps inside a cluster placement group, 5 Gbps otherwise; one
- *   bucket and queue per flow (5-tuple, one direction), applied at the sender's card. AWS exposes
- *   no counter for it: drops count under the lab-only reason `flow_limit_exceeded`. The card
- *   reports a packet's TX completion only once it has passed this limiter (or was dropped before
- *   it) when MODEL_PARAMS.nitroFlowLimitHoldsTxCompletion is 1 (assumed, the default): the flow's
- *   excess then waits in its host (ring, TSQ, socket buffer); everything after is completed.
- * - Instance bandwidth (AWS-BW): separate in/out buckets at peak rate while credits last, then at
- *   baseline (CreditAccount). `bw_in_allowance_exceeded` / `bw_out_allowance_exceeded` count packets
- *   queued or dropped by them.
- * - PPS allowance (AWS-ENAPERF: "bidirectional PPS"): ONE bucket shared by egress and ingress.
- * - Internet gateway (AWS-BW): traffic to the IGW is limited to 5 Gbps (< 32 vCPUs) or
- *   max(50% of instance bandwidth, 5 Gbps).
- * - The card's own bandwidth (AWS-NITRO per generation; v2 assumed): a serial stage after the
- *   allowances, so the documented counters move whenever an allowance binds (rule in the constructor).
- * Every shaper queues then drops (ShaperStage).
+ * Every shaper queues, then drops (ShaperStage). The PPS allowance is one bucket for both
+ * directions; bandwidth has one bucket each way, at peak while credits last (CreditAccount); the
+ * card's own bandwidth is a serial stage after the allowances (rule in the constructor).
  *
- * Flow setup (docs/domain-facts.md §2.6, NET402 "Flow Setup"): before any shaping, a packet whose flow has
- * no current flow-cache entry on this card (new flow, or a decision from an older VPC mutation
- * epoch) takes the full processing path: `evaluateFlow`, the stages that belong to this card
- * (egress: route, NACL out, SG out; ingress: NACL in, SG in), the conntrack entry (tracked flows,
- * within the conntrack allowance) and cache entries for both directions; it then waits a service
- * time (MODEL_PARAMS.nitroSlowPathNs + nitroSlowPathPerSgRuleNs × SG rules, assumed) on one FIFO
- * slow-path server per card, so a burst of new flows queues. Later packets are accelerated: one
- * array lookup by flow id. ICMP and IP fragments always take the full path (AWS-NITROPERF:
- * fragments are processed "at the standard rate"), and egress fragments are limited to 1024 per
- * second per ENI (ENA-BP; the excess is dropped and counted in pps_allowance_exceeded). After a
- * VPC mutation every flow is re-evaluated on its next packet; a tracked connection's conntrack entry keeps satisfying the SG
- * stages (AWS-CT: tracked connections are not interrupted by SG changes), NACLs and routes cut it.
- *
- * ENA Express (./ena-express.ts): an SRD packet gets its own per-flow stage at 25 Gbps (instead of
- * 5/10); after the shapers it goes through the SRD connection to its peer (a congestion window fed
- * by the receiving card's acknowledgements, the added one-way delay), and a drop at the receiving
- * card's ingress shaper is retransmitted by the sender's connection instead of being lost.
+ * Sources: AWS-BW, AWS-ENAPERF, AWS-NITROPERF, AWS-NITRO, AWS-CT, ENA-BP, NET402 "Flow Setup"
+ * (docs/domain-facts.md §2.1–2.6, §2.9). How the stages work and why: docs/design.md, "The Nitro card".
  */
 import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
