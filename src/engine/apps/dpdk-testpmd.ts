@@ -1,37 +1,11 @@
 /**
- * DPDK `dpdk-testpmd` on one instance: a poll-mode forwarder/generator that owns the ENA port, so
- * the kernel is out of the path and the ENA queues (≈1 Mpps each) and the Nitro card's PPS
- * allowance are what limit the rate (seed 002, TOONK; AWS ena-dts).
+ * DPDK `dpdk-testpmd` on one instance: a poll-mode forwarder and generator (txonly, rxonly, io)
+ * that owns the ENA port while it runs, so the ENA queues (≈ 1 Mpps each) and the Nitro card's PPS
+ * allowance limit the rate, not the kernel. Streams and lcores as testpmd's fwd_config_setup builds
+ * them; statistics as the ENA PMD reports them (ipackets, imissed, opackets, fwd_dropped).
  *
- * Model:
- * - The port. While testpmd runs it owns eth0 (as after `dpdk-devbind.py --bind=vfio-pci`): every
- *   RX queue is put in poll mode (no interrupts), the RSS indirection table spreads over the
- *   configured RX queues (the ENA PMD's default table, i % nb_rxq), TX room/complete callbacks come
- *   here. Kernel traffic on that instance is NOT modelled meanwhile (sockets there see nothing);
- *   everything is handed back to the kernel driver when testpmd stops.
- * - Streams and lcores exactly as testpmd's fwd_config_setup builds them: with rxq > 1 and
- *   txq > 1, min(rxq, txq) streams (stream i = RX queue i → TX queue i), else one stream on queue
- *   0; streams spread over min(nb-cores, streams) forwarding lcores (setup_fwd_config_of_each_lcore).
- *   Lcore k runs on vCPU k.
- * - txonly: an lcore calls its streams round-robin; each call builds `burst` packets (cost
- *   burst × dpdkPmdPacketNs) and hands them to rte_eth_tx_burst: what the TX ring cannot take is
- *   freed and counted TX-dropped (fwd_dropped), as testpmd does. Calls made while the ring is full
- *   are accounted arithmetically when the device frees room (onTxRoom), so a spinning lcore costs
- *   no events. Bursts whose call time falls within lab.maxBatch packets of now are posted in one
- *   event. With --txonly-multi-flow the UDP source port cycles through 64 values per lcore
- *   ((v | 0xC0) << 8) + lcore id, as DPDK ≥ 23.07 does; the model changes it per burst rather
- *   than per packet (the same set of flows, in the same proportions, over time).
- * - rxonly/io: a packet landing in a polled queue (onPolledRx) wakes its lcore one poll-loop
- *   round later (streams on the lcore × dpdkPmdPacketNs); the lcore takes up to
- *   max(burst, lab.maxBatch) packets per stream per event, works for count × dpdkPmdPacketNs on its
- *   vCPU and polls again while packets remain; idle lcores cost no events. io sends what it
- *   received out of the stream's TX queue; on a VPC ENI an unmodified packet addressed to this
- *   instance would go nowhere, so the lab returns it to its source (a 5-tuple swap).
- * - Statistics as the ENA PMD reports them: ipackets/ibytes count packets the device put in the RX
- *   rings, imissed the RX-ring overflow drops, opackets/obytes packets the device fetched from the
- *   TX rings (frame bytes without FCS); TX-dropped is testpmd's own fwd_dropped.
- * Not modelled: EAL start-up time, hugepages and mempools (no rx_nombuf), multi-segment mbufs,
- * checksum offloads, TX retry, NUMA.
+ * Sources: DPDK app/test-pmd, the ENA PMD; TOONK; ENA-UTIL's ena-dts (docs/domain-facts.md §7).
+ * The model in detail and what it leaves out: docs/design.md, "DPDK testpmd".
  */
 import { Timer } from '../core/scheduler';
 import type { Vcpu } from '../host/cpu';

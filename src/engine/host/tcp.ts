@@ -1,33 +1,13 @@
 /**
- * A Linux-like TCP endpoint: one direction of bulk data with its ACK stream.
+ * A Linux-like TCP endpoint: one direction of bulk data with its ACK stream. Sender: CUBIC with
+ * HyStart's ACK-train detection, SACK with RACK, Tail Loss Probe, fast retransmit, RTO with backoff,
+ * the receive window, TCP Small Queues and a growing send buffer. Receiver: cumulative ACKs with up
+ * to 4 SACK blocks, delayed ACKs, a receive buffer the application drains. Close: FIN exchange.
+ * Data leaves in batches of equal segments (a GSO super-packet); sequence numbers are byte offsets
+ * from 0.
  *
- * Sender: CUBIC congestion control (Linux bictcp: β = 717/1024, C = 0.4, fast convergence,
- * TCP-friendly region, HyStart's ACK-train detection ending slow start once a round's ACKs span
- * half the minimum RTT; HyStart's delay detection is not modelled), slow start, SACK scoreboard with RACK loss
- * detection (a segment is lost when something sent after it was delivered, beyond a reordering
- * window of min_rtt/4), Tail Loss Probe (PTO = 2·SRTT + 2 ms: send new data or re-send the last
- * segment so a lost tail is SACK-detected instead of waiting for the RTO), fast retransmit and
- * recovery, RTO with exponential backoff (min 200 ms),
- * receive-window limit, TCP Small Queues (bytes between the socket and TX completion), and a send
- * buffer the application blocks on. Without SO_SNDBUF the send buffer starts at tcp_wmem[1] and
- * grows with cwnd as tcp_sndbuf_expand grows sk_sndbuf (at establishment and on ACKs that find the
- * window not full: tcp_new_space); the model charges payload bytes against it, Linux charges skb
- * truesize (payload plus about 1 KB per 64 KB GSO skb in the write queue).
- * Receiver: cumulative ACK with up to 4 SACK blocks, one ACK per GRO skb when ≥ 2 segments arrived
- * or data is out of order, otherwise a delayed ACK (40 ms); a receive buffer drained by the app.
- *
- * Batches: data leaves in batches of up to `maxBatchSegs` equal segments (a GSO super-packet);
- * every scoreboard entry is one batch and is split when a SACK or ACK covers part of it.
- * Sequence numbers are byte offsets starting at 0 (no ISN: nothing in the model depends on it).
- *
- * Close (simplified RFC 793 / Linux tcp_close): the application's close() queues a FIN after the
- * data written; it leaves as its own segment once that data has been sent (as tcp_send_fin when
- * the write queue is empty; a FIN-only segment ignores cwnd, tcp_cwnd_test) and consumes one
- * sequence number; it is retransmitted on the RTO until acknowledged. A FIN taken in order is the
- * application's EOF (onPeerFin): a side that already sent its FIN ACKs it at once (FIN_WAIT →
- * TIME_WAIT), otherwise the ACK is delayed (pingpong) and rides on the FIN of a prompt close().
- * TIME_WAIT is not timed: the endpoint stays registered and re-ACKs a retransmitted FIN. A close()
- * before the handshake completed drops the connection without a packet (SYN_SENT → CLOSE).
+ * Sources: LINUX net/ipv4 (tcp_cubic.c, tcp_recovery.c, tcp_output.c, tcp_input.c), RFC 793.
+ * The behaviour in detail and its simplifications: docs/design.md, "TCP".
  */
 import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';

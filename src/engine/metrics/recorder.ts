@@ -1,31 +1,12 @@
 /**
  * The metrics recorder: a stage-probe listener that keeps, for every instance, the time series the
- * dashboards and the lab's own views are built from, at several resolutions at once.
- *
- * What it records (host = instance index in lab order):
- * - traffic per ENI and direction: bytes and packets crossing the ENA ↔ Nitro boundary (out: a TX
- *   ring's batch fetched by the device; in: a batch the Nitro card hands to the ENA, before any RX
- *   ring overrun). Bytes are IP length + 14 (Ethernet header), as the ENA's tx_bytes/rx_bytes count.
- * - occupancy per (host, stage, queue): wire packets held (enters − leaves − queued drops), with the
- *   maximum inside each bucket, so a 50 µs burst shows in a 1 s bucket's max.
- * - drops per (host, stage, reason), in packets.
- * - one-way latency per flow: socket_rx enter − the batch's sentAtNs (the socket_tx enter time),
- *   weighted by packets, in a log-linear histogram (1/32 octave buckets: ≤ 2.2 % error).
- * - cumulative Nitro allowance counters per host, sampled at each simulated second (CloudWatch
- *   agent ethtool metrics are built from these).
- *
- * Resolutions (tiers):
- * - detail: 10 µs buckets, only inside a detail window chosen with `setDetailWindow` (capacity
- *   DETAIL_BUCKETS buckets), counters only (occupancy maxima are exact at 1 ms already);
- * - 1 ms: a ring of the last MS_BUCKETS buckets for counters (16.4 s) and LEVEL_MS_BUCKETS for
- *   occupancy (4.1 s): what a user zooms into is recent; the whole run stays at 100 ms with peaks;
- * - 100 ms: from time 0 for the whole run (36 000 buckets an hour).
- * Every counter bucket also keeps the largest 10 µs sum inside it, and every 100 ms bucket the
- * largest 1 ms sum, so peaks at 10 µs and 1 ms are known for any horizon without fine storage.
+ * dashboards and the lab's own views are built from (traffic per ENI and direction, occupancy per
+ * stage and queue, drops by reason, one-way latency histograms, Nitro allowance counters), at
+ * 10 µs, 1 ms and 100 ms at once, with the peak of the finer tiers kept in each coarser bucket.
  *
  * Guarantees: observational only (it never schedules or mutates); memory bounded by the tiers'
- * capacities times the number of series that ever saw traffic (rings allocate lazily); queries
- * return plain typed arrays (structured-clone friendly for a Web Worker).
+ * capacities times the series that saw traffic; queries return plain typed arrays.
+ * What each series counts and the tiers' sizes: docs/design.md, "The metrics recorder".
  */
 import { PROBE_STAGES, type ProbeSink, type ProbeStage } from '../core/probe';
 import type { DropReason } from '../model/drop-reasons';

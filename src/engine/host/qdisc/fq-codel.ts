@@ -1,31 +1,12 @@
 /**
- * fq_codel: Fair Queuing with Controlled Delay (LINUX net/sched/sch_fq_codel.c, include/net/codel_impl.h).
+ * fq_codel: Fair Queuing with Controlled Delay, as Linux's sch_fq_codel.c: flows hashed with
+ * reciprocal_scale, DRR over new and old flow lists, CoDel per flow on dequeue (drops or ECN marks
+ * spaced interval/√count), overflow drops from the fattest flow's head. Counters in skbs as Linux
+ * counts them, "Sent … pkt" in wire packets.
  *
- * Behaviour reproduced:
- * - flow index = reciprocal_scale(skb->hash, flows) = (hash × flows) >> 32 (fq_codel_hash);
- * - DRR over two lists: new flows (deficit = quantum on arrival) are served before old flows; a flow
- *   whose deficit is spent goes to the tail of the old list with deficit += quantum; an empty new flow
- *   moves to the old list (if any old flows exist) so old flows are not starved, an empty old flow is
- *   removed;
- * - CoDel per flow on dequeue: sojourn ≥ target (and qdisc backlog > mtu) for a full interval enters
- *   the dropping state; drops (or ECN CE marks for ECT packets, `ecn` on by default) are spaced
- *   interval/√count; re-entry within 16 intervals resumes count from count − lastcount;
- * - on overflow (limit skbs or memory_limit bytes of truesize) fq_codel_drop removes from the HEAD
- *   of the fattest flow up to half its backlog, at most drop_batch_size (64) skbs.
- *
- * Skbs: `limit`, qlen, drops, drop_overlimit and ecn_mark count skbs (`skbsOf`: a TCP data batch is
- * a fraction of a GSO skb of gsoSegs segments), "Sent … pkt" counts wire packets (bstats adds
- * gso_segs). CoDel sees a GSO skb as one packet: a CoDel drop removes one skb's worth of segments
- * from the head of the flow (across batches when they are smaller than an skb), a CE mark marks one
- * skb's worth of the head batch, and the sojourn/backlog checks use the head skb's length.
- *
- * Batches: a batch is `count` packets queued together. CoDel decides at the same `now` for the head
- * batch, which is what Linux does for skbs dequeued back to back: a drop or mark splits one skb's
- * worth off the head batch. Allocation on the hot path only happens when a batch has to be split.
- * Simplifications: 1/√count is computed exactly (Linux uses a Q0.32 Newton step); skb truesize is
- * modelled as the payload plus, per skb, one set of headers and TRUESIZE_OVERHEAD_BYTES (assumed); ce_threshold is accepted and
- * shown but no CE marking by threshold is modelled; a CE mark of a batch smaller than an skb does not
- * extend into the next batch.
+ * Sources: LINUX net/sched/sch_fq_codel.c, include/net/codel_impl.h; IPROUTE2 tc-fq_codel(8)
+ * (docs/domain-facts.md §6.1–6.2). GSO skbs, batches and the simplifications: docs/design.md,
+ * "fq_codel".
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {

@@ -1,34 +1,12 @@
 /**
- * `aws cloudwatch get-metric-statistics` and `aws cloudwatch get-metric-data` on what the lab's
- * Nitro cards counted (engine/metrics/eni-traffic.ts, always on): AWS/EC2 NetworkIn, NetworkOut,
+ * `aws cloudwatch get-metric-statistics` and `get-metric-data` on what the lab's Nitro cards
+ * counted (engine/metrics/eni-traffic.ts, always on): AWS/EC2 NetworkIn, NetworkOut,
  * NetworkPacketsIn, NetworkPacketsOut by InstanceId, and the CloudWatch agent's ethtool plugin
- * counters (namespace CWAgent, `ethtool_<counter>` by InstanceId, driver, interface).
+ * (namespace CWAgent, `ethtool_<counter>` by InstanceId, driver, interface). Output as the AWS
+ * CLI prints it (`--output json`, indent 4, the service model's member order).
  *
- * How the datapoints are built (as AWS builds them):
- * - EC2 measures each instance every clock minute (minutes of the scenario's wall clock,
- *   `settings.wallClockStart`): one sample per minute whose value is that minute's total. Detailed
- *   monitoring publishes each minute as a datapoint (SampleCount 1) once the minute is over; basic
- *   monitoring keeps one statistic set per 5 clock minutes of the 1-minute samples (Sum = their
- *   sum, SampleCount = how many, Average = Sum / SampleCount, Minimum/Maximum of the per-minute
- *   sums). Every lab instance is Nitro-based, and on Nitro the 5-minute datapoint is published
- *   right after its first sample and updated as each later one arrives, with the same timestamp
- *   (CloudWatch UG, "Amazon EC2 metrics": on Xen it appears only when the 5 minutes are over): a
- *   query inside the 5 minutes gets the datapoint as it is so far (SampleCount 1–4). The first
- *   period after boot holds the minutes the instance ran.
- * - The agent samples the cumulative ethtool counters every 60 s (its default
- *   metrics_collection_interval) at clock minutes; the values only grow, so RATE() is needed.
- * - A query's periods start at StartTime rounded down to the minute (GetMetricData API reference:
- *   "Start time less than 15 days ago - Round down to the nearest whole minute"); a period's
- *   statistics combine the published statistic sets whose timestamps fall in it; periods with none
- *   are left out. GetMetricStatistics lists datapoints in time order (the service promises no
- *   order; the lab's is deterministic); GetMetricData lists newest first (ScanBy
- *   TimestampDescending, the default).
- *
- * Output follows the CLI: `--output json`, indent 4, members in the service model's order,
- * timestamps as `2024-12-02T17:00:00+00:00`, doubles as Python prints them (`7.0`). Error texts:
- * "You have requested up to N datapoints, which exceeds the limit of 1440. …" and "The parameter
- * StartTime must not equal parameter EndTime." are the service's (quoted in public issue threads,
- * e.g. cloud-custodian#7103, telegraf#2022); the others are in the service's shape.
+ * Sources: CW-UG, CWA-SRC, the GetMetricData API reference (docs/domain-facts.md §3). How the
+ * datapoints are built and why: docs/design.md, "CloudWatch on Nitro".
  */
 import type { Lab } from '../../lab';
 import type { AllowanceCounter, EniTrafficCounter } from '../../metrics/eni-traffic';
