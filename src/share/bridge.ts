@@ -1,26 +1,12 @@
 /**
- * The postMessage API between an embedded lab and its host page.
+ * The postMessage API between an embedded lab and its host page. Off unless the lab is embedded
+ * (`embed=1`) and its link names the parent's origin; then a message is acted on only when it
+ * comes from that exact origin and from the parent window, after zod validation (a scenario goes
+ * through the same validation and repair as a link). Messages out go to that origin only, never "*".
+ * Every message carries `ns: "ec2-netlab"` and `v: 1`; the lab is reached through LabApi.
  *
- * Off unless the lab is embedded (`embed=1`) and its link names the parent's origin
- * (`origin=https://docs.example.com`): then, and only then, the bridge listens. A message is acted
- * on only if it comes from that exact origin AND from the parent window; everything else is
- * ignored without an answer. Every message is validated with zod before use; a scenario from the
- * host goes through the same validation and repair as a link (codec.ts readScenarioDocument).
- * Messages out are posted to the allowed origin only, never to "*".
- *
- * Messages all carry `ns: "ec2-netlab"` and `v: 1`.
- *   host → lab: {type: "load", scenario: <scenario document>} | {type: "load", link: "#v=2&…"}
- *               (a link opens as opening it does: its session typed, run to its `t`, its selection)
- *               {type: "play"} | {type: "pause"} | {type: "seek", timeNs: <integer ns>}
- *   lab → host: {type: "ready"}                                 once, when the bridge starts
- *               {type: "loaded", changes: [..]}                 after a load (what was repaired)
- *               {type: "error", message: ".."}                  a load failed or a message was not understood
- *               {type: "time", timeNs}                          simulated time, on change
- *               {type: "counters", counters: {host: {name: value}}}
- *               {type: "lesson", lessonId, step, steps, done}
- *               {type: "height", px}                            the document's height, for autosizing
- *
- * The lab is reached through LabApi (play, pause, …), so the store can be wired in one place.
+ * The messages (load, play, pause, seek, keep-progress; ready, loaded, error, time, counters,
+ * lesson, height): README.md, "Embedding".
  */
 import { z } from 'zod';
 import type { Scenario } from '../scenario/schema';

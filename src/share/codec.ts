@@ -1,30 +1,14 @@
 /**
- * Scenario links: the scenario and the view (simulated time, selection, open panels, theme) in the
- * URL hash, e.g. `#v=2&p=exp1-single-flow&d=q1YqzsxL…&t=1.5s&panels=path,charts`.
+ * Scenario links: the scenario (`s=`, or a preset `p=` with a JSON merge patch `d=` and the
+ * preset's fingerprint `ph=`, whichever is shorter) and the view (`t`, `sel`, `panels`, `theme`) in
+ * the URL hash, versioned by `v` so old links migrate. Data is base64url(raw DEFLATE(JSON)) of the
+ * minimal document (minimize.ts).
  *
- * Format (version = the scenario schema version of the payload, so old links migrate):
- *   v=<n>         scenario schema version of the payload (schema.ts KNOWN_SCENARIO_VERSIONS)
- *   s=<data>      the whole scenario document, or
- *   p=<preset>    a named preset, with d=<data> a JSON merge patch (RFC 7386) from it (no d: the
- *                 preset as is) and ph=<8 hex> the preset's fingerprint when the link was made
- *   t, sel, panels, theme   the view (plain text, so a documentation author can edit them)
- * <data> is base64url(raw DEFLATE(JSON)) of the minimal document (minimize.ts: fields equal to
- * their defaults are left out, and so is `version`, which `v` carries).
- * The encoder writes the shorter of `s=` and `p=…&d=` over every preset.
- *
- * Guarantees:
- * - decodeShareLink never throws; it returns a Scenario that parseScenario accepts, the list of
- *   what it changed in plain words, or a ShareLinkError whose message reads "this link could not
- *   be read: …". Huge hashes and payloads are refused before any work (MAX_HASH_CHARS,
- *   MAX_DOCUMENT_BYTES).
- * - decode(encode(x)) gives back x exactly (the encoder checks it).
- * - Nothing from a link is executed or rendered as HTML: the script's commands are data; the UI
- *   shows them as text and runs them only when the user presses Run.
- * - Nothing is sent anywhere: the hash never reaches a server.
- *
- * Presets are passed in (the preset table is owned by the scenario layer). A preset's content must
- * not change once a link names it: a changed preset makes old diff links open differently, and the
- * decoder says so when the fingerprint differs.
+ * Guarantees: decodeShareLink never throws (a valid Scenario with the list of what it changed, or a
+ * ShareLinkError "this link could not be read: …"); oversized hashes are refused before any work;
+ * decode(encode(x)) = x; nothing from a link is executed or rendered as HTML, nor sent anywhere.
+ * A preset's content must not change once a link names it (the fingerprint tells when it did).
+ * The format as users see it: README.md, "Sharing and embedding".
  */
 import {
   defaultScenario,

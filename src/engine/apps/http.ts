@@ -1,27 +1,10 @@
 /**
- * HTTP over the model's TCP: the lab's web server and one client connection (curl, ab).
+ * HTTP over the model's TCP: the lab's web server (nginx-like, ports 80 and 443 on every instance)
+ * and one client connection (curl, ab). The SYN, request and response are real packets through both
+ * hosts and both Nitro cards; HTTPS adds a TLS 1.3 handshake round trip (no cryptography CPU);
+ * closing is a FIN exchange. A closed port answers the SYN with a RST.
  *
- * The server: every instance runs a small static web server (nginx-like) on port 80 (HTTP) and 443
- * (HTTPS). It accepts a connection when the SYN reaches the instance (after the Nitro card's flow
- * setup on both ends), waits for the whole request, spends MODEL_PARAMS.httpServerRequestNs of one vCPU (a worker
- * per vCPU, the connection's by its port; requests queue there), and
- * writes the response headers and body on the connection. What it serves: a path whose last segment
- * is a size (`/1024`, `/100k`, `/1M`, `/2G`, optional trailing B; k/M/G are powers of 1024) is a file
- * of that many zero bytes (application/octet-stream); any other path is the 615-byte index page
- * (text/html, nginx's default index.html). Keep-alive is on (HTTP/1.1 default), as in nginx.
- * A port other than 80/443 is closed: the SYN reaches the host and the kernel answers with a RST;
- * the RST's trip back (one fabric delay) is a timer, not a packet through the cards.
- *
- * The client connection: the SYN, the request and the response are real packets through both hosts'
- * stacks, qdiscs, ENA queues and Nitro cards (flow setup, conntrack, shaping). HTTPS adds the TLS 1.3
- * full handshake as one extra round trip (ClientHello → server flight → Finished + request; sizes
- * are assumed parameters); no cryptography CPU is modelled.
- *
- * Teardown: closing the connection is a FIN exchange on the wire (host/tcp.ts). A request sent with
- * `Connection: close` semantics (ab without -k: HTTP/1.0) is closed by the server after its
- * response, as nginx does; otherwise the client closes (curl at exit, ab -k at the end of its run).
- * Either side closes its socket when it reads the other's FIN (EOF), so the peer's FIN carries the
- * ACK: FIN, FIN+ACK, ACK. A connection closed before its handshake completed just stops.
+ * What the server serves, its CPU cost and who closes when: docs/design.md, "HTTP".
  */
 import type { Vcpu } from '../host/cpu';
 import type { TcpEndpoint } from '../host/tcp';

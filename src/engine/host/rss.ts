@@ -1,28 +1,12 @@
 /**
  * Receive Side Scaling: the hash the ENA device computes over a flow's tuple and the indirection
- * table that maps that hash to an RX queue.
+ * table that maps it to an RX queue (queue = indir[hash % size], default table i % nqueues, 128
+ * entries). `toeplitzHash` is the standard Toeplitz hash and reproduces every Microsoft
+ * verification vector; a table-driven `ToeplitzHasher` (cached per key) costs one lookup and XOR
+ * per input byte. The ENA variants (non-configurable instances, the Linux driver's key order) and
+ * CRC32 are described in docs/design.md, "RSS".
  *
- * Guarantees:
- * - `toeplitzHash` is the standard (Microsoft / Intel 82599 / DPDK `rte_softrss`) Toeplitz hash:
- *   result starts at 0; for every input bit, MSB first, a set bit XORs the leftmost 32 bits of the
- *   key window into the result; the window then slides one bit. It reproduces every Microsoft
- *   verification vector (docs/domain-facts.md §5).
- * - Hashing is table driven: a `ToeplitzHasher` precomputes, for every input byte position, the
- *   XOR of key windows for all 256 byte values, so an IPv4 4-tuple (12 bytes) costs 12 table
- *   lookups and 11 XORs. Hashers are cached per key content.
- * - The ENA variants follow amzn/amzn-ec2-ena-utilities `ena-toeplitz/toeplitz_calc.py`
- *   (docs/domain-facts.md §1.4):
- *   - non-configurable instances (Nitro v2/v3 without "n"): the device ignores the host key and uses
- *     the Microsoft key with its 4-byte words in reverse order, initial value 0xffffffff, the
- *     smaller IP and the smaller port taken as "source" (symmetric), and the low 16 bits of the
- *     result copied into the high 16 bits;
- *   - configurable instances with the Linux driver (>= 2.6): the device reverses the byte order of
- *     the key the host gave it (the key `ethtool -x` shows) and starts from 0xffffffff.
- * - CRC32 (`ethtool -X hfunc crc32`): AWS does not document the device's CRC32 variant. We use the
- *   reflected IEEE 802.3 polynomial (0xEDB88320) over the same tuple bytes, started from the init
- *   value the Linux driver programs (0xffffffff), without a final XOR. [ASSUMED]
- * - Queue selection: queue = indir[hash % indir.length]; the default table is i % nqueues
- *   (`ethtool_rxfh_indir_default`), 128 entries (`ENA_RX_RSS_TABLE_LOG_SIZE 7`).
+ * Sources: MS-RSS, DPDK-THASH, ENA-UTIL toeplitz_calc.py, ENA-SRC (docs/domain-facts.md §1.4, §5).
  */
 
 /** ENA hash key size (`ENA_HASH_KEY_SIZE`). */

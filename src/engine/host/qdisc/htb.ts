@@ -1,28 +1,12 @@
 /**
- * htb: Hierarchy Token Bucket (LINUX net/sched/sch_htb.c; IPROUTE2 tc/q_htb.c, man tc-htb).
+ * htb: Hierarchy Token Bucket. Each class has two token buckets kept in nanoseconds as in the
+ * kernel (`tokens` at `rate`, `ctokens` at `ceil`) and a mode (CANT_SEND, CAN_SEND, MAY_BORROW);
+ * dequeue serves by level, then `prio`, then DRR with the class `quantum`; sending charges the leaf
+ * and its ancestors as htb_charge_class does. Unclassified traffic goes to the `default` class or,
+ * without one, the direct queue.
  *
- * Each class has two token buckets kept in nanoseconds as in the kernel: `tokens` (depth `buffer`,
- * refilled at `rate`) and `ctokens` (depth `cbuffer`, at `ceil`). A class's mode is
- *   CANT_SEND  when ctokens < 0 (over ceil),
- *   CAN_SEND   when tokens ≥ 0 (within rate),
- *   MAY_BORROW otherwise — it may send by borrowing from the nearest ancestor that can send,
- *              provided no class on the way is over its ceil.
- * Dequeue serves the leaf that can send at the lowest level (own rate first, then borrowing from
- * level-6 parents, then level-7 roots — the kernel's levels), then the lowest `prio`, then DRR with
- * the class `quantum` between leaves of equal level and prio, with a deficit per level as in the
- * kernel (a leaf's own-rate sends do not use up its borrowing turn). Sending charges the leaf and
- * all its ancestors (htb_charge_class): classes at or above the lending level pay tokens, those
- * below only see their clock move (counted as borrows), and every class pays ctokens.
- * Note: with the default quantum (rate/r2q, up to 200000 B) and the default ~1.6 kB cburst, a
- * ceil-limited borrower gets only a packet or two per DRR turn, so borrowed bandwidth is not split
- * by quantum; this is the kernel's behaviour too (see tests/engine/qdisc/htb.test.ts).
- *
- * Batches: a batch goes when the class may send (tokens ≥ 0) and the whole batch is charged, so the
- * long-run rate is exact for any batch size (a GSO skb is charged the same way in Linux).
- * Unclassified traffic (no filters are modelled) goes to the `default` class; if it does not exist or
- * is not a leaf, packets take the direct queue (direct_qlen) and are sent unshaped, as in Linux.
- * direct_qlen, direct_packets_stat, qlen and drops count skbs (`skbsOf`: a TCP data batch is a
- * fraction of a GSO skb); "Sent … pkt" and class packets count wire packets (bstats adds gso_segs).
+ * Sources: LINUX net/sched/sch_htb.c; IPROUTE2 tc/q_htb.c, tc-htb(8) (docs/domain-facts.md §6.3).
+ * Modes, borrowing, batches and counters in detail: docs/design.md, "htb".
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {

@@ -1,25 +1,13 @@
 /**
- * The contract between the host's transmit path and Linux traffic control (qdiscs).
+ * The contract between the host's transmit path and Linux traffic control (qdiscs). The host owns
+ * one `QdiscTree` per device, sets `p.txq` before `enqueue` and pulls with `dequeue(txq)` while that
+ * TX ring has room, as `__qdisc_run` / `dev_hard_start_xmit` do; a shaping qdisc that holds packets
+ * back returns null and says through `nextWakeNs` when its watchdog fires. Under `mq` each TX queue
+ * has its own child; any other root is shared by all queues and a packet whose ring is full comes
+ * back with `requeue` (`dev_requeue_skb`).
  *
- * The host owns one `QdiscTree` per network device. It sets `p.txq` (the TX queue Linux picked)
- * before `enqueue`, and pulls packets with `dequeue(txq)` while that TX ring has room — exactly
- * what `__qdisc_run` / `dev_hard_start_xmit` do. A shaping qdisc (htb, tbf, fq) that holds packets
- * back returns null from `dequeue` and reports, through `nextWakeNs`, when its watchdog would fire;
- * the host schedules a retry then.
- *
- * With `mq` at the root every TX queue has its own child qdisc and `dequeue(txq)` serves only that
- * child. With any other root qdisc all TX queues share it (one lock, as in Linux): `dequeue` ignores
- * `txq` and returns the next packet for any queue; if that packet's ring is full the host hands it
- * back with `requeue` (Linux's `dev_requeue_skb`), and it is the first packet returned next time.
- *
- * Batches: a `Packet` may stand for `count` packets (see model/packet.ts). Qdiscs count what Linux
- * counts: limits, qlen, backlog packets and drops in skbs — a TCP data batch is a fraction of a GSO
- * skb (ENA has no TSO, so GSO splits skbs only after the qdisc), anything else one skb per packet —
- * bytes as `qdiscBatchBytes`, and sent packets in wire packets (bstats adds a GSO skb's gso_segs).
- * Drops are reported to the host through `QdiscContext.drop` in wire packets. A qdisc that must drop
- * part of a batch splits it with `splitBatch`. Rate-limited qdiscs let a batch through when tokens ≥ 0 and then charge
- * the whole batch (tokens may go negative), which keeps the long-run rate exact for any batch size —
- * Linux HTB charges a GSO skb the same way.
+ * Sources: LINUX net/sched/sch_generic.c, sch_mq.c. How batches are counted (skbs, wire packets,
+ * rate limits charged per batch): docs/design.md, "Qdiscs and batches".
  */
 import type { Packet } from '../../model/packet';
 

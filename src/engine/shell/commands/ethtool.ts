@@ -1,26 +1,12 @@
 /**
  * `ethtool` for the simulated ENA device: parses the command line as ethtool 6.7 does and prints
- * what it prints on a Linux 6.8 kernel with the ENA driver (Ubuntu 24.04 on EC2).
+ * what it prints on a Linux 6.8 kernel with the ENA driver (Ubuntu 24.04 on EC2), with its errors
+ * and exit codes. The kernel's own checks are made here; the driver's rules belong to the device
+ * behind `EnaDeviceView`. Options the lab does not model are refused ("… is not simulated").
  *
- * Wording: ethtool 6.x talks netlink for some options and the legacy ioctl for others, and its
- * errors differ accordingly. We reproduce each option over the interface ethtool 6.7 really uses:
- * - netlink: -g/-G (rings), -l/-L (channels), -c/-C (coalesce), -x (RSS get). Kernel refusals print
- *   "netlink error: <extack message> (offset N)" then "netlink error: <strerror>"; a missing
- *   device is "netlink error: no device matches name (offset 24)" / "netlink error: No such device".
- *   Offsets are computed from the request layout (nlmsghdr 16 + genlmsghdr 4, header nest, then the
- *   attributes in command-line order), as the kernel reports them.
- * - ioctl: -i, -S, -X, -n/-N. Errors are perror() lines: "Cannot get driver information: No such
- *   device", "Cannot set RX flow hash configuration: Operation not supported" …
- * Exit codes are ethtool's: 1 for bad arguments and most failures, 71 (-i), 96 (-S), 81 (-G).
- * Sources: ethtool netlink/{rings,channels,coalesce,rss,parser,nlsock}.c, ethtool.c (do_gdrv,
- * do_gstats, do_srxfh, do_grxclass, do_srxclass), rxclass.c, common.c (print_indir_table,
- * print_rss_hkey); kernel net/ethtool/{rings,channels,coalesce}.c; ENA ena_ethtool.c.
- *
- * Checks the kernel makes before the driver sees a request (ring maximum, channel counts against
- * the indirection table and ntuple rules, indirection entries below the ring count, unsupported
- * coalesce parameters) are made here; the driver's own rules (power-of-two rounding, key support)
- * belong to the device behind `EnaDeviceView`. Options ethtool has but the lab does not model are
- * refused with "ethtool: option -T is not simulated in ec2-netlab" and exit code 1.
+ * Sources: ethtool netlink/{rings,channels,coalesce,rss,parser,nlsock}.c, ethtool.c, rxclass.c,
+ * common.c; kernel net/ethtool/{rings,channels,coalesce}.c; ENA ena_ethtool.c. Which options use
+ * netlink or ioctl and how their errors read: docs/design.md, "ethtool's errors".
  */
 import type { EnaDeviceView, Errno, NtupleFlowType, NtupleRule } from '../../host/device-view';
 import { defaultIndirectionTable, parseIpv4 } from '../../host/rss';
