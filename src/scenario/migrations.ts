@@ -1,23 +1,12 @@
 /**
  * Scenario migrations: every older document version is lifted, one step at a time, to the current
- * version before validation, so old files and links keep opening.
+ * version before validation, so old files and links keep opening (v2 added the VPC, v3 the wall
+ * clock, monitoring and recording settings, v4 the terminal session; each older document gets the
+ * defaults and opens to what it ran with).
  *
- * Guarantees: a migration is a pure function of the document (it never reads the seed-derived
- * defaults; those are filled in by parseScenario for every version alike), never mutates its input,
- * and refuses fields the old version did not have (a v1 document carrying `vpc` is a mistake, not
- * a v2 document).
- *
- * v1 → v2: v2 adds the VPC (`vpc`, the outside `client`, and per-instance `subnet`,
- * `securityGroups`, `secondaryIps`, `enaSrd`, `connectionTracking`, `instanceId`, `eniId`). A v1
- * document has none of these and gets the default VPC, so it opens to exactly what the same
- * document with `version: 2` opens to.
- *
- * v2 → v3: v3 adds `settings.wallClockStart`, `settings.monitoring` and `settings.record`. A v2
- * document has none of them and gets their defaults (the lab's epoch, basic monitoring, no full
- * recorder), which is what a v2 lab ran with.
- *
- * v3 → v4: v4 adds `session` (the terminal's lines with their simulated instants). A v3 document
- * has none, and opens to the same scenario.
+ * Guarantees: a migration is a pure function of the document (seed-derived defaults are filled in
+ * by parseScenario for every version alike), never mutates its input, and refuses fields the old
+ * version did not have (a v1 document carrying `vpc` is a mistake, not a v2 document).
  */
 
 export type MigrationResult = { ok: true; doc: Record<string, unknown> } | { ok: false; errors: string[] };

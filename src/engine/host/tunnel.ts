@@ -1,23 +1,13 @@
 /**
  * Tunnel devices of one host (`ip link add NAME type gre|gretap|vxlan|geneve …`) and the
- * encapsulation they put on the packet path.
+ * encapsulation they put on the packet path: routing to a tunnel's connected prefix, outer headers
+ * (the inner flow kept in `Packet.inner`), MTU as Linux computes it, and decapsulation by an up
+ * tunnel of the same family whose remote is the sender.
  *
- * - Routing: a tunnel that is up and has an address (`ip addr add A/N dev NAME`) owns the connected
- *   route A/N; a packet whose destination falls in it leaves through the tunnel (longest prefix).
- * - Encapsulation (the packet keeps its inner flow in `Packet.inner`; `flow` becomes the outer one):
- *   gre: outer IPv4 (20) + GRE (4, +4 with a key), protocol 47, no ports: ONE outer flow per tunnel,
- *   so every inner flow shares one Nitro per-flow limit and one RSS queue (AWS-BW: GRE/IPsec flows
- *   are 3-tuples). gretap adds the inner Ethernet header (14). vxlan: outer IPv4 + UDP + VXLAN +
- *   inner Ethernet = 50 (VXLAN_HEADROOM); geneve the same 50 + options (GENEVE_IPV4_HLEN). Their
- *   outer UDP source port carries the inner flow's hash (Linux udp_flow_src_port), so inner flows
- *   become distinct outer 5-tuples: separate per-flow limits, spread over RSS queues.
- * - MTU as Linux computes it: gre = lower MTU − 24 (− 4 with a key; ip_tunnel_bind_dev), gretap
- *   also − 14; vxlan = lower MTU − 50 when `dev` is given, else 1500 (vxlan_config_apply); geneve
- *   = MTU of the route to remote − 50 (geneve_link_config). The lower device is eth0.
- * - Decapsulation: the receiving host needs an up tunnel of the same family (gre/gretap, or
- *   vxlan/geneve on the packet's UDP destination port) whose remote is the sender; otherwise the
- *   packet is dropped. Keys and VNIs are not carried on the modelled packet, so they are not compared.
- * - Not modelled: the TX queue pick still uses the outer flow's hash; IPv6 outer headers.
+ * Sources: LINUX ip_tunnel.c (ip_tunnel_bind_dev), vxlan (vxlan_config_apply, VXLAN_HEADROOM),
+ * geneve (geneve_link_config), udp_flow_src_port; AWS-BW (GRE flows are 3-tuples).
+ * Why GRE shares one flow limit and VXLAN does not, and what is not modelled: docs/design.md,
+ * "Tunnels".
  */
 import type { Flow, FiveTuple, Packet } from '../model/packet';
 

@@ -1,22 +1,11 @@
 /**
  * Pure VPC rule evaluation: route tables, network ACLs, security groups, tracked vs untracked, and
- * conntrack idle timeouts. No engine state: every function is a pure function of the VPC data (in
- * the EC2 API's shapes, scenario/vpc.ts) and a packet's tuple, so the Nitro card can call them on
- * the first packet of a flow and tests can check them against the documentation's examples.
+ * conntrack idle timeouts. Every function is a pure function of the VPC data (in the EC2 API's
+ * shapes, scenario/vpc.ts) and a packet's tuple, so the Nitro card can call them on the first
+ * packet of a flow and tests can check them against the documentation's examples.
  *
- * Semantics (docs/domain-facts.md §2.5–2.6, VPC-UG vpc-network-acls, AWS-CT):
- * - route table: longest prefix match; the local route (VPC CIDR → local) is always present.
- * - network ACL: stateless, entries of one direction in rule-number order, the first match decides,
- *   no match → the `*` rule (deny). Ingress entries match the source, egress entries the
- *   destination; a port range is the packet's destination port. NACLs are evaluated when traffic
- *   enters or leaves a subnet, not within one.
- * - security groups: allow-only, the union of every rule of every group on the ENI. Inbound rules
- *   match the source, outbound rules the destination (a CIDR, or membership of a referenced group).
- * - tracked vs untracked (AWS-CT "Untracked connections"): a TCP/UDP flow is untracked when a rule
- *   in the direction it was opened permits it from/to 0.0.0.0/0 (or ::/0) AND a rule in the other
- *   direction permits all response traffic of that protocol (all ports) to/from 0.0.0.0/0. ICMP is
- *   always tracked; other protocols are tracked by IP + protocol. Automatically tracked cases
- *   (NAT gateway, NLB, …) are not modelled here except a route through a NAT gateway.
+ * Sources: VPC-UG (vpc-network-acls), AWS-CT (docs/domain-facts.md §2.5–2.6). The semantics rule by
+ * rule: docs/design.md, "VPC rules".
  */
 import type { ConntrackTimeouts, InstanceTypeSpec } from '../../catalog';
 import {

@@ -1,24 +1,12 @@
 /**
- * `dpdk-testpmd [EAL options] -- [testpmd options]` on a simulated instance (DPDK 23.11 text).
+ * `dpdk-testpmd [EAL options] -- [testpmd options]` on a simulated instance (DPDK 23.11 text):
+ * parsing as rte_eal_init and testpmd's launch_args_parse, with their messages; output as testpmd
+ * prints it (start-up, forwarding configuration, periodic port statistics, and on interrupt the
+ * forward statistics and "Bye..."). Options the lab does not model, and `-i`, are refused by name.
  *
- * Parsing follows rte_eal_init (lcore list/mask, main lcore) and testpmd's launch_args_parse
- * (app/test-pmd/parameters.c): getopt_long with unique-prefix long options, atoi/strtoul number
- * rules, and the real messages ("Fail: input txq (40) can't be greater than max_tx_queues (32) of
- * port 0", then rte_exit's "EAL: Error - exiting with code: 1\n  Cause: …"). Options testpmd has
- * but the lab does not model are refused by name; `-i` (interactive) is refused.
- *
- * Output follows app/test-pmd/testpmd.c and config.c: start-up lines, pkt_fwd_config_display and
- * rxtx_config_display, "Press enter to exit" (or the --stats-period "Port statistics ===="
- * blocks from print_stats/nic_stats_display), and on interrupt (Ctrl-C, `timeout`) the
- * signal_handler → pmd_test_exit sequence: "Telling cores to stop...", fwd_stats_display's
- * per-stream and per-port "Forward statistics" and the "Accumulated forward statistics for all
- * ports" block, port stop/close, "Bye...".
- *
- * Lab behaviours (printed as "ec2-netlab:" notes): testpmd's default txonly addresses
- * 198.18.0.1 → 198.18.0.2 are not VPC addresses, so without --tx-ip the source is this instance's
- * address and the destination the other instance (when the lab has exactly two); a --tx-ip source
- * other than this instance's address is refused (EC2's source/destination check would drop every
- * packet). The EAL topology is one NUMA socket. Interrupts are delivered as SIGINT (exit 130).
+ * Sources: DPDK app/test-pmd/{parameters,testpmd,config}.c, lib/eal. Where the lab departs from
+ * testpmd (printed as "ec2-netlab:" notes): docs/design.md, "Command lines as the real tools read
+ * them". The model behind it: src/engine/apps/dpdk-testpmd.ts.
  */
 import { TestpmdApp, type TestpmdConfig, type TestpmdMode } from '../../apps/dpdk-testpmd';
 import type { Instance, Lab } from '../../lab';

@@ -1,23 +1,12 @@
 /**
- * `ec2-metadata` (amazon-ec2-utils, installed on Amazon Linux 2023): the instance's metadata as the
- * instance metadata service (IMDS) gives it, one `name: value` line per option, in the order asked;
- * no option (or --all) prints everything in the script's order. What the lab's instances do not have
- * (kernel, RAM disk, public address, keys, user data, product codes) prints `not available`, as the
- * real script prints when IMDS answers 404. `-h` is --local-hostname (the script matches it first);
- * --help prints the usage; any other argument prints the usage and exits 1, as the script does.
+ * `ec2-metadata` (amazon-ec2-utils, on Amazon Linux 2023): the instance's metadata as IMDS gives it,
+ * one `name: value` line per option in the order asked (all of them without an option);
+ * `not available` for what the lab's instances do not have; usage and exit codes as the script's.
+ * Values come from instance-identity.ts, the facts `aws ec2 describe-instances` prints. The answer
+ * is computed at once, not carried over IMDS packets (docs/design.md, "ec2-metadata and IMDS").
  *
- * Values come from instance-identity.ts, the same facts `aws ec2 describe-instances` prints.
- *
- * Not simulated packet by packet: the real script reads IMDS over HTTP at 169.254.169.254 (about a
- * dozen small packets per value, through the Nitro card's link-local path and its 1024 pps
- * allowance). The lab's link-local plumbing (engine/vpc/link-local.ts) serves only UDP DNS; a TCP
- * server on the card for a few negligible packets is not worth its cost, so the answer is computed at
- * once and the link-local counters (`linklocal_allowance_exceeded`) do not move. `curl` to IMDS is
- * refused and points here.
- *
- * Source for the texts: aws/amazon-ec2-utils `ec2-metadata` (print_help, print_all, the option
- * cases); the header is v0.1.5's (AL2023), the option list the one the script documents. Options
- * of newer releases the list does not show (e.g. region, tags) are not modelled.
+ * Source: aws/amazon-ec2-utils `ec2-metadata` (print_help, print_all, the option cases); the header
+ * is v0.1.5's (AL2023); newer options the script's list does not show are not modelled.
  */
 import type { Instance, Lab } from '../../lab';
 import { vpcState } from '../../vpc/state';

@@ -1,24 +1,12 @@
 /**
  * iperf3 command-line parsing: argv (without "iperf3") → a validated `Iperf3Options`, or the exact
- * text iperf3 3.16 prints for bad input (stderr) and its exit code.
+ * text iperf3 3.16 prints for bad input (stderr) and its exit code. Options are scanned as glibc
+ * getopt_long does for iperf3's table, values converted with iperf3's own rules, checks run in
+ * iperf_parse_arguments' order; options the lab does not model are refused by name.
  *
- * Guarantees:
- * - Options are scanned the way glibc getopt_long does it for iperf3's option table: short clusters
- *   (`-uP4`), attached or separate arguments, `--name=value`, unique prefixes of long names
- *   (`--par 4`), `--` ends the options, other non-option words are ignored (iperf3 never looks at
- *   them). getopt's own messages are reproduced ("iperf3: unrecognized option '--foo'").
- * - Values are converted with iperf3's own rules: atoi()/atof() (leading number, garbage → 0) for
- *   -p -t -P -M -O -i, unit_atoi/unit_atof (K/M/G/T = 1024^n) for -n -l -w, unit_atof_rate
- *   (K/M/G/T = 1000^n, unknown suffix ignored: "-b 10Q" is 10 bit/s) for -b.
- * - Checks run in iperf_parse_arguments' order (during the scan, then role compatibility, block
- *   size, end conditions, role) with iperf_strerror's texts, printed as main.c does:
- *   "iperf3: parameter error - <text>\n\n" + the short usage.
- * - Options iperf3 knows but the simulator does not model are refused with
- *   "iperf3: option --xyz is not simulated in ec2-netlab" (exit 1), never silently ignored.
- *
- * Sources (esnet/iperf): src/iperf_api.c iperf_parse_arguments(), src/iperf_error.c
- * iperf_strerror(), src/iperf.h limits, src/units.c, src/iperf_locale.c usage strings; the
- * unknown-option output is quoted from esnet/iperf issue #1647 (iperf 3.16).
+ * Sources (esnet/iperf): src/iperf_api.c iperf_parse_arguments(), src/iperf_error.c, src/iperf.h,
+ * src/units.c, src/iperf_locale.c; the unknown-option output from esnet/iperf issue #1647.
+ * The rules in detail: docs/design.md, "Command lines as the real tools read them".
  */
 
 /** iperf3's version string as printed by -v and in the -J "version" field. */
