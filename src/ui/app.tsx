@@ -1,9 +1,12 @@
 /**
  * The lab's layout: a header (what this is, the preset picker, theme), the time controls (sticky),
- * then a workbench: the path view takes the dominant column; beside it a column that stays in
- * view while the page scrolls, with the terminal and tabs (the experiment or lesson, charts,
- * ethtool -S counters). A live region tells screen-reader users what changed. Reads the store;
- * acts through the lab controller (context). Never imports the engine or the worker.
+ * then a workbench, the stage, that fills the window on a desktop screen: the path view, the
+ * charts on the same clock (the rate at every resolution, the averaging ladder, the rest below),
+ * and a column with the terminal and tabs (the experiment or lesson, ethtool -S counters, the
+ * inspector). At 1280 wide the charts sit above the terminal beside the path; from 1600 wide they
+ * take the middle column, the widest. Each region scrolls inside itself. A live region tells
+ * screen-reader users what changed. Reads the store; acts through the lab controller (context).
+ * Never imports the engine or the worker.
  */
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { LESSON_DOCUMENTS } from '../lessons/documents';
@@ -113,6 +116,9 @@ export function App({
       <main className="workbench">
         {/* the path view is the "Packet path" region itself */}
         <div className="panel path">{pathView ?? <PathPanel />}</div>
+        <div className="stage-charts">
+          <ChartsPanel />
+        </div>
         <div className="side">
           <Terminal />
           <SideTabs preset={preset} lesson={lesson} presetId={presetId} />
@@ -191,7 +197,6 @@ function SideTabs({
             </>
           ),
         },
-        { id: 'charts', label: 'Charts', content: <ChartsPanel /> },
         {
           id: 'counters',
           label: (
@@ -245,10 +250,10 @@ function Intro({ onClose }: { onClose: () => void }) {
           Time is simulated: <strong>Play</strong> runs it at the chosen speed, <strong>Step</strong> goes to
           the next event or the next packet at a stage, <strong>Run until</strong> stops at the first drop, a
           counter moving or credits running out, and the <strong>Timeline</strong> takes you back to any
-          instant exactly as it was. Start with a suggested command in the <strong>Guide</strong> tab (right),
-          then open <strong>Charts</strong> to see the per-millisecond rate beside iperf3's 1-second and
-          CloudWatch's 1-minute figures. Keys: space play/pause, <kbd>.</kbd> step, <kbd>[</kbd> <kbd>]</kbd>{' '}
-          speed.
+          instant exactly as it was. Start with a suggested command in the <strong>Guide</strong> tab (right):
+          the <strong>Charts</strong> beside the picture put the per-millisecond rate next to iperf3's
+          1-second and CloudWatch's 1- and 5-minute figures, and the averaging ladder shows one burst at every
+          scale. Keys: space play/pause, <kbd>.</kbd> step, <kbd>[</kbd> <kbd>]</kbd> speed.
         </p>
       </div>
       <button type="button" onClick={onClose}>

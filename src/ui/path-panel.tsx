@@ -21,21 +21,39 @@ const pathHeight = () =>
   typeof innerHeight === 'number' ? Math.round(Math.min(860, Math.max(470, innerHeight - 320))) : 560;
 
 const EMBED_PATH_HEIGHT = 470;
+/** The stage layout (styles.css): the path's panel has the window's height, the picture fills it. */
+const STAGE_QUERY = '(min-width: 1100px)';
+/** Room the panel keeps below the picture for its caption and the colour legend. */
+const STAGE_RESERVED_PX = 96;
 
-function usePathHeight(): number {
+function usePathHeight(box: React.RefObject<HTMLElement | null>): number {
   // embedded, the window is the host's frame, which autosizes to the page: a fixed height
   const embed = useApp((s) => s.env.embed);
   const [h, setH] = useState(pathHeight);
   useEffect(() => {
-    const on = () => setH(pathHeight());
-    addEventListener('resize', on);
-    return () => removeEventListener('resize', on);
-  }, []);
+    const panel = box.current?.parentElement;
+    const stage = typeof matchMedia === 'function' ? matchMedia(STAGE_QUERY) : null;
+    const measure = () => {
+      // on the stage the panel's height comes from the window, not from the picture: follow it
+      if (stage?.matches && panel && panel.clientHeight > 0)
+        setH(Math.round(Math.min(900, Math.max(440, panel.clientHeight - STAGE_RESERVED_PX))));
+      else setH(pathHeight());
+    };
+    measure();
+    const ro = typeof ResizeObserver === 'undefined' || !panel ? null : new ResizeObserver(measure);
+    if (panel) ro?.observe(panel);
+    addEventListener('resize', measure);
+    return () => {
+      ro?.disconnect();
+      removeEventListener('resize', measure);
+    };
+  }, [box]);
   return embed ? EMBED_PATH_HEIGHT : h;
 }
 
 export function PathPanel() {
-  const height = usePathHeight();
+  const box = useRef<HTMLDivElement>(null);
+  const height = usePathHeight(box);
   const store = useAppStore();
   const lab = useLab();
   const layout = useApp((s) => s.pathLayout);
@@ -44,7 +62,6 @@ export function PathPanel() {
   const colourBy = useApp((s) => s.view.colourBy);
   const cursor = useApp((s) => s.selection.cursorNs);
   const embed = useApp((s) => s.env.embed);
-  const box = useRef<HTMLDivElement>(null);
   const frame = store.pathFrame;
   const exportPng = () => {
     const c = box.current?.querySelector('canvas');

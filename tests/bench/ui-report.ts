@@ -220,7 +220,7 @@ export function uiSection(
       [
         ['theme button (click → data-theme painted)', q.ms.theme],
         ['Command textbox (key x / Backspace → value painted)', q.ms.type],
-        ['tab (click Charts / Counters → selected tab painted)', q.ms.tab],
+        ['tab (click Inspector / Counters → selected tab painted)', q.ms.tab],
       ] as const
     ).map(([name, xs]) => [name, String(xs.length), fixed(median(xs), 1), fixed(max(xs), 1)]);
     out(table(['action', 'n', 'median ms', 'max ms'], rows));

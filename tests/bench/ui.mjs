@@ -246,7 +246,7 @@ else {
             theme: () => root.dataset.theme !== before.theme,
             type: () => (input?.value.length ?? 0) > before.len,
             erase: () => (input?.value.length ?? 0) < before.len,
-            'tab-charts': () => sel('Charts')?.getAttribute('aria-selected') === 'true',
+            'tab-inspector': () => sel('Inspector')?.getAttribute('aria-selected') === 'true',
             'tab-counters': () => sel('Counters')?.getAttribute('aria-selected') === 'true',
           }[k];
           const seen = window.__inputs.length;
@@ -266,7 +266,7 @@ else {
         }, kind);
       const settle = () => page.evaluate(() => window.__settled);
       const themeButton = page.getByRole('button', { name: /^(Light|Dark) theme$/ });
-      const tabCharts = page.getByRole('tab', { name: /^Charts/ });
+      const tabInspector = page.getByRole('tab', { name: /^Inspector/ });
       const tabCounters = page.getByRole('tab', { name: /^Counters/ });
       const ms = { theme: [], type: [], tab: [] };
       let missed = 0;
@@ -283,8 +283,8 @@ else {
         await page.keyboard.press(i % 2 === 0 ? 'x' : 'Backspace');
         record('type', await settle());
         await page.waitForTimeout(150 + 23 * (i % 5));
-        await arm(i % 2 === 0 ? 'tab-charts' : 'tab-counters');
-        await (i % 2 === 0 ? tabCharts : tabCounters).click();
+        await arm(i % 2 === 0 ? 'tab-inspector' : 'tab-counters');
+        await (i % 2 === 0 ? tabInspector : tabCounters).click();
         record('tab', await settle());
         await page.waitForTimeout(150 + 41 * (i % 5));
       }

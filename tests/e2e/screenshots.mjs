@@ -3,7 +3,7 @@
 // Serves dist/ with Vite's preview(), drives Chromium via playwright-core, writes PNGs of the
 // viewport (what a person sees without scrolling): the first screen, an iperf3 run in progress
 // (path, terminal, then the charts and counters tabs, a packet's inspector), a lesson, in light and dark at 1440×900,
-// and the run at 1920×1080 and 1280×720.
+// and the run at 1920×1080, 1280×800, 1280×720 and 390×844.
 import { mkdirSync } from 'node:fs';
 import { preview } from 'vite';
 import { launchChromium } from './browser.mjs';
@@ -47,7 +47,8 @@ try {
     await page.getByRole('button', { name: 'Got it' }).click();
     await midRun(page);
     await page.screenshot({ path: `${out}/2-iperf3-running-${scheme}.png` });
-    await page.getByRole('tab', { name: 'Charts' }).click();
+    // the charts are beside the path (the stage): bring the NetworkOut chart into their view
+    await page.locator('[data-chart=cloudwatch]').scrollIntoViewIfNeeded();
     await page.waitForTimeout(700);
     await page.screenshot({ path: `${out}/3-iperf3-charts-${scheme}.png` });
     await page.getByRole('tab', { name: /Counters/ }).click();
@@ -75,7 +76,9 @@ try {
   }
   for (const [w, h] of [
     [1920, 1080],
+    [1280, 800],
     [1280, 720],
+    [390, 844],
   ]) {
     const page = await open(w, h, 'light');
     await page.getByRole('button', { name: 'Got it' }).click();

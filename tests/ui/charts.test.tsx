@@ -220,6 +220,24 @@ describe('charts panel: one time axis, one cursor', () => {
     expect(asked.at(-1)!.stepNs).toBeGreaterThanOrEqual(1e6);
   });
 
+  it("one clock: the path picture's window is a band and its current instant a line on every chart", async () => {
+    // the picture shows 1.50 s – 1.52 s (what a path frame says)
+    store.pathFrame = { fromNs: 1.5e9, toNs: 1.52e9 } as unknown as typeof store.pathFrame;
+    await render(<ChartsPanel />);
+    const marks = [...el.querySelectorAll('figure.chart [data-testid=path-mark]')];
+    expect(marks).toHaveLength(el.querySelectorAll('figure.chart').length);
+    const rate = el.querySelector('[data-chart=rate] [data-testid=path-mark]')!;
+    const band = rate.querySelector('rect.path-window')!;
+    const now = rate.querySelector('line.path-now')!;
+    // the axis runs 0 – 2 s: the line at 76 % of the plot, the band ending there (3 px at least)
+    const plot = el.querySelector('[data-chart=rate] .chart-plot svg')!;
+    const w = Number(plot.getAttribute('width'));
+    const x = (t: number) => 56 + ((w - 56 - 14) * t) / 2e9;
+    expect(Number(now.getAttribute('x1'))).toBeCloseTo(x(1.52e9), 0);
+    expect(Number(band.getAttribute('x')) + Number(band.getAttribute('width'))).toBeCloseTo(x(1.52e9), 0);
+    expect(Number(band.getAttribute('width'))).toBeGreaterThanOrEqual(3);
+  });
+
   it('a pointer on one chart sets the cursor in the store, and every chart shows it; click pins it', async () => {
     await render(<ChartsPanel />);
     const p = plots();

@@ -29,6 +29,11 @@ export interface ChartProps {
   onReset: () => void;
   /** Export buttons are shown when given. */
   onExport?: (kind: ExportKind, svg: SVGSVGElement, def: ChartDef) => void;
+  /** Plot height in px (default CHART_H). */
+  height?: number;
+  /** The path's current instant (a solid line) and the window its picture shows (a band): one clock. */
+  pathNowNs?: number | null;
+  pathWindow?: readonly [number, number] | null;
   /**
    * What the series were built from (the series version, the engine answer): with the window,
    * width and cursor, the only things a redraw depends on (see MemoChart).
@@ -90,6 +95,7 @@ export function segmentsPath(
 
 export function Chart(props: ChartProps) {
   const { def, x, width, cursorNs } = props;
+  const plotH = props.height ?? CHART_H;
   const svgRef = useRef<SVGSVGElement>(null);
   const plotRef = useRef<HTMLDivElement>(null);
   const [d0, d1] = x.domain() as [number, number];
@@ -101,7 +107,7 @@ export function Chart(props: ChartProps) {
   const y = scaleLinear()
     .domain([0, yMax > 0 ? yMax * 1.08 : 1])
     .nice(4)
-    .range([CHART_H - MARGIN.b, MARGIN.t]);
+    .range([plotH - MARGIN.b, MARGIN.t]);
   const clampX = (t: number) => x(Math.max(d0, Math.min(d1, t)));
   const paths = def.lines.map((l) => segmentsPath(l.segs, d0, d1, clampX, y));
   const present = def.lines.filter((l) => l.segs.some((s) => Number.isFinite(s.y)));
@@ -232,7 +238,7 @@ export function Chart(props: ChartProps) {
         onDoubleClick={props.onReset}
         onKeyDown={onKey}
       >
-        <svg ref={svgRef} width={width} height={CHART_H + AXIS_H} aria-hidden="true">
+        <svg ref={svgRef} width={width} height={plotH + AXIS_H} aria-hidden="true">
           <text x={2} y={9} textAnchor="start" className="tick unit">
             {def.unit}
           </text>
@@ -244,13 +250,13 @@ export function Chart(props: ChartProps) {
               </text>
             </g>
           ))}
-          <line x1={MARGIN.l} x2={width - MARGIN.r} y1={CHART_H} y2={CHART_H} className="axis" />
+          <line x1={MARGIN.l} x2={width - MARGIN.r} y1={plotH} y2={plotH} className="axis" />
           {xTicks.map((t) => (
             <g key={t}>
-              <line x1={x(t)} x2={x(t)} y1={CHART_H} y2={CHART_H + 4} className="axis" />
+              <line x1={x(t)} x2={x(t)} y1={plotH} y2={plotH + 4} className="axis" />
               <text
                 x={x(t)}
-                y={CHART_H + 15}
+                y={plotH + 15}
                 textAnchor={x(t) > width - MARGIN.r - 24 ? 'end' : x(t) < MARGIN.l + 16 ? 'start' : 'middle'}
                 className="tick"
               >
@@ -272,14 +278,55 @@ export function Chart(props: ChartProps) {
               />
             );
           })}
+          <PathMarks
+            x={x}
+            top={MARGIN.t - 4}
+            bottom={plotH}
+            nowNs={props.pathNowNs ?? null}
+            win={props.pathWindow ?? null}
+          />
           {cursorIn ? (
             <g className="cursor-mark">
-              <line x1={x(cursorNs!)} x2={x(cursorNs!)} y1={MARGIN.t - 4} y2={CHART_H} className="cursor" />
+              <line x1={x(cursorNs!)} x2={x(cursorNs!)} y1={MARGIN.t - 4} y2={plotH} className="cursor" />
             </g>
           ) : null}
         </svg>
       </div>
     </figure>
+  );
+}
+
+/**
+ * Where the path picture is on this time axis: a band over the window it shows (at least 3 px wide,
+ * so a millisecond stays visible on a minutes-wide axis) and a line at its current instant.
+ */
+export function PathMarks({
+  x,
+  top,
+  bottom,
+  nowNs,
+  win,
+}: {
+  x: ScaleLinear<number, number>;
+  top: number;
+  bottom: number;
+  nowNs: number | null;
+  win: readonly [number, number] | null;
+}) {
+  const [d0, d1] = x.domain() as [number, number];
+  let band: { x: number; w: number } | null = null;
+  if (win && win[1] >= d0 && win[0] <= d1) {
+    const b = x(Math.min(d1, win[1]));
+    const w = Math.max(3, b - x(Math.max(d0, win[0])));
+    band = { x: b - w, w }; // ends at the current instant
+  }
+  const nowIn = nowNs !== null && nowNs >= d0 && nowNs <= d1;
+  if (!band && !nowIn) return null;
+  return (
+    <g className="path-mark" data-testid="path-mark">
+      {band ? <rect x={band.x} y={top} width={band.w} height={bottom - top} className="path-window" /> : null}
+      {nowIn ? <line x1={x(nowNs)} x2={x(nowNs)} y1={top} y2={bottom} className="path-now" /> : null}
+    </g>
   );
 }
 
@@ -295,6 +342,10 @@ export const MemoChart = memo(
     a.x === b.x &&
     a.width === b.width &&
     a.cursorNs === b.cursorNs &&
+    a.height === b.height &&
+    a.pathNowNs === b.pathNowNs &&
+    a.pathWindow?.[0] === b.pathWindow?.[0] &&
+    a.pathWindow?.[1] === b.pathWindow?.[1] &&
     a.def.id === b.def.id &&
     (a.onExport === undefined) === (b.onExport === undefined),
 );

@@ -30,17 +30,40 @@ const MOUNT_STEP = 2;
 /** Charts drawn from the engine's series (redrawn when a new answer arrives). */
 const ENGINE_CHARTS = new Set(['latency', 'drops']);
 
-function useWidth(): [React.RefObject<HTMLElement | null>, number] {
+/** The panel's width, and the height of the region it scrolls in (0 when the page scrolls it). */
+function useSize(): [React.RefObject<HTMLElement | null>, number, number] {
   const ref = useRef<HTMLElement>(null);
   const [w, setW] = useState(800);
+  const [h, setH] = useState(0);
   useEffect(() => {
     const el = ref.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver((e) => setW(Math.max(300, Math.floor(e[0]!.contentRect.width))));
+    const box = scroller(el);
+    const ro = new ResizeObserver(() => {
+      setW(Math.max(300, Math.floor(el.clientWidth - 24)));
+      setH(box ? box.clientHeight : 0);
+    });
     ro.observe(el);
+    if (box) ro.observe(box);
     return () => ro.disconnect();
   }, []);
-  return [ref, w];
+  return [ref, w, h];
+}
+
+/** The region the panel scrolls in: its tab panel, or the stage's charts column; null when the page scrolls. */
+function scroller(el: HTMLElement): HTMLElement | null {
+  const box = el.closest<HTMLElement>('.tabpanel, .stage-charts');
+  if (!box || typeof getComputedStyle !== 'function') return null;
+  return getComputedStyle(box).overflowY === 'visible' ? null : box;
+}
+
+/**
+ * The rate chart's plot height: on the stage, what the charts region leaves below the panel's head
+ * and the chart's legend (so the rate is read without scrolling), within readable bounds.
+ */
+export function rateChartHeight(regionH: number): number {
+  if (regionH <= 0) return 150;
+  return Math.round(Math.min(320, Math.max(110, regionH - 150)));
 }
 
 /**
@@ -146,8 +169,8 @@ function useInView(root: React.RefObject<HTMLElement | null>, key: unknown): Set
         }
         setIds(new Set([...seen].filter(([, v]) => v).map(([k]) => k)));
       },
-      // the tab panel scrolls (in embed mode the page does): half a screen above and below counts
-      { root: el.closest('.tabpanel'), rootMargin: '50% 0px' },
+      // the charts region scrolls (in embed mode the page does): half a screen above and below counts
+      { root: scroller(el), rootMargin: '50% 0px' },
     );
     for (const f of el.querySelectorAll<HTMLElement>('[data-chart]')) io.observe(f);
     return () => io.disconnect();
@@ -168,7 +191,11 @@ export function ChartsPanel() {
   const zoom = useApp((s) => s.selection.zoom);
   const cursor = useApp((s) => s.selection.cursorNs);
   const embed = useApp((s) => s.env.embed);
-  const [ref, panelWidth] = useWidth();
+  const [ref, panelWidth, regionH] = useSize();
+  // the path picture on this time axis: its window and current instant (read at each redraw)
+  const pathFrame = store.pathFrame;
+  const pathNowNs = pathFrame ? pathFrame.toNs : null;
+  const pathWindow = pathFrame ? ([pathFrame.fromNs, pathFrame.toNs] as const) : null;
   const [pinned, setPinned] = useState(false);
   const [cwStatistic, setCwStatistic] = useState<CwStatistic>('Sum');
   const width = Math.max(300, panelWidth);
@@ -321,27 +348,21 @@ export function ChartsPanel() {
           {zoom ? '' : ', following the clock'})
           {cursor !== null ? ` · cursor ${formatInstant(cursor, span)}${pinned ? ' (pinned)' : ''}` : ''}
         </span>
+        <label className="charts-cw-stat">
+          CloudWatch statistic{' '}
+          <select
+            aria-label="CloudWatch statistic"
+            value={cwStatistic}
+            onChange={(e) => setCwStatistic(e.target.value as CwStatistic)}
+          >
+            {CW_STATISTICS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
-      <p className="muted charts-help">
-        Wheel or + − to zoom, double-click or 0 to see everything; hover for the cursor, click to pin it, ← →
-        to move it (focus a chart).
-      </p>
-      {!embed ? <RunExports /> : null}
-      <label className="charts-cw-stat">
-        CloudWatch statistic{' '}
-        <select
-          aria-label="CloudWatch statistic"
-          value={cwStatistic}
-          onChange={(e) => setCwStatistic(e.target.value as CwStatistic)}
-        >
-          {CW_STATISTICS.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>{' '}
-        <span className="muted">(graphed by the NetworkOut chart, under the rate chart)</span>
-      </label>
       {charts.map((def, i) =>
         i >= mounted ? (
           <div key={def.id} className="chart-pending" aria-hidden="true" />
@@ -350,6 +371,9 @@ export function ChartsPanel() {
             key={def.id}
             {...propsOf(def)}
             width={width}
+            height={def.id === 'rate' ? rateChartHeight(regionH) : undefined}
+            pathNowNs={pathNowNs}
+            pathWindow={pathWindow}
             cursorNs={cursor}
             onCursor={stable.onCursor}
             onZoom={stable.onZoom}
@@ -358,6 +382,12 @@ export function ChartsPanel() {
           />
         ),
       )}
+      <p className="muted charts-help">
+        Wheel or + − to zoom, double-click or 0 to see everything; hover for the cursor, click to pin it, ← →
+        to move it (focus a chart). The shaded band and the solid line are the path picture's window and its
+        current instant.
+      </p>
+      {!embed ? <RunExports /> : null}
       <ul className="muted note chart-sources">
         {charts.map((d) => (
           <li key={d.id}>

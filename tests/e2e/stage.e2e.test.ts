@@ -1,0 +1,93 @@
+/**
+ * The stage in Chromium: at 1280×800 and 1920×1080 the path picture and the time charts are on
+ * screen together without a tab or a scroll, on one clock (the rate chart marks the picture's
+ * window and instant), the terminal's Command box is in view, and from 1600 wide the charts have
+ * the widest column. Screenshots of each state go to .scratch/e2e-shots (looked at by a person).
+ */
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { labReady, launchChromium, watchProblems } from './browser.mjs';
+
+const SHOTS = '.scratch/e2e-shots';
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(width: number, height: number, hash = '', problems: string[] = []): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  watchProblems(page, problems);
+  await page.goto(`${inject('baseUrl')}${hash}`);
+  await labReady(page);
+  return page;
+}
+
+/** Run a command in the terminal and wait for a line of its output. */
+async function run(page: Page, cmd: string, until: RegExp) {
+  const box = page.getByRole('textbox', { name: 'Command' });
+  await box.fill(cmd);
+  await box.press('Enter');
+  await page.getByTestId('scrollback').getByText(until).first().waitFor({ timeout: 60_000 });
+}
+
+/** The element's box lies inside the viewport. */
+async function inView(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  }, selector);
+}
+
+describe('one stage, side by side', () => {
+  for (const [w, h] of [
+    [1280, 800],
+    [1920, 1080],
+  ] as const)
+    it(`${w}×${h}: the path and the charts in view together, one clock, no tab and no page scroll`, async () => {
+      const problems: string[] = [];
+      const page = await open(w, h, '', problems);
+      const gotIt = page.getByRole('button', { name: 'Got it' });
+      if (await gotIt.count()) await gotIt.click();
+      await page.screenshot({ path: `${SHOTS}/stage-first-${w}x${h}.png` });
+      await run(page, 'iperf3 -c server -t 10 -P 2', /1\.00-2\.00 +sec/);
+      await page.getByRole('button', { name: 'Pause', exact: true }).click();
+      await page.waitForTimeout(600);
+      await page.screenshot({ path: `${SHOTS}/stage-iperf3-${w}x${h}.png` });
+      // no Charts tab: the charts are part of the stage
+      expect(await page.getByRole('tab', { name: 'Charts' }).count()).toBe(0);
+      expect(await inView(page, '[data-testid=path-canvas]')).toBe(true);
+      expect(await inView(page, '[data-chart=rate] .chart-plot')).toBe(true);
+      expect(await inView(page, 'input[aria-label="Command"]')).toBe(true);
+      // the page itself does not scroll: each region scrolls inside itself
+      const scroll = await page.evaluate(() => document.documentElement.scrollHeight - innerHeight);
+      expect(scroll).toBeLessThanOrEqual(1);
+      // one clock: the rate chart marks the path picture's current instant
+      const mark = page.locator('[data-chart=rate] [data-testid=path-mark] line.path-now');
+      await mark.waitFor({ state: 'attached' });
+      // the rate chart shows the 1 ms truth and iperf3's own 1 s intervals
+      const rate = page.locator('[data-chart=rate]');
+      expect(await rate.textContent()).toMatch(/client out \(ENA tx_bytes, 1 ms\)/);
+      expect(await rate.textContent()).toMatch(/1 s means \(an iperf3 interval\)|its 1 s intervals/);
+      if (w >= 1600) {
+        // the charts take the widest column
+        const widths = await page.evaluate(() =>
+          ['.workbench > .path', '.stage-charts', '.workbench > .side'].map(
+            (s) => document.querySelector(s)!.getBoundingClientRect().width,
+          ),
+        );
+        expect(widths[1]).toBeGreaterThan(widths[0]!);
+        expect(widths[1]).toBeGreaterThan(widths[2]!);
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+});
