@@ -71,7 +71,7 @@ describe('the path view in Chromium', () => {
     const canvas = page.getByTestId('path-canvas');
     const box = (await canvas.boundingBox())!;
     // the client's TX rings: left column, sending half, below the qdisc row
-    await canvas.click({ position: { x: box.width * 0.12, y: 260 } });
+    await canvas.click({ position: { x: box.width * 0.12, y: 200 } }); // the client's TX rings
     const insp = page.getByTestId('stage-inspector');
     await insp.waitFor({ timeout: 10_000 });
     expect(await insp.textContent()).toContain('TX rings');
