@@ -1,21 +1,14 @@
 /**
- * The instance-type catalog: every per-type network figure the model uses, each tagged with where
- * it comes from (see ./figure.ts).
+ * The instance-type catalog: every per-type network figure the model uses, each tagged with its
+ * provenance and source (./figure.ts; keys of docs/domain-facts.md §0). API values were read in
+ * MOTO at commit 008b9e13 and checked against docs/domain-facts.md §4 (`documented`, 'MOTO');
+ * behaviour that follows from the Nitro generation comes from ENA-README / ENA-BP / ENA-SRC /
+ * REINVENT (§1); PPS allowance, burst duration and conntrack maximum are not published, so they
+ * are `measured` where a seed measured the type and `assumed` with their rule otherwise.
  *
- * Sources (keys of docs/domain-facts.md §0):
- * - API values (vCPUs, ENIs, queues, baseline/peak bandwidth, NetworkPerformance, EnaSrdSupported,
- *   conntrack default timeouts) were read one by one in MOTO, getmoto/moto
- *   moto/ec2/resources/instance_types.json at commit 008b9e13 (a DescribeInstanceTypes dump), and
- *   checked against the docs/domain-facts.md §4 table. They are `documented` with source 'MOTO'.
- * - Driver/device behaviour derived from the Nitro generation (rings, RSS key, ntuple) is
- *   `documented` from ENA-README / ENA-BP / ENA-SRC / REINVENT, per docs/domain-facts.md §1.
- * - PPS allowance, burst duration and the conntrack maximum are not published by AWS. Where a seed
- *   measured a type the figure is `measured`; otherwise it is `assumed` and its note states the rule.
- *
- * Guarantees: the map is built once at module load from plain data, is frozen, and is deterministic.
- * Invariants checked by tests/engine/catalog.test.ts: baseline ≤ peak; a burst duration exists only
- * when baseline < peak and lies within AWS's "5 to 60 minutes"; TX ring default is 512 exactly on
- * Nitro ≥ v4; ENA Express only on Nitro ≥ v4; every assumed figure has a note.
+ * Guarantees: built once from plain data, frozen, deterministic. tests/engine/catalog.test.ts
+ * checks baseline ≤ peak, burst durations within "5 to 60 minutes" and only when baseline < peak,
+ * TX ring 512 exactly on Nitro ≥ v4, ENA Express only on Nitro ≥ v4, a note on every assumption.
  */
 import { assumed, documented, type Figure, measured } from './figure';
 

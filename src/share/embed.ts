@@ -4,18 +4,9 @@
  * and the `<iframe>` snippet "Copy embed code" produces.
  *
  * Guarantees: parsing never throws; each flag is validated on its own and an invalid one is dropped
- * with a note (the rest still apply); `origin` is accepted only as a bare http(s) origin (scheme,
- * host, optional port: no path, no wildcard), since it is the one origin the postMessage bridge
- * (bridge.ts) will talk to. The snippet escapes every attribute value.
- *
- * The sandbox of the snippet: `allow-scripts` (the app is a script, the simulation a module
- * worker) and `allow-same-origin` (without it the frame's origin is opaque: a module worker
- * loaded from the lab's own URL is then cross-origin and refused, and storage throws), plus
- * `allow-popups allow-popups-to-escape-sandbox` so "Open in the full lab" can open the lab in a
- * new tab, unsandboxed. Left out on purpose: allow-top-navigation (the lab never navigates the
- * host page), allow-forms, allow-modals, allow-downloads (exports are for the full lab). Note that
- * allow-scripts with allow-same-origin protects nothing when the lab is served from the host's
- * own origin (the frame could lift its sandbox): serve the lab from its own origin.
+ * with a note; `origin` is accepted only as a bare http(s) origin, since it is the one origin the
+ * postMessage bridge (bridge.ts) will talk to. The snippet escapes every attribute value.
+ * Why the snippet's sandbox has the flags it has: docs/design.md, "The embed sandbox".
  */
 import { clip, formatHashParams, type LinkKey, parseHashParams } from './hash-params';
 import { formatLinkSeconds, PANELS, type Panel, parseLinkTime } from './codec';

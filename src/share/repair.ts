@@ -1,19 +1,14 @@
 /**
  * Open an untrusted scenario document (from a link or a host page) the forgiving way: keep what is
  * valid, put the default in place of what is not, and say in plain words what was changed
- * ("instances[1].type: unknown instance type "c7i.larg"; replaced by c7i.large").
+ * ("instances[1].type: unknown instance type "c7i.larg"; replaced by c7i.large"). Each problem
+ * found by the scenario's own checks is fixed by the smallest edit that lets the default take over
+ * (an unknown key or bad optional value removed, a bad required value taking its enclosing object
+ * with it, a misspelt instance type replaced by the closest), then validated again, at most
+ * MAX_REPAIRS times.
  *
- * How: the document is validated with the scenario's own checks (migrations, the zod schema, then
- * parseScenario's whole-VPC checks); each problem is fixed by the smallest edit that lets the
- * default take over: an unknown key is removed, a bad optional value is removed (the schema's
- * default fills it), a bad required value takes its enclosing object with it (an array element is
- * dropped; an optional object falls back to its default), and a misspelt instance type takes the
- * closest known type. Then validate again, at most MAX_REPAIRS times.
- *
- * Guarantees: never throws on any input; the result, when ok, is exactly what parseScenario returns
- * for the repaired document; change messages name the field by its path in the document as given
- * (indices before any element was dropped); nothing in the document is executed or interpreted
- * beyond validation.
+ * Guarantees: never throws; an ok result is exactly what parseScenario returns for the repaired
+ * document; messages name fields by their path in the document as given; nothing is executed.
  */
 import type { z } from 'zod';
 import { getInstanceType, suggestInstanceType } from '../catalog';

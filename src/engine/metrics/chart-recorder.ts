@@ -1,20 +1,13 @@
 /**
  * What the visual lab's charts need from the model beyond the per-millisecond counter samples:
- * one-way latency percentiles over time, per receiving instance, and drops over time by
- * (stage, reason). A stage-probe listener, always on in the worker (cheap: one branch per stage
- * crossing, work only at socket_rx and on drops).
+ * one-way latency percentiles over time per receiving instance, and drops over time by (stage,
+ * reason). A stage-probe listener, always on in the worker (one branch per stage crossing; work
+ * only at socket_rx and on drops). Latency is binned as the full recorder's LatencyHistogram, so
+ * a window's percentiles equal `lab summary`'s for the same packets.
  *
- * Latency is the model's own: socket_rx enter − the batch's `sentAtNs` (its socket_tx enter), per
- * packet (a batch of N counts N times), binned exactly as the full recorder's LatencyHistogram
- * (1/32 octave, ≤ 2.2 % error) so a window's percentiles equal the full recorder's for the same
- * packets (`lab summary`). Histograms are kept per time bucket, sparse (only bins that saw a
- * packet), in two tiers: 1 ms buckets for the recent past (bounded entries and buckets) and
- * 100 ms buckets for the whole run. A query merges the buckets of each answer step and takes the
- * quantiles of the merged histogram: percentiles of the packets in that step, not an average of
- * percentiles.
- *
- * Guarantees: observational only; deterministic (no clock, no randomness); memory bounded for the
- * 1 ms tier (FINE_BUCKETS buckets, FINE_MAX_ENTRIES bins) and linear in run time for the coarse one.
+ * Guarantees: observational only; deterministic; memory bounded for the 1 ms tier and linear in
+ * run time for the 100 ms one. How percentiles are kept and merged: docs/design.md, "Latency
+ * percentiles in the charts".
  */
 import type { ProbeSink, ProbeStage } from '../core/probe';
 import type { DropReason } from '../model/drop-reasons';

@@ -1,21 +1,13 @@
 /**
- * One Nitro card's flow state, as NET402's "Flow Setup" slides draw it (docs/domain-facts.md §2.5–2.6):
- * - adjacency / mapping state: each peer (another ENI, the IGW) is Unknown until a flow to it has
- *   been set up, then IP-Address (the card has resolved where the peer lives);
- * - connection tracking: one entry per connection (5-tuple, both directions), Invalid while the
- *   first packet is on the processing path, Established once flow setup completed; tracked or
- *   untracked (untracked connections are not kept: they use no allowance); an idle timer with the
- *   ENI's AWS timeout, refreshed by every packet, expired lazily when looked at; a TCP connection
- *   that has seen a FIN one way is Closing, with a FIN both ways (or an RST) Closed: its idle timer
- *   drops to MODEL_PARAMS.conntrackClosedLingerNs (assumed: AWS says closed connections stop being
- *   tracked, not how soon), so the entry goes that long after the connection's last packet;
- * - flow cache: one entry per direction (Web→App, App→Web), Pending during setup, Complete after,
- *   stamped with the VPC mutation epoch of the decision (an older epoch forces re-evaluation).
- *
- * The conntrack allowance (per instance; AWS does not publish the maximum) is the catalog's
- * `conntrackAllowanceMax` unless MODEL_PARAMS.conntrackAllowanceOverride is > 0. A new tracked
- * connection that finds the table full is refused (the card drops the packet and counts it in
+ * One Nitro card's flow state, as NET402's "Flow Setup" slides draw it: adjacency (each peer
+ * Unknown until a flow to it was set up, then IP-Address), connection tracking (one entry per
+ * connection, Invalid → Established, closing on FIN/RST, an idle timer with the ENI's timeout) and
+ * the flow cache (one entry per direction, Pending → Complete, stamped with the VPC mutation
+ * epoch). A new tracked connection that finds the table full is refused (the card counts it in
  * `conntrack_allowance_exceeded`). Pure data: the card drives it with the simulated time.
+ *
+ * Sources: NET402, AWS-CT, AWS-ENAPERF (docs/domain-facts.md §2.5–2.6). The states and the closed
+ * connection's linger: docs/design.md, "Flow table and conntrack".
  */
 import { type FiveTuple, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
 

@@ -1,21 +1,13 @@
 /**
  * The path recorder: listens to the lab's stage probe and keeps what the visual lab draws and
- * inspects: batch passages through every (host, stage, queue) with their enter and exit times,
- * occupancy history per lane, drops with their reason, and enough about each flow to explain where
- * RSS put it and what the Nitro card decided.
+ * inspects: batch passages through every (host, stage, queue) with enter and exit times, occupancy
+ * history per lane, drops with their reason, and what explains where RSS put each flow and what
+ * the Nitro card decided.
  *
- * Guarantees:
- * - Observational: it reads the model (and the VPC control plane, as `lab trace` does) and never
- *   schedules, mutates a packet or changes a counter. Copies the fields it needs from each packet
- *   during the probe call (the probe contract forbids keeping the reference).
- * - Bounded memory: completed passages, drops and per-lane occupancy change points live in ring
- *   buffers of fixed capacity; open (still inside a stage) batches are capped per lane and flow.
- *   What fell out of the rings is reported as expired, never invented.
- * - Truthful frames: at most `capacity` passages per frame; when more overlap the window the frame
- *   says so (`sampled`, `stride`, totals, per-lane density).
- * - Matching: a stage keeps each flow's packets in order (rings, shaper/qdisc flow queues are FIFO
- *   per flow), so a leave or a drop from inside a queue is matched to the oldest open packets of its
- *   flow in that lane; batches split by a stage are split here the same way.
+ * Guarantees: observational (copies what it needs during the probe call, never schedules or
+ * mutates); bounded memory (ring buffers; what fell out is reported as expired, never invented);
+ * truthful frames (a sampled frame says so: `sampled`, `stride`, totals, density); a leave or drop
+ * is matched to the oldest open packets of its flow in that lane, since stages are FIFO per flow.
  */
 import { PER_FLOW_LIMIT_GBPS } from '../../catalog';
 import type { Figure } from '../../catalog/figure';

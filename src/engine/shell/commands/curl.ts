@@ -1,20 +1,12 @@
 /**
- * curl 8.5.0: one HTTP GET over a new TCP connection to the lab's web server (src/engine/apps/http.ts).
+ * curl 8.5.0: one HTTP GET over a new TCP connection to the lab's web server (apps/http.ts), with
+ * -o/-O, -s/-S, -v, -w, --connect-timeout, -m, and -k/-L accepted (nothing to redirect or
+ * distrust). Output as curl prints it: the body (a binary one refused with curl's warning, exit
+ * 23), the final progress meter with -o/-O, `*`/`>`/`<` lines with -v, "curl: (N) message" errors
+ * with curl's exit codes (3 URL, 6 resolve, 7 connect, 28 timeout); other options refused as curl
+ * or as not simulated. Names resolve through the instances' /etc/hosts, with no DNS query.
  *
- * Options: URL (http:// or https://, host, :port, path), -o/--output FILE, -O/--remote-name,
- * -s/--silent, -S/--show-error, -v/--verbose, -w/--write-out FORMAT, --connect-timeout S,
- * -m/--max-time S, -k/--insecure and -L/--location (accepted; the lab's server neither redirects
- * nor has an untrusted certificate). Anything else is refused as curl refuses it, or as not simulated.
- *
- * Output as curl prints it (curl/curl lib/progress.c, src/tool_cb_wrt.c, lib/connect.c):
- * - the body to stdout (the terminal); a binary body (the lab's sized files are zero bytes) is
- *   refused with curl's "Binary output can mess up your terminal" warning and exit 23;
- * - with -o/-O the progress meter on stderr as a terminal shows it once curl is done (the earlier
- *   `\r` updates overwritten): the two header lines and the final line;
- * - -v: the `*` connection lines, `>` request headers and `<` response headers;
- * - errors: "curl: (N) message" with curl's exit code (6 resolve, 7 connect, 28 timeout, 3 URL).
- * Name resolution uses the instances' /etc/hosts (the lab's names and ip-a-b-c-d names): it takes
- * no time and sends no DNS query (`dig` exercises the resolver).
+ * Sources: curl/curl lib/progress.c, src/tool_cb_wrt.c, lib/connect.c.
  */
 import {
   type HttpExchange,
