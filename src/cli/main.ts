@@ -159,7 +159,7 @@ export function main(argv: string[]): number {
     for (const r of recs) {
       runs.push(r);
       if (args.json) continue;
-      process.stdout.write(`[ec2-user@${r.host} ~]$ ${r.command}\n`);
+      if (!r.continued) process.stdout.write(`[ec2-user@${r.host} ~]$ ${r.line ?? r.command}\n`);
       process.stdout.write(r.output.slice(0, r.output.length - r.stderr.length));
       if (r.stderr) process.stderr.write(r.stderr);
     }

@@ -134,8 +134,15 @@ export class InteractiveSession {
       const beforeEvents = this.lab.sched.processed;
       const records = this.session.step(toNs, maxEvents - events);
       events = this.lab.sched.processed - startEvents;
-      this.pollProgress();
-      this.emitRecords(records);
+      if (records.some((r) => r.foreground)) {
+        // the foreground job ended (and the line's next pipeline may have started): its output
+        // first, then what the next one printed so far
+        this.emitRecords(records);
+        this.pollProgress();
+      } else {
+        this.pollProgress();
+        this.emitRecords(records);
+      }
       if (onGridPoint && this.session.atCheckpoint && this.lab.nowNs % POLL_GRID_NS === 0)
         onGridPoint(this.lab.nowNs);
       // an observer asked the scheduler to stop right after an event (Scheduler.halted)

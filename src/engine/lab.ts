@@ -32,6 +32,7 @@ import { DropCounters } from './model/drop-reasons';
 import type { FiveTuple, Flow, L4Proto, Packet } from './model/packet';
 import { NitroCard } from './nitro/nitro-card';
 import { type ParamValues, resolveParams } from './params';
+import { LabFiles } from './shell/files';
 import { LinkLocalServices } from './vpc/link-local';
 import { vpcState } from './vpc/state';
 
@@ -62,6 +63,10 @@ export class Lab {
   readonly maxBatch: number;
   readonly placement: Placement;
   private sinks: TraceSink[] = [];
+  /** The instances' files (`> out.txt`, `tcpdump -w`): part of the lab's state, rebuilt by replay. */
+  readonly files = new LabFiles();
+  /** Lines typed in the lab's shell, oldest first (bash's `history`). */
+  readonly shellHistory: string[] = [];
 
   constructor(
     readonly scenario: Scenario,

@@ -9,7 +9,8 @@ import { Lab } from './lab';
 import { attachRecorder } from './metrics/attach';
 import type { Scenario } from '../scenario/schema';
 import { startIperf3Server } from './shell/commands/iperf3';
-import { execLine } from './shell/shell';
+import { execAndOr, execPipeline } from './shell/shell';
+import { type AndOr, parseLine, type Pipeline } from './shell/parse';
 
 export { attachRecorder };
 import type { CommandOutput, Job } from './shell/types';
@@ -24,6 +25,10 @@ export interface RunRecord {
   /** stderr part of `output`, kept separately for the CLI. */
   stderr: string;
   result: unknown;
+  /** A later pipeline of the same typed line (`a; b`, `a && b`): printed without a prompt of its own. */
+  continued?: true;
+  /** On the first record of a line with several pipelines: the whole line as typed. */
+  line?: string;
 }
 
 /** Build a lab from a validated scenario with the real qdisc implementation. */
@@ -72,7 +77,16 @@ interface ForegroundJob {
   job: Job;
   startNs: number;
   stoppedByLimit: boolean;
+  /** The whole typed line, on the first pipeline of a line that has more. */
+  typed?: string;
+  /** Ctrl-C was pressed (the rest of its line is dropped). */
+  interrupted?: boolean;
+  /** Not the line's first pipeline (`a; b`: b's record is continued). */
+  continued: boolean;
 }
+
+/** What is left of a typed line: its pipelines (with the operator before each) and background lists. */
+type LineItem = { p: Pipeline; op: '&&' | '||' | null } | { bg: AndOr; text: string };
 
 /** What `start` did with a line: records of what already ended, and whether a foreground job now runs. */
 export interface StartResult {
@@ -106,6 +120,9 @@ export class LabSession {
   private bg: BackgroundJob[] = [];
   private fg: ForegroundJob | null = null;
   private nextJobNumber = 1;
+  /** The line being run, while pipelines of it remain (`a && b`: b waits for a). */
+  private line: { host: string; raw: string; items: LineItem[]; status: number; first: boolean } | null =
+    null;
   /** Whether the last `step` ended at a checkpoint (where jobs were checked). */
   atCheckpoint = false;
 
@@ -132,11 +149,10 @@ export class LabSession {
       records.push(...this.step(Number.POSITIVE_INFINITY, chunk));
       this.opts.onProgress?.(this.lab.nowNs);
     }
-    // the foreground record comes first, background jobs that ended meanwhile after it
-    const fgIdx = records.findIndex((r) => r.foreground);
-    if (fgIdx > 0) records.unshift(...records.splice(fgIdx, 1));
-    for (const r of records) delete r.foreground;
-    return records;
+    // the line's records come first (in order), background jobs that ended meanwhile after them
+    const ordered = [...records.filter((r) => r.foreground), ...records.filter((r) => !r.foreground)];
+    for (const r of ordered) delete r.foreground;
+    return ordered;
   }
 
   /**
@@ -148,41 +164,91 @@ export class LabSession {
     if (this.fg) throw new Error('a foreground job is running');
     const lab = this.lab;
     const { host, command: raw } = splitHostPrefix(lab, line);
-    const background = /\s&\s*$|^[^'"]*[^&]&\s*$/.test(raw) && !/&&\s*$/.test(raw);
-    const command = background ? raw.replace(/\s*&\s*$/, '') : raw;
-    const inst = lab.instance(host)!;
-    const startNs = lab.nowNs;
-    lab.emit({ type: 'CommandStarted', atNs: startNs, host, command: raw });
-    const outcome = execLine(lab, inst, command);
-    if (background) {
-      if (outcome.kind === 'job') {
-        const n = this.nextJobNumber++;
-        this.bg.push({ n, host, command, job: outcome.job, startNs });
-        return {
-          records: [
-            record(host, raw, startNs, lab.nowNs, {
-              stdout: '',
-              stderr: `[${n}] ${1000 + n}\n`,
-              exitCode: 0,
-            }),
-          ],
-          foreground: false,
-        };
+    if (raw !== '') lab.shellHistory.push(raw);
+    const sink: Tagged[] = [];
+    const parsed = parseLine(raw);
+    if (!parsed.ok || parsed.lists.length === 0) {
+      // a syntax error, an empty line or a comment: one record, as bash prints its error
+      const startNs = lab.nowNs;
+      lab.emit({ type: 'CommandStarted', atNs: startNs, host, command: raw });
+      const out = parsed.ok
+        ? { stdout: '', stderr: '', exitCode: 0 }
+        : { stdout: '', stderr: `${parsed.error}\n`, exitCode: parsed.exitCode };
+      sink.push({ ...record(host, raw, startNs, lab.nowNs, out), foreground: true });
+      lab.emit({ type: 'CommandEnded', atNs: lab.nowNs, host, command: raw, exitCode: out.exitCode });
+      return { records: sink, foreground: false };
+    }
+    const items: LineItem[] = [];
+    for (const l of parsed.lists) {
+      if (l.background) {
+        const single = parsed.lists.length === 1;
+        items.push({ bg: l, text: single ? raw : `${l.text} &` });
+      } else
+        for (const [k, p] of l.pipelines.entries()) items.push({ p, op: k === 0 ? null : l.ops[k - 1]! });
+    }
+    this.line = { host, raw, items, status: 0, first: true };
+    this.continueLine(sink);
+    return { records: sink, foreground: this.fg !== null };
+  }
+
+  /** Run the current line's next pipelines until one becomes the foreground job or the line ends. */
+  private continueLine(sink: Tagged[]): void {
+    const lab = this.lab;
+    const l = this.line;
+    if (!l) return;
+    const inst = lab.instance(l.host)!;
+    while (!this.fg && l.items.length > 0) {
+      const item = l.items.shift()!;
+      const continued = !l.first;
+      const typed = l.first && l.items.length > 0 ? l.raw : undefined;
+      l.first = false;
+      const startNs = lab.nowNs;
+      if ('bg' in item) {
+        lab.emit({ type: 'CommandStarted', atNs: startNs, host: l.host, command: item.text });
+        const command = item.bg.text;
+        const outcome = execAndOr(lab, inst, item.bg);
+        l.status = 0;
+        if (outcome.kind === 'job') {
+          const n = this.nextJobNumber++;
+          this.bg.push({ n, host: l.host, command, job: outcome.job, startNs });
+          sink.push(
+            tag(
+              record(l.host, item.text, startNs, lab.nowNs, {
+                stdout: '',
+                stderr: `[${n}] ${1000 + n}\n`,
+                exitCode: 0,
+              }),
+              continued,
+            ),
+          );
+        } else sink.push(tag(record(l.host, item.text, startNs, lab.nowNs, outcome.out), continued));
+        continue;
       }
-      return { records: [record(host, raw, startNs, lab.nowNs, outcome.out)], foreground: false };
+      if ((item.op === '&&' && l.status !== 0) || (item.op === '||' && l.status === 0)) continue;
+      const command = item.p.text;
+      lab.emit({ type: 'CommandStarted', atNs: startNs, host: l.host, command });
+      const outcome = execPipeline(lab, inst, item.p);
+      if (outcome.kind === 'done') {
+        sink.push(tag(record(l.host, command, startNs, lab.nowNs, outcome.out), continued, typed));
+        l.status = outcome.out.exitCode;
+        lab.emit({
+          type: 'CommandEnded',
+          atNs: lab.nowNs,
+          host: l.host,
+          command,
+          exitCode: outcome.out.exitCode,
+        });
+        continue;
+      }
+      this.fg = { host: l.host, command, job: outcome.job, startNs, stoppedByLimit: false, continued, typed };
     }
-    if (outcome.kind === 'done') {
-      const r = record(host, command, startNs, lab.nowNs, outcome.out);
-      lab.emit({ type: 'CommandEnded', atNs: lab.nowNs, host, command, exitCode: outcome.out.exitCode });
-      return { records: [r], foreground: false };
-    }
-    this.fg = { host, command, job: outcome.job, startNs, stoppedByLimit: false };
-    return { records: [], foreground: true };
+    if (!this.fg && l.items.length === 0) this.line = null;
   }
 
   /** Ctrl-C: interrupt the foreground job (it winds down in simulated time, as iperf3 does). */
   interrupt(): boolean {
     if (!this.fg || this.fg.job.done()) return false;
+    this.fg.interrupted = true;
     this.fg.job.interrupt();
     return true;
   }
@@ -258,7 +324,7 @@ export class LabSession {
         stderr: `${out.stderr}lab: "${fg.command}" had not ended after ${((lab.nowNs - fg.startNs) / 1e9).toFixed(0)} s of simulated time; interrupted as Ctrl-C would\n`,
       };
     }
-    sink.push({ ...record(fg.host, fg.command, fg.startNs, lab.nowNs, out), foreground: true });
+    sink.push(tag(record(fg.host, fg.command, fg.startNs, lab.nowNs, out), fg.continued, fg.typed));
     lab.emit({
       type: 'CommandEnded',
       atNs: lab.nowNs,
@@ -266,6 +332,12 @@ export class LabSession {
       command: fg.command,
       exitCode: out.exitCode,
     });
+    if (this.line) {
+      this.line.status = out.exitCode;
+      // Ctrl-C ends the whole line, as SIGINT does in bash
+      if (fg.interrupted || fg.stoppedByLimit) this.line = null;
+      else this.continueLine(sink);
+    }
     return sink;
   }
 
@@ -302,6 +374,12 @@ export class LabSession {
     this.bg = [];
     return out;
   }
+}
+
+/** Mark a record as the typed line's own (and, after its first pipeline, continued). */
+function tag(r: RunRecord, continued: boolean, line?: string): Tagged {
+  if (continued) return { ...r, foreground: true, continued: true };
+  return line === undefined ? { ...r, foreground: true } : { ...r, foreground: true, line };
 }
 
 function record(

@@ -20,29 +20,344 @@ import { runIperf3 } from './commands/iperf3';
 import { runSar } from './commands/sar';
 import { parseDurationSeconds, runSleep } from './commands/sleep';
 import { runTc } from './commands/tc';
-import { type CommandOutcome, done, fail, type Job, tokenize } from './types';
+import {
+  CLEAR_SEQUENCE,
+  runCd,
+  runDate,
+  runHelp,
+  runHistory,
+  runLs,
+  runPwd,
+  runRm,
+  runType,
+  runWhich,
+} from './commands/builtins';
+import { helpText } from './commands/help-texts';
+import { runMan } from './commands/man';
+import { FILTERS, type Filter, type FilterIo, streams } from './commands/text-tools';
+import { fileText, resolvePath } from './files';
+import { type AndOr, parseLine, type Pipeline, type Redirect, type Word, wordLiteral } from './parse';
+import { type CommandOutcome, type CommandOutput, done, fail, type Job } from './types';
 
-const SHELL_FEATURES = /[|;&<>`$()]/; // a trailing `&` is taken off by the session before this runs
-
+/** The lab tools and builtins that produce output (the switch below); filters are in text-tools.ts. */
 export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome {
   const trimmed = line.trim();
   if (trimmed === '' || trimmed.startsWith('#')) return done('');
-  const toks = tokenize(trimmed);
-  if (!Array.isArray(toks)) return fail(`bash: ${toks.error}`, 2);
-  const unquoted = trimmed.replace(/'[^']*'|"[^"]*"/g, '');
-  if (SHELL_FEATURES.test(unquoted)) {
+  const parsed = parseLine(trimmed);
+  if (!parsed.ok) return fail(parsed.error, parsed.exitCode);
+  if (parsed.lists.length === 0) return done('');
+  if (parsed.lists.some((l) => l.background))
     return fail(
-      'bash: pipes, redirections, command lists and substitutions are not simulated in ec2-netlab',
+      'bash: a background job (&) inside a command is not simulated in ec2-netlab: end the line with &',
       2,
     );
+  const pipelines = parsed.lists.flatMap((l, i) =>
+    l.pipelines.map((p, k) => ({
+      p,
+      op: k === 0 ? (i === 0 ? null : (';' as const)) : l.ops[k - 1]!,
+    })),
+  );
+  if (pipelines.length === 1) return execPipeline(lab, host, pipelines[0]!.p);
+  return runSequence(lab, host, pipelines);
+}
+
+/** An and-or list (`a && b || c`) as one outcome (a background `a && b &`). */
+export function execAndOr(lab: Lab, host: Instance, l: AndOr): CommandOutcome {
+  if (l.pipelines.length === 1) return execPipeline(lab, host, l.pipelines[0]!);
+  return runSequence(
+    lab,
+    host,
+    l.pipelines.map((p, k) => ({ p, op: k === 0 ? null : l.ops[k - 1]! })),
+  );
+}
+
+/**
+ * A list run as one job (`timeout 5 a; b` keeps its own rules; the session runs a typed line's
+ * pipelines one by one itself, each with its own record): output concatenated, stdout then stderr.
+ */
+function runSequence(
+  lab: Lab,
+  host: Instance,
+  items: Array<{ p: Pipeline; op: ';' | '&&' | '||' | null }>,
+): CommandOutcome {
+  let stdout = '';
+  let stderr = '';
+  let status = 0;
+  let k = 0;
+  let cur: Job | null = null;
+  let interrupted = false;
+  const absorb = (o: CommandOutput) => {
+    stdout += o.stdout;
+    stderr += o.stderr;
+    status = o.exitCode;
+  };
+  const advance = () => {
+    while (!cur && k < items.length && !interrupted) {
+      const { p, op } = items[k++]!;
+      if ((op === '&&' && status !== 0) || (op === '||' && status === 0)) continue;
+      const o = execPipeline(lab, host, p);
+      if (o.kind === 'done') absorb(o.out);
+      else cur = o.job;
+    }
+  };
+  advance();
+  if (!cur) return { kind: 'done', out: { stdout, stderr, exitCode: status } };
+  const job: Job = {
+    done: () => {
+      while (cur?.done()) {
+        absorb(cur.finish());
+        cur = null;
+        advance();
+      }
+      return cur === null;
+    },
+    deadlineNs: () => cur?.deadlineNs() ?? lab.nowNs,
+    interrupt: () => {
+      interrupted = true;
+      cur?.interrupt();
+    },
+    progress: () => stdout + (cur?.progress?.() ?? ''),
+    finish: () => ({ stdout, stderr, exitCode: status }),
+  };
+  return { kind: 'job', job };
+}
+
+/** Expand a word's `$(…)` substitutions (only commands that end at once); unquoted results are split on blanks. */
+function expandWord(lab: Lab, host: Instance, w: Word): string[] | { error: CommandOutput } {
+  const lit = wordLiteral(w);
+  if (lit !== null) return [lit];
+  const fields: string[] = [''];
+  let touched = false;
+  for (const part of w) {
+    if ('lit' in part) {
+      fields[fields.length - 1] += part.lit;
+      touched = true;
+      continue;
+    }
+    const o = execLine(lab, host, part.sub);
+    if (o.kind === 'job') {
+      o.job.interrupt();
+      return {
+        error: {
+          stdout: '',
+          stderr: `bash: $(${part.sub}): only commands that end at once can be substituted in ec2-netlab\n`,
+          exitCode: 1,
+        },
+      };
+    }
+    const text = o.out.stdout.replace(/\n+$/, '');
+    if (o.out.stderr) return { error: { stdout: '', stderr: o.out.stderr, exitCode: o.out.exitCode } };
+    if (part.quoted) {
+      fields[fields.length - 1] += text;
+      touched = true;
+    } else {
+      const split = text.split(/[ \t\n]+/);
+      split.forEach((s, i) => {
+        if (i === 0) fields[fields.length - 1] += s;
+        else fields.push(s);
+      });
+      touched = touched || text !== '';
+    }
   }
-  let [cmd, ...args] = toks as [string, ...string[]];
+  return fields.length === 1 && fields[0] === '' && !touched
+    ? []
+    : fields.filter((f, i) => f !== '' || i === 0);
+}
+
+/** The byte-level I/O of a command's redirections, checked before it runs (as bash opens them first). */
+interface Redirections {
+  stdin: string | null;
+  /** Where stdout / stderr go: the terminal (or pipe), a file, or the other stream. */
+  out: { kind: 'term' } | { kind: 'file'; path: string; append: boolean } | { kind: 'dup' };
+  err: { kind: 'term' } | { kind: 'file'; path: string; append: boolean } | { kind: 'dup' };
+}
+
+function openRedirections(
+  lab: Lab,
+  host: Instance,
+  redirects: Redirect[],
+): Redirections | { error: CommandOutput } {
+  const r: Redirections = { stdin: null, out: { kind: 'term' }, err: { kind: 'term' } };
+  const bad = (msg: string) => ({ error: { stdout: '', stderr: `bash: ${msg}\n`, exitCode: 1 } });
+  for (const rd of redirects) {
+    if (rd.op === 'dup') {
+      if (rd.fd === rd.to) continue;
+      if (rd.fd === 2) r.err = r.out.kind === 'file' ? { ...r.out } : { kind: 'dup' };
+      else r.out = r.err.kind === 'file' ? { ...r.err } : { kind: 'dup' };
+      continue;
+    }
+    const t = expandWord(lab, host, rd.target);
+    if ('error' in t) return t;
+    if (t.length !== 1)
+      return bad(
+        `${rd.target.map((p) => ('lit' in p ? p.lit : `$(${p.sub})`)).join('')}: ambiguous redirect`,
+      );
+    const name = t[0]!;
+    const path = resolvePath(name);
+    if (!path.ok) return bad(path.error);
+    if (rd.op === '<') {
+      const f = lab.files.read(host.name, path.path);
+      if (!f) return bad(`${name}: No such file or directory`);
+      r.stdin = fileText(f.data);
+      continue;
+    }
+    const target = { kind: 'file' as const, path: path.path, append: rd.op === '>>' };
+    // bash truncates a `>` target when it opens it, before the command runs
+    if (!target.append) lab.files.write(host.name, path.path, '', lab.nowNs);
+    if (rd.fd === 'both') {
+      r.out = target;
+      r.err = target;
+    } else if (rd.fd === 1) r.out = target;
+    else r.err = target;
+  }
+  return r;
+}
+
+/** A command resolved for a pipeline stage: a filter (text in, text out) or a lab tool / builtin. */
+type Stage = { argv: string[]; redir: Redirections; filter: Filter | null; text: string };
+
+/**
+ * Run a pipeline: its first command may be any tool (a lab tool starts a job in simulated time),
+ * the commands after a `|` are filters (grep, sort, awk …) applied to its stdout when it ends, or
+ * as it prints for line-by-line filters. Exit status: the last command's (`!` negates); stderr is
+ * not piped (unless `2>&1`).
+ */
+export function execPipeline(lab: Lab, host: Instance, p: Pipeline): CommandOutcome {
+  const stages: Stage[] = [];
+  for (const c of p.commands) {
+    const argv: string[] = [];
+    for (const w of c.words) {
+      const e = expandWord(lab, host, w);
+      if ('error' in e) return { kind: 'done', out: e.error };
+      argv.push(...e);
+    }
+    const redir = openRedirections(lab, host, c.redirects);
+    if ('error' in redir) return { kind: 'done', out: redir.error };
+    let name = argv[0];
+    if (name === 'sudo' && argv.length > 1) name = argv[1];
+    stages.push({ argv, redir, filter: name !== undefined ? (FILTERS[name] ?? null) : null, text: c.text });
+  }
+  for (let i = 1; i < stages.length; i++) {
+    const s = stages[i]!;
+    if (!s.filter && s.argv.length > 0 && !PIPE_TOLERANT.has(s.argv[0]!))
+      return fail(
+        `bash: ${s.argv[0]}: in ec2-netlab only the first command of a pipeline may be a lab tool; after | come filters (${Object.keys(FILTERS).join(', ')})`,
+        2,
+      );
+  }
+  const first = stages[0]!;
+  let outcome: CommandOutcome;
+  if (first.argv.length === 0) outcome = done('');
+  else if (first.filter)
+    outcome = { kind: 'done', out: runFilter(lab, host, first, first.redir.stdin ?? '') };
+  else outcome = runCommand(lab, host, first.argv);
+  const rest = stages.slice(1);
+  const single = stages.length === 1;
+  /** Apply the rest of the pipeline to the first command's output; write files (once, at the end). */
+  const complete = (o: CommandOutput): CommandOutput => {
+    let { stdout, stderr } = routeOutput(lab, host, first.redir, o);
+    let status = o.exitCode;
+    for (const s of rest) {
+      const r = s.filter ? runFilter(lab, host, s, s.redir.stdin ?? stdout) : runCommand0(lab, host, s.argv);
+      const routed = routeOutput(lab, host, s.redir, r);
+      stdout = routed.stdout;
+      stderr += routed.stderr;
+      status = r.exitCode;
+    }
+    if (p.negate) status = status === 0 ? 1 : 0;
+    return { stdout, stderr, exitCode: status, result: single ? o.result : undefined };
+  };
+  if (outcome.kind === 'done') return { kind: 'done', out: complete(outcome.out) };
+  const inner = outcome.job;
+  const streamable =
+    first.redir.out.kind === 'term' &&
+    rest.every(
+      (s) =>
+        s.filter &&
+        streams(s.argv[0]!, s.argv.slice(1)) &&
+        s.redir.out.kind === 'term' &&
+        s.redir.stdin === null,
+    );
+  const job: Job = {
+    done: () => inner.done(),
+    deadlineNs: () => inner.deadlineNs(),
+    interrupt: () => inner.interrupt(),
+    finish: () => complete(inner.finish()),
+  };
+  if (single && first.redir.out.kind === 'term')
+    job.progress = inner.progress ? () => inner.progress!() : undefined;
+  else if (streamable && inner.progress)
+    job.progress = () => {
+      // the complete lines printed so far, through the line-by-line filters
+      const text = inner.progress!();
+      let s = text.slice(0, text.lastIndexOf('\n') + 1);
+      for (const st of rest) s = runFilter(lab, host, st, s, true).stdout;
+      return s;
+    };
+  return { kind: 'job', job };
+}
+
+/** Commands that may stand after a | although they ignore their input (bash runs them all the same). */
+const PIPE_TOLERANT = new Set(['true', 'false', 'echo', 'date', 'hostname']);
+
+function runCommand0(lab: Lab, host: Instance, argv: string[]): CommandOutput {
+  const o = runCommand(lab, host, argv);
+  return o.kind === 'done' ? o.out : { stdout: '', stderr: '', exitCode: 0 };
+}
+
+function runFilter(lab: Lab, host: Instance, s: Stage, stdin: string, dryRun = false): CommandOutput {
+  const argv = s.argv[0] === 'sudo' ? s.argv.slice(1) : s.argv;
+  const io: FilterIo = {
+    stdin,
+    read: (name) => {
+      const path = resolvePath(name);
+      if (!path.ok) return { error: path.error };
+      const f = lab.files.read(host.name, path.path);
+      return f ? { text: fileText(f.data) } : { error: `${name}: No such file or directory` };
+    },
+    write: (name, data, append) => {
+      const path = resolvePath(name);
+      if (!path.ok) return path.error;
+      if (!dryRun) lab.files.write(host.name, path.path, data, lab.nowNs, append);
+      return null;
+    },
+  };
+  return s.filter!(argv.slice(1), io);
+}
+
+/** Send a command's stdout/stderr where its redirections say; returns what reaches the terminal/pipe. */
+function routeOutput(
+  lab: Lab,
+  host: Instance,
+  r: Redirections,
+  o: CommandOutput,
+): { stdout: string; stderr: string } {
+  let stdout = '';
+  let stderr = '';
+  const put = (where: Redirections['out'], text: string, dupTo: 'stdout' | 'stderr') => {
+    if (text === '') return;
+    if (where.kind === 'term') {
+      if (dupTo === 'stdout') stdout += text;
+      else stderr += text;
+    } else if (where.kind === 'file') lab.files.write(host.name, where.path, text, lab.nowNs, true);
+    else if (dupTo === 'stdout') stderr += text;
+    else stdout += text;
+  };
+  put(r.out, o.stdout, 'stdout');
+  put(r.err, o.stderr, 'stderr');
+  return { stdout, stderr };
+}
+
+function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
+  let [cmd, ...args] = argv as [string, ...string[]];
   if (cmd === 'sudo') {
     if (args.length === 0)
       return fail('usage: sudo -h | -K | -k | -V\nusage: sudo [-AbEHknPS] [-u user] command');
     [cmd, ...args] = args as [string, ...string[]];
   }
   const dev = (name: string) => (name === 'eth0' ? host.host.eth0 : undefined);
+  const help = helpText(cmd, args);
+  if (help) return help;
   switch (cmd) {
     case 'aws':
       return runAws(args, lab);
@@ -79,6 +394,28 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
       return runSar(args, lab, host);
     case 'timeout':
       return runTimeout(args, lab, host);
+    case 'help':
+      return runHelp(args);
+    case 'type':
+      return runType(args);
+    case 'which':
+      return runWhich(args);
+    case 'history':
+      return runHistory(args, lab);
+    case 'clear':
+      return done(CLEAR_SEQUENCE);
+    case 'pwd':
+      return runPwd();
+    case 'cd':
+      return runCd(args);
+    case 'ls':
+      return runLs(args, lab, host.name);
+    case 'rm':
+      return runRm(args, lab, host.name);
+    case 'date':
+      return runDate(args, lab);
+    case 'man':
+      return runMan(args);
     case 'true':
       return done('');
     case 'false':
@@ -88,6 +425,7 @@ export function execLine(lab: Lab, host: Instance, line: string): CommandOutcome
     case 'hostname':
       return done(`${host.name}\n`);
     default:
+      if (FILTERS[cmd]) return { kind: 'done', out: FILTERS[cmd]!(args, noInput(lab, host)) };
       return fail(`bash: ${cmd}: command not found`, 127);
   }
 }
@@ -108,7 +446,7 @@ function runTimeout(args: string[], lab: Lab, host: Instance): CommandOutcome {
     return fail(`timeout: invalid time interval ‘${a[0]}’\nTry 'timeout --help' for more information.`, 125);
   if (a.length === 1)
     return fail(`timeout: missing operand after ‘${a[0]}’\nTry 'timeout --help' for more information.`, 125);
-  const inner = execLine(lab, host, a.slice(1).map(quoteArg).join(' '));
+  const inner = runCommand(lab, host, a.slice(1));
   if (inner.kind === 'done' || secs === 0) return inner;
   const until = lab.nowNs + Math.round(secs * 1e9);
   let timedOut = false;
@@ -132,6 +470,21 @@ function runTimeout(args: string[], lab: Lab, host: Instance): CommandOutcome {
   return { kind: 'job', job };
 }
 
-function quoteArg(s: string): string {
-  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+/** A filter run as a command of its own with no pipe into it (its stdin is the terminal: empty here). */
+function noInput(lab: Lab, host: Instance): FilterIo {
+  return {
+    stdin: '',
+    read: (name) => {
+      const path = resolvePath(name);
+      if (!path.ok) return { error: path.error };
+      const f = lab.files.read(host.name, path.path);
+      return f ? { text: fileText(f.data) } : { error: `${name}: No such file or directory` };
+    },
+    write: (name, data, append) => {
+      const path = resolvePath(name);
+      if (!path.ok) return path.error;
+      lab.files.write(host.name, path.path, data, lab.nowNs, append);
+      return null;
+    },
+  };
 }

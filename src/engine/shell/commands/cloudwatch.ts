@@ -170,6 +170,22 @@ function unitOf(namespace: string, metric: string): string {
   return 'None';
 }
 
+/**
+ * A lab note (stderr, not AWS text) for an empty answer whose time range misses the lab's clock:
+ * what the clock spans and a command line that asks for the right range.
+ */
+export function rangeNote(lab: Lab, startS: number, endS: number): string {
+  const labStart = lab.wallClockStartS;
+  const now = labStart + Math.floor(lab.nowNs / 1e9);
+  if (endS > labStart && startS <= now) return '';
+  return (
+    `lab note: no datapoints: the lab's clock runs from ${isoUtc(labStart)} (settings.wallClockStart) to ` +
+    `now, ${isoUtc(now)} (\`date -u\`), and the range asked (${isoUtc(startS)} to ${isoUtc(endS)}) is ` +
+    `${endS <= labStart ? 'before' : 'after'} it. Ask for the lab's minutes, e.g. ` +
+    `--start-time $(date -u -d '10 min ago' +%FT%TZ) --end-time $(date -u +%FT%TZ)\n`
+  );
+}
+
 /** Combine the statistic sets into query periods starting at `startS` (rounded down to the minute). */
 function aggregate(sets: StatSet[], startS: number, endS: number, periodS: number): StatSet[] {
   const t0 = Math.floor(startS / 60) * 60;
@@ -258,7 +274,8 @@ function getMetricStatistics(args: string[], lab: Lab): CommandOutcome {
     return d;
   });
   const result = { Label: metric, Datapoints: datapoints };
-  return done(`${cliJson(result)}\n`, 0, JSON.parse(cliJson(result)));
+  const note = datapoints.length === 0 ? rangeNote(lab, startS, endS) : '';
+  return done(`${cliJson(result)}\n`, 0, JSON.parse(cliJson(result)), note);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,7 +365,8 @@ function getMetricData(args: string[], lab: Lab): CommandOutcome {
       };
     });
   const result = { MetricDataResults: results, Messages: [] };
-  return done(`${cliJson(result)}\n`, 0, JSON.parse(cliJson(result)));
+  const note = results.every((r) => r.Timestamps.length === 0) ? rangeNote(lab, startS, endS) : '';
+  return done(`${cliJson(result)}\n`, 0, JSON.parse(cliJson(result)), note);
 }
 
 function readQueries(raw: unknown[]): Query[] {
