@@ -1,18 +1,11 @@
 /**
- * The scenario: everything a lab run is built from (instances, placement, settings, parameter
- * overrides, the command script, the seed). Plain data with a versioned schema; the CLI reads it
- * from a file, the URL codec will carry it, the engine builds from it.
- *
- * Versioning: every document carries `version`. Version 1 is the first; each later version adds a
- * migration in migrations.ts so old files and links keep opening. Version 2 adds the VPC (vpc.ts):
- * subnets, route tables, the internet gateway, network ACLs and security groups in the EC2 API's
- * shapes, per-instance subnet / security groups / private IPs / ENA Express / conntrack timeouts,
- * and an optional outside `client` on the internet. What a document leaves out is filled in
- * deterministically from the seed (the default VPC is the NET402 "Flow Setup" picture), so a
- * parsed Scenario always carries a complete VPC. Version 3 adds the wall clock, CloudWatch
- * monitoring and the recorder settings. Version 4 adds `session`: what was typed in the lab's
- * terminal and the simulated instant of each line (and Ctrl-C), so a shared link replays the run
- * exactly; `script` stays the plain list of lines the CLI runs one after the other.
+ * The scenario: everything a lab run is built from (instances, placement, the VPC, settings,
+ * parameter overrides, the command script, the terminal session, the seed). Plain data with a
+ * versioned schema (`version`; migrations.ts lifts older documents); the CLI reads it from a file,
+ * the URL codec carries it, the engine builds from it. What a document leaves out is filled in
+ * deterministically from the seed, so a parsed Scenario always carries a complete VPC.
+ * `script` is the plain list of lines the CLI runs; `session` is what was typed in the terminal with
+ * the simulated instant of each line (and Ctrl-C), so a shared link replays the run exactly.
  * Errors name the field path (`instances[0].type: …`) so a user can fix the file.
  */
 import { z } from 'zod';

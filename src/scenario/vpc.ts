@@ -1,19 +1,14 @@
 /**
  * The VPC of a scenario, as data in the shapes of the EC2 API (DescribeVpcs, DescribeSubnets,
  * DescribeRouteTables, DescribeInternetGateways, DescribeNetworkAcls, DescribeSecurityGroups), so
- * that `aws ec2 describe-*` prints the data itself. Also the IPv4/CIDR arithmetic the scenario and
- * the engine's VPC evaluators share, deterministic resource IDs derived from the seed, the default
- * VPC (the NET402 "Flow Setup" picture) and the cross-checks that need the whole scenario.
+ * `aws ec2 describe-*` prints the data itself; the IPv4/CIDR arithmetic the scenario and the
+ * engine share; resource IDs derived from the seed; the default VPC (NET402's "Flow Setup" picture).
  *
- * Guarantees: pure functions of their arguments (no clock, no randomness: IDs are hashes of the
- * seed and a stable key); every problem is reported as `{ path, message }` naming the field, so a
- * scenario error reads `vpc.NetworkAcls[0].Entries[2].RuleNumber: …`. IPv4 only: IPv6 ranges are
- * kept as data (the talk's example has ::/0 rules) but never match a packet.
- *
- * Limits enforced (VPC-UG amazon-vpc-limits, docs/domain-facts.md §2.6): NACL rule numbers 1–32766 (32767
- * is the `*` rule, always present), 20 NACL rules per direction (the default quota), 60 inbound and
- * 60 outbound SG rules (each CIDR or group reference counts as one rule), 5 SGs per network
- * interface; subnets /16–/28 inside the VPC CIDR; conntrack timeouts within AWS's bounds (AWS-CT).
+ * Guarantees: pure functions; problems reported as `{ path, message }` naming the field; IPv4 only
+ * (IPv6 ranges kept as data, never matched). Limits enforced (VPC-UG amazon-vpc-limits, AWS-CT,
+ * docs/domain-facts.md §2.5–2.6): NACL rule numbers 1–32766 and 20 rules per direction, 60 inbound
+ * and 60 outbound SG rules, 5 SGs per interface, subnets /16–/28 in the VPC CIDR, conntrack timeouts
+ * within AWS's bounds.
  */
 import { z } from 'zod';
 import { CONNTRACK_TIMEOUT_BOUNDS_SECONDS, getInstanceType } from '../catalog';

@@ -1,18 +1,11 @@
 /**
- * The app's side of links: what the page does with its own hash on load, and the hash the Share
- * button writes. Pure functions of plain data (the composition root and the UI call them), so the
- * load path is tested without a browser.
- *
- * - readStartLink(hash): the scenario to build, the terminal session to replay and up to which
- *   simulated instant, the view, the embed flags, and what was repaired; or the reason the link
- *   cannot be read. A hash without a scenario is the default lab (the default preset).
- * - shareHash(doc, log, view): the link for what is on screen: the scenario the lab was built
- *   from plus the session typed so far (with the simulated instant of each line), the simulated
- *   time and the selection. The codec picks the shortest form (a preset diff when shorter).
- * - fullLabUrl(href): the same link without the embed flags, for "Open in the full lab".
- *
- * Nothing here runs a command: the session is handed to the simulation as shell input, the only
- * thing it ever is.
+ * The app's side of links, as pure functions the composition root and the UI call (so the load
+ * path is tested without a browser): readStartLink(hash) gives the scenario, the session to replay
+ * and up to when, the view, the embed flags and what was repaired, or why the link cannot be read
+ * (no scenario: the default lab); shareHash(doc, log, view) the link for what is on screen (the
+ * scenario, the session typed so far, time and selection, in the codec's shortest form);
+ * fullLabUrl(href) the same link without the embed flags. Nothing here runs a command: the session
+ * is handed to the simulation as shell input, the only thing it ever is.
  */
 import { DEFAULT_PRESET_ID, PRESETS } from '../scenario/presets';
 import { parseScenario, SCENARIO_VERSION, type Scenario, type SessionEntry } from '../scenario/schema';

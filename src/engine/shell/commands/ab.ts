@@ -1,19 +1,12 @@
 /**
- * ApacheBench 2.3 (httpd 2.4 support/ab.c): `ab [-n N] [-c C] [-k] [-s S] [-t S] [-q] URL` against the
- * lab's web server (src/engine/apps/http.ts).
- *
- * C requests run at once; each request opens a new TCP connection (so every request pays the Nitro
- * card's flow setup and, for a tracked flow, takes a conntrack entry) unless -k keeps connections
- * alive. Without -k the server closes each connection after its response (HTTP/1.0); with -k ab
- * closes its connections when it exits (FIN exchanges, apps/http.ts). Measured per request as ab does: connect time (ctime), waiting time (request written →
- * first response byte) and total time; the report is ab's layout (output_results in ab.c) with its
- * median and percentile arithmetic, times in ms rounded as ap_round_ms.
- *
- * Errors as ab prints them: a failed name lookup is apr_sockaddr_info_get()'s (exit 670002 & 255), a
- * refused connection "apr_socket_recv: Connection refused (111)", and no socket event for -s seconds
- * (default 30) "apr_pollset_poll: The timeout specified has expired (70007)" (exit 70007 & 255),
- * each followed by "Total of N requests completed" once some were. Options other than the above are
- * refused as not simulated; the usage text is abridged to the options the lab models.
+ * ApacheBench 2.3 (httpd 2.4 support/ab.c): `ab [-n N] [-c C] [-k] [-s S] [-t S] [-q] URL` against
+ * the lab's web server (apps/http.ts). C requests run at once, each on a new TCP connection (flow
+ * setup and a conntrack entry each) unless -k keeps them alive; connect, waiting and total times
+ * are measured per request and reported in ab's layout (output_results) with its median,
+ * percentiles and ap_round_ms rounding. Errors as ab prints them (apr_sockaddr_info_get,
+ * "apr_socket_recv: Connection refused (111)", "apr_pollset_poll: The timeout specified has
+ * expired (70007)", with ab's exit codes) and "Total of N requests completed" after them.
+ * Other options are refused as not simulated; the usage text lists the modelled ones.
  */
 import { HttpConnection, resolveHost, resolveResource, responseHeaders } from '../../apps/http';
 import type { Instance, Lab } from '../../lab';

@@ -1,19 +1,14 @@
 /**
- * `aws ec2 …`: the AWS CLI v2 on the lab's VPC control plane (engine/vpc/state.ts). A modelled
- * subset of EC2 operations with the CLI's syntax (options, shorthand and JSON values), its JSON
- * output (`--output json`, indent 4, keys in the order the CLI prints them) and the service's
- * error text (`An error occurred (Code) when calling the Operation operation: …`, exit 254);
- * usage errors print the CLI's usage block (exit 252). Anything else is refused as "not simulated".
+ * `aws ec2 …`: the AWS CLI v2 on the lab's VPC control plane (engine/vpc/state.ts): a modelled
+ * subset of EC2 operations with the CLI's syntax, JSON output (`--output json`, indent 4, the CLI's
+ * key order), service errors (`An error occurred (Code) when calling the Operation operation: …`,
+ * exit 254) and usage errors (exit 252). Anything else is refused as "not simulated".
  *
- * Guarantees: a failing command changes nothing; a successful mutation changes the lab's
- * VpcState at the current simulated instant, bumps its mutationEpoch and logs the operation.
- * Output is a pure function of the state (IDs are derived from the seed).
- *
- * Sources for texts: awscli clidriver.py (usage block, "Unknown options"), awscli utils
- * write_exception (blank line before service errors), awscli customizations/ec2/secgroupsimplify.py
- * (--protocol/--port/--cidr/--source-group and their errors), moto ec2/exceptions.py and public
- * issue threads for the EC2 error messages. Where AWS's exact text is not public (ENA Express on
- * an unsupported type, conntrack timeouts out of range) the message is ours, in AWS's shape.
+ * Guarantees: a failing command changes nothing; a successful mutation changes VpcState at the
+ * current instant, bumps its mutationEpoch and is logged; output is a pure function of the state.
+ * Sources: awscli clidriver.py, utils write_exception, customizations/ec2/secgroupsimplify.py; moto
+ * ec2/exceptions.py and public issue threads for error texts (where AWS's text is not public, e.g.
+ * ENA Express on an unsupported type, the message is ours in AWS's shape).
  */
 import {
   checkVpc,

@@ -1,19 +1,12 @@
 /**
- * dnsperf 2.14.0 (DNS-OARC): `dnsperf -s SERVER -d queries.txt [-Q QPS] [-l SECONDS] [-q N] [-t S]
- * [-c N] [-p 53]` against the VPC resolver.
+ * dnsperf 2.14.0 (DNS-OARC): `dnsperf -s SERVER -d queries.txt [-Q QPS] [-l S] [-q N] [-t S] [-c N]
+ * [-p 53]` against the VPC resolver, as src/dnsperf.c sends, times out and reports. Every query is
+ * a packet through the host and the Nitro card, where the ENI's 1024 pps link-local allowance drops
+ * the excess (linklocal_allowance_exceeded, docs/domain-facts.md §2.4).
  *
- * As src/dnsperf.c does it: queries are sent at -Q per second (evenly spaced; unlimited without
- * -Q) while fewer than -q (default 100) are outstanding; one that gets no answer within -t seconds
- * (default 5) is lost; after -l seconds (or one pass through the file) sending stops and dnsperf
- * waits for the outstanding queries to be answered or time out; -c spreads the queries over that
- * many sockets (source ports). Every query is a packet through the host and the Nitro card, where
- * the ENI's 1024 pps link-local allowance drops the excess (linklocal_allowance_exceeded).
- *
- * The query file: the lab provides one file, `queries.txt`, listing the instances' names (each lab
- * name and its ip-a-b-c-d.ec2.internal name, type A). Any other file is refused with dnsperf's own
- * "Error: unable to open file" (the lab has no filesystem); reading queries from stdin (no -d) is
- * refused as not simulated. dnsperf logs a "[Timeout] Query timed out: msg id N" line per lost
- * query; the lab prints the first ten and says how many more there were.
+ * The lab provides one query file, `queries.txt` (each instance's lab name and ip-a-b-c-d name,
+ * type A); another file gets dnsperf's "Error: unable to open file", stdin is refused as not
+ * simulated. Of the "[Timeout] Query timed out" lines the first ten are printed, then a count.
  */
 import { DnsClient } from '../../apps/dns';
 import type { Instance, Lab } from '../../lab';

@@ -1,18 +1,13 @@
 /**
- * iperf3's output: raw measurements of one simulated test (`Iperf3RunData`, filled by the
- * simulation) → exactly what iperf3 3.16 prints on the client (text or -J JSON) and on the server.
+ * iperf3's output: raw measurements of one simulated test (`Iperf3RunData`) → exactly what iperf3
+ * 3.16 prints on the client (text or -J JSON) and on the server. Pure and deterministic; one pass
+ * over the intervals. Keeps iperf3's quirks (the summary uses the first stream's times for every
+ * stream, a server prints only its side, the UDP out-of-order line is tagged [SUM] even per stream,
+ * --bidir tags [TX-C]/[RX-C]); numbers as glibc printf and unit_snprintf render them; -J as
+ * cJSON_Print writes it (tabs, "%1.15g"/"%1.17g").
  *
- * Guarantees:
- * - Pure and deterministic: no clock, no randomness; every timestamp, cookie and host name comes
- *   from the data. Output is built in one pass over the intervals.
- * - Layout follows src/iperf_api.c (print_interval_results, iperf_print_intermediate,
- *   iperf_print_results, iperf_on_connect, connect_msg) and the format strings of
- *   src/iperf_locale.c, including iperf3's quirks: the final summary uses the first stream's
- *   sender/receiver times for every stream, a server prints only its own side of the summary,
- *   the UDP out-of-order line is tagged [SUM] even per stream, --bidir tags lines [TX-C]/[RX-C].
- * - Numbers are rendered like glibc printf (%6.2f, %.2g, %5.3f: exact-tie rounding to even) and
- *   unit_snprintf (src/units.c: Bytes 1024-based, bits 1000-based, "%4.2f"/"%4.1f"/"%4.0f").
- * - `serializeIperf3Json` prints the -J document like cJSON_Print (tabs, "%1.15g"/"%1.17g").
+ * Sources (esnet/iperf): src/iperf_api.c (print_interval_results, iperf_print_intermediate,
+ * iperf_print_results, iperf_on_connect, connect_msg), src/iperf_locale.c, src/units.c.
  */
 import { IPERF3_VERSION, type Iperf3Format, type Iperf3Options } from './iperf3-options';
 

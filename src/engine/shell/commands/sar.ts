@@ -1,18 +1,12 @@
 /**
- * sysstat 12.x `sar -n DEV interval [count]`: per-interface packet and byte rates sampled from the
- * kernel's netdev counters (the ENA device's rtnl_link_stats64, as /proc/net/dev gives them), as
- * the Stressgrid seed measured with. Runs as a job in simulated time (so `sar -n DEV 1 5 &` runs
- * alongside iperf3); Ctrl-C (or the end of count) prints the Average: block, as sar does on SIGINT.
+ * sysstat 12.x `sar -n DEV interval [count]` (per-interface packet and byte rates from the ENA
+ * device's netdev counters, as the Stressgrid seed measured with) and `sar -n UDP` (the host's UDP
+ * MIB; InErrors is RcvbufErrors, the only UDP input error modelled). Runs as a job in simulated
+ * time; Ctrl-C or the end of count prints the Average: block. Layout as print_net_dev_stats and
+ * print_net_udp_stats print it (12-hour en_US times, kB of 1024, %ifutil 0.00 since ENA reports no
+ * link speed, lo all zero). Other keywords are refused.
  *
- * Layout (sysstat rd_stats/pr_stats.c, print_net_dev_stats): a header line
- * `Linux <release> (<host>) \t<MM/DD/YYYY> \t_x86_64_\t(<N> CPU)`, a blank line, then per interval
- * a column header stamped with the previous sample's time and one row per interface stamped with
- * this sample's time (12-hour clock with AM/PM, as in the en_US locale); columns are " %9s" /
- * " %9.2f". kB are 1024 bytes. %ifutil needs the link speed, which ENA does not report (ethtool
- * says "Speed: Unknown!"), so sysstat prints 0.00. The lab models no loopback traffic: lo is 0.
- * `sar -n UDP` prints idgm/s odgm/s noport/s idgmerr/s (sysstat print_net_udp_stats) from the
- * host's UDP MIB (/proc/net/snmp Udp: InDatagrams, OutDatagrams, NoPorts, InErrors; InErrors here
- * is RcvbufErrors, the only UDP input error the lab models). Other keywords are refused.
+ * Sources: sysstat rd_stats.c, pr_stats.c; STRESSGRID.
  */
 import type { Instance, Lab } from '../../lab';
 import { utcFields } from '../../../lib/time';
