@@ -1,17 +1,13 @@
 /**
  * `npm run lab`: starts src/cli/main.ts from one bundled ES module instead of through the tsx
- * loader, which transpiles and resolves every module of the engine on each start (≈ 1 s of CPU, a
- * tenth of experiment 2's whole run; the bundle starts in ≈ 0.2 s).
+ * loader, which transpiles and resolves every engine module on each start (≈ 1 s of CPU; the bundle
+ * starts in ≈ 0.2 s).
  *
- * Guarantees:
- * - Same program: the bundle is esbuild's transpilation of the same sources tsx would run (tsx is
- *   esbuild too), so the lab's output is byte for byte the same; `tests/cli/lab-launcher.test.ts`
- *   compares the two.
- * - Never stale: the bundle is cached under node_modules/.cache/ec2-netlab/, keyed by this
- *   checkout's path and the path, size and mtime of every file under src/ plus package-lock.json
- *   and this file; any edit makes a new bundle on the next start. Writes are atomic (rename).
- * - If esbuild cannot bundle (say, a syntax error being edited), it falls back to the tsx loader,
- *   which reports the error as before.
+ * Guarantees: the same program (esbuild's transpilation of the same sources, as tsx's; compared
+ * byte for byte by tests/cli/lab-launcher.test.ts); never stale (cached under
+ * node_modules/.cache/ec2-netlab/, keyed by the checkout's path and the path, size and mtime of
+ * every file under src/ plus package-lock.json and this file; atomic writes); when esbuild cannot
+ * bundle, it falls back to the tsx loader, which reports the error.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

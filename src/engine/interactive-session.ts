@@ -2,17 +2,12 @@
  * An interactive shell session on a lab, for the UI's terminal: commands start at the current
  * simulated instant and time moves only when the caller advances it (play, step, "run until").
  *
- * Guarantees:
- * - Same rules as the CLI: it drives a `LabSession` (the 60 s cap on unbounded commands, the hard
- *   cap, background jobs and their "[1]+  Done" lines), with absolute polling, so where the caller's
- *   chunks stop never shows in the output or the model.
- * - A foreground command holds the prompt until it ends, as in a terminal; `line &` runs in the
- *   background; `interrupt()` is Ctrl-C on the foreground job.
- * - Output comes out as the tool prints it: progressively for tools that print as they go
- *   (iperf3's interval lines, polled on the same grid as the job checks), otherwise when the
- *   command ends. The concatenated transcript equals what the commands printed.
- * - Deterministic: the log of (time, line | interrupt) replayed on a lab rebuilt from the same
- *   scenario gives the same model state and a byte-identical transcript (`replaySession`).
+ * Guarantees: the CLI's rules (it drives a `LabSession`: the 60 s cap on unbounded commands,
+ * background jobs and their "Done" lines), polled on an absolute grid so where the caller's chunks
+ * stop never shows; a foreground command holds the prompt, `line &` runs in the background,
+ * `interrupt()` is Ctrl-C; output comes as the tool prints it (progressively for iperf3's
+ * intervals); the log of (time, line | interrupt) replayed on a lab rebuilt from the same scenario
+ * gives the same state and a byte-identical transcript (`replaySession`).
  */
 import type { Scenario } from '../scenario/schema';
 import type { Lab } from './lab';

@@ -1,18 +1,12 @@
 /**
  * The discrete-event scheduler: binary min-heaps of events on integer-nanosecond time.
  *
- * Guarantees:
- * - Total order: events fire in (time, priority, insertion sequence) order, so a run is a pure
- *   function of its inputs. Lower priority numbers fire first at equal times.
- * - Time never goes backwards; scheduling in the past is a bug and throws.
- * - `runUntil` processes at most `maxEvents` events and stops at `untilNs` (inclusive), so a caller
- *   (the worker, the CLI) can run a long simulation in chunks and stay responsive.
- *
- * The heaps are kept in typed arrays (event times and slot numbers, in heap order) so sifting moves
- * no object references; each event's tie-breaker, callback and argument live in a slot that does not
- * move. No object is allocated per event. Events far ahead (timers) wait in a second heap so the one
- * the packet path churns stays small; the earlier of the two heads fires, so the order is the same. There is no cancel: a component
- * that may retract an event keeps a version number and ignores stale firings (see `Timer`).
+ * Guarantees: events fire in (time, priority, insertion sequence) order (lower priority numbers
+ * first at equal times), so a run is a pure function of its inputs; time never goes backwards
+ * (scheduling in the past throws); `runUntil` processes at most `maxEvents` events and stops at
+ * `untilNs` inclusive, so callers can run in chunks. No cancel: a component that may retract an
+ * event keeps a version number and ignores stale firings (`Timer`). How the heaps avoid allocation
+ * and keep the packet path's heap small: docs/design.md, "The scheduler".
  */
 import type { SimTimeNs } from '../../lib/brand';
 

@@ -1,17 +1,10 @@
 /**
  * The ENA network device of one host: TX/RX rings per queue, the device's per-queue packet
- * processing, interrupt moderation, NAPI polling with GRO, RSS and n-tuple steering.
+ * processing (≈ 1 Mpps per queue, measured), interrupt moderation, NAPI polling with GRO, RSS and
+ * n-tuple steering. Queue i's interrupt is served by vCPU i mod nVcpu.
  *
- * TX:  host → ring[txq] → device fetches one packet per `enaQueuePacketNs` (≈1 Mpps per queue,
- *      measured) → Nitro egress. Fetched descriptors are completed after the tx-usecs interrupt
- *      delay and cleaned in NAPI on the queue's vCPU, which frees ring slots (waking a stopped queue)
- *      and reports completed bytes to the sockets (TCP Small Queues).
- * RX:  Nitro ingress → steering (n-tuple rule, else RSS: indir[hash % 128]) → ring[rxq]; a full ring
- *      drops (`rx_overruns`, ip -s link's rx_over_errors). The first packet after the interrupt was
- *      unmasked arms the IRQ rx-usecs later; NAPI then polls up to `napiBudget` packets per round on the
- *      queue's vCPU, GRO-merges consecutive packets of a flow up to 64 KB, hands the skbs to the
- *      stack and refills the ring; with packets left it polls again, else it unmasks.
- * Queue i's interrupt is served by vCPU i mod nVcpu (the usual irqbalance/ENA affinity).
+ * Sources: ENA-SRC, ENA-BP, ENA-README; TOONK and ENA-UTIL's ena-dts for the per-queue rate
+ * (docs/domain-facts.md §1, §7). The TX and RX paths step by step: docs/design.md, "The ENA device".
  */
 import { Fifo } from '../core/fifo';
 import { Probe } from '../core/probe';

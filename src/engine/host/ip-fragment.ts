@@ -1,17 +1,13 @@
 /**
- * IPv4 fragmentation and reassembly as Linux does them (net/ipv4/ip_output.c ip_fragment /
- * ip_do_fragment, net/ipv4/ip_fragment.c, Documentation/networking/ip-sysctl.rst).
+ * IPv4 fragmentation and reassembly as Linux does them. Sending: a datagram over the device MTU
+ * whose socket allows it (UDP and ping default to IP_PMTUDISC_WANT) is cut into fragments of
+ * floor((MTU − 20) / 8) × 8 data bytes and a last one, leaving as two batches marked `Packet.frag`.
+ * Receiving (ip_defrag): fragments are held per datagram until all arrived; an incomplete datagram
+ * is freed after ipfrag_time (30 s) or when the held fragments exceed ipfrag_high_thresh (4 MiB),
+ * counted in ReasmFails. Not modelled: IP options, overlaps, the ID space, fragments of TCP.
  *
- * - Sending: a datagram larger than the device MTU whose socket allows fragmentation (UDP and ping
- *   sockets default to IP_PMTUDISC_WANT: fragment locally) is cut into fragments whose data is a
- *   multiple of 8 bytes: every fragment but the last carries floor((MTU − 20) / 8) × 8 bytes after
- *   its own 20-byte IP header; the last the rest. The fragments of one datagram leave as two batches
- *   (the full-size ones, then the last), each marked with `Packet.frag` and the datagram's number.
- * - Receiving (ip_defrag): fragments are held per datagram until all have arrived, then handed on
- *   as the one datagram. A datagram missing a fragment never completes: after ipfrag_time (30 s) its
- *   queue is freed and counted in ReasmFails, as is a fragment that arrives while the held fragments
- *   are over ipfrag_high_thresh (4 MiB): one lost fragment loses the whole datagram.
- * - Not modelled: IP options, overlapping fragments, the fragment ID space, fragments of TCP.
+ * Sources: LINUX net/ipv4/ip_output.c (ip_do_fragment), ip_fragment.c, ip-sysctl.rst; ENA-BP and
+ * AWS-NITROPERF for what the Nitro card does with fragments (docs/domain-facts.md §1.6, §2.6).
  */
 import type { Scheduler } from '../core/scheduler';
 import { type FragInfo, IPV4_HEADER_BYTES, type Packet } from '../model/packet';

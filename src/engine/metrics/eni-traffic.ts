@@ -1,18 +1,13 @@
 /**
- * Always-on ENI traffic accounting: bytes and packets per direction as the Nitro card hands them
- * on (egress: to the VPC fabric or a link-local service; ingress: to the instance's ENA device),
- * kept as cumulative counters plus a snapshot of them at every simulated second boundary. This is
- * what CloudWatch's AWS/EC2 NetworkIn/Out and NetworkPacketsIn/Out are built from, so `aws
- * cloudwatch` works after any run without the (opt-in) full metrics recorder.
+ * Always-on ENI traffic accounting: IP bytes and packets per direction as the Nitro card hands them
+ * on (egress: to the fabric or a link-local service; ingress: to the ENA device), as cumulative
+ * counters plus a snapshot at every simulated second. CloudWatch's NetworkIn/Out and
+ * NetworkPacketsIn/Out are built from it, so `aws cloudwatch` works after any run without the
+ * opt-in metrics recorder. AWS does not say whether NetworkOut includes link-layer overhead; the
+ * lab counts none.
  *
- * Guarantees:
- * - Cost per batch: one comparison and two additions (a snapshot is taken only when a batch is
- *   the first after a second boundary). Memory: 4 doubles per simulated second (≈ 2.7 MB per ENI
- *   per simulated day).
- * - Exact: the per-second totals sum to the cumulative counters; a batch counts in the second in
- *   which the card handed it on (a batch is one instant).
- * - Bytes are IP bytes (the packets' IP total length), what the hypervisor forwards for the ENI.
- *   AWS does not publish whether NetworkOut includes link-layer overhead; the lab counts none.
+ * Guarantees: one comparison and two additions per batch; 4 doubles per simulated second (≈ 2.7 MB
+ * per ENI per day); exact (per-second totals sum to the counters; a batch counts in its second).
  */
 
 /** Counter order inside a snapshot. */

@@ -1,18 +1,13 @@
 /**
- * fq: the Fair Queue packet scheduler with per-flow pacing (LINUX net/sched/sch_fq.c).
+ * fq: the Fair Queue packet scheduler with per-flow pacing (LINUX net/sched/sch_fq.c). Flows keyed
+ * by socket; new flows first with initial_quantum of credit; DRR with `quantum` between flows;
+ * `flow_limit` per flow (flows_plimit) and a global `limit`; pacing at min(maxrate,
+ * sk_pacing_rate) once a flow's credit is spent, with the kernel's compensation for timer lateness
+ * and its 1 s cap; `nextWakeNs` is the qdisc watchdog. Counters in skbs, "Sent … pkt" in wire
+ * packets (docs/design.md, "Qdiscs and batches").
  *
- * Behaviour reproduced: flows keyed by socket (skb->sk); a new flow starts with initial_quantum of
- * credit and is served from the new-flow list; DRR with `quantum` credit between flows; per-flow
- * limit `flow_limit` (drops counted as flows_plimit) and global `limit`; pacing at
- * min(maxrate, sk_pacing_rate): once a flow's credit is spent it may not send again before
- * time_next_packet = now + max(len, quantum)/rate (rates at or below low_rate_threshold pace every
- * packet), with the kernel's compensation for timer lateness (at most half a slot) and the 1 s cap.
- * Throttled flows return to the old-flow list when their time comes; `nextWakeNs` reports the
- * earliest one (qdisc watchdog).
- * Skbs: `limit`, `flow_limit`, qlen, drops and flows_plimit count skbs (`skbsOf`: a TCP data batch is
- * a fraction of a GSO skb); "Sent … pkt" counts wire packets (bstats adds gso_segs).
- * Not modelled: EDT timestamps (skb->tstamp), horizon checks, priority bands/weights (Linux ≥ 6.7),
- * garbage collection of idle flows (kept, no effect on behaviour), ce_threshold marking.
+ * Not modelled: EDT timestamps, horizon checks, priority bands and weights (Linux ≥ 6.7), garbage
+ * collection of idle flows (no effect on behaviour), ce_threshold marking.
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {

@@ -1,18 +1,11 @@
 /**
- * tbf: Token Bucket Filter (LINUX net/sched/sch_tbf.c).
- *
- * A rate bucket of `buffer` (ns worth of tokens at `rate`) and an optional peak-rate bucket of `mtu`
- * ns at `peakrate`. Tokens are kept in nanoseconds as in the kernel. Packets wait in a child qdisc
- * (default bfifo of `limit` bytes; tbf is classful with one class major:1, so another qdisc may be
- * grafted). Packets larger than the bucket (max_size) are dropped at enqueue — except a GSO skb
- * whose segments fit: tbf_segment splits it into its segments, each queued as an skb of its own (so
- * such TCP batches count one skb per wire packet, marked with MARK_SEGMENTED).
- *
- * Batches: a batch is let through when the tokens for its first skb are available (toks ≥ 0 after
- * charging one skb — one packet, or one GSO skb's worth of a TCP batch — as the kernel does per skb)
- * and then the whole batch is charged — tokens may go negative, so the long-run rate stays exact; the
- * instantaneous burst can exceed the bucket by at most one batch. qlen and drops count skbs
- * (`skbsOf`), "Sent … pkt" wire packets. `nextWakeNs` is when the watchdog would fire.
+ * tbf: Token Bucket Filter (LINUX net/sched/sch_tbf.c; IPROUTE2 tc-tbf(8), docs/domain-facts.md
+ * §6.4). A rate bucket of `buffer` (nanoseconds of tokens at `rate`, as the kernel keeps them) and an
+ * optional peak-rate bucket of `mtu` at `peakrate`; packets wait in a child qdisc (bfifo of `limit`
+ * bytes by default; tbf is classful with one class major:1). Packets larger than the bucket are
+ * dropped at enqueue, except a GSO skb whose segments fit, which tbf_segment splits into one skb
+ * per segment (MARK_SEGMENTED). A batch goes when its first skb's tokens are there and is charged
+ * whole (docs/design.md, "Qdiscs and batches"), so a burst can exceed the bucket by one batch.
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {

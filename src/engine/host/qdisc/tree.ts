@@ -1,17 +1,13 @@
 /**
  * A device's traffic-control tree: the `QdiscTree` the host drives, plus the management operations
  * `tc` performs (the kernel side of RTM_NEWQDISC / RTM_DELQDISC / RTM_NEWTCLASS / RTM_DELTCLASS).
+ * Boot state as attach_default_qdiscs: `mq` with one default qdisc per TX queue when there are
+ * several, else the default qdisc at the root; deleting the root restores it; handle-0 qdiscs cannot
+ * be changed or deleted. A requeued packet (dev_requeue_skb) is held per TX queue (mq) or per device
+ * and returned first; a replaced qdisc loses its backlog silently (qdisc_reset).
  *
- * Boot state (LINUX sch_generic.c attach_default_qdiscs): with more than one TX queue the root is
- * `mq` with one default qdisc per TX queue (parent :1 … :n, handle 0); otherwise the default qdisc is
- * the root. Deleting the root restores that state. Handle-0 qdiscs are "default" and cannot be
- * changed or deleted; the decisions and extack texts follow LINUX net/sched/sch_api.c
- * (tc_modify_qdisc, tc_get_qdisc, qdisc_graft, tc_ctl_tclass).
- *
- * Requeue (dev_requeue_skb): a packet handed back is held per TX queue (mq) or for the whole device
- * and is the first one returned next time; it counts as a requeue of the qdisc it came from.
- * A qdisc that is replaced or deleted loses its backlog silently (qdisc_reset), as in Linux.
- * Backlog packets count skbs (`skbsOf`, rounded for display by `displaySkbs`).
+ * Sources: LINUX net/sched/sch_generic.c, sch_api.c (tc_modify_qdisc, tc_get_qdisc, qdisc_graft,
+ * tc_ctl_tclass) for the decisions and extack texts.
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {

@@ -1,17 +1,12 @@
 /**
- * dig 9.18 (BIND): `dig [@SERVER] NAME [A|AAAA] [+short]` against the VPC resolver.
+ * dig 9.18 (BIND): `dig [@SERVER] NAME [A|AAAA] [+short]` against the VPC resolver (VPC base + 2,
+ * or 169.254.169.253; other servers are refused, the instances run none). The query is one UDP
+ * packet through the host and the Nitro card, taking a token of the ENI's 1024 pps link-local
+ * allowance (docs/domain-facts.md §2.4); a lost query is retried as dig does (+time=5, +tries=3)
+ * until ";; no servers could be reached" (exit 9). Output as dig lays it out, ";; WHEN:" on the
+ * lab's wall clock (UTC).
  *
- * The query is one UDP packet through the host and the Nitro card, where it takes a token of the
- * ENI's 1024 pps link-local allowance; the answer comes back MODEL_PARAMS.resolverResponseNs later
- * (apps/dns.ts, vpc/link-local.ts). Default server: the VPC resolver at VPC base + 2 (what
- * /etc/resolv.conf names on an instance without a local stub resolver); @169.254.169.253 works too.
- * Other servers are refused as not simulated (the instances run no DNS server). A query lost to the
- * allowance is retried as dig does (+time=5, +tries=3), printing ";; communications error …: timed
- * out", and after the last ";; no servers could be reached" (exit 9).
- *
- * Output layout as dig prints it (bin/dig/dighost.c, lib/dns/message.c): the header, the OPT
- * pseudosection, question and answer sections with tab-aligned columns, the statistics lines with
- * ";; WHEN:" from the lab's simulated wall clock (src/lib/time.ts, UTC).
+ * Sources: BIND bin/dig/dighost.c, lib/dns/message.c; the model in apps/dns.ts, vpc/link-local.ts.
  */
 import { type DnsAnswer, DnsClient, DNS_TTL_S, fqdn, lookupA } from '../../apps/dns';
 import type { Instance, Lab } from '../../lab';

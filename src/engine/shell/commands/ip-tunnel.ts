@@ -1,17 +1,12 @@
 /**
  * The tunnel part of `ip`: `ip link add NAME type gre|gretap|vxlan|geneve …`, `ip addr add A/N dev
- * NAME`, `ip link set NAME up|down|mtu N`, and the lines `ip [-d] link show` prints for tunnels.
+ * NAME`, `ip link set NAME up|down|mtu N`, and what `ip [-d] link show` prints for tunnels, with
+ * iproute2's messages and exit codes (a parse_opt failure exits 1, exit(-1) 255). Not simulated
+ * (refused by name): NBMA tunnels, different ikey/okey, seq/csum, multicast groups, IPv6,
+ * external/metadata.
  *
- * Sources: iproute2 ip/iplink.c (iplink_modify: `[name] NAME`, `type`), ip/link_gre.c
- * (gre_parse_opt, gre_print_opt: "remote %s local %s ttl inherit ikey %s okey %s"),
- * ip/iplink_vxlan.c ("vxlan: missing virtual network identifier", the dstport warning,
- * "Cannot find device" then exit(-1), vxlan_print_opt), ip/iplink_geneve.c ("geneve: missing
- * virtual network identifier", "geneve: remote link partner not specified"), ip/ipaddress.c;
- * kernel rtnl_newlink (-EEXIST → "RTNETLINK answers: File exists"). A parse_opt failure returns
- * -1 to do_cmd, so ip exits 1; exit(-1) exits 255.
- *
- * Not simulated (refused by name): NBMA tunnels without remote (gre) or without a default
- * destination (vxlan), different ikey/okey, seq/csum, multicast groups, IPv6, external/metadata.
+ * Sources: iproute2 ip/iplink.c (iplink_modify), ip/link_gre.c, ip/iplink_vxlan.c,
+ * ip/iplink_geneve.c, ip/ipaddress.c; kernel rtnl_newlink ("RTNETLINK answers: File exists").
  */
 import type { Host } from '../../host/host';
 import {

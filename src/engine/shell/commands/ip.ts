@@ -1,18 +1,12 @@
 /**
- * `ip link` for the simulated host: `ip [-s [-s]] link [show|list] [dev] NAME`, and
- * `ip link set [dev] NAME mtu N`, with iproute2 6.x's output layout, parsing and errors.
+ * `ip link` for the simulated host: `ip [-s [-s]] link [show|list] [dev] NAME` and
+ * `ip link set [dev] NAME mtu N`, with iproute2 6.x's output layout, parsing, errors and exit codes
+ * (0 ok; 1 unknown device or object; 2 kernel refusal; 255 parse errors). The loopback device is
+ * shown as on any Linux host, with zero statistics. Everything else ip can do is refused with
+ * "… is not simulated in ec2-netlab".
  *
- * Sources: iproute2 ip/ip.c (do_cmd: option/object matching by prefix, exit code = -handler
- * result), ip/iplink.c (iplink_parse, do_iplink), ip/ipaddress.c (print_linkinfo, print_stats64
- * with size_columns, ipaddr_list_flush_or_save), lib/utils.c (invarg, duparg, duparg2,
- * get_integer); kernel net/core/dev.c dev_validate_mtu (extack "mtu less than device minimum" /
- * "mtu greater than device maximum"), printed by iproute2 as "Error: <msg>.".
- * Exit codes: 0 ok; 1 unknown device or object; 2 kernel refusal (rtnl_talk); 255 for parse
- * errors (exit(-1)).
- *
- * The loopback device is shown as iproute2 shows it on any Linux host; its statistics are zero.
- * Everything else ip can do (addr, route, neigh, link add/del, up/down, txqueuelen, -j, -d …) is
- * refused with "… is not simulated in ec2-netlab".
+ * Sources: iproute2 ip/ip.c (do_cmd), ip/iplink.c, ip/ipaddress.c (print_linkinfo, print_stats64),
+ * lib/utils.c; kernel net/core/dev.c dev_validate_mtu (its extack printed as "Error: <msg>.").
  */
 import type { EnaDeviceView, LinkInfo, LinkStats } from '../../host/device-view';
 import type { TunnelStack } from '../../host/tunnel';
