@@ -1,16 +1,13 @@
 /**
- * Packets and batches.
+ * Packets and batches. A `Packet` is a batch of `count` identical back-to-back wire packets of one
+ * flow (count = 1 in per-packet mode), the unit every stage handles; stages treat it exactly as
+ * `count` packets arriving back to back, and one that keeps only part of a batch splits it with
+ * `splitBatch` (the split-off part keeps the later sequence numbers). Why batches and how they stay
+ * faithful: docs/design.md, "Batching".
  *
- * A `Packet` is a *batch* of `count` identical back-to-back wire packets of one flow (count = 1 in
- * per-packet mode). It is the unit every stage handles: like a GSO super-packet on the way down
- * the host stack, a NAPI/GRO batch on the way up. Stages treat a batch exactly as `count` packets
- * arriving back to back: service time is count × per-packet time, token buckets are charged
- * count × size, queue limits count packets. A stage that must keep only part of a batch splits it
- * with `splitBatch` (the split-off part keeps the later sequence numbers).
- *
- * Sizes: `sizeBytes` is the IP total length of ONE packet (what the MTU bounds); `payloadBytes` the
- * L4 payload of one packet. Link-layer overhead is added where a stage accounts for it
- * (`ETH_HEADER_BYTES` for qdisc_pkt_len, `ETH_WIRE_OVERHEAD_BYTES` on the wire).
+ * Sizes: `sizeBytes` is the IP total length of one packet (what the MTU bounds), `payloadBytes` its
+ * L4 payload; link-layer overhead is added where a stage accounts for it (`ETH_HEADER_BYTES` for
+ * qdisc_pkt_len, `ETH_WIRE_OVERHEAD_BYTES` on the wire).
  */
 /** 'gre': IP protocol 47, the outer header of a GRE/gretap tunnel (no ports: a 3-tuple flow). */
 export type L4Proto = 'tcp' | 'udp' | 'icmp' | 'gre';
