@@ -19,6 +19,7 @@ import type { RunRecord } from '../src/engine/runner';
 import { Timeline, type TimelineOptions, type TimelineRun } from '../src/engine/timeline';
 import { serializeIperf3Json } from '../src/engine/shell/commands/iperf3-report';
 import { PathRecorder } from '../src/engine/view/path-recorder';
+import { fileSize, toBytes } from '../src/engine/shell/files';
 import type {
   NitroTables,
   PacketInspection,
@@ -35,6 +36,7 @@ import type {
   Frame,
   FrameBuffers,
   LabEvent,
+  LabFileInfo,
   LoadResult,
   RunUntil,
   SeekOptions,
@@ -269,6 +271,19 @@ export class SimService implements SimApi {
 
   commandLog(): CommandLogEntry[] {
     return (this.timeline?.commandLog ?? []).map((e) => ({ ...e }));
+  }
+
+  labFiles(): LabFileInfo[] {
+    const lab = this.timeline?.current.session.lab;
+    if (!lab) return [];
+    return lab.files
+      .all()
+      .map((f) => ({ host: f.host, path: f.path, bytes: fileSize(f.file.data), mtimeNs: f.file.mtimeNs }));
+  }
+
+  readLabFile(host: string, path: string): Uint8Array | null {
+    const f = this.timeline?.current.session.lab.files.read(host, path);
+    return f ? toBytes(f.data).slice() : null;
   }
 
   submit(line: string): boolean {

@@ -301,8 +301,21 @@ export interface SimApi {
   lessonBegin(): boolean;
   /** Lessons: what the lab reported since the step began (snapshots around every command). */
   lessonObservation(): Observation | null;
+  /** The files the lab's instances hold (`> out.txt`, `tcpdump -w`), without their content. */
+  labFiles(): LabFileInfo[];
+  /** One file's bytes (text files UTF-8), or null when there is no such file. */
+  readLabFile(host: string, path: string): Uint8Array | null;
   /** Test hook: make the worker die (throw from the event loop) or hang, to exercise respawn. */
   crash(how: 'throw' | 'hang'): void;
+}
+
+/** A file on an instance of the lab. */
+export interface LabFileInfo {
+  host: string;
+  /** Absolute path (/home/ec2-user/…, /tmp/…). */
+  path: string;
+  bytes: number;
+  mtimeNs: number;
 }
 
 /** The distinct ArrayBuffers behind an object's typed-array fields (what to transfer with it). */

@@ -18,6 +18,7 @@ import {
 import type {
   ChartSeries,
   ChartSeriesRequest,
+  LabFileInfo,
   CommandLogEntry,
   LoadResult,
   RunUntil,
@@ -86,6 +87,10 @@ export interface LabController {
   lessonObservation(): Promise<Observation | null>;
   /** The charts' engine-side series (latency percentiles, drops by reason); null when the worker failed. */
   chartSeries(req: ChartSeriesRequest): Promise<ChartSeries | null>;
+  /** The files the instances hold (completion, downloads); empty when the worker failed. */
+  labFiles?(): Promise<LabFileInfo[]>;
+  /** A file's bytes for download; null when it is gone or the worker failed. */
+  readLabFile?(host: string, path: string): Promise<Uint8Array | null>;
   dispose(): void;
 }
 
@@ -385,6 +390,12 @@ export function createLabController(
     },
     chartSeries(req) {
       return client.chartSeries(req).catch(() => null);
+    },
+    labFiles() {
+      return client.labFiles().catch(() => []);
+    },
+    readLabFile(host, path) {
+      return client.readLabFile(host, path).catch(() => null);
     },
     async submit(line) {
       const st = store.getState();

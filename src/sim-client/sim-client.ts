@@ -22,6 +22,7 @@ import type {
   AdvanceRequest,
   ChartSeries,
   ChartSeriesRequest,
+  LabFileInfo,
   CommandLogEntry,
   Frame,
   FrameBuffers,
@@ -255,6 +256,14 @@ export class SimClient {
 
   nitroTables(host: number): Promise<NitroTables | null> {
     return this.run(() => this.api().nitroTables(host));
+  }
+
+  labFiles(): Promise<LabFileInfo[]> {
+    return this.run(() => this.api().labFiles());
+  }
+
+  readLabFile(host: string, path: string): Promise<Uint8Array | null> {
+    return this.run(() => this.api().readLabFile(host, path));
   }
 
   chartSeries(req: ChartSeriesRequest): Promise<ChartSeries> {

@@ -72,6 +72,9 @@ const OPERATIONS: Record<string, string> = {
   'describe-instances': 'DescribeInstances',
 };
 
+/** The operations modelled (for completion). */
+export const AWS_EC2_OPERATIONS: readonly string[] = Object.keys(OPERATIONS);
+
 const GLOBAL_VALUE_OPTIONS = new Set([
   '--output',
   '--region',

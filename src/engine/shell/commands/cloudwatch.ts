@@ -27,6 +27,9 @@ const OPERATIONS: Record<string, string> = {
   'get-metric-data': 'GetMetricData',
 };
 
+/** The operations modelled (for completion). */
+export const AWS_CLOUDWATCH_OPERATIONS: readonly string[] = Object.keys(OPERATIONS);
+
 class ServiceError {
   constructor(
     readonly code: string,
