@@ -7,6 +7,10 @@
  */
 import {
   effectiveQueueCount,
+  IXGBEVF,
+  NETFRONT,
+  type NetworkPath,
+  networkPath,
   getInstanceType,
   type InstanceTypeSpec,
   internetGatewayBandwidthGbps,
@@ -22,7 +26,8 @@ import { LAB_EPOCH_UNIX_S, parseIso8601 } from '../lib/time';
 import type { TraceEvent, TraceSink } from './core/trace';
 import { Vcpu } from './host/cpu';
 import type { RssHashFunction } from './host/device-view';
-import { EnaDevice } from './host/ena-device';
+import { EnaDevice, type EnaDeviceConfig } from './host/ena-device';
+import { XenNetback } from './host/xen-netback';
 import { Host } from './host/host';
 import type { QdiscManager } from './host/qdisc/tree';
 import type { QdiscContext } from './host/qdisc/types';
@@ -40,8 +45,17 @@ export interface Instance {
   name: string;
   spec: InstanceTypeSpec;
   host: Host;
+  /** The host's VPC layer: the Nitro card, or on a Xen host the layer AWS never described (see ./xen). */
   nitro: NitroCard;
   rng: Rng;
+  /** Enhanced networking as launched (or as set while stopped, from the next start). */
+  enhancedNetworking: boolean;
+  /** The network path the instance runs (catalog networkPath of its type and setting). */
+  path: NetworkPath;
+  /** dom0's netback on the Xen PV path, else null. */
+  backend: XenNetback | null;
+  /** Stopped by `aws ec2 stop-instances` (its network path is down until it starts). */
+  stopped: boolean;
 }
 
 export type QdiscTreeFactory = (ctx: QdiscContext, defaultQdisc: 'fq_codel' | 'pfifo_fast') => QdiscManager;
@@ -89,7 +103,7 @@ export class Lab {
       const key = new Uint8Array(40);
       for (let b = 0; b < 40; b++) key[b] = rng.nextU32() & 0xff; // netdev_rss_key_fill
       const mac = `02:${[0, 0, 0, 0, 0].map(() => (rng.nextU32() & 0xff).toString(16).padStart(2, '0')).join(':')}`;
-      const queues = effectiveQueueCount(spec);
+      const path = networkPath(spec, inst.enhancedNetworking);
       const eth0 = new EnaDevice(
         this.sched,
         {
@@ -99,17 +113,10 @@ export class Lab {
           mac,
           mtu: MTU_BYTES.withinVpc.value,
           maxMtu: MTU_BYTES.withinVpc.value,
-          queues,
-          maxQueues: Math.min(spec.vcpus.value, spec.maxEnaQueuesPerEni.value),
-          txRing: spec.txRingDefault.value,
-          txRingMax: spec.txRingMax.value,
-          rxRing: spec.rxRingDefault.value,
-          rxRingMax: spec.rxRingMax.value,
-          rssKeyConfigurable: spec.rssKeyConfigurable.value,
-          ntupleSupported: spec.ntupleSupported.value,
           ntupleCapacity: Math.max(8, spec.vcpus.value * 4),
           rssKey: key,
           nitroGeneration: spec.nitroGeneration.value,
+          ...deviceConfig(spec, path, this.params),
         },
         this.params,
         vcpus,
@@ -141,7 +148,7 @@ export class Lab {
               ? this.params.conntrackAllowanceOverride
               : spec.conntrackAllowanceMax.value,
           enaExpressSupported: spec.enaExpressSupported.value,
-          cardBps: nitroCardBps(spec),
+          cardBps: hostLinkBps(spec, path),
           // SRD between instances of the lab's Region, in one AZ or across AZs (not via the internet)
           srdPlacement: scenario.placement !== 'internet',
           fabricOneWayNs: this.fabricDelayNs,
@@ -154,12 +161,23 @@ export class Lab {
       const host = new Host(this.sched, inst.name, ip, vcpus, eth0, this.params, this.drops, (ctx) =>
         makeQdiscTree(ctx, scenario.settings.defaultQdisc),
       );
-      eth0.toNitro = (p) => nitro.egress(p);
-      nitro.txComplete = (p, n) => eth0.completeTx(p, n);
-      // The card's ingress runs when the sender's card releases a packet; it reaches the ENA one
-      // fabric delay later (see fabricSend).
-      nitro.toHost = (p) => eth0.receiveAt(p, this.sched.now + this.fabricDelayNs);
+      const instance: Instance = {
+        name: inst.name,
+        spec,
+        host,
+        nitro,
+        rng,
+        enhancedNetworking: inst.enhancedNetworking,
+        path,
+        backend: null,
+        stopped: false,
+      };
+      host.probe = eth0.probe = nitro.probe = this.probe;
+      host.probeHost = eth0.probeHost = nitro.probeHost = i;
+      this.wirePath(instance);
       eth0.nitroCounters = () => {
+        // the allowance counters are the Nitro card's (ENA's ENI statistics); a Xen host shows none
+        if (instance.path !== 'nitro') return [];
         const c = nitro.counters();
         return [
           ['bw_in_allowance_exceeded', c.bw_in_allowance_exceeded],
@@ -174,9 +192,6 @@ export class Lab {
             : []),
         ];
       };
-      host.probe = eth0.probe = nitro.probe = this.probe;
-      host.probeHost = eth0.probeHost = nitro.probeHost = i;
-      const instance: Instance = { name: inst.name, spec, host, nitro, rng };
       this.instances.set(inst.name, instance);
       this.byIp.set(ip, instance);
     });
@@ -205,6 +220,44 @@ export class Lab {
         }
       }
     }
+  }
+
+  /**
+   * Connect the instance's device, its VPC layer and (on the Xen PV path) dom0's netback for its
+   * current path. The card's ingress runs when the sender's card releases a packet; it reaches the
+   * device one fabric delay later (see fabricSend).
+   */
+  private wirePath(inst: Instance): void {
+    const eth0 = inst.host.eth0 as EnaDevice;
+    const nitro = inst.nitro;
+    const delay = this.fabricDelayNs;
+    if (inst.path !== 'xen-pv') {
+      inst.backend = null;
+      nitro.ingressLeftByHost = false;
+      eth0.toNitro = (p) => nitro.egress(p);
+      nitro.txComplete = (p, n) => eth0.completeTx(p, n);
+      nitro.toHost = (p) => eth0.receiveAt(p, this.sched.now + delay);
+      return;
+    }
+    const nb = new XenNetback(
+      this.sched,
+      inst.name,
+      this.params,
+      this.drops,
+      new Rng(this.scenario.seed, `xen-netback/${inst.name}`),
+    );
+    nb.probe = this.probe;
+    nb.probeHost = nitro.probeHost;
+    inst.backend = nb;
+    nitro.ingressLeftByHost = true;
+    eth0.toNitro = (p) => nb.fromGuest(p);
+    nb.onTxServed = (p, n) => eth0.completeTx(p, n);
+    nb.toVpc = (p) => nitro.egressEntered(p);
+    // netback completes the guest's TX when it has copied the packet, not the VPC layer
+    nitro.txComplete = () => {};
+    const forGuest = (arg: unknown) => nb.forGuest(arg as Packet);
+    nitro.toHost = (p) => this.sched.after(delay, forGuest, p);
+    nb.toGuest = (p) => eth0.receive(p);
   }
 
   /** Listen to typed trace events; returns an unsubscribe function. Tracing costs nothing without listeners. */
@@ -328,10 +381,83 @@ export class Lab {
   }
 }
 
-/** The card's own bandwidth per direction (Nitro v2+); a Xen host's limits are its path's (see ./xen). */
-function nitroCardBps(spec: InstanceTypeSpec): number | undefined {
+/**
+ * The host link's own bandwidth per direction: the Nitro card's by generation (v2+); on a Xen host
+ * with the Intel NIC (the 82599 VF path, and the PV path through dom0 to the same port) its 10 GbE
+ * port; the first ENA on Xen has no limit of its own beyond the type's.
+ */
+function hostLinkBps(spec: InstanceTypeSpec, path: NetworkPath): number | undefined {
   const g = spec.nitroGeneration.value;
-  return g >= 2 ? NITRO_CARD_BANDWIDTH_GBPS[g as 2 | 3 | 4 | 5 | 6].value * 1e9 : undefined;
+  if (path === 'nitro' && g >= 2) return NITRO_CARD_BANDWIDTH_GBPS[g as 2 | 3 | 4 | 5 | 6].value * 1e9;
+  if (path === 'xen-sriov' || path === 'xen-pv') return IXGBEVF.linkGbps.value * 1e9;
+  return undefined;
+}
+
+/** The guest device of a path: ENA as the type says, the 82599 VF (ixgbevf), or netfront (vif). */
+export function deviceConfig(
+  spec: InstanceTypeSpec,
+  path: NetworkPath,
+  params: ParamValues,
+): Pick<
+  EnaDeviceConfig,
+  | 'queues'
+  | 'maxQueues'
+  | 'txRing'
+  | 'txRingMax'
+  | 'rxRing'
+  | 'rxRingMax'
+  | 'rssKeyConfigurable'
+  | 'ntupleSupported'
+  | 'driver'
+  | 'packetNs'
+  | 'ringMin'
+  | 'ringMultiple'
+> {
+  const vcpus = spec.vcpus.value;
+  if (path === 'xen-sriov') {
+    const q = Math.min(vcpus, IXGBEVF.maxRssQueues.value);
+    return {
+      queues: q,
+      maxQueues: q,
+      txRing: IXGBEVF.txRingDefault.value,
+      txRingMax: IXGBEVF.ringMax.value,
+      rxRing: IXGBEVF.rxRingDefault.value,
+      rxRingMax: IXGBEVF.ringMax.value,
+      // the PF programs the key; the VF reports it (ethtool -x) but cannot set it
+      rssKeyConfigurable: true,
+      ntupleSupported: false,
+      driver: 'ixgbevf',
+      packetNs: params.ixgbevfQueuePacketNs,
+      ringMin: IXGBEVF.ringMin.value,
+      ringMultiple: IXGBEVF.ringMultiple.value,
+    };
+  }
+  if (path === 'xen-pv') {
+    const slots = NETFRONT.ringSlots.value;
+    return {
+      queues: NETFRONT.queues.value,
+      maxQueues: NETFRONT.queues.value,
+      txRing: slots,
+      txRingMax: slots,
+      rxRing: slots,
+      rxRingMax: slots,
+      rssKeyConfigurable: false,
+      ntupleSupported: false,
+      driver: 'vif',
+      packetNs: params.xenNetfrontPacketNs,
+    };
+  }
+  return {
+    queues: effectiveQueueCount(spec),
+    maxQueues: Math.min(vcpus, spec.maxEnaQueuesPerEni.value),
+    txRing: spec.txRingDefault.value,
+    txRingMax: spec.txRingMax.value,
+    rxRing: spec.rxRingDefault.value,
+    rxRingMax: spec.rxRingMax.value,
+    rssKeyConfigurable: spec.rssKeyConfigurable.value,
+    ntupleSupported: spec.ntupleSupported.value,
+    driver: 'ena',
+  };
 }
 
 /** The device RSS hash with a per-tuple cache (the tuple parsing is not free; flows are long-lived). */

@@ -86,6 +86,12 @@ export const InstanceSchema = z.strictObject({
   /** v2: IDs; default derived from the seed and the instance name. */
   instanceId: idOf('i').optional(),
   eniId: idOf('eni').optional(),
+  /**
+   * Enhanced networking at launch (the AMI's EnaSupport / SriovNetSupport): on by default where the
+   * type offers it. Off runs a Xen type on the PV network device (driver vif); a Nitro type
+   * requires ENA and a T2 has none, so only Xen types with ENA or the 82599 VF accept false.
+   */
+  enhancedNetworking: z.boolean().optional(),
 });
 
 /** The outside client "on the internet" (v2), reaching the VPC through the internet gateway. */
@@ -214,6 +220,8 @@ export interface ScenarioInstance {
   connectionTracking: ConnectionTrackingSpecification;
   instanceId: string;
   eniId: string;
+  /** Enhanced networking at launch (resolved: the type's default when the document leaves it out). */
+  enhancedNetworking: boolean;
 }
 
 export type Scenario = Omit<ParsedDocument, 'instances' | 'vpc' | 'client'> & {
@@ -265,6 +273,22 @@ export function parseScenario(
   return completeScenario(r.data);
 }
 
+/**
+ * Why a launch with this enhanced-networking choice cannot happen (null: it can). A Nitro type
+ * cannot launch without ENA (RunInstances: "Enhanced networking with the Elastic Network Adapter
+ * (ENA) is required for the '<type>' instance type"); a type without enhanced networking (T2) has
+ * nothing to turn on.
+ */
+function enhancedNetworkingRefusal(type: string, on: boolean | undefined): string | null {
+  const spec = getInstanceType(type);
+  if (spec === undefined || on === undefined) return null;
+  if (!on && spec.hypervisor.value === 'nitro')
+    return `Enhanced networking with the Elastic Network Adapter (ENA) is required for the '${type}' instance type`;
+  if (on && spec.enhancedNetworking.value === 'none')
+    return `the '${type}' instance type supports no enhanced networking (neither ENA nor the Intel 82599 VF)`;
+  return null;
+}
+
 /** Fill the seed-derived defaults of a validated document and run the whole-VPC checks. */
 function completeScenario(
   d: ParsedDocument,
@@ -287,9 +311,15 @@ function completeScenario(
       connectionTracking: inst.connectionTracking ?? {},
       instanceId: inst.instanceId ?? resourceId('i', d.seed, `instance/${inst.name}`),
       eniId: inst.eniId ?? resourceId('eni', d.seed, `eni/${inst.name}`),
+      enhancedNetworking:
+        inst.enhancedNetworking ?? getInstanceType(inst.type)?.enhancedNetworking.value !== 'none',
     };
   });
   const errors = checkVpc(vpc, instances, d.client).map((i) => `${formatPath(i.path)}: ${i.message}`);
+  d.instances.forEach((inst, i) => {
+    const why = enhancedNetworkingRefusal(inst.type, inst.enhancedNetworking);
+    if (why !== null) errors.push(`instances[${i}].enhancedNetworking: ${why}`);
+  });
   for (const key of ['instanceId', 'eniId'] as const) {
     const seen = new Set<string>();
     instances.forEach((inst, i) => {

@@ -63,7 +63,13 @@ export interface DriverInfo {
   version: string;
   firmwareVersion: string;
   busInfo: string;
+  /** ethtool -i's supports-test / supports-register-dump (absent: no, as on ENA). */
+  supportsTest?: boolean;
+  supportsRegisterDump?: boolean;
 }
+
+/** ethtool operations a driver may lack (xen-netfront implements none of them). */
+export type DeviceOp = 'rings' | 'channels' | 'coalesce' | 'rss' | 'ntuple';
 
 export interface LinkInfo {
   name: string;
@@ -98,6 +104,8 @@ export interface LinkStats {
 
 export interface EnaDeviceView {
   readonly name: string;
+  /** Whether the driver implements the ethtool operation (else the kernel answers EOPNOTSUPP). */
+  supports?(op: DeviceOp): boolean;
   driverInfo(): DriverInfo;
   link(): LinkInfo;
   linkStats(): LinkStats;

@@ -12,11 +12,13 @@ import type { Scheduler } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import type { FiveTuple, Packet } from '../model/packet';
 import { splitBatch } from '../model/packet';
+import type { NetDriver } from '../../catalog/xen';
 import type { ParamValues } from '../params';
 import type { Vcpu } from './cpu';
 import type {
   ChannelParams,
   CoalesceParams,
+  DeviceOp,
   DriverInfo,
   EnaDeviceView,
   Errno,
@@ -46,6 +48,16 @@ export interface EnaDeviceConfig {
   ntupleCapacity: number;
   rssKey: Uint8Array;
   nitroGeneration: number;
+  /**
+   * The guest driver (catalog ./xen): 'ena' (default), 'ixgbevf' (Intel 82599 VF) or 'vif' (Xen
+   * netfront). The queue mechanics are the same; what ethtool sees and may change is the driver's.
+   */
+  driver?: NetDriver;
+  /** Device time per TX packet per queue (default MODEL_PARAMS.enaQueuePacketNs). */
+  packetNs?: number;
+  /** The driver's ring limits when not ENA's (ixgbevf: 64..4096 in steps of 8). */
+  ringMin?: number;
+  ringMultiple?: number;
 }
 
 /** The RSS hash the device computes for a received packet's tuple. */
@@ -225,6 +237,9 @@ export class EnaDevice implements EnaDeviceView {
     this.txRingSize = cfg.txRing;
     this.rxRingSize = cfg.rxRing;
     this.nQueues = cfg.queues;
+    // netfront has no interrupt moderation: netback's event-channel notification (one per batch
+    // it copied) raises the guest's interrupt at once
+    if (cfg.driver === 'vif') this.coal = { adaptiveRx: false, adaptiveTx: false, rxUsecs: 0, txUsecs: 0 };
     this.rssState = {
       key: cfg.rssKey,
       indir: Array.from({ length: INDIR_SIZE }, (_, i) => i % cfg.queues),
@@ -285,7 +300,7 @@ export class EnaDevice implements EnaDeviceView {
     }
     t.deviceBusy = true;
     const p = t.ring.peek();
-    this.sched.after(p.count * this.params.enaQueuePacketNs, this.fetchedFns[q]!, p);
+    this.sched.after(p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs), this.fetchedFns[q]!, p);
   }
 
   private fetchedFns: Array<(arg: unknown) => void> = [];
@@ -747,13 +762,47 @@ export class EnaDevice implements EnaDeviceView {
 
   // ------------------------------------------------------------------ EnaDeviceView
 
+  get driver(): NetDriver {
+    return this.cfg.driver ?? 'ena';
+  }
+
+  /** Which ethtool operations the driver implements (xen-netfront has only statistics). */
+  supports(op: DeviceOp): boolean {
+    switch (this.driver) {
+      case 'ena':
+        return true;
+      case 'ixgbevf':
+        // ixgbevf_ethtool_ops: ringparam, coalesce, rxfh (read only: the PF owns the key), rxnfc
+        // (ring count only: no ntuple rules), no channels
+        return op !== 'channels';
+      case 'vif':
+        return false;
+    }
+  }
+
   driverInfo(): DriverInfo {
-    return {
-      driver: 'ena',
-      version: '2.13.3g',
-      firmwareVersion: '',
-      busInfo: '0000:00:05.0',
-    };
+    switch (this.driver) {
+      case 'ixgbevf':
+        // ixgbevf_get_drvinfo; the VF has a self-test and a register dump, no firmware string
+        return {
+          driver: 'ixgbevf',
+          version: '4.1.0-k',
+          firmwareVersion: '',
+          busInfo: '0000:00:03.0',
+          supportsTest: true,
+          supportsRegisterDump: true,
+        };
+      case 'vif':
+        // xen-netfront has no get_drvinfo: the ethtool core names the xenbus driver and device
+        return { driver: 'vif', version: '', firmwareVersion: '', busInfo: 'vif-0' };
+      default:
+        return {
+          driver: 'ena',
+          version: '2.13.3g',
+          firmwareVersion: '',
+          busInfo: '0000:00:05.0',
+        };
+    }
   }
 
   link(): LinkInfo {
@@ -805,6 +854,8 @@ export class EnaDevice implements EnaDeviceView {
 
   statistics(): Array<[string, number]> {
     this.landAllDue();
+    if (this.driver === 'vif') return [['rx_gso_checksum_fixup', 0]];
+    if (this.driver === 'ixgbevf') return this.ixgbevfStatistics();
     const out: Array<[string, number]> = [
       ['tx_timeout', 0],
       ['suspend', 0],
@@ -863,11 +914,43 @@ export class EnaDevice implements EnaDeviceView {
     return out;
   }
 
+  /** ixgbevf's `ethtool -S` (ethtool.c ixgbevf_gstrings_stats, then per-queue packets and bytes). */
+  private ixgbevfStatistics(): Array<[string, number]> {
+    const ls = this.linkStats();
+    const out: Array<[string, number]> = [
+      ['rx_packets', ls.rxPackets],
+      ['tx_packets', ls.txPackets],
+      ['rx_bytes', ls.rxBytes],
+      ['tx_bytes', ls.txBytes],
+      ['tx_busy', 0],
+      ['tx_restart_queue', this.tx.reduce((a, t) => a + t.queueWakeup, 0)],
+      ['tx_timeout_count', 0],
+      ['multicast', 0],
+      ['rx_csum_offload_errors', 0],
+    ];
+    for (const [i, t] of this.tx.entries())
+      out.push([`tx_queue_${i}_packets`, t.cnt], [`tx_queue_${i}_bytes`, t.bytes + t.cnt * 14]);
+    for (const [i, r] of this.rx.entries())
+      out.push([`rx_queue_${i}_packets`, r.cnt], [`rx_queue_${i}_bytes`, r.bytes + r.cnt * 14]);
+    return out;
+  }
+
   rings(): RingParams {
     return { rxMax: this.cfg.rxRingMax, txMax: this.cfg.txRingMax, rx: this.rxRingSize, tx: this.txRingSize };
   }
 
   setRings(rx: number | undefined, tx: number | undefined): Errno | null {
+    if (this.driver === 'vif') return 'EOPNOTSUPP';
+    if (this.driver === 'ixgbevf') {
+      // ixgbevf_set_ringparam clamps to [IXGBEVF_MIN_*, IXGBEVF_MAX_*] and aligns up (no EINVAL)
+      const min = this.cfg.ringMin ?? 64;
+      const mult = this.cfg.ringMultiple ?? 8;
+      const clampRing = (v: number, max: number) => Math.ceil(Math.min(Math.max(v, min), max) / mult) * mult;
+      this.landAllDue();
+      if (rx !== undefined) this.rxRingSize = clampRing(rx, this.cfg.rxRingMax);
+      if (tx !== undefined) this.txRingSize = clampRing(tx, this.cfg.txRingMax);
+      return null;
+    }
     // ena_set_ringparam: values outside [ENA_MIN_RING_SIZE, max] are rejected; others are rounded down to a power of 2.
     const check = (v: number | undefined, max: number) => v === undefined || (v >= 256 && v <= max);
     if (!check(rx, this.cfg.rxRingMax) || !check(tx, this.cfg.txRingMax)) return 'EINVAL';
@@ -886,6 +969,7 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   setChannels(combined: number): Errno | null {
+    if (this.driver !== 'ena') return 'EOPNOTSUPP';
     if (!Number.isInteger(combined) || combined < 1 || combined > this.cfg.maxQueues) return 'EINVAL';
     if (!this.idle()) return 'EBUSY';
     this.nQueues = combined;
@@ -902,6 +986,7 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   setCoalesce(p: Partial<CoalesceParams>): Errno | null {
+    if (this.driver === 'vif') return 'EOPNOTSUPP';
     if (p.adaptiveTx) return 'EOPNOTSUPP';
     for (const v of [p.rxUsecs, p.txUsecs]) {
       if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > 0xffff)) return 'EINVAL';
@@ -915,6 +1000,8 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   setRss(p: { key?: Uint8Array; indir?: number[]; hfunc?: RssHashFunction }): Errno | null {
+    // ixgbevf has no set_rxfh (the PF programs the VF's key and table); netfront has no RSS
+    if (this.driver !== 'ena') return 'EOPNOTSUPP';
     if ((p.key || p.hfunc) && !this.cfg.rssKeyConfigurable) return 'EOPNOTSUPP';
     if (p.key && p.key.length !== 40) return 'EINVAL';
     if (

@@ -23,7 +23,10 @@ export type DropReason =
   | 'sg_deny' // no security group rule allows it (lab-only reason)
   // ENA Express: the receiving card's ingress shaper dropped an SRD packet and the sender's card
   // retransmits it, so it is not lost (lab-only reason; the ENA counts it in bw_in_allowance_exceeded)
-  | 'srd_retransmitted';
+  | 'srd_retransmitted'
+  // Xen PV: dom0's queue for the guest (XENVIF_QUEUE_LENGTH) was full while netback was busy
+  // (lab-only reason: the drop happens in dom0, the guest has no counter of it)
+  | 'xen_backend_queue_full';
 
 export type DropStage =
   | 'app'

@@ -139,6 +139,11 @@ export class NitroCard {
    */
   probe = new Probe();
   probeHost = -1;
+  /**
+   * The host's side of this layer leaves nitro_ingress itself (the Xen PV path: the packet still
+   * waits for dom0's netback after the VPC layer's shapers).
+   */
+  ingressLeftByHost = false;
   /** Decides whether an egress packet leaves through the internet gateway. */
   isInternetBound: (p: Packet) => boolean = () => false;
   /** Adjacency/mapping, conntrack and flow cache of this card. */
@@ -272,7 +277,8 @@ export class NitroCard {
       params.nitroFlowQuantumBytes,
     );
     const toHost = (p: Packet) => {
-      this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
+      if (!this.ingressLeftByHost)
+        this.probe.sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
       this.traffic.in(this.sched.now, p.count, p.count * p.sizeBytes);
       if (p.srd != null) this.srd.delivered(p);
       this.toHost(p);
@@ -363,6 +369,8 @@ export class NitroCard {
   /** A link-local service's answer, handed to the instance (not shaped, not filtered). */
   fromLinkLocal(p: Packet): void {
     this.traffic.in(this.sched.now, p.count, p.count * p.sizeBytes);
+    // a PV host's backend leaves nitro_ingress when it delivers: enter it here for it
+    if (this.ingressLeftByHost) this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_ingress', 0, p);
     this.toHost(p);
   }
 
@@ -417,6 +425,14 @@ export class NitroCard {
    */
   egress(p: Packet): void {
     this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
+    this.egressEntered(p);
+  }
+
+  /**
+   * A packet whose nitro_egress stage a component before the VPC layer already entered (the Xen PV
+   * path's netback, which also completed its TX: see `txComplete` of a PV host).
+   */
+  egressEntered(p: Packet): void {
     if (this.linkLocalIps.has(p.flow.tuple.dstIp)) {
       this.txComplete(p, p.count);
       this.linkLocalEgress(p);

@@ -9,7 +9,7 @@
  * truthful frames (a sampled frame says so: `sampled`, `stride`, totals, density); a leave or drop
  * is matched to the oldest open packets of its flow in that lane, since stages are FIFO per flow.
  */
-import { PER_FLOW_LIMIT_GBPS } from '../../catalog';
+import { driverOf, PER_FLOW_LIMIT_GBPS } from '../../catalog';
 import type { Figure } from '../../catalog/figure';
 import type { ProbeSink, ProbeStage } from '../core/probe';
 import { PROBE_STAGE_INDEX, PROBE_STAGES } from '../core/probe';
@@ -64,6 +64,7 @@ const REASON_ORDER: Record<DropReason, number> = {
   ip_reassembly_failed: 17,
   srd_retransmitted: 18,
   card_bandwidth_exceeded: 19,
+  xen_backend_queue_full: 20,
 };
 export const DROP_REASON_LIST: readonly DropReason[] = (Object.keys(REASON_ORDER) as DropReason[]).sort(
   (a, b) => REASON_ORDER[a] - REASON_ORDER[b],
@@ -86,6 +87,53 @@ const STAGE_LABEL: Record<ProbeStage, string> = {
   rx_ring: 'RX rings',
   socket_rx: 'Socket (receive buffer)',
 };
+
+/**
+ * What an instance's network layer and its stages are called in the picture: the Nitro card, or on
+ * a Xen host what is there instead (no Nitro card is drawn where there is none).
+ */
+export function hostLayerNames(inst: Instance): {
+  layer: string;
+  stage: Partial<Record<ProbeStage, string>>;
+} {
+  const gen = inst.spec.nitroGeneration.value;
+  switch (inst.path) {
+    case 'nitro':
+      return { layer: 'Nitro card', stage: {} };
+    case 'xen-ena':
+      return {
+        layer: 'ENA on a Xen host',
+        stage: {
+          nitro_egress: 'ENA device · VPC egress',
+          nitro_ingress: 'ENA device · VPC ingress',
+        },
+      };
+    case 'xen-sriov': {
+      const layer = gen === 1 ? 'Nitro v1 card behind the 82599 VF' : 'Intel 82599 VF · host VPC layer';
+      return {
+        layer,
+        stage: {
+          tx_ring: 'VF TX rings (ixgbevf)',
+          nitro_egress: gen === 1 ? 'Nitro v1 · egress' : 'Xen host VPC · egress',
+          nitro_ingress: gen === 1 ? 'Nitro v1 · ingress' : 'Xen host VPC · ingress',
+          rx_ring: 'VF RX rings (ixgbevf)',
+        },
+      };
+    }
+    case 'xen-pv':
+      return {
+        layer: 'Xen dom0: netback + VPC',
+        stage: {
+          tx_ring: 'netfront TX ring',
+          nitro_egress: 'dom0 netback · egress',
+          nitro_ingress: 'dom0 netback · ingress',
+          rx_ring: 'netfront RX ring',
+        },
+      };
+  }
+}
+
+const fmtUs = (ns: number) => Number((ns / 1000).toFixed(2));
 
 export interface PathRecorderOptions {
   /** Completed passages kept (ring buffer). */
@@ -609,6 +657,22 @@ export class PathRecorder implements ProbeSink {
       },
       { id: 'pps', label: 'PPS (in + out)', short: 'PPS', detail: pps(cfg.ppsAllowance) },
     ];
+    const names = hostLayerNames(inst);
+    if (inst.backend !== null) {
+      // the PV path: dom0's netback before the VPC layer on the way out, after it on the way in
+      const p = this.lab.params;
+      const netback = (dir: 'tx' | 'rx'): PathStagePart => ({
+        id: 'netback',
+        label: 'netback (dom0)',
+        short: 'netback',
+        detail:
+          dir === 'tx'
+            ? `${fmtUs(p.xenNetbackTxPacketNs)} µs/pkt + copy`
+            : `${fmtUs(p.xenNetbackRxPacketNs)} µs/pkt + copy, queue ${p.xenNetbackRxQueuePackets}`,
+      });
+      egressParts.unshift(netback('tx'));
+      ingressParts.push(netback('rx'));
+    }
     const st = (
       name: ProbeStage,
       side: 'tx' | 'rx',
@@ -617,7 +681,7 @@ export class PathRecorder implements ProbeSink {
     ): PathStageLayout => ({
       code: STAGE_CODE.get(name)!,
       name,
-      label: STAGE_LABEL[name],
+      label: names.stage[name] ?? STAGE_LABEL[name],
       side,
       lanes,
       parts,
@@ -633,14 +697,17 @@ export class PathRecorder implements ProbeSink {
       vcpus: inst.host.vcpus.length,
       queues: nq,
       nitroGeneration: inst.spec.nitroGeneration.value,
+      path: inst.path,
+      driver: driverOf(inst.path),
+      hostLayerLabel: names.layer,
       stages: [
         st('socket_tx', 'tx', one('send buffer')),
         st('qdisc', 'tx', qdiscLanes, [
           { id: 'root', label: inst.host.qdisc.rootKind, detail: 'root qdisc' },
         ]),
         st('tx_ring', 'tx', ringLanes(rings.tx, 'TX')),
-        st('nitro_egress', 'tx', one('shaper queue'), egressParts),
-        st('nitro_ingress', 'rx', one('shaper queue'), ingressParts),
+        st('nitro_egress', 'tx', one(inst.backend ? 'backend queue' : 'shaper queue'), egressParts),
+        st('nitro_ingress', 'rx', one(inst.backend ? 'backend queue' : 'shaper queue'), ingressParts),
         st('rx_ring', 'rx', ringLanes(rings.rx, 'RX')),
         st('socket_rx', 'rx', one('receive buffer')),
       ],

@@ -53,6 +53,14 @@ export interface PathInstanceLayout {
   readonly vcpus: number;
   readonly queues: number;
   readonly nitroGeneration: number;
+  /**
+   * The network path (catalog NetworkPath: 'nitro', 'xen-ena', 'xen-sriov', 'xen-pv'), the guest
+   * driver ('ena', 'ixgbevf', 'vif'), and what the host's network layer is called in the picture
+   * ("Nitro card", or on a Xen host what carries the packets there). Absent in older layouts: Nitro.
+   */
+  readonly path?: string;
+  readonly driver?: string;
+  readonly hostLayerLabel?: string;
   /** The stages of this host, in path order (fabric excluded: it is the lab's). */
   readonly stages: readonly PathStageLayout[];
 }

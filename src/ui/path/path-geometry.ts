@@ -46,6 +46,8 @@ export interface HostGeom {
   readonly column: Rect;
   readonly app: Rect;
   readonly nitroCard: Rect;
+  /** What the network layer at the bottom of the column is: "Nitro card", or a Xen host's layer. */
+  readonly hostLayerLabel: string;
   readonly tx: Rect;
   readonly rx: Rect;
   /** NAPI/vCPU boxes on the receiving side, one per vCPU that serves an RX queue. */
@@ -78,6 +80,9 @@ const TITLE_H = 36;
 const APP_H = 26;
 const SOCKET_H = 38;
 const MID_H = 42;
+/** How the subtitle names the device's queues, by guest driver. */
+const DRIVER_QUEUE: Readonly<Record<string, string>> = { ena: 'ENA', ixgbevf: 'ixgbevf', vif: 'netfront' };
+
 /** Height of one Nitro part (two text lines: name, detail): shrinks to the minimum on short canvases. */
 const NITRO_PART_MAX_H = 32;
 const NITRO_PART_MIN_H = 24;
@@ -229,7 +234,14 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
       index: h,
       name: inst.name,
       title: inst.name,
-      subtitle: `${inst.type} · ${inst.ip} · ${inst.vcpus} vCPU · ${inst.queues} ENA queue${inst.queues === 1 ? '' : 's'} · Nitro v${inst.nitroGeneration}`,
+      subtitle: `${inst.type} · ${inst.ip} · ${inst.vcpus} vCPU · ${inst.queues} ${DRIVER_QUEUE[inst.driver ?? 'ena'] ?? 'ENA'} queue${inst.queues === 1 ? '' : 's'} · ${
+        inst.path === undefined || inst.path === 'nitro'
+          ? `Nitro v${inst.nitroGeneration}`
+          : inst.nitroGeneration === 1
+            ? 'Xen, Nitro v1 card'
+            : 'Xen'
+      }`,
+      hostLayerLabel: inst.hostLayerLabel ?? 'Nitro card',
       column: title,
       app,
       nitroCard,

@@ -94,6 +94,8 @@ const NITRO_PART_FOR_REASON: Record<string, readonly string[]> = {
   igw_limit_exceeded: ['bw-out'],
   // the card's own bandwidth, either way: beside the bandwidth part of the half that dropped it
   card_bandwidth_exceeded: ['bw-out', 'bw-in'],
+  // Xen PV: dom0's queue for the guest, beside the netback part
+  xen_backend_queue_full: ['netback'],
 };
 
 /** The Nitro part of a stage that a drop reason belongs to (undefined: not a Nitro part's drop). */
@@ -113,6 +115,7 @@ export const SHORT_REASON: Record<string, string> = {
   flow_limit_exceeded: 'per-flow limit',
   igw_limit_exceeded: 'IGW limit',
   card_bandwidth_exceeded: 'card bandwidth',
+  xen_backend_queue_full: 'dom0 queue full',
   rx_ring_full: 'RX ring full',
   qdisc_overlimit: 'qdisc limit',
   codel_drop: 'CoDel drop',
@@ -267,7 +270,7 @@ export function drawPath(
     ctx.stroke();
     ctx.fillStyle = t.nitroBorder;
     ctx.font = `600 12px ${t.font}`;
-    ctx.fillText('Nitro card', h.nitroCard.x + 6, h.nitroCard.y + 12);
+    ctx.fillText(h.hostLayerLabel, h.nitroCard.x + 6, h.nitroCard.y + 12);
   }
 
   // ---- stages, lanes, occupancy

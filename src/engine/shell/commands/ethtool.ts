@@ -8,7 +8,7 @@
  * common.c; kernel net/ethtool/{rings,channels,coalesce}.c; ENA ena_ethtool.c. Which options use
  * netlink or ioctl and how their errors read: docs/design.md, "ethtool's errors".
  */
-import type { EnaDeviceView, Errno, NtupleFlowType, NtupleRule } from '../../host/device-view';
+import type { DeviceOp, EnaDeviceView, Errno, NtupleFlowType, NtupleRule } from '../../host/device-view';
 import { defaultIndirectionTable, parseIpv4 } from '../../host/rss';
 import { type CommandOutcome, done, fail } from '../types';
 
@@ -282,7 +282,35 @@ export function runEthtool(argv: string[], dev: DeviceLookup): CommandOutcome {
   if (devname.length >= 16)
     return fail(`ethtool: device name '${devname}' longer than 15 characters\n${BAD_ARGS}`, 1);
   args = args.slice(2);
-  return opt.handler({ devname, args, dev: dev(devname) });
+  const d = dev(devname);
+  const op = DEVICE_OP[opt.names[0]!];
+  if (d && op && d.supports?.(op) === false) return unsupported(opt.names[0]!);
+  return opt.handler({ devname, args, dev: d });
+}
+
+/** The driver operation behind each option (a driver that lacks it makes the kernel say EOPNOTSUPP). */
+const DEVICE_OP: Readonly<Record<string, DeviceOp>> = {
+  '-g': 'rings',
+  '-G': 'rings',
+  '-l': 'channels',
+  '-L': 'channels',
+  '-c': 'coalesce',
+  '-C': 'coalesce',
+  '-x': 'rss',
+  '-X': 'rss',
+  '-n': 'ntuple',
+  '-N': 'ntuple',
+};
+
+/**
+ * What ethtool prints when the driver lacks the operation (xen-netfront has only drvinfo, link and
+ * statistics; ixgbevf has no channels or ntuple): the netlink reply's errno for the netlink
+ * commands, the ioctl's perror() for -X (ETHTOOL_GRXRINGS) and -n/-N (ETHTOOL_GRXRINGS).
+ */
+function unsupported(option: string): CommandOutcome {
+  if (option === '-X') return fail('Cannot get RX ring count: Operation not supported', 1);
+  if (option === '-n' || option === '-N') return fail('Cannot get RX rings: Operation not supported', 1);
+  return nlError(new Out(), 'EOPNOTSUPP', undefined, undefined, 1);
 }
 
 // -i ----------------------------------------------------------------------------------------
@@ -300,9 +328,9 @@ function doDriverInfo(c: Ctx): CommandOutcome {
     'expansion-rom-version: \n' +
     `bus-info: ${d.busInfo}\n` +
     'supports-statistics: yes\n' +
-    'supports-test: no\n' +
+    `supports-test: ${d.supportsTest ? 'yes' : 'no'}\n` +
     'supports-eeprom-access: no\n' +
-    'supports-register-dump: no\n' +
+    `supports-register-dump: ${d.supportsRegisterDump ? 'yes' : 'no'}\n` +
     `supports-priv-flags: ${privFlags ? 'yes' : 'no'}\n`;
   return done(text, 0, { ...d });
 }

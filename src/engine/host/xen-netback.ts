@@ -1,0 +1,206 @@
+/**
+ * The Xen PV network path's backend: netback in dom0, between a guest's netfront (the `vif` device,
+ * modelled by the host's device with driver 'vif') and the host's VPC layer.
+ *
+ * One backend worker per vif serves both directions in arrival order, one packet at a time (a batch
+ * of the model is split as it is served, so what leaves is spaced by the service times):
+ * - guest TX: a packet the guest posted on its netfront ring; the worker copies it
+ *   (xenNetbackTxPacketNs + xenNetbackTxByteNs per byte), then the guest's ring slot is freed
+ *   (`onTxServed`: the TX response) and the packet goes on to the VPC layer. The 256-slot ring is
+ *   the bound: a busy backend leaves the ring full and stops the guest's queue (backpressure, no loss).
+ * - guest RX: a packet from the VPC for the guest waits in dom0's queue (xenNetbackRxQueuePackets,
+ *   XENVIF_QUEUE_LENGTH 32) until the worker grant-copies it into the guest
+ *   (xenNetbackRxPacketNs + xenNetbackRxByteNs per byte); a packet that finds the queue full is
+ *   dropped in dom0, where the guest has no counter for it.
+ * dom0 serves the host's other guests too: the worker loses its CPU at random instants
+ * (xenDom0PreemptGapNs between them on average) for random lengths (xenDom0PreemptNs), both
+ * exponential, drawn from this backend's own seeded stream; a packet in service when an outage
+ * begins finishes after it.
+ * All figures are assumed (AWS never published its dom0); see MODEL_PARAMS and catalog ./xen.
+ *
+ * Probe: the backend is part of the host's network layer stage (nitro_egress for guest TX,
+ * nitro_ingress for guest RX), which the path view labels as dom0 for a PV instance.
+ */
+import { Fifo } from '../core/fifo';
+import { Probe } from '../core/probe';
+import type { Rng } from '../core/rng';
+import type { Scheduler } from '../core/scheduler';
+import type { DropCounters } from '../model/drop-reasons';
+import { type Packet, splitBatch } from '../model/packet';
+import type { ParamValues } from '../params';
+
+/** Packets netback copies to the guest per batch (xen-netback rx.c RX_BATCH_SIZE). */
+const RX_BATCH = 64;
+
+interface Work {
+  p: Packet;
+  rx: boolean;
+}
+
+export class XenNetback {
+  private readonly work = new Fifo<Work>(64);
+  private busy = false;
+  /** Packets waiting for the guest (bounded by xenNetbackRxQueuePackets). */
+  private rxQueued = 0;
+  /** Counters (lab-only: dom0's, not the guest's). */
+  txPackets = 0;
+  rxPackets = 0;
+  rxDropped = 0;
+  peakRxQueued = 0;
+  /** A guest TX packet was copied: free its netfront slot (the host device's TX completion). */
+  onTxServed: (p: Packet, count: number) => void = () => {};
+  /** A guest TX packet continues to the VPC layer. */
+  toVpc: (p: Packet) => void = () => {};
+  /** A packet copied into the guest: it lands in the netfront RX ring. */
+  toGuest: (p: Packet) => void = () => {};
+  probe = new Probe();
+  probeHost = -1;
+
+  constructor(
+    private readonly sched: Scheduler,
+    private readonly hostName: string,
+    private readonly params: ParamValues,
+    private readonly drops: DropCounters,
+    private readonly rng: Rng,
+  ) {}
+
+  /** A packet the guest posted on its netfront TX ring. */
+  fromGuest(p: Packet): void {
+    this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
+    this.work.push({ p, rx: false });
+    if (!this.busy) this.serveNext();
+  }
+
+  /**
+   * A packet for the guest, already through the VPC layer (its probe stage, nitro_ingress, was
+   * entered there and is left when the packet reaches the guest).
+   */
+  forGuest(p: Packet): void {
+    const room = this.params.xenNetbackRxQueuePackets - this.rxQueued;
+    if (room <= 0) {
+      this.dropRx(p);
+      return;
+    }
+    if (p.count > room) this.dropRx(splitBatch(p, room));
+    this.rxQueued += p.count;
+    if (this.rxQueued > this.peakRxQueued) this.peakRxQueued = this.rxQueued;
+    this.work.push({ p, rx: true });
+    if (!this.busy) this.serveNext();
+  }
+
+  /** Packets waiting for the worker, each way (for the inspectors). */
+  backlog(): { tx: number; rx: number } {
+    let tx = 0;
+    for (let i = 0; i < this.work.length; i++) {
+      const w = this.work.at(i);
+      if (!w.rx) tx += w.p.count;
+    }
+    return { tx, rx: this.rxQueued };
+  }
+
+  private dropRx(p: Packet): void {
+    const n = p.count;
+    this.rxDropped += n;
+    this.drops.add(this.hostName, 'nitro_ingress', 'xen_backend_queue_full', n, n * p.sizeBytes, p.flow.id);
+    this.probe.sink?.drop(
+      this.sched.now,
+      this.probeHost,
+      'nitro_ingress',
+      0,
+      p,
+      n,
+      'xen_backend_queue_full',
+      true,
+    );
+  }
+
+  /** When the next preemption of the worker begins (drawn lazily), and how long it lasts. */
+  private preemptAtNs = -1;
+  private preemptLenNs = 0;
+
+  private drawPreemption(afterNs: number): void {
+    const gap = this.params.xenDom0PreemptGapNs;
+    const len = this.params.xenDom0PreemptNs;
+    if (!(gap > 0 && len > 0)) {
+      this.preemptAtNs = Number.POSITIVE_INFINITY;
+      return;
+    }
+    this.preemptAtNs = afterNs + Math.round(this.rng.exp(gap));
+    this.preemptLenNs = Math.round(this.rng.exp(len));
+  }
+
+  /** When a service of `costNs` starting now ends, counting the outages it meets. */
+  private serviceEnd(costNs: number): number {
+    const now = this.sched.now;
+    if (this.preemptAtNs < 0) this.drawPreemption(0);
+    // outages that began while the worker was idle: one still under way delays the start
+    let start = now;
+    while (this.preemptAtNs <= start) {
+      const endOut = this.preemptAtNs + this.preemptLenNs;
+      if (endOut > start) start = endOut;
+      this.drawPreemption(endOut);
+    }
+    let end = start + costNs;
+    while (this.preemptAtNs < end) {
+      end += this.preemptLenNs;
+      this.drawPreemption(this.preemptAtNs + this.preemptLenNs);
+    }
+    return end;
+  }
+
+  private serveNext(): void {
+    if (this.work.length === 0) {
+      this.busy = false;
+      return;
+    }
+    this.busy = true;
+    const head = this.work.peek();
+    let cost = 0;
+    if (head.rx) {
+      // guest RX: take what dom0 holds for the guest, up to one batch (xen-netback rx.c
+      // RX_BATCH_SIZE 64), grant-copy it with one hypercall and notify the guest once at the end
+      let n = 0;
+      while (this.work.length > 0 && this.work.peek().rx && n < RX_BATCH) {
+        const w = this.work.peek();
+        if (n + w.p.count > RX_BATCH) this.work.replaceHead({ p: splitBatch(w.p, RX_BATCH - n), rx: true });
+        else this.work.shift();
+        n += w.p.count;
+        cost +=
+          w.p.count * (this.params.xenNetbackRxPacketNs + w.p.sizeBytes * this.params.xenNetbackRxByteNs);
+        this.inService.push(w.p);
+      }
+      this.rxQueued -= n;
+    } else {
+      // guest TX: one request at a time, each released to dom0's stack when copied
+      const w = this.work.peek();
+      if (w.p.count > 1) this.work.replaceHead({ p: splitBatch(w.p, 1), rx: false });
+      else this.work.shift();
+      cost = this.params.xenNetbackTxPacketNs + w.p.sizeBytes * this.params.xenNetbackTxByteNs;
+      this.inService.push(w.p);
+      this.inServiceRx = false;
+    }
+    if (head.rx) this.inServiceRx = true;
+    this.sched.at(Math.max(this.sched.now + 1, this.serviceEnd(Math.round(cost))), this.servedFn, undefined);
+  }
+
+  /** The packets the worker is copying now, and their direction. */
+  private readonly inService: Packet[] = [];
+  private inServiceRx = false;
+
+  private readonly servedFn = () => {
+    const sink = this.probe.sink;
+    for (const p of this.inService) {
+      if (this.inServiceRx) {
+        this.rxPackets += p.count;
+        sink?.leave(this.sched.now, this.probeHost, 'nitro_ingress', 0, p, -1);
+        this.toGuest(p);
+      } else {
+        this.txPackets += p.count;
+        this.onTxServed(p, p.count);
+        this.toVpc(p);
+      }
+    }
+    this.inService.length = 0;
+    this.serveNext();
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * Before Nitro (issue 15): the Xen PV path (netfront → dom0 netback), the Intel 82599 VF (ixgbevf)
+ * and the first ENA on Xen, run as mechanisms. Seed SRIOV: a c3.8xlarge pair with and without
+ * SR-IOV, UDP at 1–2.5 Gbps (PV loss rising past ~0.8 Gbps, SR-IOV minimal), TCP near 9.6 Gbps in
+ * one subnet; what ethtool shows for each driver; the path view draws no Nitro card where there is none.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Lab } from '../../src/engine/lab';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { execLine } from '../../src/engine/shell/shell';
+import type { CommandOutput } from '../../src/engine/shell/types';
+import { PathRecorder } from '../../src/engine/view/path-recorder';
+import { type Placement, parseScenario } from '../../src/scenario/schema';
+
+function pair(
+  type: string,
+  enhancedNetworking: boolean | undefined,
+  placement: Placement = 'same-az',
+  params: Record<string, number> = {},
+): Lab {
+  const r = parseScenario({
+    version: 4,
+    placement,
+    params,
+    instances: [
+      { name: 'client', type, ...(enhancedNetworking === undefined ? {} : { enhancedNetworking }) },
+      { name: 'server', type, ...(enhancedNetworking === undefined ? {} : { enhancedNetworking }) },
+    ],
+  });
+  if (!r.ok) throw new Error(r.errors.join('\n'));
+  return createLab(r.scenario);
+}
+
+function sh(lab: Lab, host: string, line: string): CommandOutput {
+  const o = execLine(lab, lab.instance(host)!, line);
+  if (o.kind !== 'done') throw new Error(`${line} must finish at once`);
+  return o.out;
+}
+
+/** iperf3 -J UDP result at the receiver: lost fraction, jitter (ms), received Gbps. */
+function udp(r: RunRecord): { lost: number; jitterMs: number; gbps: number } {
+  type Sum = { lost_percent: number; jitter_ms: number; bits_per_second: number };
+  const s = (r.result as { end: { sum_received: Sum } }).end.sum_received;
+  return { lost: s.lost_percent / 100, jitterMs: s.jitter_ms, gbps: s.bits_per_second / 1e9 };
+}
+
+function udpRun(enhanced: boolean, rate: string): { lost: number; jitterMs: number; gbps: number } {
+  const lab = pair('c3.8xlarge', enhanced);
+  const r = new LabSession(lab).run(`iperf3 -c server -u -b ${rate} -l 1470 -t 1 -J`)[0]!;
+  return udp(r);
+}
+
+describe('seed SRIOV: c3.8xlarge with and without SR-IOV, UDP 1–2.5 Gbps', () => {
+  const rates = ['0.5G', '1G', '1.5G', '2G', '2.5G'];
+  const pv = rates.map((b) => udpRun(false, b));
+  const en = rates.map((b) => udpRun(true, b));
+
+  it('PV loses little below the backend knee and more with every step past ~0.8 Gbps', () => {
+    expect(pv[0]!.lost).toBeLessThan(0.02);
+    expect(pv[1]!.lost).toBeGreaterThan(0.1);
+    for (let i = 2; i < rates.length; i++)
+      expect(pv[i]!.lost, rates[i]).toBeGreaterThanOrEqual(pv[i - 1]!.lost);
+    // the receiver gets what dom0's netback can copy into the guest: ≈ 0.8 Gbps whatever is sent
+    for (const r of pv.slice(1)) expect(r.gbps).toBeGreaterThan(0.7);
+    for (const r of pv.slice(1)) expect(r.gbps).toBeLessThan(0.9);
+  });
+
+  it('SR-IOV delivers every rate with minimal loss', () => {
+    for (const [i, r] of en.entries()) {
+      expect(r.lost, rates[i]).toBeLessThan(0.001);
+      expect(r.lost, rates[i]).toBeLessThan(pv[i]!.lost);
+    }
+    expect(en[4]!.gbps).toBeGreaterThan(2.4);
+  });
+
+  it('the backend is the cause: with a dom0 four times faster PV keeps up at 1 Gbps', () => {
+    const lab = pair('c3.8xlarge', false, 'same-az', {
+      xenNetbackRxPacketNs: 2_500,
+      xenNetbackRxByteNs: 0.5,
+      xenDom0PreemptNs: 0,
+    });
+    const r = udp(new LabSession(lab).run('iperf3 -c server -u -b 1G -l 1470 -t 1 -J')[0]!);
+    expect(r.lost).toBeLessThan(0.001);
+  });
+
+  it('TCP in one subnet with SR-IOV at MTU 1500 reaches ≈ 9.6 Gbps (the 10 GbE port); PV about 2', () => {
+    const lab = pair('c3.8xlarge', true);
+    const s = new LabSession(lab);
+    s.run('ip link set dev eth0 mtu 1500');
+    s.run('server: ip link set dev eth0 mtu 1500');
+    const r = s.run('iperf3 -c server -t 1 -P 2 -J')[0]!;
+    const gbps = (r.result as { end: { sum_received: { bits_per_second: number } } }).end.sum_received
+      .bits_per_second;
+    expect(gbps / 1e9).toBeGreaterThan(9.2);
+    expect(gbps / 1e9).toBeLessThan(10);
+    const pvLab = pair('c3.8xlarge', false);
+    const p = new LabSession(pvLab).run('iperf3 -c server -t 1 -P 2 -J')[0]!;
+    const pvGbps =
+      (p.result as { end: { sum_received: { bits_per_second: number } } }).end.sum_received.bits_per_second /
+      1e9;
+    expect(pvGbps).toBeGreaterThan(1);
+    expect(pvGbps).toBeLessThan(3.5);
+  });
+});
+
+describe('what ethtool shows for each driver', () => {
+  it('ethtool -i: vif (PV), ixgbevf (c3 with SR-IOV), ena (r4 on Xen, c5 on Nitro)', () => {
+    const drv = (lab: Lab) => /^driver: (.*)$/m.exec(sh(lab, 'client', 'ethtool -i eth0').stdout)?.[1];
+    expect(drv(pair('c3.8xlarge', false))).toBe('vif');
+    expect(drv(pair('c3.8xlarge', true))).toBe('ixgbevf');
+    expect(drv(pair('c4.8xlarge', undefined))).toBe('ixgbevf');
+    expect(drv(pair('t2.large', undefined))).toBe('vif');
+    expect(drv(pair('r4.16xlarge', undefined))).toBe('ena');
+    expect(drv(pair('c5.large', undefined))).toBe('ena');
+    const pv = sh(pair('c3.8xlarge', false), 'client', 'ethtool -i eth0').stdout;
+    expect(pv).toContain('bus-info: vif-0\n');
+    const vf = sh(pair('c3.8xlarge', true), 'client', 'ethtool -i eth0').stdout;
+    expect(vf).toContain('version: 4.1.0-k\n');
+    expect(vf).toContain('supports-register-dump: yes\n');
+  });
+
+  it('ethtool -S: netfront has one counter, ixgbevf its own list and no allowance counters', () => {
+    expect(sh(pair('c3.8xlarge', false), 'client', 'ethtool -S eth0').stdout).toBe(
+      'NIC statistics:\n     rx_gso_checksum_fixup: 0\n',
+    );
+    const vf = sh(pair('c3.8xlarge', true), 'client', 'ethtool -S eth0').stdout;
+    expect(vf).toMatch(/^NIC statistics:\n {5}rx_packets: 0\n {5}tx_packets: 0\n/);
+    expect(vf).toContain('tx_queue_1_packets');
+    expect(vf).not.toContain('tx_queue_2_packets');
+    expect(vf).not.toContain('allowance');
+    // the first ENA on Xen: ENA's counters, without the Nitro card's allowances
+    const xenEna = sh(pair('r4.large', undefined), 'client', 'ethtool -S eth0').stdout;
+    expect(xenEna).toContain('queue_0_tx_cnt');
+    expect(xenEna).not.toContain('bw_out_allowance_exceeded');
+    expect(sh(pair('c5.large', undefined), 'client', 'ethtool -S eth0').stdout).toContain(
+      'bw_out_allowance_exceeded',
+    );
+  });
+
+  it('what a driver lacks, the kernel refuses; ixgbevf clamps ring sizes as its driver does', () => {
+    const pv = pair('c3.8xlarge', false);
+    const g = sh(pv, 'client', 'ethtool -g eth0');
+    expect(g.exitCode).toBe(1);
+    expect(g.stderr).toBe('netlink error: Operation not supported\n');
+    expect(sh(pv, 'client', 'ethtool -n eth0').stderr).toContain(
+      'Cannot get RX rings: Operation not supported',
+    );
+    const vf = pair('c3.8xlarge', true);
+    expect(sh(vf, 'client', 'ethtool -l eth0').stderr).toBe('netlink error: Operation not supported\n');
+    expect(sh(vf, 'client', 'ethtool -g eth0').stdout).toMatch(/Pre-set maximums:\nRX:\t\t\t4096\n/);
+    expect(sh(vf, 'client', 'ethtool -g eth0').stdout).toMatch(/Current hardware settings:\nRX:\t\t\t512\n/);
+    // the kernel refuses more than the maximum; below it ixgbevf_set_ringparam aligns up to 8
+    expect(sh(vf, 'client', 'ethtool -G eth0 rx 9999').stderr).toContain(
+      'requested ring size exceeds maximum',
+    );
+    expect(sh(vf, 'client', 'ethtool -G eth0 rx 100').exitCode).toBe(0);
+    expect(sh(vf, 'client', 'ethtool -g eth0').stdout).toMatch(/Current hardware settings:\nRX:\t\t\t104\n/);
+  });
+});
+
+describe('the path view draws what is there', () => {
+  const layoutOf = (lab: Lab) => new PathRecorder(lab).layout();
+
+  it('PV: dom0 netback instead of a Nitro card; SR-IOV on c3: the host VPC layer; C4: the Nitro v1 card', () => {
+    const pv = layoutOf(pair('c3.8xlarge', false)).instances[0]!;
+    expect(pv.path).toBe('xen-pv');
+    expect(pv.driver).toBe('vif');
+    expect(pv.hostLayerLabel).not.toMatch(/Nitro/);
+    const egress = pv.stages.find((s) => s.name === 'nitro_egress')!;
+    expect(egress.label).toBe('dom0 netback · egress');
+    expect(egress.parts.map((p) => p.id)).toContain('netback');
+    expect(pv.stages.every((s) => !/Nitro/.test(s.label))).toBe(true);
+    const vf = layoutOf(pair('c3.8xlarge', true)).instances[0]!;
+    expect(vf.hostLayerLabel).toBe('Intel 82599 VF · host VPC layer');
+    expect(vf.stages.every((s) => !/Nitro/.test(s.label))).toBe(true);
+    expect(vf.queues).toBe(2);
+    expect(layoutOf(pair('c4.8xlarge', undefined)).instances[0]!.hostLayerLabel).toMatch(/Nitro v1/);
+    const nitro = layoutOf(pair('c7i.large', undefined)).instances[0]!;
+    expect(nitro.hostLayerLabel).toBe('Nitro card');
+    expect(nitro.stages.find((s) => s.name === 'nitro_egress')!.label).toBe('Nitro card · egress');
+  });
+});
+
+describe('the scenario chooses enhanced networking as a launch would', () => {
+  const parse = (type: string, enhancedNetworking: boolean) =>
+    parseScenario({ version: 4, instances: [{ name: 'a', type, enhancedNetworking }] });
+
+  it('refuses turning ENA off on Nitro and turning it on where the type has none', () => {
+    const nitro = parse('c5.large', false);
+    expect(nitro.ok).toBe(false);
+    if (!nitro.ok)
+      expect(nitro.errors).toContain(
+        "instances[0].enhancedNetworking: Enhanced networking with the Elastic Network Adapter (ENA) is required for the 'c5.large' instance type",
+      );
+    const t2 = parse('t2.large', true);
+    expect(t2.ok).toBe(false);
+    expect(parse('c3.8xlarge', false).ok).toBe(true);
+  });
+
+  it('defaults to on where the type offers it', () => {
+    const r = parseScenario({
+      version: 4,
+      instances: [
+        { name: 'a', type: 'c3.large' },
+        { name: 'b', type: 't2.large' },
+      ],
+    });
+    expect(r.ok && r.scenario.instances.map((i) => i.enhancedNetworking)).toEqual([true, false]);
+  });
+});
