@@ -31,6 +31,8 @@ import type {
   AdvanceRequest,
   ChartSeries,
   ChartSeriesRequest,
+  LadderSeries,
+  LadderSeriesRequest,
   CommandLogEntry,
   CounterSet,
   Frame,
@@ -53,6 +55,7 @@ import {
   transferablesOf,
 } from '../src/protocol/sim-api';
 import { parseScenario, type Scenario } from '../src/scenario/schema';
+import { ladderWindowOf } from '../src/lib/ladder';
 
 const NCOL = SAMPLE_COLUMNS_PER_INSTANCE.length;
 /** Shortest time window a path frame covers. */
@@ -586,6 +589,26 @@ export class SimService implements SimApi {
     ]);
   }
 
+  ladderSeries(req: LadderSeriesRequest): LadderSeries {
+    const lab = this.lab;
+    const charts = this.need().charts;
+    const now = lab.nowNs;
+    const { focusNs, focus } = charts.ladderFocus(req.host, req.atNs, now);
+    const fine = ladderWindowOf('10us', focusNs);
+    const ms = ladderWindowOf('1ms', focusNs);
+    const out: LadderSeries = {
+      host: [...lab.instances.keys()][req.host] ?? String(req.host),
+      focusNs,
+      focus,
+      fine: charts.bytesOut(req.host, fine[0], fine[1], 10_000, now),
+      ms: charts.bytesOut(req.host, ms[0], ms[1], 1_000_000, now),
+      lastOutNs: charts.lastOutNs[req.host] ?? null,
+      maxBatch: lab.maxBatch,
+      nowNs: now,
+    };
+    return Comlink.transfer(out, [out.fine.bytes.buffer as ArrayBuffer, out.ms.bytes.buffer as ArrayBuffer]);
+  }
+
   crash(how: 'throw' | 'hang'): void {
     if (how === 'hang') {
       // a model that never yields: what the client's overrun timer is for
@@ -780,6 +803,7 @@ export class SimService implements SimApi {
       into[k++] = creditsAt(inst.nitro.creditsOut, this.lab.nowNs);
       into[k++] = drops[i++] ?? 0;
       into[k++] = creditsAt(inst.nitro.creditsIn, this.lab.nowNs);
+      into[k++] = inst.nitro.traffic.bytesOut;
     }
   }
 

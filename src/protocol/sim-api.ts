@@ -85,6 +85,38 @@ export interface ChartSeries {
   drops: Array<{ host: string; stage: string; reason: string; packets: Float64Array }>;
 }
 
+/**
+ * Ask for one instance's bytes out around an instant at 10 µs and 1 ms: the averaging ladder's two
+ * finest strips (src/lib/ladder.ts; the coarser ones come from the counter samples). Without an
+ * instant (`atNs` null) the worker picks the burst: the last millisecond while the instance sends,
+ * else the busiest millisecond of the last second it sent.
+ */
+export interface LadderSeriesRequest {
+  host: number;
+  atNs: number | null;
+}
+
+/** Bytes out per step from t0Ns (NaN: no longer kept, or not yet reached). */
+export interface BytesOut {
+  t0Ns: number;
+  stepNs: number;
+  bytes: Float64Array;
+}
+
+export interface LadderSeries {
+  host: string;
+  /** The instant the strips are around, and why: asked for, sending now, or its last burst. */
+  focusNs: number;
+  focus: 'asked' | 'sending' | 'last-burst' | 'idle';
+  fine: BytesOut;
+  ms: BytesOut;
+  /** When the instance last sent a batch (null: never); the ladder's burst when no instant is chosen. */
+  lastOutNs: number | null;
+  /** Packets a batch carries at most (settings.batch): above 1, 10 µs sums are batch-sized. */
+  maxBatch: number;
+  nowNs: number;
+}
+
 export type LoadResult =
   | {
       ok: true;
@@ -114,8 +146,10 @@ export type LoadResult =
 /**
  * Sample columns, per instance in lab order, repeated: cumulative counters read at the sample
  * instant (rates are their differences); credits_*_bits are levels (burst credits held, NaN for an
- * instance type without credits). Sampled on the session's 1 ms checkpoints while
- * commands run, and at the end of every frame.
+ * instance type without credits); network_out_bytes is what CloudWatch's NetworkOut counts (IP
+ * bytes the Nitro card sent on, after its shapers: engine/metrics/eni-traffic.ts), where tx_bytes
+ * is what the ENA handed the card (IP + Ethernet header, before them). Sampled on the session's
+ * 1 ms checkpoints while commands run, and at the end of every frame.
  */
 export const SAMPLE_COLUMNS_PER_INSTANCE = [
   'tx_bytes',
@@ -128,6 +162,7 @@ export const SAMPLE_COLUMNS_PER_INSTANCE = [
   'credits_out_bits',
   'drops',
   'credits_in_bits',
+  'network_out_bytes',
 ] as const;
 
 /** Reusable typed arrays of a frame (handed back by the client for the next frame). */
@@ -297,6 +332,8 @@ export interface SimApi {
   nitroTables(host: number): NitroTables | null;
   /** The charts' latency percentiles and drops by reason over a window (typed arrays, transferred). */
   chartSeries(req: ChartSeriesRequest): ChartSeries;
+  /** The averaging ladder's 10 µs and 1 ms bytes out of one instance (typed arrays, transferred). */
+  ladderSeries(req: LadderSeriesRequest): LadderSeries;
   /** Lessons: start a step's observation window now (commands before it are forgotten). */
   lessonBegin(): boolean;
   /** Lessons: what the lab reported since the step began (snapshots around every command). */

@@ -19,6 +19,8 @@ import type {
   ChartSeries,
   ChartSeriesRequest,
   LabFileInfo,
+  LadderSeries,
+  LadderSeriesRequest,
   CommandLogEntry,
   LoadResult,
   RunUntil,
@@ -91,6 +93,8 @@ export interface LabController {
   labFiles?(): Promise<LabFileInfo[]>;
   /** A file's bytes for download; null when it is gone or the worker failed. */
   readLabFile?(host: string, path: string): Promise<Uint8Array | null>;
+  /** The averaging ladder's 10 µs and 1 ms bytes out; null when the worker failed (absent in test doubles). */
+  ladderSeries?(req: LadderSeriesRequest): Promise<LadderSeries | null>;
   dispose(): void;
 }
 
@@ -396,6 +400,9 @@ export function createLabController(
     },
     readLabFile(host, path) {
       return client.readLabFile(host, path).catch(() => null);
+    },
+    ladderSeries(req) {
+      return client.ladderSeries(req).catch(() => null);
     },
     async submit(line) {
       const st = store.getState();

@@ -23,6 +23,8 @@ import type {
   ChartSeries,
   ChartSeriesRequest,
   LabFileInfo,
+  LadderSeries,
+  LadderSeriesRequest,
   CommandLogEntry,
   Frame,
   FrameBuffers,
@@ -268,6 +270,10 @@ export class SimClient {
 
   chartSeries(req: ChartSeriesRequest): Promise<ChartSeries> {
     return this.run(() => this.api().chartSeries(req));
+  }
+
+  ladderSeries(req: LadderSeriesRequest): Promise<LadderSeries> {
+    return this.run(() => this.api().ladderSeries(req));
   }
 
   /** Test hook (e2e): make the worker hang or die. */

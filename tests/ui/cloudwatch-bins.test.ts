@@ -114,3 +114,23 @@ describe('the wall clock reaches the charts', () => {
     expect(r.ok && r.wallClockStartMs).toBe(Date.UTC(2024, 11, 2, 16, 59, 57));
   });
 });
+
+describe('periods of a long run', () => {
+  it('the 1-minute datapoints stay exact when the fine samples of the first minutes are trimmed (a 600 s run at 1 ms)', () => {
+    // 1,000 rows kept; 10 ms samples of 1 GB/s for 130 s: the first minute's rows are long gone
+    const s = new SeriesBuffer(1000);
+    s.reset(1);
+    for (let t = 0; t <= 130e9; t += 10e6) s.appendRow(t, [t]);
+    expect(s.length).toBe(1000);
+    expect(s.times[0]).toBeGreaterThan(120e9);
+    expect(cloudWatchDatapoints(s, 0, 60e9).map((d) => d.sum)).toEqual([60e9, 60e9]);
+    // the per-second rows: one a second for the whole run, the sample at each second
+    expect(s.seconds!.length).toBe(131);
+    expect(s.seconds!.value(61, 0)).toBe(61e9);
+    // a rewind drops them too, and the run goes on from there
+    s.truncateAfter(125e9);
+    expect(s.seconds!.length).toBe(126);
+    s.appendRow(126.5e9, [1]);
+    expect(s.seconds!.times[s.seconds!.length - 1]).toBe(126e9);
+  });
+});

@@ -16,12 +16,13 @@ import {
   COARSE_STEP_NS,
   CounterSeries,
   counterSeries,
+  DETAIL_STEP_NS,
   LATENCY_BINS,
   latencyBin,
   latencyBinMid,
   MS_STEP_NS,
 } from './recorder';
-import { GrowArray } from './time-ring';
+import { GrowArray, TimeRing } from './time-ring';
 
 /**
  * 1 ms buckets kept (16.4 s). Bounded small on purpose: the worker keeps up to 8 frozen runs as
@@ -30,6 +31,12 @@ import { GrowArray } from './time-ring';
 export const FINE_BUCKETS = 1 << 14;
 /** Non-empty (bucket, bin) entries the 1 ms tier keeps at most, per instance (2.5 MB). */
 export const FINE_MAX_ENTRIES = 1 << 18;
+/** 10 µs buckets of each instance's bytes out kept (655 ms): the averaging ladder's finest strip. */
+export const OUT_10US_BUCKETS = 1 << 16;
+/** 1 ms buckets of each instance's bytes out kept (16.4 s): the ladder's millisecond strip. */
+export const OUT_MS_BUCKETS = 1 << 14;
+/** Bytes the ENA counts per packet beyond its IP length (the Ethernet header), as the full recorder. */
+const ETH_HDR = 14;
 /** The percentiles the charts draw. */
 export const LATENCY_QUANTILES = [0.5, 0.99, 0.999] as const;
 
@@ -253,7 +260,18 @@ export interface ChartSeriesResult {
   drops: DropSeries[];
 }
 
+/** An instance's bytes out in steps of 10 µs or 1 ms from t0Ns (NaN: no longer kept). */
+export interface BytesOutSeries {
+  t0Ns: number;
+  stepNs: number;
+  bytes: Float64Array;
+}
+
 export class ChartRecorder implements ProbeSink {
+  /** Bytes out per host at 10 µs and 1 ms (rings of the recent past), and when the host last sent. */
+  private readonly out10: (TimeRing | undefined)[] = [];
+  private readonly outMs: (TimeRing | undefined)[] = [];
+  readonly lastOutNs: number[] = [];
   private readonly fine: (HistTier | undefined)[] = [];
   private readonly coarse: (HistTier | undefined)[] = [];
   private readonly dropSeries: Array<{
@@ -282,7 +300,83 @@ export class ChartRecorder implements ProbeSink {
     this.coarse[host]!.add(atNs, bin, ns, pkt.count);
   }
 
-  leave(): void {}
+  /**
+   * Bytes out where the full recorder (and the ENA's tx_bytes) counts them: a TX ring's batch
+   * fetched by the device, IP length + the Ethernet header per packet.
+   */
+  leave(atNs: number, host: number, stage: ProbeStage, _queue: number, pkt: Packet): void {
+    if (stage !== 'tx_ring') return;
+    this.nowNs = atNs;
+    let r10 = this.out10[host];
+    let rMs = this.outMs[host];
+    if (r10 === undefined || rMs === undefined) {
+      r10 = new TimeRing(DETAIL_STEP_NS, OUT_10US_BUCKETS);
+      rMs = new TimeRing(MS_STEP_NS, OUT_MS_BUCKETS);
+      this.out10[host] = r10;
+      this.outMs[host] = rMs;
+    }
+    const bytes = pkt.count * (pkt.sizeBytes + ETH_HDR);
+    const i10 = Math.floor(atNs / DETAIL_STEP_NS);
+    r10.advance(i10, 0);
+    r10.add(i10, bytes);
+    const ims = Math.floor(atNs / MS_STEP_NS);
+    rMs.advance(ims, 0);
+    rMs.add(ims, bytes);
+    this.lastOutNs[host] = atNs;
+  }
+
+  /**
+   * The instant the averaging ladder shows for `host`: `atNs` when asked; while the host sends (a
+   * batch in the last millisecond), the middle of the last millisecond; else the middle of the
+   * busiest millisecond in the last second it sent (its burst); the clock when it never sent.
+   */
+  ladderFocus(
+    host: number,
+    atNs: number | null,
+    nowNs: number,
+  ): { focusNs: number; focus: 'asked' | 'sending' | 'last-burst' | 'idle' } {
+    if (atNs !== null) return { focusNs: atNs, focus: 'asked' };
+    const last = this.lastOutNs[host];
+    const ring = this.outMs[host];
+    if (last === undefined || ring === undefined) return { focusNs: nowNs, focus: 'idle' };
+    if (nowNs - last <= MS_STEP_NS) return { focusNs: Math.max(0, nowNs - MS_STEP_NS / 2), focus: 'sending' };
+    const hi = Math.floor(last / MS_STEP_NS);
+    let best = hi;
+    let bestV = -1;
+    for (let b = hi; b > hi - 1000 && b >= ring.lo; b--) {
+      const v = ring.get(b);
+      if (v > bestV) {
+        bestV = v;
+        best = b;
+      }
+    }
+    return { focusNs: best * MS_STEP_NS + MS_STEP_NS / 2, focus: 'last-burst' };
+  }
+
+  /**
+   * `host`'s bytes out over [fromNs, toNs) in buckets of `stepNs` (10 µs or 1 ms), read up to
+   * `nowNs`: 0 where nothing was sent, NaN before what the ring still holds or after `nowNs`.
+   */
+  bytesOut(
+    host: number,
+    fromNs: number,
+    toNs: number,
+    stepNs: 10_000 | 1_000_000,
+    nowNs: number,
+  ): BytesOutSeries {
+    const ring = (stepNs === DETAIL_STEP_NS ? this.out10 : this.outMs)[host];
+    const b0 = Math.floor(Math.max(0, fromNs) / stepNs);
+    const n = Math.max(0, Math.min(100_000, Math.ceil(toNs / stepNs) - b0));
+    const bytes = new Float64Array(n);
+    const last = Math.floor(nowNs / stepNs); // the bucket under way counts what it has so far
+    for (let k = 0; k < n; k++) {
+      const b = b0 + k;
+      if (b > last) bytes[k] = Number.NaN;
+      else if (ring === undefined || b > ring.hi) bytes[k] = 0;
+      else bytes[k] = ring.get(b);
+    }
+    return { t0Ns: b0 * stepNs, stepNs, bytes };
+  }
 
   drop(
     atNs: number,
@@ -361,6 +455,7 @@ export class ChartRecorder implements ProbeSink {
   get sizeBytes(): number {
     let n = 0;
     for (const t of [...this.fine, ...this.coarse]) if (t) n += t.sizeBytes;
+    for (const r of [...this.out10, ...this.outMs]) if (r) n += r.sizeBytes;
     for (const d of this.dropSeries) n += d.s.sizeBytes;
     return n;
   }

@@ -117,9 +117,18 @@ export function cloudWatchDatapoints(
   return periodNs === 60e9 ? minutes : fiveMinuteDatapoints(minutes, wallClockStartMs);
 }
 
+/**
+ * The rows periods of whole seconds are built from: the per-second rows (the whole run), when the
+ * buffer keeps them and the run has reached a second; else the samples themselves.
+ */
+export function wholeSeconds(series: SeriesBuffer): SeriesBuffer {
+  const sec = series.seconds;
+  return sec && sec.length > 0 ? sec : series;
+}
+
 /** One datapoint per whole clock minute that is over: that minute's bytes (SampleCount 1). */
 function minuteDatapoints(series: SeriesBuffer, col: number, wallClockStartMs: number): CwDatapoint[] {
-  return binnedRate(series, col, 60e9, 60, cwOriginNs(wallClockStartMs, 60e9)).map((m) => ({
+  return binnedRate(wholeSeconds(series), col, 60e9, 60, cwOriginNs(wallClockStartMs, 60e9)).map((m) => ({
     fromNs: m.fromNs,
     toNs: m.toNs,
     sum: m.rate,
@@ -205,7 +214,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
   const gbps = 8 / 1e9;
   const clock = inp.wallClockStartMs ?? 0;
   // CloudWatch's datapoints of the client's NetworkOut: the rate chart's lines and the NetworkOut chart
-  const cwMinutes = minuteDatapoints(series, c(client, 'tx_bytes'), clock);
+  const cwMinutes = minuteDatapoints(series, c(client, 'network_out_bytes'), clock);
   const cwFive = fiveMinuteDatapoints(cwMinutes, clock);
   /** A datapoint as a rate over its period (Sum × 8 ÷ period), in Gbit/s. */
   const asRate = (d: CwDatapoint): Seg => ({
@@ -242,7 +251,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       colour: PALETTE.green,
       width: 2.5,
       dash: DASH,
-      segs: bins(binnedRate(series, c(client, 'tx_bytes'), 1e9, gbps)),
+      segs: bins(binnedRate(wholeSeconds(series), c(client, 'tx_bytes'), 1e9, gbps)),
     });
   rateLines.push(
     {
@@ -400,7 +409,7 @@ export function buildCharts(inp: ChartInputs): ChartDef[] {
       unit: 'Gbit/s',
       lines: rateLines,
       source:
-        "ENA byte counters (IP + Ethernet header), averaged per pixel, 1 ms at finest: out is what the instance hands its Nitro card, before the card's shapers queue or drop; in is what reaches the RX rings. iperf3's own intervals from its -J report. CloudWatch's 1-minute datapoints exist for complete minutes; the 5-minute one (basic monitoring) is published on Nitro after its first minute and updated each minute, so its Sum / 300 climbs while its 5 minutes run.",
+        "ENA byte counters (IP + Ethernet header), averaged per pixel, 1 ms at finest: out is what the instance hands its Nitro card, before the card's shapers queue or drop; in is what reaches the RX rings. iperf3's own intervals from its -J report. CloudWatch's NetworkOut counts what the card sent on (IP bytes, after its shapers), as aws cloudwatch prints it; its 1-minute datapoints exist for complete minutes; the 5-minute one (basic monitoring) is published on Nitro after its first minute and updated each minute, so its Sum / 300 climbs while its 5 minutes run.",
     },
     {
       id: 'cloudwatch',
