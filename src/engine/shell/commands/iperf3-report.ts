@@ -380,6 +380,38 @@ function intervalSample(it: Iperf3Interval, id: number): Iperf3IntervalStream | 
 // ---------------------------------------------------------------------------------------------
 // Text output
 
+/** One group's samples of an interval and the totals its [SUM] line and JSON `sum` report. */
+interface IntervalGroup {
+  readonly samples: { readonly s: View['streams'][number]; readonly smp: Iperf3IntervalStream }[];
+  bytes: number;
+  /** Retransmits of the group's senders, counted when `shr`. */
+  retrans: number;
+  /** UDP: datagrams sent (sender group) or expected by the receiver (receiver group). */
+  packets: number;
+  lost: number;
+  jitterSum: number;
+}
+
+function intervalGroup(v: View, it: Iperf3Interval, mustSend: boolean, shr: boolean): IntervalGroup {
+  const g: IntervalGroup = { samples: [], bytes: 0, retrans: 0, packets: 0, lost: 0, jitterSum: 0 };
+  for (const s of v.streams) {
+    if (s.sender !== mustSend) continue;
+    const smp = intervalSample(it, s.info.id);
+    if (!smp) continue;
+    g.samples.push({ s, smp });
+    g.bytes += (s.sender ? smp.sender : smp.receiver).bytes;
+    if (v.tcp) {
+      if (shr && s.sender) g.retrans += smp.sender.retransmits ?? 0;
+    } else if (s.sender) g.packets += smp.sender.packets ?? 0;
+    else {
+      g.packets += smp.receiver.packets ?? 0;
+      g.lost += smp.receiver.lostPackets ?? 0;
+      g.jitterSum += smp.receiver.jitterMs ?? 0;
+    }
+  }
+  return g;
+}
+
 function printIntervals(v: View, out: string[]): void {
   const { data } = v;
   const first = v.streams[0];
@@ -393,44 +425,27 @@ function printIntervals(v: View, out: string[]): void {
     for (const mustSend of groups(v)) {
       const mbuf = roleTag(v, mustSend);
       const zbuf = v.mode === BIDIRECTIONAL ? '          ' : '';
-      let bytes = 0;
-      let retrans = 0;
-      let packets = 0;
-      let lost = 0;
-      let jitterSum = 0;
-      for (const s of v.streams) {
-        if (s.sender !== mustSend) continue;
-        const smp = intervalSample(it, s.info.id);
-        if (!smp) continue;
+      const g = intervalGroup(v, it, mustSend, shr);
+      for (const { s, smp } of g.samples) {
         if (s === first) {
           if (idx === 0) out.push(intervalHeader(v, shr));
           else if (data.numStreams > 1) out.push(REPORT_BW_SEPARATOR);
         }
         out.push(streamIntervalLine(v, s, smp, shr, mbuf, zbuf));
-        const side = s.sender ? smp.sender : smp.receiver;
-        bytes += side.bytes;
-        if (v.tcp) {
-          if (shr) retrans += smp.sender.retransmits ?? 0;
-        } else if (s.sender) packets += smp.sender.packets ?? 0;
-        else {
-          packets += smp.receiver.packets ?? 0;
-          lost += smp.receiver.lostPackets ?? 0;
-          jitterSum += smp.receiver.jitterMs ?? 0;
-        }
       }
       if (data.numStreams > 1 && firstSample) {
         // Timing of the sum comes from the first stream (iperf_print_intermediate).
         const st = firstSample.startSec;
         const et = firstSample.endSec;
-        const rate = unitSnprintf(bandwidthOf(bytes, et - st), v.format);
-        const h = head('[SUM]', mbuf, st, et, unitSnprintf(bytes, 'A'), rate);
+        const rate = unitSnprintf(bandwidthOf(g.bytes, et - st), v.format);
+        const h = head('[SUM]', mbuf, st, et, unitSnprintf(g.bytes, 'A'), rate);
         const omitted = firstSample.omitted ? '(omitted)' : '';
         if (v.tcp) {
-          out.push(h + (shr && mustSend ? tailRetrans(retrans, omitted) : tailBw(omitted)));
-        } else if (mustSend) out.push(h + tailUdpSender(zbuf, packets, omitted));
+          out.push(h + (shr && mustSend ? tailRetrans(g.retrans, omitted) : tailBw(omitted)));
+        } else if (mustSend) out.push(h + tailUdpSender(zbuf, g.packets, omitted));
         else {
-          const pct = packets > 0 ? (100 * lost) / packets : 0;
-          out.push(h + tailUdp(jitterSum / data.numStreams, lost, packets, pct, omitted));
+          const pct = g.packets > 0 ? (100 * g.lost) / g.packets : 0;
+          out.push(h + tailUdp(g.jitterSum / data.numStreams, g.lost, g.packets, pct, omitted));
         }
       }
     }
@@ -500,6 +515,61 @@ function endTimes(v: View): { senderTime: number; receiverTime: number; endTime:
   return { senderTime, receiverTime: receiverSeconds, endTime: receiverSeconds };
 }
 
+/**
+ * One group of the end-of-test summary (the streams that must be senders, or not: see `groups`)
+ * with the totals iperf_print_results and its JSON counterpart add up, in stream order.
+ */
+interface EndGroup {
+  /** Whether this group's sender lines report retransmits. */
+  readonly shr: boolean;
+  readonly streams: { readonly socket: number; readonly sender: boolean; readonly e: Iperf3StreamEnd }[];
+  sent: number;
+  received: number;
+  retrans: number;
+  /** UDP: packets as the legacy sum counts them (the sender's count, else the receiver's). */
+  packets: number;
+  senderPackets: number;
+  receiverPackets: number;
+  lost: number;
+  jitterSum: number;
+}
+
+function endGroup(v: View, mustSend: boolean): EndGroup {
+  // With --bidir the receive-side group reports the other side's retransmit capability.
+  const shr = v.mode === BIDIRECTIONAL && !mustSend ? v.otherFinal : v.shrFinal;
+  const g: EndGroup = {
+    shr,
+    streams: [],
+    sent: 0,
+    received: 0,
+    retrans: 0,
+    packets: 0,
+    senderPackets: 0,
+    receiverPackets: 0,
+    lost: 0,
+    jitterSum: 0,
+  };
+  for (const s of v.streams) {
+    if (s.sender !== mustSend) continue;
+    const e = streamEnd(v.data, s.info.id);
+    g.streams.push({ socket: s.socket, sender: s.sender, e });
+    g.sent += e.sender.bytes;
+    g.received += e.receiver.bytes;
+    if (v.tcp) {
+      if (shr) g.retrans += e.sender.retransmits ?? 0;
+    } else {
+      const sentPackets = e.sender.packets ?? 0;
+      const expected = e.receiver.packets ?? 0;
+      g.packets += sentPackets || expected;
+      g.senderPackets += sentPackets;
+      g.receiverPackets += expected;
+      g.lost += e.receiver.lostPackets ?? 0;
+      g.jitterSum += e.receiver.jitterMs ?? 0;
+    }
+  }
+  return g;
+}
+
 function printSummary(v: View, out: string[]): void {
   const { data } = v;
   const bidir = v.mode === BIDIRECTIONAL;
@@ -511,110 +581,53 @@ function printSummary(v: View, out: string[]): void {
 
   const { senderTime, receiverTime } = endTimes(v);
   const server = v.side === 's';
+  /** The head of an end line: bytes over the whole test at their average rate. */
+  const endHead = (tag: string, mbuf: string, seconds: number, bytes: number): string =>
+    head(
+      tag,
+      mbuf,
+      0,
+      seconds,
+      unitSnprintf(bytes, 'A'),
+      unitSnprintf(bandwidthOf(bytes, seconds), v.format),
+    );
   for (const mustSend of groups(v)) {
     const mbuf = roleTag(v, mustSend);
-    // With --bidir the receive-side group reports the other side's retransmit capability.
-    const shr = bidir && !mustSend ? v.otherFinal : v.shrFinal;
-    let totalSent = 0;
-    let totalReceived = 0;
-    let totalRetrans = 0;
-    let totalPackets = 0;
-    let senderTotalPackets = 0;
-    let receiverTotalPackets = 0;
-    let lostPackets = 0;
-    let jitterSum = 0;
-    for (const s of v.streams) {
-      if (s.sender !== mustSend) continue;
-      const e = streamEnd(data, s.info.id);
-      const sent = e.sender.bytes;
-      const received = e.receiver.bytes;
-      totalSent += sent;
-      totalReceived += received;
-      const tag = idTag(s.socket);
+    const g = endGroup(v, mustSend);
+    const { shr } = g;
+    for (const { socket, sender, e } of g.streams) {
+      const tag = idTag(socket);
+      const sh = endHead(tag, mbuf, senderTime, e.sender.bytes);
+      const rh = endHead(tag, mbuf, receiverTime, e.receiver.bytes);
       if (v.tcp) {
-        if (shr) totalRetrans += e.sender.retransmits ?? 0;
-        const sh = head(
-          tag,
-          mbuf,
-          0,
-          senderTime,
-          unitSnprintf(sent, 'A'),
-          unitSnprintf(bandwidthOf(sent, senderTime), v.format),
-        );
-        if (!(server && !s.sender))
+        if (!(server && !sender))
           out.push(sh + (shr ? tailRetrans(e.sender.retransmits ?? 0, 'sender') : tailBw('sender')));
-        const rh = head(
-          tag,
-          mbuf,
-          0,
-          receiverTime,
-          unitSnprintf(received, 'A'),
-          unitSnprintf(bandwidthOf(received, receiverTime), v.format),
-        );
-        if (!(server && s.sender)) out.push(rh + tailBw('receiver'));
+        if (!(server && sender)) out.push(rh + tailBw('receiver'));
       } else {
-        const sentPackets = e.sender.packets ?? 0;
         const expected = e.receiver.packets ?? 0;
         const lost = e.receiver.lostPackets ?? 0;
-        totalPackets += sentPackets || expected;
-        senderTotalPackets += sentPackets;
-        receiverTotalPackets += expected;
-        lostPackets += lost;
-        jitterSum += e.receiver.jitterMs ?? 0;
-        const sh = head(
-          tag,
-          mbuf,
-          0,
-          senderTime,
-          unitSnprintf(sent, 'A'),
-          unitSnprintf(bandwidthOf(sent, senderTime), v.format),
-        );
-        if (!(server && !s.sender)) out.push(sh + tailUdp(0, 0, sentPackets, 0, 'sender'));
+        if (!(server && !sender)) out.push(sh + tailUdp(0, 0, e.sender.packets ?? 0, 0, 'sender'));
         // The out-of-order count is the local socket's, and iperf3 labels it [SUM] even per stream.
-        const ooo = s.sender ? 0 : (e.receiver.outOfOrder ?? 0);
+        const ooo = sender ? 0 : (e.receiver.outOfOrder ?? 0);
         if (ooo > 0)
           out.push(`[SUM]${mbuf} ${f41(0)}-${f41(senderTime)} sec  ${ooo} datagrams received out-of-order\n`);
-        const rh = head(
-          tag,
-          mbuf,
-          0,
-          receiverTime,
-          unitSnprintf(received, 'A'),
-          unitSnprintf(bandwidthOf(received, receiverTime), v.format),
-        );
         const pct = expected > 0 ? (100 * lost) / expected : 0;
-        if (!(server && s.sender))
+        if (!(server && sender))
           out.push(rh + tailUdp(e.receiver.jitterMs ?? 0, lost, expected, pct, 'receiver'));
       }
     }
     if (data.numStreams > 1) {
-      const sh = head(
-        '[SUM]',
-        mbuf,
-        0,
-        senderTime,
-        unitSnprintf(totalSent, 'A'),
-        unitSnprintf(bandwidthOf(totalSent, senderTime), v.format),
-      );
-      const rh = head(
-        '[SUM]',
-        mbuf,
-        0,
-        receiverTime,
-        unitSnprintf(totalReceived, 'A'),
-        unitSnprintf(bandwidthOf(totalReceived, receiverTime), v.format),
-      );
+      const sh = endHead('[SUM]', mbuf, senderTime, g.sent);
+      const rh = endHead('[SUM]', mbuf, receiverTime, g.received);
       if (v.tcp) {
         if (!(server && !mustSend))
-          out.push(sh + (shr ? tailRetrans(totalRetrans, 'sender') : tailBw('sender')));
+          out.push(sh + (shr ? tailRetrans(g.retrans, 'sender') : tailBw('sender')));
         if (!(server && mustSend)) out.push(rh + tailBw('receiver'));
       } else {
-        const pct = totalPackets > 0 ? (100 * lostPackets) / totalPackets : 0;
-        if (!(server && !mustSend)) out.push(sh + tailUdp(0, 0, senderTotalPackets, 0, 'sender'));
+        const pct = g.packets > 0 ? (100 * g.lost) / g.packets : 0;
+        if (!(server && !mustSend)) out.push(sh + tailUdp(0, 0, g.senderPackets, 0, 'sender'));
         if (!(server && mustSend))
-          out.push(
-            rh + tailUdp(jitterSum / data.numStreams, lostPackets, receiverTotalPackets, pct, 'receiver'),
-          );
+          out.push(rh + tailUdp(g.jitterSum / data.numStreams, g.lost, g.receiverPackets, pct, 'receiver'));
       }
     }
   }
@@ -752,15 +765,8 @@ function jsonInterval(v: View, it: Iperf3Interval, idx: number): JsonObject {
   const obj: JsonObject = { streams };
   const first = v.streams[0] ? intervalSample(it, v.streams[0].info.id) : undefined;
   groups(v).forEach((mustSend, gi) => {
-    let bytes = 0;
-    let retrans = 0;
-    let packets = 0;
-    let lost = 0;
-    let jitterSum = 0;
-    for (const s of v.streams) {
-      if (s.sender !== mustSend) continue;
-      const smp = intervalSample(it, s.info.id);
-      if (!smp) continue;
+    const g = intervalGroup(v, it, mustSend, shr);
+    for (const { s, smp } of g.samples) {
       const local = s.sender ? smp.sender : smp.receiver;
       const seconds = smp.endSec - smp.startSec;
       const base: JsonObject = {
@@ -771,10 +777,8 @@ function jsonInterval(v: View, it: Iperf3Interval, idx: number): JsonObject {
         bytes: local.bytes,
         bits_per_second: bandwidthOf(local.bytes, seconds) * 8,
       };
-      bytes += local.bytes;
       if (v.tcp) {
         if (shr && s.sender) {
-          retrans += smp.sender.retransmits ?? 0;
           Object.assign(base, {
             retransmits: smp.sender.retransmits ?? 0,
             snd_cwnd: smp.sender.sndCwndBytes ?? 0,
@@ -784,15 +788,10 @@ function jsonInterval(v: View, it: Iperf3Interval, idx: number): JsonObject {
             pmtu: smp.sender.pmtuBytes ?? 0,
           });
         }
-      } else if (s.sender) {
-        packets += smp.sender.packets ?? 0;
-        base.packets = smp.sender.packets ?? 0;
-      } else {
+      } else if (s.sender) base.packets = smp.sender.packets ?? 0;
+      else {
         const total = smp.receiver.packets ?? 0;
         const l = smp.receiver.lostPackets ?? 0;
-        packets += total;
-        lost += l;
-        jitterSum += smp.receiver.jitterMs ?? 0;
         Object.assign(base, {
           jitter_ms: smp.receiver.jitterMs ?? 0,
           lost_packets: l,
@@ -810,24 +809,29 @@ function jsonInterval(v: View, it: Iperf3Interval, idx: number): JsonObject {
       start: first.startSec,
       end: first.endSec,
       seconds,
-      bytes,
-      bits_per_second: bandwidthOf(bytes, seconds) * 8,
+      bytes: g.bytes,
+      bits_per_second: bandwidthOf(g.bytes, seconds) * 8,
     };
     if (v.tcp) {
-      if (shr && mustSend) sum.retransmits = retrans;
-    } else if (mustSend) sum.packets = packets;
+      if (shr && mustSend) sum.retransmits = g.retrans;
+    } else if (mustSend) sum.packets = g.packets;
     else
       Object.assign(sum, {
-        jitter_ms: jitterSum / data.numStreams,
-        lost_packets: lost,
-        packets,
-        lost_percent: packets > 0 ? (100 * lost) / packets : 0,
+        jitter_ms: g.jitterSum / data.numStreams,
+        lost_packets: g.lost,
+        packets: g.packets,
+        lost_percent: g.packets > 0 ? (100 * g.lost) / g.packets : 0,
       });
     sum.omitted = first.omitted ?? false;
     sum.sender = mustSend;
     obj[gi === 0 ? 'sum' : 'sum_bidir_reverse'] = sum;
   });
   return obj;
+}
+
+/** start/end/seconds/bytes/bits_per_second, the head of every end-of-test JSON object. */
+function jsonSpan(end: number, seconds: number, bytes: number, rateSeconds: number): JsonObject {
+  return { start: 0, end, seconds, bytes, bits_per_second: bandwidthOf(bytes, rateSeconds) * 8 };
 }
 
 function jsonEnd(v: View): JsonObject {
@@ -838,31 +842,14 @@ function jsonEnd(v: View): JsonObject {
   const gs = groups(v);
   gs.forEach((mustSend, gi) => {
     const suffix = gi === 0 ? '' : '_bidir_reverse';
-    const shr = v.mode === BIDIRECTIONAL && !mustSend ? v.otherFinal : v.shrFinal;
-    let totalSent = 0;
-    let totalReceived = 0;
-    let totalRetrans = 0;
-    let totalPackets = 0;
-    let senderTotalPackets = 0;
-    let receiverTotalPackets = 0;
-    let lostPackets = 0;
-    let jitterSum = 0;
-    for (const s of v.streams) {
-      if (s.sender !== mustSend) continue;
-      const e = streamEnd(data, s.info.id);
-      totalSent += e.sender.bytes;
-      totalReceived += e.receiver.bytes;
+    const g = endGroup(v, mustSend);
+    for (const { socket, e } of g.streams) {
       if (v.tcp) {
         const sender: JsonObject = {
-          socket: s.socket,
-          start: 0,
-          end: senderTime,
-          seconds: senderTime,
-          bytes: e.sender.bytes,
-          bits_per_second: bandwidthOf(e.sender.bytes, senderTime) * 8,
+          socket,
+          ...jsonSpan(senderTime, senderTime, e.sender.bytes, senderTime),
         };
-        if (shr) {
-          totalRetrans += e.sender.retransmits ?? 0;
+        if (g.shr) {
           Object.assign(sender, {
             retransmits: e.sender.retransmits ?? 0,
             max_snd_cwnd: e.sender.maxSndCwndBytes ?? 0,
@@ -874,36 +861,21 @@ function jsonEnd(v: View): JsonObject {
         }
         sender.sender = mustSend;
         const receiver: JsonObject = {
-          socket: s.socket,
-          start: 0,
-          end: receiverTime,
-          seconds: endTime,
-          bytes: e.receiver.bytes,
-          bits_per_second: bandwidthOf(e.receiver.bytes, receiverTime) * 8,
+          socket,
+          ...jsonSpan(receiverTime, endTime, e.receiver.bytes, receiverTime),
           sender: mustSend,
         };
         streams.push({ sender, receiver });
       } else {
         const sentPackets = e.sender.packets ?? 0;
-        const expected = e.receiver.packets ?? 0;
         const lost = e.receiver.lostPackets ?? 0;
-        const packetCount = sentPackets || expected;
-        totalPackets += packetCount;
-        senderTotalPackets += sentPackets;
-        receiverTotalPackets += expected;
-        lostPackets += lost;
-        jitterSum += e.receiver.jitterMs ?? 0;
         streams.push({
           udp: {
-            socket: s.socket,
-            start: 0,
-            end: senderTime,
-            seconds: senderTime,
-            bytes: e.sender.bytes,
-            bits_per_second: bandwidthOf(e.sender.bytes, senderTime) * 8,
+            socket,
+            ...jsonSpan(senderTime, senderTime, e.sender.bytes, senderTime),
             jitter_ms: e.receiver.jitterMs ?? 0,
             lost_packets: lost,
-            packets: packetCount,
+            packets: sentPackets || (e.receiver.packets ?? 0),
             lost_percent: sentPackets > 0 ? (100 * lost) / sentPackets : 0,
             out_of_order: e.receiver.outOfOrder ?? 0,
             sender: mustSend,
@@ -912,63 +884,41 @@ function jsonEnd(v: View): JsonObject {
       }
     }
     if (v.tcp) {
-      const sumSent: JsonObject = {
-        start: 0,
-        end: senderTime,
-        seconds: senderTime,
-        bytes: totalSent,
-        bits_per_second: bandwidthOf(totalSent, senderTime) * 8,
-      };
-      if (shr) sumSent.retransmits = totalRetrans;
+      const sumSent = jsonSpan(senderTime, senderTime, g.sent, senderTime);
+      if (g.shr) sumSent.retransmits = g.retrans;
       sumSent.sender = mustSend;
       end[`sum_sent${suffix}`] = sumSent;
       end[`sum_received${suffix}`] = {
-        start: 0,
-        end: receiverTime,
-        seconds: receiverTime,
-        bytes: totalReceived,
-        bits_per_second: bandwidthOf(totalReceived, receiverTime) * 8,
+        ...jsonSpan(receiverTime, receiverTime, g.received, receiverTime),
         sender: mustSend,
       };
     } else {
-      const jitter = jitterSum / data.numStreams;
-      const pct = totalPackets > 0 ? (100 * lostPackets) / totalPackets : 0;
+      const jitter = g.jitterSum / data.numStreams;
+      const pct = g.packets > 0 ? (100 * g.lost) / g.packets : 0;
       // Legacy "sum": sender's bytes and rate with the receiver's loss figures (iperf_print_results).
       end[`sum${suffix}`] = {
-        start: 0,
-        end: receiverTime,
-        seconds: receiverTime,
-        bytes: totalSent,
-        bits_per_second: bandwidthOf(totalSent, senderTime) * 8,
+        ...jsonSpan(receiverTime, receiverTime, g.sent, senderTime),
         jitter_ms: jitter,
-        lost_packets: lostPackets,
-        packets: totalPackets,
+        lost_packets: g.lost,
+        packets: g.packets,
         lost_percent: pct,
         sender: mustSend,
       };
       // sum_sent / sum_received (esnet/iperf PR #1174, iperf 3.11+) mirror the text summary lines.
       end[`sum_sent${suffix}`] = {
-        start: 0,
-        end: senderTime,
-        seconds: senderTime,
-        bytes: totalSent,
-        bits_per_second: bandwidthOf(totalSent, senderTime) * 8,
+        ...jsonSpan(senderTime, senderTime, g.sent, senderTime),
         jitter_ms: 0,
         lost_packets: 0,
-        packets: senderTotalPackets,
+        packets: g.senderPackets,
         lost_percent: 0,
         sender: mustSend,
       };
       end[`sum_received${suffix}`] = {
-        start: 0,
-        end: receiverTime,
-        seconds: receiverTime,
-        bytes: totalReceived,
-        bits_per_second: bandwidthOf(totalReceived, receiverTime) * 8,
+        ...jsonSpan(receiverTime, receiverTime, g.received, receiverTime),
         jitter_ms: jitter,
-        lost_packets: lostPackets,
-        packets: receiverTotalPackets,
-        lost_percent: receiverTotalPackets > 0 ? (100 * lostPackets) / receiverTotalPackets : 0,
+        lost_packets: g.lost,
+        packets: g.receiverPackets,
+        lost_percent: g.receiverPackets > 0 ? (100 * g.lost) / g.receiverPackets : 0,
         sender: mustSend,
       };
     }
