@@ -2,19 +2,21 @@
  * `npm run lab -- [options] -- "COMMAND" ["COMMAND" ...]`: the headless lab from a terminal.
  *
  * Options: --client TYPE, --server TYPE, --placement cluster|same-az|cross-az|internet, --seed N,
- * --json, --scenario FILE, --batch auto|N. Commands run on the client unless prefixed `server:`.
+ * --json, --scenario FILE, --batch auto|N, --out DIR (where files the tools wrote are copied). Commands run on the client unless prefixed `server:`.
  * Without commands, a scenario file's `script` runs line after line, or its `session` (v4: what
  * was typed in the lab's terminal) is typed again, each line at its simulated instant.
  * Exit code 0 when the lab ran (a command that fails prints its tool's error and the run goes on);
  * 2 with a one-line message on stderr for bad input.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileSize, toBytes } from '../engine/shell/files';
 import { InteractiveSession } from '../engine/interactive-session';
 import { createLab, LabSession, type RunRecord } from '../engine/runner';
 import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../scenario/schema';
 
 const USAGE =
-  'usage: npm run lab -- [--client TYPE] [--server TYPE] [--placement cluster|same-az|cross-az|internet] [--seed N] [--batch auto|N] [--json] [--scenario FILE] -- "COMMAND" ["COMMAND" ...]';
+  'usage: npm run lab -- [--client TYPE] [--server TYPE] [--placement cluster|same-az|cross-az|internet] [--seed N] [--batch auto|N] [--json] [--scenario FILE] [--out DIR] -- "COMMAND" ["COMMAND" ...]';
 
 function die(msg: string): never {
   process.stderr.write(`lab: ${msg}\n`);
@@ -29,6 +31,8 @@ interface CliArgs {
   batch?: 'auto' | number;
   json: boolean;
   scenarioFile?: string;
+  /** Where the files the tools wrote (`tcpdump -w`, `> out.txt`) are copied after the run. */
+  outDir?: string;
   commands: string[];
 }
 
@@ -80,6 +84,9 @@ export function parseCliArgs(argv: string[]): CliArgs | { error: string } {
           break;
         case '--scenario':
           a.scenarioFile = need(t);
+          break;
+        case '--out':
+          a.outDir = need(t);
           break;
         case '-h':
         case '--help':
@@ -184,6 +191,22 @@ export function main(argv: string[]): number {
     const session = new LabSession(lab);
     for (const line of commands) show(session.run(line));
     show(session.close());
+  }
+  if (args.outDir) {
+    // DIR/HOST/NAME for ~/NAME, DIR/HOST/tmp/NAME for /tmp/NAME
+    for (const f of lab.files.all()) {
+      const rel = f.path.startsWith('/home/ec2-user/')
+        ? f.path.slice('/home/ec2-user/'.length)
+        : f.path.slice(1);
+      const dest = join(args.outDir, f.host, rel);
+      try {
+        mkdirSync(dirname(dest), { recursive: true });
+        writeFileSync(dest, toBytes(f.file.data));
+      } catch (e) {
+        die(`cannot write ${dest}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      process.stderr.write(`lab: wrote ${dest} (${fileSize(f.file.data)} bytes)\n`);
+    }
   }
   if (args.json) {
     const doc = {

@@ -7,7 +7,7 @@
  * Every spawn is short (-t 1 at most) and they run concurrently: tsx start-up dominates.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -308,5 +308,28 @@ describe.concurrent('lab CLI: runs', () => {
     ]);
     // c5n.18xlarge: 72 vCPUs, 32 queues per ENI (ENA combined channels)
     expect(runs[0]!.output).toMatch(/Combined:\s+32\n/);
+  });
+});
+
+describe('lab CLI: --out DIR', () => {
+  it('copies the files the tools wrote: a tcpdump -w capture, pipes and lists print once per line', async () => {
+    const out = join(TMP, 'out');
+    const r = await lab(
+      '--out',
+      out,
+      '--',
+      'tcpdump -c 3 -w cap.pcap &',
+      'iperf3 -c server -n 20000 > /dev/null; ethtool -S eth0 | grep -c allowance',
+      'tcpdump -nn -r cap.pcap',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      '[ec2-user@client ~]$ iperf3 -c server -n 20000 > /dev/null; ethtool -S eth0 | grep -c allowance\n6\n',
+    );
+    expect(r.stdout).toMatch(/\n17:00:00\.000000 IP 10\.0\.0\.10\.45000 > 10\.0\.0\.11\.5201: Flags \[S\]/);
+    const path = join(out, 'client', 'cap.pcap');
+    expect(r.stderr).toMatch(new RegExp(`lab: wrote ${path.replace(/[.]/g, '\\.')} \\(\\d+ bytes\\)\\n`));
+    const bytes = readFileSync(path);
+    expect(bytes.readUInt32LE(0)).toBe(0xa1b2c3d4);
   });
 });

@@ -20,6 +20,7 @@ import { runIperf3 } from './commands/iperf3';
 import { runSar } from './commands/sar';
 import { parseDurationSeconds, runSleep } from './commands/sleep';
 import { runTc } from './commands/tc';
+import { runTcpdump } from './commands/tcpdump';
 import {
   CLEAR_SEQUENCE,
   runCd,
@@ -386,6 +387,8 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runTc(args, new Map([['eth0', host.host.qdisc]]));
     case 'ping':
       return runPing(args, lab, host);
+    case 'tcpdump':
+      return runTcpdump(args, lab, host);
     case 'lab':
       return runLab(args, lab, host);
     case 'sleep':

@@ -1,0 +1,167 @@
+/**
+ * tcpdump: the lines of a TCP exchange (SYN, SYN-ACK, data, FIN) byte for byte; the pcap file read
+ * back by the real tcpdump 4.99 (Debian's, installed by `npm test`'s pretest) gives the same text
+ * in every output mode we print, and libpcap's filters select the same packets as ours.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { parseFilter } from '../../src/engine/shell/commands/tcpdump';
+import { defaultScenario } from '../../src/scenario/schema';
+
+const stdout = (r: RunRecord) => r.output.slice(0, r.output.length - r.stderr.length);
+
+const EXCHANGE = [
+  '17:00:00.000000 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [S], seq 3368280578, win 62727, options [mss 8961,sackOK,TS val 129852775 ecr 0,nop,wscale 7], length 0',
+  '17:00:00.000048 IP 10.0.0.11.5201 > 10.0.0.10.45000: Flags [S.], seq 3385791004, ack 3368280579, win 62727, options [mss 8961,sackOK,TS val 1787649422 ecr 129852775,nop,wscale 7], length 0',
+  '17:00:00.000048 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [.], seq 1:8950, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 8949',
+  '17:00:00.000048 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [P.], seq 8950:17899, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 8949',
+  '17:00:00.000095 IP 10.0.0.11.5201 > 10.0.0.10.45000: Flags [.], ack 17899, win 24576, options [nop,nop,TS val 1787649422 ecr 129852775], length 0',
+  '17:00:00.000095 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [P.], seq 17899:20001, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 2102',
+  '17:00:00.000095 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [F.], seq 20001, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 0',
+  '17:00:00.000143 IP 10.0.0.11.5201 > 10.0.0.10.45000: Flags [F.], seq 1, ack 20002, win 24576, options [nop,nop,TS val 1787649422 ecr 129852775], length 0',
+  '17:00:00.000143 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [.], ack 2, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 0',
+].map((l) => `${l}\n`);
+
+describe('tcpdump lines', () => {
+  it('a TCP connection’s SYN, SYN-ACK, data, FIN exchange as tcpdump -nn prints it', () => {
+    const s = new LabSession(createLab(defaultScenario()));
+    s.run('tcpdump -nn -i eth0 port 5201 &');
+    s.run('iperf3 -c server -n 20000 -l 10000 > /dev/null');
+    const recs = [...s.run('sleep 0.1'), ...s.close()];
+    const cap = recs.find((r) => r.command.startsWith('tcpdump'))!;
+    expect(stdout(cap)).toBe(EXCHANGE.join(''));
+    // the session's end interrupts it, as Ctrl-C would (then bash's job line)
+    expect(cap.stderr).toBe(
+      'tcpdump: verbose output suppressed, use -v[v]... for full protocol decode\nlistening on eth0, link-type EN10MB (Ethernet), snapshot length 262144 bytes\n\n9 packets captured\n9 packets received by filter\n0 packets dropped by kernel\n[1]+  Interrupt               tcpdump -nn -i eth0 port 5201\n',
+    );
+  });
+
+  it('the receiver sees the packets later (RX: when NAPI takes them), -c stops the capture', () => {
+    const s = new LabSession(createLab(defaultScenario()));
+    const recs = [
+      ...s.run('server: tcpdump -nn -c 2 &'),
+      ...s.run('iperf3 -c server -n 20000 -l 10000 > /dev/null'),
+      ...s.run('sleep 0.1'),
+      ...s.close(),
+    ];
+    const cap = recs.find((r) => r.host === 'server' && /packets captured/.test(r.stderr))!;
+    const ls = stdout(cap).split('\n').filter(Boolean);
+    expect(ls).toHaveLength(2);
+    expect(ls[0]).toMatch(
+      /^17:00:00\.0000(1\d|[2-4]\d) IP 10\.0\.0\.10\.45000 > 10\.0\.0\.11\.5201: Flags \[S\], seq 3368280578,/,
+    );
+    expect(ls[1]).toMatch(/ IP 10\.0\.0\.11\.5201 > 10\.0\.0\.10\.45000: Flags \[S\.\]/);
+    expect(cap.stderr).toMatch(/\n2 packets captured\n/);
+    expect(cap.stderr).not.toMatch(/\n\n2 packets/); // ended by -c, not Ctrl-C
+  });
+
+  it('errors and refusals', () => {
+    const s = new LabSession(createLab(defaultScenario()));
+    expect(s.run('tcpdump -i eth1')[0]!.stderr).toMatch(/^tcpdump: eth1: No such device exists/);
+    expect(s.run('tcpdump port')[0]!.stderr).toBe("tcpdump: can't parse filter expression: syntax error\n");
+    expect(s.run('tcpdump host nowhere')[0]!.stderr).toBe(
+      "tcpdump: can't parse filter expression: unknown host 'nowhere'\n",
+    );
+    expect(s.run('tcpdump -X')[0]!.stderr).toMatch(/option -X is not simulated in ec2-netlab/);
+    expect(s.run('tcpdump -r none.pcap')[0]!.stderr).toBe('tcpdump: none.pcap: No such file or directory\n');
+  });
+});
+
+describe('the pcap file and the real tcpdump', () => {
+  const lab = createLab(defaultScenario());
+  const s = new LabSession(lab);
+  s.run('tcpdump -w cap.pcap &');
+  s.run('iperf3 -c server -n 30000 -l 10000 > /dev/null');
+  s.run('ping -c 2 -i 0.01 server > /dev/null');
+  s.run('ping -c 1 -s 12000 server > /dev/null');
+  s.run('iperf3 -c server -u -b 1M -t 1 -l 1000 > /dev/null');
+  s.run('sleep 0.5');
+  s.close();
+  const dir = mkdtempSync(join(tmpdir(), 'netlab-pcap-'));
+  const file = join(dir, 'cap.pcap');
+  writeFileSync(file, lab.files.read('client', '/home/ec2-user/cap.pcap')!.data as Uint8Array);
+  const real = (args: string[]) =>
+    execFileSync('tcpdump', ['-r', file, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const ours = (args: string) => stdout(new LabSession(lab).run(`tcpdump -r cap.pcap ${args}`)[0]!);
+  const quote = (e: string) => `'${e}'`;
+
+  it('tcpdump 4.99 reads it and prints what ours prints, in each mode', () => {
+    for (const mode of ['-nn', '-nn -e', '-nn -q', '-nn -tttt', '-nn -t']) {
+      const r = real(mode.split(' '));
+      expect(r.split('\n').length).toBeGreaterThan(15);
+      expect(ours(mode)).toBe(r);
+    }
+    expect(real(['-nn'])).toContain(': ICMP echo request, id ');
+    expect(real(['-nn'])).toContain(': UDP, length 1000');
+    expect(real(['-nn']).startsWith(EXCHANGE[0]!)).toBe(true);
+  });
+
+  it('libpcap’s filters select the same packets as ours', () => {
+    const exprs = [
+      'tcp',
+      'udp',
+      'icmp',
+      'host 10.0.0.11',
+      'src host 10.0.0.10',
+      'dst 10.0.0.10',
+      'net 10.0.0.0/24',
+      'port 5201',
+      'tcp and dst port 5201',
+      'udp or icmp',
+      'not tcp',
+      'tcp[tcpflags] & (tcp-syn|tcp-fin) != 0',
+      'tcp[tcpflags] & tcp-ack != 0 and not tcp[tcpflags] & tcp-push != 0',
+      '(src 10.0.0.11 and tcp) or icmp',
+      'greater 1000',
+      'less 100',
+      'portrange 5000-6000',
+      'src port 45000 || icmp && ! dst 10.0.0.10',
+    ];
+    for (const e of exprs) expect(`${e}: ${ours(`-nn ${quote(e)}`)}`).toBe(`${e}: ${real(['-nn', e])}`);
+  });
+
+  it('random filters parse or give a clear error, never throw', () => {
+    const words = [
+      'tcp',
+      'udp',
+      'host',
+      '10.0.0.10',
+      'port',
+      '80',
+      'and',
+      'or',
+      'not',
+      '(',
+      ')',
+      'src',
+      'dst',
+      'net',
+      '10.0.0.0/8',
+      '!',
+      '&&',
+      'x',
+    ];
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let n = 0; n < 500; n++) {
+      const expr = Array.from(
+        { length: 1 + Math.floor(rnd() * 6) },
+        () => words[Math.floor(rnd() * words.length)],
+      ).join(' ');
+      try {
+        parseFilter(expr, (h) => (h === 'server' ? '10.0.0.11' : null));
+      } catch (e) {
+        expect((e as Error).message).toMatch(
+          /^(syntax error|unknown host '.*'|unknown port '.*'|non-network bits set in ".*")$/,
+        );
+      }
+    }
+  });
+});
