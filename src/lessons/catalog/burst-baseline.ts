@@ -1,6 +1,7 @@
 /** NET402 "Multi-flow Analysis: Burst Bandwidth, Baseline Bandwidth". */
 import { getInstanceType } from '../../catalog';
 import type { LessonInput } from '../schema';
+import { talkPair } from './talk-pair';
 
 const C7I = getInstanceType('c7i.large')!;
 /**
@@ -20,12 +21,7 @@ export const burstBaseline: LessonInput = {
     `Smaller instances have a baseline bandwidth and burst above it on credits. The c7i.large bursts at ${PEAK} Gbps; once the credits ` +
     `run out it is shaped to its ${BASELINE} Gbps baseline, and bw_out_allowance_exceeded rises.`,
   scenario: {
-    version: 2,
-    placement: 'cluster',
-    instances: [
-      { name: 'client', type: 'c7i.large' },
-      { name: 'server', type: 'c7i.large' },
-    ],
+    ...talkPair(),
     // the catalog assumes the c7i.large's credits last 6.5 min at full burst; this lab gives it 10 s so the lesson does not wait
     params: { burstCreditSecondsOverride: 10 },
   },

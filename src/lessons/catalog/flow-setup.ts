@@ -1,5 +1,6 @@
 /** NET402 "Flow Setup Processes": the first packet takes the processing path; the rest the accelerated path. */
 import type { LessonInput } from '../schema';
+import { talkPair } from './talk-pair';
 
 export const flowSetup: LessonInput = {
   id: 'flow-setup',
@@ -8,14 +9,7 @@ export const flowSetup: LessonInput = {
   summary:
     "The first packet of a new flow is evaluated on the Nitro card's processing path (route table, network ACL, " +
     'security group, conntrack); once the flow cache holds both directions, its packets take the accelerated path.',
-  scenario: {
-    version: 2,
-    placement: 'cluster',
-    instances: [
-      { name: 'client', type: 'c7i.large' },
-      { name: 'server', type: 'c7i.large' },
-    ],
-  },
+  scenario: talkPair(),
   steps: [
     {
       id: 'trace',

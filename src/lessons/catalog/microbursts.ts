@@ -1,6 +1,7 @@
 /** NET402 "Micro bursting": what it is, how to see it, how to prevent it (RX ring depth, traffic control). */
 import { getInstanceType } from '../../catalog';
 import type { LessonInput } from '../schema';
+import { talkPair } from './talk-pair';
 
 /**
  * The server's RX ring: default 1024 (ENA-SRC, documented); the maximum is negotiated with the
@@ -23,14 +24,7 @@ export const microbursts: LessonInput = {
   summary:
     'When packets arrive faster than a stage can process them, its queue fills (delay), then overflows (drops). ' +
     "On EC2 the Nitro card's allowances queue and then drop; shaping on the host keeps the burst where you control it.",
-  scenario: {
-    version: 2,
-    placement: 'cluster',
-    instances: [
-      { name: 'client', type: 'c7i.large' },
-      { name: 'server', type: 'c7i.large' },
-    ],
-  },
+  scenario: talkPair(),
   steps: [
     {
       id: 'see-it',

@@ -1,5 +1,6 @@
 /** NET402 "Packet Analysis": one packet from the socket to a queue: the ENI, the ENA's queues, the 5-tuple hash. */
 import type { LessonInput } from '../schema';
+import { talkPair } from './talk-pair';
 
 export const packetJourney: LessonInput = {
   id: 'packet-journey',
@@ -8,14 +9,7 @@ export const packetJourney: LessonInput = {
   summary:
     'A TCP socket opens a 5-tuple; the kernel routes it to eth0, the ENA device that fronts the ENI. ' +
     'The 5-tuple is hashed to pick a queue, and every packet of that flow stays on that queue and its vCPU.',
-  scenario: {
-    version: 2,
-    placement: 'cluster',
-    instances: [
-      { name: 'client', type: 'c7i.large' },
-      { name: 'server', type: 'c7i.large' },
-    ],
-  },
+  scenario: talkPair(),
   steps: [
     {
       id: 'queues',

@@ -1,5 +1,6 @@
 /** NET402 "Flow Analysis: Flow Specifications": 5 Gbps outside, 10 Gbps inside a cluster placement group, 25 Gbps with ENA Express. */
 import type { LessonInput } from '../schema';
+import { talkPair } from './talk-pair';
 
 export const perFlowLimits: LessonInput = {
   id: 'per-flow-limits',
@@ -8,14 +9,7 @@ export const perFlowLimits: LessonInput = {
   summary:
     'One flow (one 5-tuple) is limited to 10 Gbps inside a cluster placement group and 5 Gbps outside it, whatever the ' +
     "instance's bandwidth. More bandwidth needs more flows, up to the instance's own limit.",
-  scenario: {
-    version: 2,
-    placement: 'cluster',
-    instances: [
-      { name: 'client', type: 'c7i.large' },
-      { name: 'server', type: 'c7i.large' },
-    ],
-  },
+  scenario: talkPair(),
   steps: [
     {
       id: 'one-flow',

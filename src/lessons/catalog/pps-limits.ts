@@ -1,5 +1,6 @@
 /** NET402 "Multi-flow Analysis: Packets Per Second": the PPS allowance, packet size, one queue versus two. */
 import type { LessonInput } from '../schema';
+import { talkPair } from './talk-pair';
 
 export const ppsLimits: LessonInput = {
   id: 'pps-limits',
@@ -8,14 +9,7 @@ export const ppsLimits: LessonInput = {
   summary:
     'Besides bits per second, every instance has an allowance of packets per second. With small packets it binds first: ' +
     "the talk's c7i.large gave 928 Mbps at MSS 128, about 1 Mpps, with one flow and with two.",
-  scenario: {
-    version: 2,
-    placement: 'cluster',
-    instances: [
-      { name: 'client', type: 'c7i.large' },
-      { name: 'server', type: 'c7i.large' },
-    ],
-  },
+  scenario: talkPair(),
   steps: [
     {
       id: 'small-segments',
