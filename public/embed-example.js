@@ -21,8 +21,16 @@ const log = document.getElementById('log');
 const time = document.getElementById('time');
 const counters = document.getElementById('counters');
 
-// embed=1 + origin=<this page>: the lab turns its postMessage API on for this origin only
-const flags = new URLSearchParams({ embed: '1', panels: 'path,charts', controls: 'minimal', origin: ORIGIN });
+// embed=1 + origin=<this page>: the lab turns its postMessage API on for this origin only.
+// panels: the packet path, one chart (chart=rate: the rate against iperf3's and CloudWatch's
+// averages) and the experiment's commands as buttons (terminal instead gives the shell)
+const flags = new URLSearchParams({
+  embed: '1',
+  panels: 'path,chart,commands',
+  chart: 'rate',
+  controls: 'minimal',
+  origin: ORIGIN,
+});
 frame.src = `${LAB}#${flags}`;
 
 function send(body) {

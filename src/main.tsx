@@ -31,6 +31,7 @@ import { EmbedApp } from './ui/embed-app';
 import { LinkErrorPage } from './ui/link-error-page';
 import { browserStorage, welcomeOpensAtStart } from './ui/welcome';
 import './ui/styles.css';
+import './ui/small-screens.css';
 
 function spawnWorker(): WorkerHandle {
   const worker = new Worker(new URL('../workers/sim.worker.ts', import.meta.url), { type: 'module' });
@@ -78,6 +79,7 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
       reducedMotion,
       embed,
       panels: embed ? (flags.panels ?? null) : null,
+      ...(flags.chart ? { chart: flags.chart } : {}),
       controls: flags.controls,
       linkChanges: start.changes,
     },
@@ -146,6 +148,7 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
     embedCode: (opts) =>
       embedSnippet(`${base}${currentHash()}`, {
         panels: opts.panels,
+        ...(opts.chart ? { chart: opts.chart } : {}),
         controls: opts.controls,
         autoplay: opts.autoplay,
         startNs: opts.startNs ?? store.getState().playback.nowNs,

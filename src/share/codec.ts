@@ -17,6 +17,7 @@ import {
   SCENARIO_VERSION,
   type Scenario,
 } from '../scenario/schema';
+import { EMBED_PANELS, type EmbedPanel } from '../state/embed-view';
 import { base64urlDecode, base64urlEncode, deflate, inflateLimited } from './compress';
 import { clip, formatHashParams, type LinkKey, parseHashParams } from './hash-params';
 import { applyMergePatch, canonicalJson, type JsonObj, mergeDiff, scenarioDocument } from './minimize';
@@ -29,8 +30,8 @@ export const MAX_DOCUMENT_BYTES = 262_144;
 /** Longest simulated time a link may point at (one day). */
 export const MAX_LINK_TIME_NS = 86_400e9;
 
-export const PANELS = ['path', 'charts', 'terminal', 'lessons'] as const;
-export type Panel = (typeof PANELS)[number];
+export const PANELS = EMBED_PANELS;
+export type Panel = EmbedPanel;
 export const THEMES = ['light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 

@@ -1,14 +1,17 @@
 /**
  * Embed mode: the flags a documentation page puts in the lab's hash
- * (`#…&embed=1&panels=path,charts&controls=minimal&autoplay=1&t=2s&origin=https://docs.example.com`)
+ * (`#…&embed=1&panels=path,chart,commands&chart=rate&controls=minimal&autoplay=1&t=2s&origin=https://docs.example.com`)
  * and the `<iframe>` snippet "Copy embed code" produces.
  *
  * Guarantees: parsing never throws; each flag is validated on its own and an invalid one is dropped
- * with a note; `origin` is accepted only as a bare http(s) origin, since it is the one origin the
- * postMessage bridge (bridge.ts) will talk to. The snippet escapes every attribute value.
- * Why the snippet's sandbox has the flags it has: docs/design.md, "The embed sandbox".
+ * with a note (the rest still apply; `panels=` naming no panel, or `chart=` naming no chart, gets
+ * the default and a note, never an empty frame); `origin` is accepted only as a bare http(s)
+ * origin, since it is the one origin the postMessage bridge (bridge.ts) will talk to. The snippet
+ * escapes every attribute value. Why the snippet's sandbox has the flags it has: docs/design.md,
+ * "The embed sandbox".
  */
 import { clip, formatHashParams, type LinkKey, parseHashParams } from './hash-params';
+import { DEFAULT_EMBED_PANELS, EMBED_CHARTS, type EmbedChart } from '../state/embed-view';
 import { formatLinkSeconds, PANELS, type Panel, parseLinkTime } from './codec';
 
 export const CONTROLS = ['none', 'minimal', 'full'] as const;
@@ -17,8 +20,10 @@ export type Controls = (typeof CONTROLS)[number];
 export interface EmbedFlags {
   /** `embed=1`: minimal chrome, no writes to storage or history, an "Open in the full lab" link. */
   embed: boolean;
-  /** Panels shown (`panels=`); absent: the app's default. */
+  /** Panels shown (`panels=`); absent: the default (path, chart, commands). */
   panels?: Panel[];
+  /** The view the `chart` panel opens on (`chart=`); absent: the rate chart. */
+  chart?: EmbedChart;
   /** Playback controls: none, minimal (play/pause, time), full. Default: minimal when embedded, else full. */
   controls: Controls;
   /** Start playing once loaded. */
@@ -30,7 +35,15 @@ export interface EmbedFlags {
 }
 
 /** Keys embed.ts owns in the hash (`panels` and `t` are shared with the view, same meaning). */
-export const EMBED_KEYS: readonly LinkKey[] = ['embed', 'panels', 'controls', 'autoplay', 't', 'origin'];
+export const EMBED_KEYS: readonly LinkKey[] = [
+  'embed',
+  'panels',
+  'chart',
+  'controls',
+  'autoplay',
+  't',
+  'origin',
+];
 
 /** A bare http(s) origin like https://docs.example.com or http://localhost:8080; null otherwise. */
 export function parseOrigin(s: string): string | null {
@@ -72,8 +85,21 @@ export function parseEmbedFlags(hash: string): { flags: EmbedFlags; notes: strin
   if (a !== undefined) flags.autoplay = flag('autoplay', a, notes);
   const panels = params.get('panels');
   if (panels !== undefined) {
+    // each unknown name is noted by the codec (parseView); none left: the default, not a blank frame
     const list = panels.split(',').filter((p): p is Panel => (PANELS as readonly string[]).includes(p));
-    flags.panels = [...new Set(list)];
+    if (list.length > 0) flags.panels = [...new Set(list)];
+    else if (flags.embed)
+      notes.push(
+        `panels: ${panels === '' ? 'empty' : `"${clip(panels)}" names no panel`}; showing ${DEFAULT_EMBED_PANELS.join(', ')}`,
+      );
+  }
+  const chart = params.get('chart');
+  if (chart !== undefined) {
+    if ((EMBED_CHARTS as readonly string[]).includes(chart)) flags.chart = chart as EmbedChart;
+    else
+      notes.push(
+        `chart: "${clip(chart)}" is not a chart (${EMBED_CHARTS.join(', ')}); showing ${EMBED_CHARTS[0]}`,
+      );
   }
   const t = params.get('t');
   if (t !== undefined) {
@@ -101,6 +127,8 @@ export interface EmbedSnippetOptions {
   width?: number | string;
   height?: number | string;
   panels?: Panel[];
+  /** The view of the `chart` panel. */
+  chart?: EmbedChart;
   controls?: Controls;
   autoplay?: boolean;
   startNs?: number;
@@ -131,6 +159,7 @@ export function embedUrl(url: string, opts: EmbedSnippetOptions = {}): string {
     .filter((part) => part !== '' && !(EMBED_KEYS as readonly string[]).includes(part.split('=')[0] ?? ''));
   const add: Array<[LinkKey, string]> = [['embed', '1']];
   if (opts.panels) add.push(['panels', opts.panels.join(',')]);
+  if (opts.chart) add.push(['chart', opts.chart]);
   if (opts.controls) add.push(['controls', opts.controls]);
   if (opts.autoplay) add.push(['autoplay', '1']);
   // in seconds, as the share link writes it (what a person reads and edits: t=2.0665s)

@@ -28,6 +28,7 @@ export const LINK_KEYS = [
   'theme',
   // embed
   'embed',
+  'chart',
   'controls',
   'autoplay',
   'origin',

@@ -4,6 +4,7 @@
  * into it (through `applyFrame`), the UI reads it through selectors. Per-sample chart data does
  * not go in the store: it lives in `SeriesBuffer` (typed arrays), and the store holds its version.
  */
+import { DEFAULT_EMBED_CHART, type EmbedChart, type EmbedPanel } from './embed-view';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   NitroTables,
@@ -141,8 +142,10 @@ export interface EnvSlice {
   reducedMotion: boolean;
   /** Embedded in another page (`embed=1`): minimal chrome, nothing written to storage or history. */
   embed: boolean;
-  /** Embed mode: the panels shown (null: the default set). */
-  panels: Array<'path' | 'charts' | 'terminal' | 'lessons'> | null;
+  /** Embed mode: the panels shown (null: the default set, DEFAULT_EMBED_PANELS). */
+  panels: EmbedPanel[] | null;
+  /** Embed mode: the view of the `chart` panel. */
+  chart: EmbedChart;
   /** Embed mode: which playback controls show. */
   controls: 'none' | 'minimal' | 'full';
   /** Embed mode: the host page asked (postMessage `keep-progress`) that lesson progress be saved locally. */
@@ -221,6 +224,7 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
       reducedMotion: false,
       embed: false,
       panels: null,
+      chart: DEFAULT_EMBED_CHART,
       controls: 'full',
       hostKeepsProgress: false,
       linkChanges: [],

@@ -4,7 +4,9 @@ import { useStore } from 'zustand';
 import type { LabController } from '../sim-client/lab-controller';
 import type { AppState, AppStore } from '../state/app-store';
 
-export type EmbedPanel = 'path' | 'charts' | 'terminal' | 'lessons';
+import type { EmbedChart, EmbedPanel } from '../state/embed-view';
+
+export type { EmbedChart, EmbedPanel } from '../state/embed-view';
 
 /**
  * Links, given to the UI by the composition root (the UI does not import the share layer): the
@@ -16,6 +18,7 @@ export interface Sharing {
   /** The `<iframe>` snippet for this run. Throws (with a message for the user) on a bad origin. */
   embedCode(opts: {
     panels: EmbedPanel[];
+    chart?: EmbedChart;
     controls: 'none' | 'minimal' | 'full';
     autoplay: boolean;
     origin?: string;

@@ -1,13 +1,21 @@
 /**
  * Embed mode (`#…&embed=1`): the lab inside another page. No header, intro, experiment panel or
- * lessons unless asked; only the chosen panels (path, charts, terminal, lessons); the controls the
- * link asks for (none; minimal: play/pause and the clock; full: the lab's time controls); and
- * always an "Open in the full lab" link (a new tab, the same run without the embed flags).
- * Nothing here writes to storage or history.
+ * lessons unless asked. By default it is compact (DEFAULT_EMBED_PANELS): the path, one chart
+ * (`chart=`, the rate chart unless the link names another) and the experiment's commands as
+ * buttons with their output; the link may ask for the terminal, every chart and the counters, or
+ * the lessons instead (`panels=`). The controls the link asks for (none; minimal: play/pause and
+ * the clock; full: the lab's time controls), and always an "Open in the full lab" link (a new
+ * tab, the same run without the embed flags). The page tells its host its height (bridge.ts),
+ * so the frame fits it.
+ *
+ * Layout: the path, and beside it (when the frame is wide enough; under it when not) the chart
+ * above the commands (or the terminal). Nothing here writes to storage or history.
  */
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { PRESETS } from '../scenario/presets';
 import { formatSimTime } from '../state/app-store';
+import { DEFAULT_EMBED_PANELS, type EmbedChart } from '../state/embed-view';
 import { ChartsPanel } from './charts/charts-panel';
 import { type EmbedPanel, useApp, useLab, useSharing } from './context';
 import { CountersPanel } from './counters-panel';
@@ -16,22 +24,25 @@ import { Notices, useThemeAttribute } from './notices';
 import { PathPanel } from './path-panel';
 import { RunProgress } from './run-progress';
 import { LinkChangesNotice } from './share-panel';
-import { Terminal } from './terminal';
+import { prompt, Terminal } from './terminal';
 import { TimeControls } from './time-controls';
 import './share.css';
 
-export const DEFAULT_EMBED_PANELS: EmbedPanel[] = ['path', 'charts', 'terminal'];
+export { DEFAULT_EMBED_PANELS } from '../state/embed-view';
 
 export function EmbedApp({ pathView }: { pathView?: ReactNode }) {
   const controls = useApp((s) => s.env.controls);
   const panels = useApp((s) => s.env.panels) ?? DEFAULT_EMBED_PANELS;
+  const chart = useApp((s) => s.env.chart);
   const announcement = useApp((s) => s.env.announcement);
 
   useThemeAttribute();
 
   const show = (p: EmbedPanel) => panels.includes(p);
+  const side = show('terminal') ? <Terminal /> : show('commands') ? <CommandChips /> : null;
+  const chartView = show('chart') ? <ChartView chart={chart} /> : null;
   return (
-    <div className="app embed" data-embed="1">
+    <div className="app embed" data-embed="1" data-panels={panels.join(',')}>
       <div className="embed-bar">
         {controls === 'minimal' ? <MinimalControls /> : null}
         <FullLabLink />
@@ -40,13 +51,20 @@ export function EmbedApp({ pathView }: { pathView?: ReactNode }) {
       <RunProgress />
       <Notices />
       <LinkChangesNotice />
-      <main className="embed-grid">
+      <main className={show('path') && (chartView || side) ? 'embed-grid beside' : 'embed-grid'}>
         {show('path') ? (
           <section className="panel path" aria-label="Packet path">
             {pathView ?? <PathPanel />}
           </section>
         ) : null}
-        {show('terminal') ? <Terminal /> : null}
+        {chartView || side ? (
+          <div className="embed-row">
+            {chartView}
+            {side}
+            {/* with both the terminal and the commands asked for, the commands go under the terminal */}
+            {show('terminal') && show('commands') ? <CommandChips /> : null}
+          </div>
+        ) : null}
         {show('charts') ? (
           <>
             <ChartsPanel />
@@ -59,6 +77,103 @@ export function EmbedApp({ pathView }: { pathView?: ReactNode }) {
         {announcement}
       </div>
     </div>
+  );
+}
+
+/**
+ * The `chart` panel's view. Each EMBED_CHARTS id is a chart of the charts panel; a view that is
+ * not one (the averaging ladder) gets its own case here.
+ */
+function ChartView({ chart }: { chart: EmbedChart }) {
+  return <ChartsPanel only={chart} />;
+}
+
+/** The commands to click: the experiment's suggestions, or the shared scenario's script. */
+function useSuggestedCommands(): string[] {
+  const presetId = useApp((s) => s.scenario.presetId);
+  const doc = useApp((s) => s.scenario.doc);
+  const preset = PRESETS.find((p) => p.id === presetId);
+  if (preset) return preset.commands;
+  const d = (typeof doc === 'object' && doc !== null ? doc : {}) as Record<string, unknown>;
+  return Array.isArray(d['script']) ? d['script'].filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Lines of output the commands panel keeps in view (the terminal's last lines). */
+const OUTPUT_LINES = 200;
+
+/**
+ * The `commands` panel: each suggested command as a button (it types the line in the shell at the
+ * current instant and plays), Stop (Ctrl-C) while one runs, and the shell's output, read-only.
+ */
+function CommandChips() {
+  const lab = useLab();
+  const commands = useSuggestedCommands();
+  const chunks = useApp((s) => s.terminal.chunks);
+  const clearedAt = useApp((s) => s.terminal.clearedAt);
+  const fg = useApp((s) => s.terminal.foreground);
+  const loading = useApp((s) => s.scenario.loading);
+  const out = useRef<HTMLPreElement>(null);
+  const text = chunks
+    .slice(clearedAt)
+    .map((c) => (c.stream === 'input' ? `${prompt(c.host)}${c.text}` : c.text))
+    .join('');
+  const lines = text.split('\n');
+  const shown = lines.length > OUTPUT_LINES ? lines.slice(-OUTPUT_LINES).join('\n') : text;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the output is the trigger
+  useLayoutEffect(() => {
+    const el = out.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [shown]);
+  return (
+    <section className="panel embed-commands" aria-label="Commands">
+      <div className="panel-head">
+        <h2>Commands</h2>
+        {fg ? (
+          <button type="button" className="small" onClick={() => void lab.interrupt()}>
+            Stop <span className="muted">(Ctrl-C)</span>
+          </button>
+        ) : null}
+      </div>
+      {commands.length > 0 ? (
+        <ul className="try embed-chips">
+          {commands.map((cmd, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a script may repeat a line
+            <li key={i}>
+              <button
+                type="button"
+                className="cmd-suggestion"
+                disabled={loading || fg !== null}
+                onClick={() => void lab.submit(cmd)}
+              >
+                <code>{cmd}</code>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">This scenario suggests no commands: open it in the full lab to type your own.</p>
+      )}
+      <pre
+        ref={out}
+        className="embed-output"
+        role="log"
+        aria-label="Output"
+        // a scrolling region must be reachable by keyboard (axe scrollable-region-focusable)
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
+        tabIndex={0}
+        data-testid="embed-output"
+      >
+        {shown === '' ? (
+          <span className="muted">
+            {fg
+              ? `Running ${fg.command}…`
+              : 'Click a command: it runs in the simulated shell, and its output shows here.'}
+          </span>
+        ) : (
+          shown
+        )}
+      </pre>
+    </section>
   );
 }
 

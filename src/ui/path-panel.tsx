@@ -15,12 +15,21 @@ import { useApp, useAppStore, useLab } from './context';
 
 /**
  * The canvas height: what the window leaves below the header and time controls and above the
- * legend (so the whole path is in view at 1440×900 and 1920×1080), within readable bounds.
+ * legend (so the whole path is in view at 1440×900 and 1920×1080), within readable bounds. Where
+ * the layout stacks (≤ STACKED_MAX_W wide, small-screens.css) the terminal comes under the
+ * picture: the picture leaves room for it (the geometry keeps every part legible whatever it is asked).
  */
-const pathHeight = () =>
-  typeof innerHeight === 'number' ? Math.round(Math.min(860, Math.max(470, innerHeight - 320))) : 560;
+const pathHeight = () => {
+  if (typeof innerHeight !== 'number') return 560;
+  if (typeof innerWidth === 'number' && innerWidth <= STACKED_MAX_W)
+    return Math.round(Math.max(300, innerHeight - 560));
+  return Math.round(Math.min(860, Math.max(470, innerHeight - 320)));
+};
 
-const EMBED_PATH_HEIGHT = 470;
+/** Widest window in which the full lab stacks its columns (styles.css, small-screens.css). */
+const STACKED_MAX_W = 1000;
+
+const EMBED_PATH_HEIGHT = 400;
 /** The stage layout (styles.css): the path's panel has the window's height, the picture fills it. */
 const STAGE_QUERY = '(min-width: 1100px)';
 /** Room the panel keeps below the picture for its caption and the colour legend. */

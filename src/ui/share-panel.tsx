@@ -10,15 +10,34 @@
  * root (Sharing, context): the UI does not import the share layer.
  */
 import { useEffect, useId, useRef, useState } from 'react';
+import {
+  DEFAULT_EMBED_CHART,
+  DEFAULT_EMBED_PANELS,
+  EMBED_CHARTS,
+  type EmbedChart,
+} from '../state/embed-view';
 import { type EmbedPanel, useApp, useAppStore, useLab, useSharing } from './context';
 import './share.css';
 
 const ALL_PANELS: Array<{ id: EmbedPanel; label: string }> = [
   { id: 'path', label: 'Packet path' },
-  { id: 'charts', label: 'Charts' },
+  { id: 'chart', label: 'One chart' },
+  { id: 'charts', label: 'Every chart and the counters' },
   { id: 'terminal', label: 'Terminal' },
+  { id: 'commands', label: 'Commands to click' },
   { id: 'lessons', label: 'Lessons' },
 ];
+
+const CHART_NAMES: Record<EmbedChart, string> = {
+  rate: 'rate, iperf3 and CloudWatch averages',
+  cloudwatch: 'NetworkOut as CloudWatch graphs it',
+  pps: 'packets per second',
+  latency: 'latency',
+  queues: 'queue occupancy',
+  credits: 'burst credits',
+  drops: 'drops by reason',
+  allowances: 'allowance exceeded',
+};
 
 /** Copy `text`; false when the browser refuses (no permission, insecure context, no API). */
 async function copyText(text: string): Promise<boolean> {
@@ -146,7 +165,8 @@ function EmbedCode() {
   // where the embedded lab starts: the clock when the popover opened, as a link writes it
   const [start, setStart] = useState(() => sharing?.formatTime(store.getState().playback.nowNs) ?? '');
   const startId = useId();
-  const [panels, setPanels] = useState<EmbedPanel[]>(['path', 'charts', 'terminal']);
+  const [panels, setPanels] = useState<EmbedPanel[]>([...DEFAULT_EMBED_PANELS]);
+  const [chart, setChart] = useState<EmbedChart>(DEFAULT_EMBED_CHART);
   const [controls, setControls] = useState<'none' | 'minimal' | 'full'>('minimal');
   const [autoplay, setAutoplay] = useState(false);
   const [origin, setOrigin] = useState('');
@@ -164,6 +184,7 @@ function EmbedCode() {
       if (typeof startNs !== 'number') throw new Error(`Start time: ${startNs.error}`);
       snippet = sharing.embedCode({
         panels,
+        ...(panels.includes('chart') ? { chart } : {}),
         controls,
         autoplay,
         startNs,
@@ -206,6 +227,18 @@ function EmbedCode() {
             </label>
           ))}
         </fieldset>
+        {panels.includes('chart') ? (
+          <label>
+            Chart{' '}
+            <select value={chart} onChange={(e) => setChart(e.target.value as EmbedChart)}>
+              {EMBED_CHARTS.map((c) => (
+                <option key={c} value={c}>
+                  {CHART_NAMES[c]}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label>
           Controls{' '}
           <select value={controls} onChange={(e) => setControls(e.target.value as typeof controls)}>

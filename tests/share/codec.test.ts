@@ -142,7 +142,7 @@ describe('decoding keeps what is valid and says what it changed', () => {
     expect(r.changes).toEqual([
       'zzz: not a lab link option; ignored',
       't: "xx" is not a time like 1.5s, 250ms or 20us; ignored',
-      'panels: "foo" is not a panel (path, charts, terminal, lessons); ignored',
+      'panels: "foo" is not a panel (path, chart, charts, terminal, commands, lessons); ignored',
       'theme: "pink" is not light or dark; ignored',
       'instances[0].name: must be lowercase letters, digits or "-", starting with a letter (max 31); replaced by client',
       'instances[0].type: unknown instance type "c7i.larg"; replaced by c7i.large',

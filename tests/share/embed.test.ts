@@ -117,4 +117,38 @@ describe('embed snippet', () => {
       notes: [],
     });
   });
+
+  it("chart= picks the chart panel's view, and goes in the embed code", () => {
+    expect(parseEmbedFlags('#embed=1&panels=path,chart,terminal&chart=pps')).toEqual({
+      flags: {
+        embed: true,
+        panels: ['path', 'chart', 'terminal'],
+        chart: 'pps',
+        controls: 'minimal',
+        autoplay: false,
+      },
+      notes: [],
+    });
+    const url = embedUrl('https://lab.example.com/#v=2&s=q64FAA&chart=rate', {
+      panels: ['path', 'chart', 'commands'],
+      chart: 'cloudwatch',
+    });
+    expect(new URL(url).hash).toBe('#v=2&s=q64FAA&embed=1&panels=path,chart,commands&chart=cloudwatch');
+    expect(parseEmbedFlags(new URL(url).hash).flags.chart).toBe('cloudwatch');
+  });
+
+  it('an unknown chart, or panels naming no panel, get the default and a note: never a blank frame', () => {
+    const r = parseEmbedFlags('#embed=1&panels=pth,chrts&chart=ladderz');
+    expect(r.flags.panels).toBeUndefined();
+    expect(r.flags.chart).toBeUndefined();
+    expect(r.notes).toEqual([
+      'panels: "pth,chrts" names no panel; showing path, chart, commands',
+      'chart: "ladderz" is not a chart (rate, cloudwatch, pps, latency, queues, credits, drops, allowances); showing rate',
+    ]);
+    expect(parseEmbedFlags('#embed=1&panels=').notes).toEqual([
+      'panels: empty; showing path, chart, commands',
+    ]);
+    // some known: those, without a note here (the codec names each unknown one)
+    expect(parseEmbedFlags('#embed=1&panels=path,foo').flags.panels).toEqual(['path']);
+  });
 });

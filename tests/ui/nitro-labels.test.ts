@@ -9,7 +9,13 @@ import { allocPathFrame } from '../../src/engine/view/path-types';
 import type { PathLayout } from '../../src/protocol/path-frame';
 import { PRESETS } from '../../src/scenario/presets';
 import { computeGeometry } from '../../src/ui/path/path-geometry';
-import { allocHitData, DEFAULT_THEME, drawPath, nitroPartFor } from '../../src/ui/path/path-renderer';
+import {
+  APP_LABELS,
+  allocHitData,
+  DEFAULT_THEME,
+  drawPath,
+  nitroPartFor,
+} from '../../src/ui/path/path-renderer';
 import { SimService } from '../../workers/sim-service';
 
 // drawPath builds Path2D objects for marks; this test reads only text
@@ -125,5 +131,16 @@ describe('a drop pill on a two-line part', () => {
     // the part with the drop (the client's): its pill, its name, its setting, drawn in that order
     const at = texts.indexOf('✕ 18');
     expect(texts.slice(at, at + 3)).toEqual(['✕ 18', 'Bandwidth out', '12.5 Gbps, base 0.781']);
+  });
+
+  it("the application box's label fits its box: whole when wide, a shorter form when narrow (an embed, a phone)", () => {
+    const appText = (width: number) => draw(exp1Layout(), width, 620).filter((t) => t.startsWith('App'));
+    expect(appText(1400)).toEqual([APP_LABELS[0], APP_LABELS[0]]);
+    // 480 wide (a phone's picture before scaling): each instance's box is about 110 px
+    const narrow = appText(480);
+    expect(narrow).toHaveLength(2);
+    expect(narrow[0]).not.toBe(APP_LABELS[0]);
+    const g = computeGeometry(exp1Layout(), 480, 620);
+    expect(narrow[0]!.length * 12 * 0.56).toBeLessThanOrEqual(g.hosts[0]!.app.w - 8);
   });
 });

@@ -125,11 +125,20 @@ describe('Share', () => {
     clipboard(true);
     render(<ShareButton />);
     await click(button('Share'));
-    const terminal = [...el.querySelectorAll('label')].find((l) => l.textContent?.trim() === 'Terminal');
-    await click(terminal!.querySelector('input')!);
+    const label = (t: string) => [...el.querySelectorAll('label')].find((l) => l.textContent?.trim() === t)!;
+    // the compact default (path, one chart, commands): the terminal instead of the commands, the PPS chart
+    await click(label('Terminal').querySelector('input')!);
+    await click(label('Commands to click').querySelector('input')!);
+    const chart = el.querySelector('select:not([aria-label])') as HTMLSelectElement;
+    expect([...chart.options].map((o) => o.value)[0]).toBe('rate');
+    await act(async () => {
+      chart.value = 'pps';
+      chart.dispatchEvent(new Event('change', { bubbles: true }));
+    });
     await click(button('Copy embed code'));
     expect(asked.at(-1)).toEqual({
-      panels: ['path', 'charts'],
+      panels: ['path', 'chart', 'terminal'],
+      chart: 'pps',
       controls: 'minimal',
       autoplay: false,
       startNs: 0,

@@ -8,6 +8,10 @@
  *
  * Exports (hidden in embed mode): CSV, JSON and PNG of each chart, iperf3's -J document of each
  * run, in ./export.ts.
+ *
+ * `only` (an embedded lab's `chart` panel): that one chart, compact (no help line, no sample
+ * note), its source under it, and until it has data a line saying what will fill it instead of
+ * empty axes.
  */
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -178,7 +182,7 @@ function useInView(root: React.RefObject<HTMLElement | null>, key: unknown): Set
   return ids;
 }
 
-export function ChartsPanel() {
+export function ChartsPanel({ only }: { only?: string } = {}) {
   const store = useAppStore();
   const lab = useLab();
   const version = useThrottledVersion(store, REDRAW_MS);
@@ -213,7 +217,7 @@ export function ChartsPanel() {
   const engine = useEngineSeries(lab, from, to, nowNs, px, version);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the series buffer's change signal
-  const charts = useMemo(
+  const all = useMemo(
     () =>
       buildCharts({
         series: store.series,
@@ -230,6 +234,7 @@ export function ChartsPanel() {
       }),
     [version, from, to, px, cols, instances, runs, engine, cwStatistic, wallClockStartMs],
   );
+  const charts = useMemo(() => (only ? all.filter((d) => d.id === only) : all), [all, only]);
 
   const setSel = (p: Partial<{ cursorNs: number | null; zoom: [number, number] | null }>) =>
     store.setState((s) => ({ selection: { ...s.selection, ...p } }));
@@ -318,9 +323,13 @@ export function ChartsPanel() {
 
   const span = to - from;
   return (
-    <section className="panel charts" aria-label="Charts" ref={ref}>
+    <section
+      className={only ? 'panel charts one-chart' : 'panel charts'}
+      aria-label={only ? 'Chart' : 'Charts'}
+      ref={ref}
+    >
       <div className="panel-head charts-head">
-        <h2>Charts</h2>
+        <h2 className={only ? 'visually-hidden' : undefined}>{only ? 'Chart' : 'Charts'}</h2>
         <fieldset className="charts-zoom">
           <legend className="visually-hidden">Time axis</legend>
           <button
@@ -348,23 +357,27 @@ export function ChartsPanel() {
           {zoom ? '' : ', following the clock'})
           {cursor !== null ? ` · cursor ${formatInstant(cursor, span)}${pinned ? ' (pinned)' : ''}` : ''}
         </span>
-        <label className="charts-cw-stat">
-          CloudWatch statistic{' '}
-          <select
-            aria-label="CloudWatch statistic"
-            value={cwStatistic}
-            onChange={(e) => setCwStatistic(e.target.value as CwStatistic)}
-          >
-            {CW_STATISTICS.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        {only && only !== 'cloudwatch' ? null : (
+          <label className="charts-cw-stat">
+            CloudWatch statistic{' '}
+            <select
+              aria-label="CloudWatch statistic"
+              value={cwStatistic}
+              onChange={(e) => setCwStatistic(e.target.value as CwStatistic)}
+            >
+              {CW_STATISTICS.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </div>
       {charts.map((def, i) =>
-        i >= mounted ? (
+        only && !def.lines.some((l) => l.segs.some((s) => Number.isFinite(s.y))) ? (
+          <EmptyChart key={def.id} def={def} />
+        ) : i >= mounted ? (
           <div key={def.id} className="chart-pending" aria-hidden="true" />
         ) : (
           <MemoChart
@@ -382,25 +395,55 @@ export function ChartsPanel() {
           />
         ),
       )}
-      <p className="muted charts-help">
-        Wheel or + − to zoom, double-click or 0 to see everything; hover for the cursor, click to pin it, ← →
-        to move it (focus a chart). The shaded band and the solid line are the path picture's window and its
-        current instant.
-      </p>
+      {only ? null : (
+        <p className="muted charts-help">
+          Wheel or + − to zoom, double-click or 0 to see everything; hover for the cursor, click to pin it, ←
+          → to move it (focus a chart). The shaded band and the solid line are the path picture's window and
+          its current instant.
+        </p>
+      )}
       {!embed ? <RunExports /> : null}
-      <ul className="muted note chart-sources">
-        {charts.map((d) => (
-          <li key={d.id}>
-            <b>{d.title}:</b> {d.source}
-          </li>
-        ))}
-      </ul>
-      <p className="muted note">
-        The counters are sampled every millisecond while commands run (coarser in fast-forward): zoomed below
-        that, a line is the millisecond's mean. {store.series.length.toLocaleString('en-US')} samples kept
-        {engine ? `; latency and drops in ${formatSpan(engine.stepNs)} steps` : ''}.
-      </p>
+      {only ? (
+        <details className="muted note chart-about">
+          <summary>What this chart shows</summary>
+          {charts.map((d) => (
+            <p key={d.id}>{d.source}</p>
+          ))}
+        </details>
+      ) : (
+        <ul className="muted note chart-sources">
+          {charts.map((d) => (
+            <li key={d.id}>
+              <b>{d.title}:</b> {d.source}
+            </li>
+          ))}
+        </ul>
+      )}
+      {only ? null : (
+        <p className="muted note">
+          The counters are sampled every millisecond while commands run (coarser in fast-forward): zoomed
+          below that, a line is the millisecond's mean. {store.series.length.toLocaleString('en-US')} samples
+          kept
+          {engine ? `; latency and drops in ${formatSpan(engine.stepNs)} steps` : ''}.
+        </p>
+      )}
     </section>
+  );
+}
+
+/** A chart with nothing to draw yet: its title and what will fill it, in the space the chart takes. */
+function EmptyChart({ def }: { def: ChartDef }) {
+  return (
+    <figure className="chart chart-empty" data-chart={def.id} data-empty="1">
+      <figcaption>
+        <span className="chart-title">
+          {def.title} <span className="chart-unit">({def.unit})</span>
+        </span>
+      </figcaption>
+      <p className="chart-empty-note muted">
+        Nothing to draw yet in this window: it fills in as traffic runs (run a command).
+      </p>
+    </figure>
   );
 }
 

@@ -218,6 +218,14 @@ function partDrops(g: PathGeometry, layout: PathLayout, f: PathFrame | null): Ma
   return out;
 }
 
+/** The application box's label, longest first: the first that fits is drawn. */
+export const APP_LABELS = [
+  'Application (iperf3 / testpmd)  ·  sends ↓   receives ↑',
+  'Application  ·  sends ↓   receives ↑',
+  'App  ·  ↓ sends  ↑ receives',
+  'App ↓ ↑',
+] as const;
+
 /** Draw one frame. `hit` is refilled with the positions of the batches drawn. */
 export function drawPath(
   ctx: CanvasRenderingContext2D,
@@ -256,11 +264,10 @@ export function drawPath(
     ctx.fillStyle = t.fg;
     ctx.font = `12px ${t.font}`;
     ctx.textAlign = 'center';
-    ctx.fillText(
-      'Application (iperf3 / testpmd)  ·  sends ↓   receives ↑',
-      h.app.x + h.app.w / 2,
-      h.app.y + 17,
-    );
+    // the longest form that fits the box (a narrow picture: an embed, a phone)
+    const appLabel =
+      APP_LABELS.find((l) => ctx.measureText(l).width <= h.app.w - 8) ?? APP_LABELS[APP_LABELS.length - 1]!;
+    ctx.fillText(appLabel, h.app.x + h.app.w / 2, h.app.y + 17);
     ctx.textAlign = 'left';
     roundRect(ctx, h.nitroCard, 6);
     ctx.fillStyle = t.nitro;

@@ -92,6 +92,9 @@ const STAGE_HELP: Record<string, string> = {
   socket_rx: 'Socket receive buffer: data waiting for the application to read it',
 };
 
+/** Narrowest the picture is laid out (two instances side by side stay legible); narrower boxes scale it. */
+export const MIN_DRAW_W = 480;
+
 const COLOUR_CHOICES: Array<[ColourBy, string]> = [
   ['flow', 'Flow'],
   ['rss-queue', 'RSS queue'],
@@ -103,7 +106,10 @@ export function PathView(props: PathViewProps) {
   const height = props.height ?? 620;
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(960);
+  // the picture is drawn at least MIN_DRAW_W wide; a narrower box (a phone) shows it scaled down
+  const [boxW, setBoxW] = useState(960);
+  const width = Math.max(MIN_DRAW_W, boxW);
+  const scale = boxW < MIN_DRAW_W ? boxW / MIN_DRAW_W : 1;
   const reducedMotion = useMedia('(prefers-reduced-motion: reduce)');
   const dark = useMedia('(prefers-color-scheme: dark)');
   const [theme, setTheme] = useState<Theme>(DEFAULT_THEME);
@@ -112,10 +118,10 @@ export function PathView(props: PathViewProps) {
   useEffect(() => {
     const el = boxRef.current;
     if (!el) return;
-    setWidth(Math.max(480, Math.floor(el.clientWidth)));
+    if (el.clientWidth > 0) setBoxW(Math.floor(el.clientWidth));
     const ro = new ResizeObserver((entries) => {
       const w = entries[0]?.contentRect.width;
-      if (w) setWidth(Math.max(480, Math.floor(w)));
+      if (w) setBoxW(Math.floor(w));
     });
     ro.observe(el);
     return () => ro.disconnect();
@@ -159,13 +165,18 @@ export function PathView(props: PathViewProps) {
     // where one drawn batch is (the newest): lets tests and tools click a packet without pixel hunting
     const h = hit.current;
     const best = h.n - 1;
-    c.dataset['packetAt'] = best >= 0 ? `${Math.round(h.x[best]!)},${Math.round(h.y[best]!)}` : '';
-  }, [geom, layout, frame, colourBy, selection, reducedMotion, theme, width, onFrameDrawn]);
+    c.dataset['packetAt'] =
+      best >= 0 ? `${Math.round(h.x[best]! * scale)},${Math.round(h.y[best]! * scale)}` : '';
+  }, [geom, layout, frame, colourBy, selection, reducedMotion, theme, width, scale, onFrameDrawn]);
 
-  const locate = useCallback((e: React.MouseEvent<HTMLCanvasElement>) => {
-    const r = e.currentTarget.getBoundingClientRect();
-    return { x: e.clientX - r.left, y: e.clientY - r.top };
-  }, []);
+  // pointer position in the picture's own coordinates (it may be drawn scaled down)
+  const locate = useCallback(
+    (e: React.MouseEvent<HTMLCanvasElement>) => {
+      const r = e.currentTarget.getBoundingClientRect();
+      return { x: (e.clientX - r.left) / scale, y: (e.clientY - r.top) / scale };
+    },
+    [scale],
+  );
 
   const onClick = useCallback(
     (e: React.MouseEvent<HTMLCanvasElement>) => {
@@ -245,7 +256,8 @@ export function PathView(props: PathViewProps) {
       </p>
       <canvas
         ref={canvasRef}
-        style={{ width: `${width}px`, height: `${drawnH}px` }}
+        style={{ width: `${width * scale}px`, height: `${drawnH * scale}px` }}
+        data-scale={scale === 1 ? undefined : scale.toFixed(3)}
         role="img"
         aria-label={summary}
         data-testid="path-canvas"
@@ -343,8 +355,7 @@ function fmtInt(n: number): string {
 
 /** What the view shows, in words: batches, density, and whether the frame is sampled. */
 export function densityNote(frame: PathFrame | null): string {
-  if (!frame)
-    return 'No traffic yet: run a command in the terminal (e.g. iperf3 -c server) to see packets move.';
+  if (!frame) return 'No traffic yet: run a command (e.g. iperf3 -c server) to see packets move.';
   if (!frame.detail) {
     let entered = 0;
     for (let i = 0; i < frame.lanes; i++) entered += frame.laneDensity[i]!;
