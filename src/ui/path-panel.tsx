@@ -26,8 +26,8 @@ const pathHeight = () => {
   return Math.round(Math.min(860, Math.max(470, innerHeight - 320)));
 };
 
-/** Widest window in which the full lab stacks its columns (styles.css, small-screens.css). */
-const STACKED_MAX_W = 1000;
+/** Widest window in which the full lab stacks its columns (below the stage: small-screens.css). */
+const STACKED_MAX_W = 1099;
 
 const EMBED_PATH_HEIGHT = 400;
 /** The stage layout (styles.css): the path's panel has the window's height, the picture fills it. */
