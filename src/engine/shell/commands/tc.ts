@@ -1326,8 +1326,8 @@ function runTcInner(argv: string[], devices: TcDevices, o: Out): CommandOutcome 
   }
   const obj = argv[i]!;
   const rest = argv.slice(i + 1);
-  if (matches(obj, 'qdisc')) return doQdisc(rest, devices, o, f);
-  if (matches(obj, 'class')) return doClass(rest, devices, o, f);
+  if (matches(obj, 'qdisc')) return doObject(QDISC_OBJECT, rest, devices, o, f);
+  if (matches(obj, 'class')) return doObject(CLASS_OBJECT, rest, devices, o, f);
   for (const other of ['filter', 'chain', 'actions', 'monitor', 'exec']) {
     if (matches(obj, other)) {
       o.err(`tc ${other} is not simulated in ec2-netlab\n`);
@@ -1342,44 +1342,65 @@ function runTcInner(argv: string[], devices: TcDevices, o: Out): CommandOutcome 
   return outcome(o, 255);
 }
 
-function doQdisc(argv: string[], devices: TcDevices, o: Out, f: ShowFlags): CommandOutcome {
-  if (argv.length < 1) return qdiscShow([], devices, o, f);
-  const cmd = argv[0]!;
-  const rest = argv.slice(1);
-  if (matches(cmd, 'add'))
-    return outcome(o, qdiscModify(rest, devices, o, { create: true, replace: false, excl: true }, false));
-  if (matches(cmd, 'change')) return outcome(o, qdiscModify(rest, devices, o, NO_FLAGS, false));
-  if (matches(cmd, 'replace'))
-    return outcome(o, qdiscModify(rest, devices, o, { create: true, replace: true, excl: false }, false));
-  if (matches(cmd, 'link'))
-    return outcome(o, qdiscModify(rest, devices, o, { create: false, replace: true, excl: false }, false));
-  if (matches(cmd, 'delete')) return outcome(o, qdiscModify(rest, devices, o, NO_FLAGS, true));
-  if (matches(cmd, 'list') || matches(cmd, 'show') || matches(cmd, 'lst'))
-    return qdiscShow(rest, devices, o, f);
-  if (matches(cmd, 'help')) {
-    o.err(QDISC_USAGE);
-    return outcome(o, 0);
-  }
-  o.err(`Command "${cmd}" is unknown, try "tc qdisc help".\n`);
-  return outcome(o, 255);
+/**
+ * `tc qdisc` and `tc class`, as tc_qdisc.c's do_qdisc and tc_class.c's do_class dispatch them: the
+ * modifying commands with their netlink flags, in the order iproute2 tries their prefixes.
+ */
+interface TcObject {
+  readonly name: 'qdisc' | 'class';
+  readonly usage: string;
+  readonly commands: readonly (readonly [string, QdiscModifyFlags | 'delete'])[];
+  readonly modify: (
+    argv: string[],
+    devices: TcDevices,
+    o: Out,
+    flags: QdiscModifyFlags,
+    del: boolean,
+  ) => number;
+  readonly show: (argv: string[], devices: TcDevices, o: Out, f: ShowFlags) => CommandOutcome;
 }
 
-function doClass(argv: string[], devices: TcDevices, o: Out, f: ShowFlags): CommandOutcome {
-  if (argv.length < 1) return classShow([], devices, o, f);
+const QDISC_OBJECT: TcObject = {
+  name: 'qdisc',
+  usage: QDISC_USAGE,
+  commands: [
+    ['add', { create: true, replace: false, excl: true }],
+    ['change', NO_FLAGS],
+    ['replace', { create: true, replace: true, excl: false }],
+    ['link', { create: false, replace: true, excl: false }],
+    ['delete', 'delete'],
+  ],
+  modify: qdiscModify,
+  show: qdiscShow,
+};
+
+const CLASS_OBJECT: TcObject = {
+  name: 'class',
+  usage: CLASS_USAGE,
+  commands: [
+    ['add', { create: true, replace: false, excl: true }],
+    ['change', NO_FLAGS],
+    ['replace', { create: true, replace: false, excl: false }],
+    ['delete', 'delete'],
+  ],
+  modify: classModify,
+  show: classShow,
+};
+
+function doObject(t: TcObject, argv: string[], devices: TcDevices, o: Out, f: ShowFlags): CommandOutcome {
+  if (argv.length < 1) return t.show([], devices, o, f);
   const cmd = argv[0]!;
   const rest = argv.slice(1);
-  if (matches(cmd, 'add'))
-    return outcome(o, classModify(rest, devices, o, { create: true, replace: false, excl: true }, false));
-  if (matches(cmd, 'change')) return outcome(o, classModify(rest, devices, o, NO_FLAGS, false));
-  if (matches(cmd, 'replace'))
-    return outcome(o, classModify(rest, devices, o, { create: true, replace: false, excl: false }, false));
-  if (matches(cmd, 'delete')) return outcome(o, classModify(rest, devices, o, NO_FLAGS, true));
-  if (matches(cmd, 'list') || matches(cmd, 'show') || matches(cmd, 'lst'))
-    return classShow(rest, devices, o, f);
+  for (const [name, flags] of t.commands) {
+    if (!matches(cmd, name)) continue;
+    const del = flags === 'delete';
+    return outcome(o, t.modify(rest, devices, o, del ? NO_FLAGS : flags, del));
+  }
+  if (matches(cmd, 'list') || matches(cmd, 'show') || matches(cmd, 'lst')) return t.show(rest, devices, o, f);
   if (matches(cmd, 'help')) {
-    o.err(CLASS_USAGE);
+    o.err(t.usage);
     return outcome(o, 0);
   }
-  o.err(`Command "${cmd}" is unknown, try "tc class help".\n`);
+  o.err(`Command "${cmd}" is unknown, try "tc ${t.name} help".\n`);
   return outcome(o, 255);
 }
