@@ -178,6 +178,8 @@ export class SimService implements SimApi {
   private seekOriginNs = 0;
   /** Events the play-time builder may still spend (earned by the live run's events). */
   private buildCredit = 0;
+  /** Start of the last path window in which nothing moved: drops before it are not shown any more. */
+  private quietSinceNs = 0;
 
   /** The lessons' observer of the current session (replaced with the session). */
   private lessons: LessonObserver | null = null;
@@ -249,6 +251,7 @@ export class SimService implements SimApi {
     if (tl.current !== this.run) this.attach(tl.current);
     else {
       this.pathFromNs = tl.nowNs;
+      this.quietSinceNs = 0;
       tl.current.session.drainOutput();
     }
     // forward, the client has not seen what was printed after where it was: the next frame brings it
@@ -330,7 +333,7 @@ export class SimService implements SimApi {
     const run = this.need();
     const tl = this.needTimeline();
     const s = run.session;
-    const detail = req.step ? true : (req.pathDetail ?? true);
+    const detail = req.step || req.skipIdle ? true : (req.pathDetail ?? true);
     run.setDetail(detail);
     const buffers = req.reuse ?? {
       sampleTimes: new Float64Array(256),
@@ -358,6 +361,24 @@ export class SimService implements SimApi {
       events = r.events;
       stepped = r.report;
       reached = s.nowNs >= req.toNs;
+    } else if (req.skipIdle) {
+      // auto speed over an idle stretch: on to the event in which the next packet enters the path
+      const lab = s.lab;
+      const detach = lab.probe.attach({
+        enter: () => {
+          lab.sched.halted = true;
+        },
+        leave: () => {},
+        drop: () => {},
+      });
+      try {
+        const r = tl.advance(req.toNs, req.maxEvents, () => sample());
+        events = r.events;
+        reached = r.reached;
+      } finally {
+        detach();
+        lab.sched.halted = false;
+      }
     } else if (!until) {
       const r = tl.advance(req.toNs, req.maxEvents, () => sample());
       events = r.events;
@@ -377,6 +398,13 @@ export class SimService implements SimApi {
             stoppedBy = until.kind;
             break;
           }
+          // nothing runs and nothing is typed ahead: the condition cannot come true any more
+          if (
+            s.foreground === null &&
+            s.backgroundCount === 0 &&
+            !tl.commandLog.some((e) => e.atNs > s.nowNs)
+          )
+            break;
         }
       } finally {
         run.haltOn = null;
@@ -480,11 +508,15 @@ export class SimService implements SimApi {
       if (target.kind === 'event') {
         events = tl.advance(Number.POSITIVE_INFINITY, 1, onGrid).events;
       } else {
+        // from event instant to event instant: when no packet comes, the clock stays at the last
+        // instant something happened (or where it was, when nothing is scheduled), never at the horizon
         const horizon = Math.max(horizonNs, startNs);
-        while (!hit && lab.nowNs < horizon && events < STEP_MAX_EVENTS) {
-          const r = tl.advance(horizon, STEP_MAX_EVENTS - events, onGrid);
+        while (!hit && events < STEP_MAX_EVENTS) {
+          const next = lab.sched.peekTime();
+          if (!(next <= horizon)) break;
+          const r = tl.advance(next, STEP_MAX_EVENTS - events, onGrid);
           events += r.events;
-          if (r.events === 0 && !lab.sched.halted) break;
+          if (r.events === 0 && !lab.sched.halted && lab.nowNs < next) break;
         }
       }
     } finally {
@@ -502,9 +534,16 @@ export class SimService implements SimApi {
     const packet = target.kind === 'packet' ? h : (moves[0] ?? null);
     let summary: string;
     if (target.kind === 'packet') {
-      summary = h
-        ? `${describe(h)} (${events} model event${events === 1 ? '' : 's'} later)`
-        : `No packet reached ${stageLabel(target.stage)}${target.host ? ` on ${target.host}` : ''} within ${events} events (now ${(lab.nowNs / 1e9).toFixed(6)} s)`;
+      const where = `${stageLabel(target.stage)}${target.host ? ` on ${target.host}` : ''}`;
+      const secs = (ns: number) => `${(ns / 1e9).toFixed(6)} s`;
+      const ahead = `${Number(((horizonNs - startNs) / 1e9).toPrecision(3))} s`;
+      if (h) summary = `${describe(h)} (${events} model event${events === 1 ? '' : 's'} later)`;
+      else if (events === 0)
+        summary = `No packet is coming to ${where}: nothing is scheduled in the next ${ahead} (the lab is idle; start a command first). The clock stays at ${secs(lab.nowNs)}`;
+      else if (events >= STEP_MAX_EVENTS)
+        summary = `No packet reached ${where} in ${events.toLocaleString('en-US')} model events; stopped at ${secs(lab.nowNs)} (step again to look further)`;
+      else
+        summary = `No packet is coming to ${where} in the next ${ahead}: ${events.toLocaleString('en-US')} model event${events === 1 ? '' : 's'} (timers, no packet there); the clock is at the last of them, ${secs(lab.nowNs)}`;
     } else if (events === 0) summary = 'Nothing is scheduled: the lab is idle (start a command first)';
     else if (moves.length === 0)
       summary = 'One model event with no packet movement (a timer, a protocol or an application step)';
@@ -531,8 +570,15 @@ export class SimService implements SimApi {
    */
   private pathFrame(nowNs: number, reuse: Frame['path'] | undefined): Frame['path'] {
     const fromNs = Math.max(0, Math.min(this.pathFromNs, nowNs - PATH_MIN_WINDOW_NS));
-    const dropsFromNs = Math.max(0, nowNs - Math.max(1_000_000, 20 * (nowNs - fromNs)));
-    return this.need().path.frame(fromNs, nowNs, reuse, PATH_FRAME_CAPACITY, dropsFromNs);
+    const look = Math.max(0, nowNs - Math.max(1_000_000, 20 * (nowNs - fromNs)));
+    // drops from before a window in which nothing moved are over: not carried into later pictures
+    const dropsFromNs = Math.min(fromNs, Math.max(look, this.quietSinceNs));
+    const rec = this.need().path;
+    const f = rec.frame(fromNs, nowNs, reuse, PATH_FRAME_CAPACITY, dropsFromNs);
+    if (!emptyWindow(f)) return f;
+    this.quietSinceNs = fromNs;
+    // an empty window shows an empty path: no drop marks, drop list or flow legend of an earlier run
+    return f.drops > 0 || f.flows > 0 ? rec.frame(fromNs, nowNs, f, PATH_FRAME_CAPACITY, fromNs) : f;
   }
 
   pathLayout(): PathLayout {
@@ -663,6 +709,7 @@ export class SimService implements SimApi {
       for (const r of records) this.runs.push(toolRun(r));
     };
     this.pathFromNs = run.session.nowNs;
+    this.quietSinceNs = 0;
     run.session.drainOutput();
   }
 
@@ -867,6 +914,18 @@ function describe(m: StepReport['moves'][number]): string {
   const where = `${stageLabel(m.stage)}${m.queue > 0 ? ` queue ${m.queue}` : ''} on ${m.hostName}`;
   if (m.what === 'dropped') return `${pk} dropped at ${where}: ${m.reason ?? 'unknown reason'}`;
   return `${pk} ${m.what} ${where}`;
+}
+
+/** Nothing in the path frame's window: no batch passed, none is held in a queue, nothing was dropped in it. */
+function emptyWindow(f: Frame['path']): boolean {
+  if (f.totalPassages > 0) return false;
+  for (let i = 0; i < f.lanes; i++) {
+    if (f.laneOccupancy[i]! > 0 || f.laneDrops[i]! > 0) return false;
+    // counts only (a fast-forward): packets that entered a stage in the window
+    if (!f.detail && f.laneDensity[i]! > 0) return false;
+  }
+  for (let i = 0; i < f.drops; i++) if (f.dropNs[i]! >= f.fromNs) return false;
+  return true;
 }
 
 /** Grow the frame's arrays (doubling) so `rows` rows fit. */

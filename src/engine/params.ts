@@ -327,6 +327,13 @@ export const MODEL_PARAMS = {
     'One-way latency from the internet gateway to a peer on the internet (20 ms RTT).',
   ),
   // ---------- Linux host stack ----------
+  hostRxWakeupMeanNs: p(
+    12_000,
+    'ns (mean)',
+    'assumed',
+    'none published for EC2; ping between instances shows RTTs that vary by tens of µs (mdev 0.01–0.03 ms in a cluster placement group is common), never identical ones',
+    "Mean of the extra time, exponentially distributed (a wakeup is memoryless), between a lone packet landing in an idle host's RX ring and its kernel handling it: the ENA interrupt (interrupt moderation may hold it), the vCPU waking from idle, the NAPI softirq getting scheduled. Drawn per packet from the host's own random stream (key instance/NAME/rx-wakeup) for what ping measures: the echo request where the target's kernel answers it (icmp_echo), the reply where the sender's kernel timestamps it. Bulk transfers do not draw it: there NAPI polls back to back and the ENA device's adaptive interrupt moderation is modelled as such. 12 µs at each end gives ping an mdev of about 0.017 ms over a 12 µs one-way fabric.",
+  ),
   tcpLimitOutputBytes: p(
     1_048_576,
     'bytes',

@@ -22,8 +22,9 @@ import type {
  *    frames and loads carry `furthestNs` and `checkpoints`.
  * 4: `seek` takes an event budget and answers `seeking` while its replay goes on; `seekContinue`,
  *    `seekCancel`.
+ * 5: `advance` takes `skipIdle` (auto speed's jump to the next packet).
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** One user action at a simulated instant (a line typed, or Ctrl-C): what a rewind or respawn replays. */
 export type CommandLogEntry = SessionLogEntry;
@@ -281,6 +282,11 @@ export interface AdvanceRequest {
   step?: StepTarget;
   /** Sample the counters every this many ns (≥ 1 ms, default 1 ms; coarser keeps long fast-forwards small). */
   sampleStepNs?: number;
+  /**
+   * Jump over an idle stretch (auto speed): stop right after the first event in which a packet
+   * enters a stage of the path, or at `toNs` (`reached`) when none does. Path detail is on for it.
+   */
+  skipIdle?: boolean;
 }
 
 /** The API the worker exposes (comlink). Every method may be called with at most one call in flight. */

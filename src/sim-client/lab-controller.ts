@@ -4,6 +4,7 @@
  * One pump per animation frame, at most one request in flight; user actions queue behind it.
  */
 import type { Observation } from '../lessons/observation';
+import { AUTO_QUIET_NS_PER_S, AUTO_SKIP_MAX_NS, autoPhase, readableSpeed } from './auto-speed';
 import { notePace } from '../lib/pace';
 import { PRESETS } from '../scenario/presets';
 import {
@@ -12,6 +13,8 @@ import {
   formatSimTime,
   type PathSelection,
   patch,
+  SPEED_MAX_NS_PER_S,
+  SPEED_MIN_NS_PER_S,
   SPEED_STEPS,
   type StepChoice,
 } from '../state/app-store';
@@ -42,7 +45,8 @@ export interface LabController {
    */
   step(): Promise<void>;
   setStep(choice: StepChoice): void;
-  setSpeed(nsPerS: number): void;
+  /** A play speed (simulated ns per wall second: manual), or 'auto' (follows the action). */
+  setSpeed(nsPerS: number | 'auto'): void;
   faster(): void;
   slower(): void;
   /**
@@ -55,7 +59,12 @@ export interface LabController {
   seek(ns: number, opts?: { redraw?: boolean }): Promise<void>;
   /** The same as `seek` (kept for older callers). */
   rewind(toNs: number): Promise<void>;
-  runUntil(cond: RunUntil): void;
+  /**
+   * Run the model as fast as it can (whatever the play speed) until the condition holds, with the
+   * run-to progress and Cancel; paused there. A time goes there as `seek` does; the others stop
+   * right after the event that makes them true, or when nothing is left running.
+   */
+  runUntil(cond: RunUntil): Promise<void>;
   /** Test hook (e2e): make the worker hang or die. */
   crashWorker(how: 'throw' | 'hang'): void;
   /** Select a packet or a stage in the path view and fetch its inspection. */
@@ -103,6 +112,17 @@ const MIN_BUDGET = 20_000;
 const MAX_BUDGET = 2_000_000;
 /** Fastest playback (simulated ns per wall second) at which the path view follows batches. */
 const PATH_DETAIL_MAX_SPEED = 1e9;
+/** Worker time a frame request aims at (ms, low and high): a frame of the display or so. */
+const FRAME_REQUEST_MS: readonly [number, number] = [8, 24];
+/**
+ * The same when the model cannot keep up with the speed asked (requests chained back to back):
+ * longer, so the fixed cost of a frame (messages, counters, the path frame) is a smaller share.
+ */
+const LAGGING_REQUEST_MS: readonly [number, number] = [30, 60];
+/** Simulated time one request of a "run until" a condition covers at most. */
+const RUN_UNTIL_SPAN_NS = 60e9;
+/** Counter samples while running until a condition (as a 600 s run to an instant keeps: ≤ 10^5 rows). */
+const RUN_UNTIL_SAMPLE_NS = 6e6;
 /** Wall time one run-to request aims at (ms): what Cancel waits at most, about. */
 const RUN_TO_CHUNK_MS = 100;
 /** How far ahead "next packet at a stage" looks before it gives up (simulated). */
@@ -128,34 +148,65 @@ export function createLabController(
 
   const set = <K extends keyof AppState>(k: K, p: Partial<AppState[K]>) => patch(store, k, p);
 
-  async function pump(wall: number) {
+  /** One animation frame: ask the worker for the next frame unless a request is in flight. */
+  function tick(wall: number): Promise<void> | undefined {
     if (stopped) return;
-    raf(pump);
+    raf(tick);
+    return pump(wall);
+  }
+
+  async function pump(wall: number): Promise<void> {
+    if (stopped) return;
     const st = store.getState();
     const prev = lastWall;
     lastWall = wall;
-    // a seek going on has the lab (Cancel calls it off; Play waits for it)
+    // a seek or a run to an instant going on has the lab (Cancel calls it off; Play waits for it)
     if (!st.playback.playing || client.inFlight || st.scenario.loading || st.playback.seeking) return;
-    const dtS = prev === null ? 1 / 60 : Math.min(0.1, (wall - prev) / 1000);
-    const toNs = Math.round(client.simTimeNs + st.playback.speedNsPerS * dtS);
+    if (st.playback.runTo) return;
+    const dtS = prev === null ? 1 / 60 : Math.min(0.1, Math.max(0, (wall - prev) / 1000));
+    // auto speed: readable while packets are in view, a jump to the next packet over an idle stretch
+    let speed = st.playback.speedNsPerS;
+    let skipIdle = false;
+    if (st.playback.speedMode === 'auto') {
+      const running =
+        st.terminal.foreground !== null ||
+        st.terminal.backgroundCount > 0 ||
+        client.commandLog.some((e) => e.atNs > client.simTimeNs);
+      const phase = autoPhase(store.pathFrame, running);
+      speed =
+        phase === 'packets'
+          ? readableSpeed(st.pathLayout?.fabricOneWayNs ?? 0, SPEED_MIN_NS_PER_S, SPEED_MAX_NS_PER_S)
+          : AUTO_QUIET_NS_PER_S;
+      skipIdle = phase === 'skip';
+      if (phase !== st.playback.autoPhase || speed !== st.playback.speedNsPerS)
+        set('playback', { autoPhase: phase, speedNsPerS: speed });
+    }
+    const toNs = skipIdle
+      ? client.simTimeNs + AUTO_SKIP_MAX_NS
+      : Math.round(client.simTimeNs + speed * Math.max(dtS, 1 / 240));
     if (toNs <= client.simTimeNs) return;
     const t0 = performance.now();
+    let chain = false;
     try {
       // above this speed the path cannot be followed by eye: fast-forward without batch detail
-      const detail = st.playback.speedNsPerS <= PATH_DETAIL_MAX_SPEED && !st.playback.runUntil;
+      const detail = speed <= PATH_DETAIL_MAX_SPEED;
       // at most ~500 samples per frame: 1 ms up to 30 s/s, coarser beyond (a 600 s run keeps ≤ 10^5 rows)
-      const sampleStepNs = Math.max(1e6, Math.ceil(st.playback.speedNsPerS / 60 / 500 / 1e6) * 1e6);
-      const f = await client.advance(toNs, budget, st.playback.runUntil ?? undefined, {
+      const sampleStepNs = Math.max(1e6, Math.ceil(speed / 60 / 500 / 1e6) * 1e6);
+      const f = await client.advance(toNs, budget, undefined, {
         pathDetail: detail,
         sampleStepNs,
+        ...(skipIdle ? { skipIdle: true } : {}),
       });
       if (!f) return;
       const took = performance.now() - t0;
+      const lagging = !f.reached && !skipIdle;
+      // model-bound, the next request goes at once (below): longer requests, fewer round trips
+      const [lo, hi] = lagging ? LAGGING_REQUEST_MS : FRAME_REQUEST_MS;
       budget = Math.max(
         MIN_BUDGET,
-        Math.min(MAX_BUDGET, Math.round(budget * (took > 24 ? 0.7 : took < 8 ? 1.3 : 1))),
+        Math.min(MAX_BUDGET, Math.round(budget * (took > hi ? 0.7 : took < lo ? 1.3 : 1))),
       );
-      set('playback', { lagging: !f.reached });
+      if (lagging !== st.playback.lagging) set('playback', { lagging });
       const layout = store.getState().pathLayout;
       if (layout && f.path.revision !== layout.revision && !layoutPending) {
         layoutPending = true;
@@ -170,21 +221,14 @@ export function createLabController(
         autoPlayed = false;
         set('playback', { playing: false });
       }
-      if (f.stoppedBy) {
-        set('playback', { playing: false, runUntil: null });
-        set('env', { announcement: `Paused: ${stopReason(f.stoppedBy)} at ${(f.nowNs / 1e9).toFixed(6)} s` });
-        // the run there went without batch detail (counts only): replay the path view's window
-        // before the stop with it, so the picture shows the packets around what stopped it
-        if (!detail && st.playback.speedNsPerS <= PATH_DETAIL_MAX_SPEED && !stopped)
-          void c.seek(f.nowNs, { redraw: true }).then(() =>
-            set('env', {
-              announcement: `Paused: ${stopReason(f.stoppedBy!)} at ${(f.nowNs / 1e9).toFixed(6)} s; the picture shows the packets there`,
-            }),
-          );
-      }
+      chain = lagging && store.getState().playback.playing;
     } catch {
       // a failed request is reported by onRestart/onError; the pump carries on
     }
+    // model-bound (the frame ran out of its event budget before its instant): the worker goes on at
+    // once, while this thread paints, instead of idling until the next animation frame (at the top
+    // speed that wait was a third of the wall time of a long run)
+    if (chain && !stopped) await pump(performance.now());
   }
 
   /** Rows of samples a run-to keeps at most (as the pump: ≤ 10^5 rows for a 600 s run). */
@@ -293,6 +337,83 @@ export function createLabController(
     // one frame with path detail, so the path view shows this instant (not the fast-forward)
     await client.advance(client.simTimeNs, 1);
     return client.simTimeNs >= toNs;
+  }
+
+  /**
+   * "Run until" a drop, a counter moving or credits running out: the model as fast as it can, in
+   * requests of about RUN_TO_CHUNK_MS (no path detail), with the progress (how far the clock got,
+   * at what pace) and Cancel. Stops right after the event that makes the condition true (then the
+   * path view's window before it is replayed with detail), or when nothing runs any more.
+   */
+  async function runUntilCondition(cond: Exclude<RunUntil, { kind: 'time' }>): Promise<void> {
+    if (running) running.cancelled = true;
+    const me = { cancelled: false };
+    running = me;
+    const fromNs = client.simTimeNs;
+    const startedMs = performance.now();
+    const what = untilText(cond);
+    set('playback', {
+      runUntil: cond,
+      runTo: {
+        fromNs,
+        toNs: fromNs,
+        startedMs,
+        until: what,
+        pace: [{ wallMs: startedMs, simNs: fromNs }],
+      },
+    });
+    set('env', { announcement: `Running until ${what}, as fast as the model goes; Cancel stops there` });
+    let stoppedBy: RunUntil['kind'] | null = null;
+    let idle = false;
+    try {
+      while (!stopped && !me.cancelled) {
+        const t0 = performance.now();
+        const f = await client.advance(client.simTimeNs + RUN_UNTIL_SPAN_NS, runBudget, cond, {
+          pathDetail: false,
+          sampleStepNs: RUN_UNTIL_SAMPLE_NS,
+        });
+        if (!f) {
+          await new Promise((r) => setTimeout(r, 5));
+          continue;
+        }
+        notePaceNow(f.nowNs);
+        runBudget = adapt(runBudget, performance.now() - t0);
+        if (f.stoppedBy) {
+          stoppedBy = f.stoppedBy;
+          break;
+        }
+        // nothing runs and nothing is typed ahead: the condition cannot come true any more
+        if (
+          f.foreground === null &&
+          f.backgroundCount === 0 &&
+          !client.commandLog.some((e) => e.atNs > client.simTimeNs)
+        ) {
+          idle = true;
+          break;
+        }
+      }
+    } finally {
+      if (running === me) running = null;
+      set('playback', { runTo: null, runUntil: null, nowNs: client.simTimeNs });
+    }
+    const at = formatSimTime(client.simTimeNs);
+    if (stoppedBy) {
+      set('env', { announcement: `Paused: ${stopReason(stoppedBy)} at ${at}` });
+      // the run went without batch detail (counts only): replay the path view's window before the
+      // stop with it, so the picture shows the packets around what stopped it
+      if (!stopped)
+        await c.seek(client.simTimeNs, { redraw: true }).then(() =>
+          set('env', {
+            announcement: `Paused: ${stopReason(stoppedBy!)} at ${at}; the picture shows the packets there`,
+          }),
+        );
+    } else if (idle)
+      set('env', {
+        announcement: `Stopped at ${at}: nothing is running any more and ${what} did not happen`,
+      });
+    else set('env', { announcement: `Stopped at ${at} (cancelled) before ${what}` });
+    // one frame with path detail, so the path view shows this instant (not the fast-forward)
+    if (!stoppedBy) await client.advance(client.simTimeNs, 1);
   }
 
   /**
@@ -459,16 +580,22 @@ export function createLabController(
         await c.select({ kind: 'packet', id: -1, flow: p.flow, seq: p.seq, count: p.count });
     },
     setStep: (choice) => set('playback', { step: choice }),
-    setSpeed: (nsPerS) => set('playback', { speedNsPerS: nsPerS }),
+    setSpeed: (nsPerS) =>
+      set(
+        'playback',
+        nsPerS === 'auto'
+          ? { speedMode: 'auto' }
+          : { speedMode: 'manual', speedNsPerS: nsPerS, autoPhase: 'quiet', lagging: false },
+      ),
     faster() {
       const s = store.getState().playback.speedNsPerS;
       const next = SPEED_STEPS.find((x) => x > s) ?? SPEED_STEPS.at(-1)!;
-      set('playback', { speedNsPerS: next });
+      c.setSpeed(next);
     },
     slower() {
       const s = store.getState().playback.speedNsPerS;
       const next = [...SPEED_STEPS].reverse().find((x) => x < s) ?? SPEED_STEPS[0];
-      set('playback', { speedNsPerS: next });
+      c.setSpeed(next);
     },
     async seek(ns, opts = {}) {
       set('playback', { playing: false, runUntil: null, seeking: true });
@@ -524,10 +651,16 @@ export function createLabController(
     rewind(toNs) {
       return c.seek(toNs);
     },
-    runUntil(cond) {
-      // asked for by the user (as Play): a typed command's autoplay no longer pauses at its end
+    async runUntil(cond) {
       autoPlayed = false;
-      set('playback', { runUntil: cond, playing: true });
+      set('playback', { playing: false, runUntil: null });
+      // a time: as fast as the model can, through ordinary frames, with the progress and Cancel (a
+      // time already passed goes back to it)
+      if (cond.kind === 'time') {
+        await c.seek(cond.atNs);
+        return;
+      }
+      await runUntilCondition(cond);
     },
     crashWorker: (how) => client.crash(how),
     async select(sel) {
@@ -562,8 +695,22 @@ export function createLabController(
       client.dispose();
     },
   };
-  raf(pump);
+  raf(tick);
   return c;
+}
+
+/** What a "run until" waits for, in words. */
+export function untilText(u: RunUntil): string {
+  switch (u.kind) {
+    case 'counter-moves':
+      return `${u.host} ${u.counter} moves`;
+    case 'credits-empty':
+      return 'burst credits run out';
+    case 'time':
+      return `t = ${formatSimTime(u.atNs)}`;
+    default:
+      return 'the first drop';
+  }
 }
 
 function stopReason(k: RunUntil['kind']): string {

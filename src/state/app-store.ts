@@ -33,6 +33,46 @@ export const PROMPT_USER = 'ec2-user';
 export const SPEED_MIN_NS_PER_S = 1e3;
 export const SPEED_MAX_NS_PER_S = 600e9;
 export const SPEED_STEPS = [1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 60e9, 600e9] as const;
+/**
+ * The Speed slider's notches (one arrow key moves one): 1, 2, 5 per decade from 1 µs/s to 50 s/s,
+ * then 1, 2, 5 and 10 min/s.
+ */
+export const SPEED_NOTCHES: readonly number[] = [
+  ...[1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10].flatMap((d) => [d, 2 * d, 5 * d]),
+  60e9,
+  120e9,
+  300e9,
+  600e9,
+];
+
+/**
+ * The notch `steps` notches from `nsPerS` (negative: slower): from a speed between two notches the
+ * first step lands on the neighbour in that direction. Clamped to the slider's ends.
+ */
+export function speedNotch(nsPerS: number, steps: number): number {
+  const n = SPEED_NOTCHES;
+  const eps = 1e-9;
+  let i: number;
+  if (steps > 0) {
+    i = n.findIndex((x) => x > nsPerS * (1 + eps));
+    if (i < 0) return n[n.length - 1]!;
+    i += steps - 1;
+  } else if (steps < 0) {
+    i = n.length - 1 - [...n].reverse().findIndex((x) => x < nsPerS * (1 - eps));
+    if (i > n.length - 1) return n[0]!;
+    i += steps + 1;
+  } else return nsPerS;
+  return n[Math.max(0, Math.min(n.length - 1, i))]!;
+}
+
+/**
+ * How the play speed is chosen: 'auto' follows the action (the speed at which the path view stays
+ * readable while packets move, jumps over idle stretches; src/sim-client/auto-speed.ts), 'manual' is the
+ * slider's.
+ */
+export type SpeedMode = 'auto' | 'manual';
+/** What auto speed is doing: packets in view (readable speed), skipping an idle stretch, or nothing running (real time). */
+export type AutoPhase = 'packets' | 'skip' | 'quiet';
 
 export interface ScenarioSlice {
   presetId: string;
@@ -50,7 +90,10 @@ export type StepChoice = StepTarget | { kind: 'frame' };
 
 export interface PlaybackSlice {
   playing: boolean;
+  /** The play speed in use (in auto mode, the one auto chose last). */
   speedNsPerS: number;
+  speedMode: SpeedMode;
+  autoPhase: AutoPhase;
   nowNs: number;
   /** The furthest simulated instant reached: the scrubber's range is [0, furthestNs]. */
   furthestNs: number;
@@ -76,6 +119,8 @@ export interface PlaybackSlice {
     back?: { originNs: number };
     /** Progress reports (wall ms, simulated ns), recent ones: the time-left estimate's pace. */
     pace: PaceSample[];
+    /** A "run until" a condition: what it waits for (toNs is then only how far it may go). */
+    until?: string;
   } | null;
   /** Frames arrive slower than the speed asks (the model is the bottleneck). */
   lagging: boolean;
@@ -204,6 +249,8 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
     playback: {
       playing: false,
       speedNsPerS: 1e9,
+      speedMode: 'auto',
+      autoPhase: 'quiet',
       nowNs: 0,
       furthestNs: 0,
       checkpoints: [],

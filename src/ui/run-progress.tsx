@@ -7,8 +7,8 @@
  * Shown only while such a run is going on.
  */
 import { useId } from 'react';
-import { wallSecondsLeft } from '../lib/pace';
-import { formatSimTime } from '../state/app-store';
+import { measuredPace, wallSecondsLeft } from '../lib/pace';
+import { formatSimTime, formatSpeed } from '../state/app-store';
 import { useApp, useLab } from './context';
 
 /** "about 40 s left", "about 12 min left", "about 3 h left". */
@@ -24,6 +24,7 @@ export function RunProgress() {
   const nowNs = useApp((s) => s.playback.nowNs);
   const labelId = useId();
   if (!run) return null;
+  if (run.until !== undefined) return <UntilProgress until={run.until} fromNs={run.fromNs} />;
   const at = run.atNs ?? nowNs;
   const span = run.toNs - run.fromNs;
   const frac = span > 0 ? Math.min(1, Math.max(0, (at - run.fromNs) / span)) : 1;
@@ -56,6 +57,40 @@ export function RunProgress() {
             ? 'Stop going back: the lab returns to the instant it was at, as it was'
             : 'Stop here: the lab stays at the instant reached, ready to play on; nothing typed is lost'
         }
+      >
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A "run until" a condition (a drop, a counter moving, credits running out): no end is known, so
+ * the bar is indeterminate; the clock reached and the pace the model keeps (simulated time per
+ * wall second) say how it goes.
+ */
+function UntilProgress({ until, fromNs }: { until: string; fromNs: number }) {
+  const lab = useLab();
+  const nowNs = useApp((s) => s.playback.nowNs);
+  const pace = useApp((s) => s.playback.runTo?.pace ?? []);
+  const labelId = useId();
+  const rate = measuredPace(pace);
+  return (
+    <div className="run-progress" data-testid="run-progress">
+      <span id={labelId} className="run-progress-label">
+        Running until {until}: t = {formatSimTime(nowNs)}
+      </span>
+      <progress aria-labelledby={labelId} />
+      <span className="run-progress-left">
+        {rate === null
+          ? 'as fast as the model goes'
+          : `${formatSpeed(rate * 1000)} (as fast as the model goes, from ${formatSimTime(fromNs)})`}{' '}
+        · Cancel stops where it has got to
+      </span>
+      <button
+        type="button"
+        onClick={() => lab.cancelRun()}
+        title="Stop here: the lab stays at the instant reached, ready to play on; nothing typed is lost"
       >
         Cancel
       </button>

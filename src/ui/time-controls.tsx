@@ -1,6 +1,7 @@
 /**
  * Time controls: Play/Pause, Step (to the next model event, the next packet at a chosen stage, or
- * one frame), Speed (log scale, 1 µs/s to 10 min/s), Rewind, "run until" (first drop, a chosen
+ * one frame), Speed (auto by default: src/sim-client/auto-speed.ts; or the log-scale slider, 1 µs/s to
+ * 10 min/s, whose arrow keys move one 1-2-5 notch and Page Up/Down a decade), Rewind, "run until" (first drop, a chosen
  * counter moving, credits running out, a time), the simulated clock in a status region named
  * "Simulated time", and the scrubber over the time reached. Keyboard: space play/pause, "." step,
  * "[" and "]" slower/faster (when focus is not in a text field).
@@ -9,11 +10,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { STEP_STAGES, type StepStage } from '../lib/step-stages';
 import type { RunUntil } from '../protocol/sim-api';
 import {
+  type AutoPhase,
   formatSimTime,
   formatSpeed,
   SPEED_MAX_NS_PER_S,
   SPEED_MIN_NS_PER_S,
+  type SpeedMode,
   type StepChoice,
+  speedNotch,
 } from '../state/app-store';
 import { useApp, useLab } from './context';
 import { TimeScrubber } from './time-scrubber';
@@ -28,6 +32,27 @@ export const SPEED_SLIDER_STEP = 0.01;
 export const SPEED_SLIDER_MAX =
   LOG_MIN +
   Math.ceil((Math.log10(SPEED_MAX_NS_PER_S) - LOG_MIN) / SPEED_SLIDER_STEP - 1e-9) * SPEED_SLIDER_STEP;
+
+/**
+ * Notches a key moves the Speed slider by (SPEED_NOTCHES: 1, 2, 5 per decade): an arrow one, Page
+ * Up / Page Down a decade. (Home and End go to the ends as a range input does.)
+ */
+export const SPEED_KEY_NOTCHES: Readonly<Record<string, number>> = {
+  ArrowRight: 1,
+  ArrowUp: 1,
+  ArrowLeft: -1,
+  ArrowDown: -1,
+  PageUp: 3,
+  PageDown: -3,
+};
+
+/** What the speed reads: "auto · 24 µs/s", "auto · jumping to the next packet", "2 ms/s". */
+export function speedLabel(mode: SpeedMode, phase: AutoPhase, nsPerS: number): string {
+  if (mode !== 'auto') return formatSpeed(nsPerS);
+  if (phase === 'skip') return 'auto · jumping to the next packet';
+  if (phase === 'quiet') return `auto · ${formatSpeed(nsPerS)} (nothing running)`;
+  return `auto · ${formatSpeed(nsPerS)}`;
+}
 
 /** The speed a slider position asks for, within [1 µs/s, 10 min/s]. */
 export const speedFromSlider = (v: number): number =>
@@ -53,9 +78,11 @@ export function TimeControls() {
   const lab = useLab();
   const playing = useApp((s) => s.playback.playing);
   const speed = useApp((s) => s.playback.speedNsPerS);
+  const speedMode = useApp((s) => s.playback.speedMode);
+  const autoPhase = useApp((s) => s.playback.autoPhase);
+  const speedText = speedLabel(speedMode, autoPhase, speed);
   const nowNs = useApp((s) => s.playback.nowNs);
   const lagging = useApp((s) => s.playback.lagging);
-  const runUntil = useApp((s) => s.playback.runUntil);
   const step = useApp((s) => s.playback.step);
   const lastStep = useApp((s) => s.playback.lastStep);
   const loading = useApp((s) => s.scenario.loading);
@@ -113,7 +140,7 @@ export function TimeControls() {
     } else if (until === 'counter') cond = { kind: 'counter-moves', host, counter };
     else if (until === 'credits') cond = { kind: 'credits-empty' };
     else cond = { kind: 'first-drop' };
-    lab.runUntil(cond);
+    void lab.runUntil(cond);
   };
 
   return (
@@ -184,21 +211,38 @@ export function TimeControls() {
         >
           Rewind
         </button>
-        <label className="speed">
-          <span>Speed</span>
-          <input
-            type="range"
-            aria-label="Speed"
-            aria-valuetext={formatSpeed(speed)}
-            aria-keyshortcuts="[ ]"
-            min={LOG_MIN}
-            max={SPEED_SLIDER_MAX}
-            step={SPEED_SLIDER_STEP}
-            value={Math.log10(speed)}
-            onChange={(e) => lab.setSpeed(speedFromSlider(Number(e.target.value)))}
-          />
-          <output>{formatSpeed(speed)}</output>
-        </label>
+        <span className="speed-group">
+          <button
+            type="button"
+            className="small"
+            aria-pressed={speedMode === 'auto'}
+            onClick={() => lab.setSpeed(speedMode === 'auto' ? speed : 'auto')}
+            title="Auto speed: slow enough to follow the packets while they move (a batch crosses the fabric in about half a second), a jump over the stretches where none moves. The slider sets a speed of your own."
+          >
+            Auto
+          </button>
+          <label className="speed">
+            <span>Speed</span>
+            <input
+              type="range"
+              aria-label="Speed"
+              aria-valuetext={speedText}
+              aria-keyshortcuts="[ ]"
+              min={LOG_MIN}
+              max={SPEED_SLIDER_MAX}
+              step={SPEED_SLIDER_STEP}
+              value={Math.log10(speed)}
+              onChange={(e) => lab.setSpeed(speedFromSlider(Number(e.target.value)))}
+              onKeyDown={(e) => {
+                const n = SPEED_KEY_NOTCHES[e.key];
+                if (n === undefined) return;
+                e.preventDefault();
+                lab.setSpeed(speedNotch(speed, n));
+              }}
+            />
+            <output data-testid="speed-text">{speedText}</output>
+          </label>
+        </span>
         <div className="clock" role="status" aria-label="Simulated time" aria-live="off">
           <span className="clock-label">t =</span> <span data-testid="sim-time">{formatSimTime(nowNs)}</span>
           {lagging && playing ? <span className="lag"> (model-bound: slower than asked)</span> : null}
@@ -258,7 +302,6 @@ export function TimeControls() {
           <button type="button" onClick={go} disabled={loading}>
             Go
           </button>
-          {runUntil ? <span className="pending">waiting for {untilLabel(runUntil)}…</span> : null}
           {untilError ? (
             <span className="until-error" role="alert">
               {untilError}
@@ -273,17 +316,4 @@ export function TimeControls() {
       ) : null}
     </section>
   );
-}
-
-function untilLabel(u: RunUntil): string {
-  switch (u.kind) {
-    case 'counter-moves':
-      return `${u.host} ${u.counter} to move`;
-    case 'credits-empty':
-      return 'burst credits to run out';
-    case 'time':
-      return formatSimTime(u.atNs);
-    default:
-      return 'the first drop';
-  }
 }

@@ -3,7 +3,8 @@
  * process so a browser failure cannot take the engine figures with it), printed as tables with one
  * verdict per target of issue 5: path-view frame ≤ 16.7 ms with 5,000 packets, initial JavaScript
  * ≤ 250 kB gzipped, first meaningful paint < 1.5 s, input → visible change < 100 ms while the
- * worker runs a long scenario.
+ * worker runs a long scenario; and (issue 12) the 600 s run in the page at the top speed against
+ * the same run through `npm run lab`, page ≤ 2 × CLI.
  *
  * Guarantees: never throws for a missing browser or a failed part: those are reported as lines.
  */
@@ -45,12 +46,28 @@ interface UiResult {
     still: { playing: boolean; nowNs: number };
     problems: string[];
   }>;
+  pageVsCli?: Part<{
+    command: string;
+    speedText: string | null;
+    cliMs: number[];
+    page: {
+      wallMs: number;
+      frames: number;
+      simNs: number;
+      done: boolean;
+      advances: number;
+      advanceBusyMs: number;
+    };
+    problems: string[];
+  }>;
 }
 
 const FRAME_MS = 16.7;
 const INITIAL_GZ_KB = 250;
 const PAINT_MS = 1500;
 const INPUT_MS = 100;
+/** The page may take at most this many times what `npm run lab` takes for the same long run (issue 12). */
+const PAGE_VS_CLI = 2;
 
 const sorted = (a: readonly number[]) => [...a].sort((x, y) => x - y);
 const median = (a: readonly number[]) => sorted(a)[Math.floor(a.length / 2)] ?? Number.NaN;
@@ -258,6 +275,52 @@ export function uiSection(
     note(
       `UI frame pump during the long run: ${fixed(pump.frames / s, 1)} frames/s received from the worker, ` +
         `advance round trip median ${fixed(median(pump.advanceMs), 1)} ms (reported; no target)`,
+    );
+  }
+
+  // ----------------------------------------------------------------------------- page vs CLI
+  const pc = r.pageVsCli;
+  if (pc === undefined || isErr(pc)) {
+    out(`9e. Page vs CLI: ${pc === undefined ? 'not run' : `ERROR ${pc.error}`}`);
+    note('UI page vs CLI: not measured');
+  } else {
+    const cli = pc.cliMs.reduce((a, b) => a + b, 0) / pc.cliMs.length;
+    const ratio = pc.page.wallMs / cli;
+    out(
+      `9e. The same long run through \`npm run lab\` and in the page at the top speed (${pc.speedText ?? '?'}): \`${pc.command}\`, c7i.large pair (the default), wall time`,
+    );
+    out(
+      table(
+        ['measure', 'value'],
+        [
+          [
+            'npm run lab (whole process), before / after the page run',
+            pc.cliMs.map((x) => `${fixed(x / 1000, 2)} s`).join(' / '),
+          ],
+          [
+            'page: Enter → run ended (prompt back, "iperf Done." shown)',
+            `${fixed(pc.page.wallMs / 1000, 2)} s`,
+          ],
+          ['page ÷ CLI (mean of the two CLI runs)', `${fixed(ratio, 2)}×`],
+          [
+            'page: frames received / simulated seconds reached',
+            `${pc.page.frames} / ${fixed(pc.page.simNs / 1e9, 1)} s`,
+          ],
+          [
+            'page: worker busy (advance round trips ÷ wall), requests',
+            `${fixed((100 * pc.page.advanceBusyMs) / pc.page.wallMs, 0)} %, ${pc.page.advances}`,
+          ],
+          ['page: iperf3 finished ("iperf Done.")', pc.page.done ? 'yes' : 'NO'],
+        ],
+      ),
+    );
+    if (pc.problems.length) out(`page errors: ${pc.problems.join('; ')}`);
+    out();
+    verdict(
+      'UI page vs CLI, 600 s run at the top speed',
+      `${fixed(ratio, 2)}× (page ${fixed(pc.page.wallMs / 1000, 1)} s, CLI ${fixed(cli / 1000, 1)} s)`,
+      `≤ ${PAGE_VS_CLI}×`,
+      ratio <= PAGE_VS_CLI && pc.page.done,
     );
   }
 }

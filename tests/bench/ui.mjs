@@ -19,22 +19,41 @@
  *      clock), main-thread animation frames a second, and the round trip of each `advance` request
  *      to the worker (posted to answered: the worker's time for the frame plus messaging).
  *
+ *   5. page vs CLI (issue 12; skipped with --quick): `iperf3 -c server -t 600 -l 9000 -P 2` on the
+ *      default pair through `npm run lab` (timed as a user waits: the whole process), then typed in
+ *      the page played at the top speed (Enter → the store holds the run's end), then the CLI again
+ *      (the two CLI runs bracket the page's, so load drift hits both); the ratio is page ÷ CLI mean.
+ *
+ * `--only=part,…` runs only those parts (path-view, paint, responsiveness, page-vs-cli; the build
+ * always runs).
+ *
  * Output: progress on stderr; one line `UIBENCH {json}` on stdout. Never throws: a part that fails
  * is reported as { error }.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, preview } from 'vite';
 import { launchChromium } from '../e2e/browser.mjs';
 import { pathViewBench } from './path-view.bench.mjs';
 
 const QUICK = process.argv.includes('--quick');
+/** The long run the page is compared with the CLI on (issue 12: experiment 2 on the default pair). */
+const PAGE_RUN_COMMAND = 'iperf3 -c server -t 600 -l 9000 -P 2';
+/** `--only=a,b`: run only these parts (path-view, bundle, paint, responsiveness, page-vs-cli). */
+const ONLY = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const want = (name) => !ONLY || ONLY.includes(name);
 const progress = (s) => process.stderr.write(`bench ui: ${s}\n`);
 const errMsg = (e) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
 
 async function part(name, fn) {
+  if (name !== 'bundle' && !want(name)) return { error: `${name}: not run (--only)` };
   try {
     return await fn();
   } catch (e) {
@@ -45,7 +64,7 @@ async function part(name, fn) {
 const result = {};
 
 // ------------------------------------------------------------------------------- 1. path view
-result.pathView = await part('path view', async () => {
+result.pathView = await part('path-view', async () => {
   progress('path view, 5,000 batches…');
   const r = await pathViewBench({ n: 5000, frames: QUICK ? 120 : 300 });
   return {
@@ -151,7 +170,7 @@ if (!built) result.paint = result.responsiveness = { error: 'no build (see bundl
 else if (!url || !browser)
   result.paint = result.responsiveness = { error: result.serve?.error ?? 'no server' };
 else {
-  result.paint = await part('first paint', async () => {
+  result.paint = await part('paint', async () => {
     const loads = [];
     const n = QUICK ? 3 : 5;
     for (let i = 0; i < n; i++) {
@@ -298,6 +317,89 @@ else {
     }
   });
 }
+
+// ------------------------------------------------------------------------- 5. page vs CLI
+/** `npm run -s lab -- ARGS` from the repo root, timed end to end (what a user of the CLI waits). */
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+function cliRun(args) {
+  const t0 = performance.now();
+  const r = spawnSync('npm', ['run', '-s', 'lab', '--', ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0 || r.error) throw new Error(`npm run lab failed: ${r.error ?? r.stderr?.slice(-400)}`);
+  return { wallMs, done: /iperf Done\./.test(r.stdout ?? '') };
+}
+
+if (url && browser && want('page-vs-cli') && (!QUICK || ONLY))
+  result.pageVsCli = await part('page-vs-cli', async () => {
+    const command = PAGE_RUN_COMMAND;
+    progress('page vs CLI: npm run lab start-up (bundle cache)…');
+    cliRun(['sleep 0']);
+    progress(`page vs CLI: \`${command}\` through npm run lab…`);
+    const cliBefore = cliRun([command]);
+    progress(`page vs CLI: the same in the page at the top speed…`);
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    let page;
+    try {
+      await ctx.addInitScript(INIT);
+      page = await ctx.newPage();
+      const problems = [];
+      page.on('pageerror', (e) => problems.push(String(e)));
+      await page.goto(url);
+      const cmd = page.getByRole('textbox', { name: 'Command' });
+      await cmd.waitFor({ timeout: 60_000 });
+      await page.waitForFunction(
+        () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
+        null,
+        { timeout: 60_000 },
+      );
+      const speed = page.getByRole('slider', { name: 'Speed' });
+      await speed.focus();
+      await speed.press('End');
+      const speedText = await speed.getAttribute('aria-valuetext');
+      await cmd.fill(command);
+      // from the Enter key to the store holding the run's end (the prompt back, "iperf Done." shown)
+      await page.evaluate(() => {
+        const store = window.__netlab.store;
+        const w = window;
+        w.__run = { frames: 0, started: false };
+        const unsub = store.subscribe((s, p) => {
+          if (s.playback.nowNs !== p.playback.nowNs) w.__run.frames++;
+          if (s.terminal.foreground) w.__run.started = true;
+          else if (w.__run.started && !w.__run.endMs) {
+            w.__run.endMs = performance.now();
+            w.__run.simNs = s.playback.nowNs;
+            w.__run.text = s.terminal.chunks.map((c) => c.text).join('');
+            unsub();
+          }
+        });
+      });
+      const seen = await page.evaluate(() => window.__inputs.length);
+      await cmd.press('Enter');
+      await page.waitForFunction(() => window.__run.endMs !== undefined, null, { timeout: 10 * 60_000 });
+      const run = await page.evaluate((k) => {
+        const r = window.__run;
+        const t0 = window.__inputs[k];
+        const rt = window.__advance.filter(([a]) => a >= t0 && a < r.endMs);
+        return {
+          wallMs: r.endMs - t0,
+          frames: r.frames,
+          simNs: r.simNs,
+          done: /iperf Done\./.test(r.text),
+          advances: rt.length,
+          advanceBusyMs: rt.reduce((s, [a, b]) => s + (b - a), 0),
+        };
+      }, seen);
+      progress('page vs CLI: npm run lab again (load drift)…');
+      const cliAfter = cliRun([command]);
+      return { command, speedText, cliMs: [cliBefore.wallMs, cliAfter.wallMs], page: run, problems };
+    } finally {
+      await ctx.close();
+    }
+  });
 
 await browser?.close().catch(() => {});
 await server?.close().catch(() => {});

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium } from './browser.mjs';
+import { launchChromium, playAt } from './browser.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -75,6 +75,7 @@ async function open(scheme: 'light' | 'dark', extra: { reducedMotion?: 'reduce' 
     bypassCSP: true,
   });
   await page.goto(inject('baseUrl'));
+  await playAt(page, 1e9);
   await page.getByRole('textbox', { name: 'Command' }).waitFor();
   await page.waitForFunction(
     () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),

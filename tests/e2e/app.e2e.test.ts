@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, watchProblems } from './browser.mjs';
+import { launchChromium, playAt, watchProblems } from './browser.mjs';
 
 let browser: Browser;
 let page: Page;
@@ -16,6 +16,8 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   watchProblems(page, problems);
   await page.goto(inject('baseUrl'));
+  // commands here are waited for to end: play at 1 s/s, not at auto's packet-watching speed
+  await playAt(page, 1e9);
 });
 
 afterAll(async () => {
@@ -153,6 +155,7 @@ describe('the visual lab in Chromium', () => {
     const mine: string[] = [];
     watchProblems(small, mine);
     await small.goto(inject('baseUrl'));
+    await playAt(small, 1e9);
     const cmd = small.getByRole('textbox', { name: 'Command' });
     await small.waitForFunction(
       () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),

@@ -28,8 +28,13 @@ export function watchProblems(page, problems) {
   return page;
 }
 
-/** The lab is ready: loaded (and any link replayed), the Command prompt enabled. */
-export async function labReady(where, timeout = 60_000) {
+/**
+ * The lab is ready: loaded (and any link replayed), the Command prompt enabled. Then, unless
+ * `speed` is 'auto', the play speed is set to `speed` (default 1 s/s, as moving the Speed slider
+ * there does): tests that wait for a command to end do not play at auto speed, which follows the
+ * packets at about 24 µs/s.
+ */
+export async function labReady(where, timeout = 60_000, { speed = 1e9 } = {}) {
   await where.waitForFunction(
     () => {
       const i = document.querySelector('input[aria-label="Command"]');
@@ -38,4 +43,13 @@ export async function labReady(where, timeout = 60_000) {
     undefined,
     { timeout },
   );
+  if (speed !== 'auto') await playAt(where, speed);
+}
+
+/** Set a play speed of one's own (simulated ns per wall second), as the Speed slider does: auto off. */
+export async function playAt(where, nsPerS) {
+  await where.evaluate((v) => {
+    const s = window.__netlab.store;
+    s.setState({ playback: { ...s.getState().playback, speedMode: 'manual', speedNsPerS: v } });
+  }, nsPerS);
 }

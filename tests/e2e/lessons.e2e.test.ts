@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, watchProblems } from './browser.mjs';
+import { launchChromium, playAt, watchProblems } from './browser.mjs';
 
 let browser: Browser;
 let page: Page;
@@ -17,6 +17,8 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 1400 } });
   watchProblems(page, problems);
   await page.goto(inject('baseUrl'));
+  // the lessons' commands are waited for to end: play at 1 s/s, not at auto's packet-watching speed
+  await playAt(page, 1e9);
 });
 
 afterAll(async () => {

@@ -24,7 +24,7 @@ try {
     // slow enough to see batches move: 1 ms of simulated time per wall second
     await page.evaluate(() => {
       const s = window.__netlab.store;
-      s.setState((st) => ({ playback: { ...st.playback, speedNsPerS: 1e6 } }));
+      s.setState((st) => ({ playback: { ...st.playback, speedMode: 'manual', speedNsPerS: 1e6 } }));
     });
     const cmd = page.getByRole('textbox', { name: 'Command' });
     await cmd.fill('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1');

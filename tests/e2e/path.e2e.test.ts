@@ -33,7 +33,7 @@ describe('the path view in Chromium', () => {
     await page.evaluate(() => {
       type Store = { getState(): { playback: object }; setState(p: object): void };
       const s = (window as unknown as { __netlab: { store: Store } }).__netlab.store;
-      s.setState({ playback: { ...s.getState().playback, speedNsPerS: 1e6 } });
+      s.setState({ playback: { ...s.getState().playback, speedMode: 'manual', speedNsPerS: 1e6 } });
     });
     const cmd = page.getByRole('textbox', { name: 'Command' });
     await cmd.fill('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1');

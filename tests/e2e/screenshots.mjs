@@ -6,7 +6,7 @@
 // and the run at 1920×1080, 1280×800, 1280×720 and 390×844.
 import { mkdirSync } from 'node:fs';
 import { preview } from 'vite';
-import { launchChromium } from './browser.mjs';
+import { launchChromium, playAt } from './browser.mjs';
 
 const out = process.argv[2] ?? '.scratch/shots';
 mkdirSync(out, { recursive: true });
@@ -19,6 +19,7 @@ async function open(width, height, scheme) {
   page.on('pageerror', (e) => console.log('pageerror', e.message));
   page.on('console', (m) => m.type() === 'error' && console.log('console', m.text()));
   await page.goto(url);
+  await playAt(page, 1e9);
   await page.getByRole('textbox', { name: 'Command' }).waitFor();
   await page.waitForFunction(() => !document.querySelector('input[aria-label="Command"]')?.disabled);
   return page;

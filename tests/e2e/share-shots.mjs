@@ -4,7 +4,7 @@
 // example host page (public/embed-example.html) on a second origin framing the lab in embed mode.
 import { mkdirSync } from 'node:fs';
 import { preview } from 'vite';
-import { launchChromium } from './browser.mjs';
+import { launchChromium, playAt } from './browser.mjs';
 
 const out = process.argv[2] ?? '.scratch/shots';
 mkdirSync(out, { recursive: true });
@@ -27,6 +27,7 @@ try {
     page.on('pageerror', (e) => console.log('pageerror', e.message));
     page.on('console', (m) => m.type() === 'error' && console.log('console', m.text()));
     await page.goto(base);
+    await playAt(page, 1e9);
     await ready(page);
     await page.getByRole('button', { name: 'Got it' }).click();
     const cmd = page.getByRole('textbox', { name: 'Command' });

@@ -37,6 +37,32 @@ describe('interactive session', () => {
     expect(text(s, 'input')).toBe('iperf3 -c server -t 3\n');
   });
 
+  it('prints each stream\'s "connected to" line when that stream connects (its handshake done), not with the first interval; -R and UDP too', () => {
+    for (const cmd of [
+      'iperf3 -c server -t 2 -P 2',
+      'iperf3 -c server -t 2 -R',
+      'iperf3 -c server -u -b 1G -t 2',
+    ]) {
+      const s = new InteractiveSession(createLab(scenario()));
+      expect(s.submit(cmd)).toBe(true);
+      // one simulated millisecond: the handshakes (a cluster round trip is tens of µs) are done
+      s.advance(1e6, 50_000_000);
+      const early = text(s, 'stdout');
+      expect(early, cmd).toMatch(/^Connecting to host server, port 5201\n/);
+      const lines =
+        early.match(/^\[ {2}\d\] local 10\.0\.0\.\d+ port \d+ connected to 10\.0\.0\.\d+ port \d+$/gm) ?? [];
+      expect(lines, cmd).toHaveLength(cmd.includes('-P 2') ? 2 : 1);
+      if (cmd.includes('-R')) expect(early).toContain('Reverse mode, remote host server is sending\n');
+      expect(early).not.toMatch(/sec/);
+      // the chunk that printed them came out within a millisecond of the Enter
+      const chunk = s.transcript.find((c) => c.stream === 'stdout' && c.text.includes('connected to'))!;
+      expect(chunk.atNs).toBeLessThanOrEqual(1e6);
+      while (s.foreground) s.advance(s.nowNs + 250e6, 200_000);
+      // the whole is still what the CLI prints, byte for byte
+      expect(text(s, 'stdout'), cmd).toBe(runLine(createLab(scenario()), cmd).output);
+    }
+  });
+
   it('Ctrl-C interrupts the foreground job; iperf3 prints its interrupted summary and the prompt returns', () => {
     const s = new InteractiveSession(createLab(scenario()));
     s.submit('iperf3 -c server -t 0');

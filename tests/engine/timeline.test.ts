@@ -388,14 +388,52 @@ describe('timeline: single step', () => {
     expect(f.nowNs).toBeGreaterThan(0);
   });
 
-  it('gives up at the horizon and says so when no packet reaches the stage', () => {
+  it('in an idle lab says no packet is coming and leaves the clock where it is; the empty window shows no drop or flow of the last run', () => {
     const svc = new SimService();
     svc.load(DOC);
-    const f = svc.advance({ toNs: 5e6, maxEvents: 1e6, step: { kind: 'packet', stage: 'qdisc' } });
+    // a run with drops at the card, played to its end and on until nothing is scheduled
+    svc.submit('iperf3 -c server -u -b 10G -P 8 -l 8948 -n 40M');
+    let last = play(svc, 10e6, 1e6);
+    expect(last.path.dropTotal).toBeGreaterThan(0);
+    last = play(svc, 2e9, 500e6);
+    expect(last.foreground).toBeNull();
+    const at = last.nowNs;
+    const f = svc.advance({
+      toNs: at + 10e9,
+      maxEvents: 1e6,
+      step: { kind: 'packet', stage: 'nitro_egress' },
+    });
     expect(f.stepped!.found).toBe(false);
-    expect(f.stepped!.summary).toMatch(/^No packet reached qdisc/);
-    const e = svc.advance({ toNs: 5e6, maxEvents: 1, step: { kind: 'event' } });
+    expect(f.stepped!.summary).toBe(
+      `No packet is coming to Nitro egress: nothing is scheduled in the next 10 s (the lab is idle; start a command first). The clock stays at ${(at / 1e9).toFixed(6)} s`,
+    );
+    expect(f.nowNs).toBe(at);
+    // the picture of that (empty) window: no drop marks, drop list or flow legend of the run before
+    expect(f.path.n).toBe(0);
+    expect(f.path.drops).toBe(0);
+    expect(f.path.dropTotal).toBe(0);
+    expect(f.path.flows).toBe(0);
+    const e = svc.advance({ toNs: at + 10e9, maxEvents: 1, step: { kind: 'event' } });
     expect(e.stepped!.summary).toMatch(/idle/);
+  });
+
+  it('with only timers left (no packet for the stage), stops at the last of them, not at the horizon', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -u -b 10G -P 8 -l 8948 -n 40M');
+    const last = play(svc, 20e6, 1e6);
+    expect(last.foreground).toBeNull();
+    const lab = svc.live!.session.lab;
+    // what is left: a timer (no packet) about a second later
+    const timer = lab.sched.peekTime();
+    expect(timer).toBeGreaterThan(0.5e9);
+    expect(timer).toBeLessThan(5e9);
+    const f = svc.advance({ toNs: 20e6 + 10e9, maxEvents: 1e6, step: { kind: 'packet', stage: 'qdisc' } });
+    expect(f.stepped!.found).toBe(false);
+    expect(f.nowNs).toBe(timer);
+    expect(f.stepped!.summary).toBe(
+      `No packet is coming to qdisc in the next 10 s: 1 model event (timers, no packet there); the clock is at the last of them, ${(timer / 1e9).toFixed(6)} s`,
+    );
   });
 });
 

@@ -23,6 +23,28 @@ describe('ping', () => {
     );
   });
 
+  it('round trips vary as real ones do (each end’s interrupt and wakeup, hostRxWakeupMeanNs): mdev of tens of µs in a cluster placement group, the same bytes for the same seed', () => {
+    const run = (params = {}) =>
+      new LabSession(createLab({ ...defaultScenario(), params })).run('ping -c 20 -i 0.2 server')[0]!.output;
+    const out = run();
+    const [min, avg, max, mdev] = /= ([\d.]+)\/([\d.]+)\/([\d.]+)\/([\d.]+) ms/
+      .exec(out)!
+      .slice(1)
+      .map(Number);
+    const times = [...out.matchAll(/time=([\d.]+) ms/g)].map((m) => Number(m[1]));
+    expect(new Set(times).size).toBeGreaterThan(10);
+    expect(mdev).toBeGreaterThanOrEqual(0.005);
+    expect(mdev).toBeLessThanOrEqual(0.05);
+    expect(max - min).toBeGreaterThan(0.01);
+    // the floor is the model's path (fabric, cards, stacks); the wakeups only add
+    expect(min).toBeGreaterThanOrEqual(0.052);
+    expect(avg).toBeLessThan(0.15);
+    // deterministic: the seed's stream
+    expect(run()).toBe(out);
+    // the mechanism, switched off, gives the path alone: every round trip the same
+    expect(run({ hostRxWakeupMeanNs: 0 })).toMatch(/= 0\.052\/0\.052\/0\.052\/0\.000 ms/);
+  });
+
   it('the RTT is larger than a TCP packet’s: four slow-path services per round trip', () => {
     const lab = createLab({ ...defaultScenario(), params: { nitroSlowPathNs: 20_000 } });
     const r = new LabSession(lab).run('ping -c 1 -q 10.0.0.11')[0]!;

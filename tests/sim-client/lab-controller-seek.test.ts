@@ -184,37 +184,40 @@ describe('lab controller: forward on the timeline', () => {
   }, 60_000);
 });
 
-/** Wait for the redraw a stopped "run until" starts (a replay of the picture's window with detail). */
-async function redrawn(a: Lab): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    await new Promise((r) => setTimeout(r, 5));
-    if (!a.store.getState().playback.seeking && /picture shows/.test(a.store.getState().env.announcement))
-      return;
-  }
-  throw new Error(`no redraw: ${a.store.getState().env.announcement}`);
-}
-
 describe('lab controller: run until', () => {
-  it('stops at the first drop and then draws the packets there: the batches of the window, the dropped ones among them, at the same instant', async () => {
+  it('runs as fast as the model goes whatever the play speed (no animation frame needed), stops at the first drop and then draws the packets there: the batches of the window, the dropped ones among them, at the same instant', async () => {
     const a = await openLab();
-    a.lab.setSpeed(1e9);
+    // the slowest speed: playing would take hours to reach the drop; "run until" does not play
+    a.lab.setSpeed(1e3);
     expect(await a.lab.submit('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1')).toBe(true);
-    a.lab.runUntil({ kind: 'first-drop' });
-    let wall = 0;
-    await a.frame(wall);
-    for (let i = 0; i < 50 && a.store.getState().playback.playing; i++) await a.frame((wall += 100));
-    const stop = a.store.getState().playback.nowNs;
-    expect(a.store.getState().playback.playing).toBe(false);
-    // the run there went without detail: a frame of counts, no batches followed
-    const counted = a.store.pathFrame!;
-    expect(counted.n).toBe(0);
-    expect(counted.drops).toBeGreaterThan(0);
-    const countersAtStop = JSON.stringify(a.store.getState().results.counters);
-    await redrawn(a);
+    // where the run stopped, before the redraw replays the picture's window
+    let atStop: { nowNs: number; counters: string; detail: boolean; progress: boolean } | null = null;
+    let progressSeen = false;
+    const unsub = a.store.subscribe((s, p) => {
+      if (s.playback.runTo?.until === 'the first drop') progressSeen = true;
+      if (p.playback.runUntil && !s.playback.runUntil && !atStop)
+        atStop = {
+          nowNs: s.playback.nowNs,
+          counters: JSON.stringify(s.results.counters),
+          detail: a.store.pathFrame!.detail,
+          progress: progressSeen,
+        };
+    });
+    await a.lab.runUntil({ kind: 'first-drop' });
+    unsub();
+    expect(atStop).not.toBeNull();
+    const stop = atStop!;
+    // the run there went without detail (counts only), with the progress shown meanwhile
+    expect(stop.detail).toBe(false);
+    expect(stop.progress).toBe(true);
+    expect(stop.nowNs).toBeGreaterThan(0);
+    expect(stop.nowNs).toBeLessThan(1.1e9);
     const st = a.store.getState();
+    expect(st.playback.playing).toBe(false);
+    expect(st.playback.runTo).toBeNull();
     // the replay lands on the same state, byte for byte (deterministic)
-    expect(st.playback.nowNs).toBe(stop);
-    expect(JSON.stringify(st.results.counters)).toBe(countersAtStop);
+    expect(st.playback.nowNs).toBe(stop.nowNs);
+    expect(JSON.stringify(st.results.counters)).toBe(stop.counters);
     const f = a.store.pathFrame!;
     expect(f.n).toBeGreaterThan(0);
     // the packets dropped at the stop are among the batches drawn, with their reason
@@ -223,28 +226,72 @@ describe('lab controller: run until', () => {
     expect(dropped.length).toBeGreaterThan(0);
     expect(dropped.map((i) => layout.dropReasons[f.reason[i]!])).toContain('bw_out_allowance_exceeded');
     expect(st.env.announcement).toBe(
-      `Paused: first drop at ${(stop / 1e9).toFixed(6)} s; the picture shows the packets there`,
+      `Paused: first drop at ${(stop.nowNs / 1e9).toFixed(6)} s; the picture shows the packets there`,
     );
   }, 60_000);
 
-  it('"run until a time" chosen while a typed command plays runs to that time, past the end of the command (its autoplay no longer pauses there)', async () => {
+  it('"run until a time" chosen while a typed command plays runs to that time as fast as the model goes (not at the play speed), past the end of the command', async () => {
     const a = await openLab();
-    a.lab.setSpeed(1e9);
+    a.lab.setSpeed(1e3);
     // typed: plays by itself, and would pause when the command ends (~1 s)
     expect(await a.lab.submit('iperf3 -c server -t 1')).toBe(true);
     expect(a.store.getState().playback.playing).toBe(true);
-    // then Go, run until 1.5 s: what the user asked for wins
-    a.lab.runUntil({ kind: 'time', atNs: 1.5e9 });
-    let wall = 0;
-    await a.frame(wall);
-    for (let i = 0; i < 50 && a.store.getState().playback.playing; i++) await a.frame((wall += 100));
-    await redrawn(a);
+    // then Go, run until 1.5 s: what the user asked for wins, without a single animation frame
+    await a.lab.runUntil({ kind: 'time', atNs: 1.5e9 });
     const st = a.store.getState();
     expect(st.playback.playing).toBe(false);
     expect(st.playback.nowNs).toBe(1.5e9);
-    expect(st.env.announcement).toBe(
-      'Paused: reached the time at 1.500000 s; the picture shows the packets there',
-    );
+    expect(st.env.announcement).toBe('Moved to 1.500000 s');
     expect(st.terminal.chunks.map((c) => c.text).join('')).toContain('iperf Done.');
+  }, 60_000);
+
+  it('stops, saying so, when nothing runs any more and the condition did not come true', async () => {
+    const a = await openLab();
+    a.lab.setSpeed(1e3);
+    expect(await a.lab.submit('ping -c 2 server')).toBe(true);
+    await a.lab.runUntil({ kind: 'first-drop' });
+    const st = a.store.getState();
+    expect(st.playback.runTo).toBeNull();
+    expect(st.playback.nowNs).toBeGreaterThan(1e9);
+    expect(st.env.announcement).toMatch(
+      /^Stopped at 1\.\d{6} s: nothing is running any more and the first drop did not happen$/,
+    );
+    expect(st.terminal.chunks.map((c) => c.text).join('')).toContain('2 packets transmitted');
+  }, 60_000);
+});
+
+describe('lab controller: auto speed', () => {
+  it('is the default: packets at the speed the path view stays readable at (a batch crosses the fabric in half a second), the idle second between two pings jumped in one frame', async () => {
+    const a = await openLab();
+    expect(a.store.getState().playback.speedMode).toBe('auto');
+    const layout = a.store.getState().pathLayout!;
+    // cluster placement: 12 µs one way → 24 µs of simulated time per wall second
+    const readable = layout.fabricOneWayNs / 0.5;
+    expect(readable).toBe(24_000);
+    expect(await a.lab.submit('ping -c 2 server')).toBe(true);
+    const trace: Array<{ fromNs: number; toNs: number; phase: string; speed: number }> = [];
+    let wall = 0;
+    for (let i = 0; i < 400 && (i === 0 || a.store.getState().terminal.foreground); i++) {
+      const fromNs = a.store.getState().playback.nowNs;
+      await a.frame((wall += 50));
+      const p = a.store.getState().playback;
+      trace.push({ fromNs, toNs: p.nowNs, phase: p.autoPhase, speed: p.speedNsPerS });
+    }
+    const text = a.store
+      .getState()
+      .terminal.chunks.map((c) => c.text)
+      .join('');
+    expect(text).toContain('2 packets transmitted, 2 received');
+    const packets = trace.filter((t) => t.phase === 'packets');
+    // each echo and its reply (about 52 µs) took many frames, none more than 50 ms × 24 µs/s
+    expect(packets.length).toBeGreaterThan(2 * 20);
+    for (const t of packets) {
+      expect(t.speed).toBe(readable);
+      expect(t.toNs - t.fromNs).toBeLessThanOrEqual(readable * 0.05 + 1);
+    }
+    // the second between the echoes: one jump, straight to the instant the next request leaves
+    const jumps = trace.filter((t) => t.phase === 'skip' && t.toNs - t.fromNs > 0.9e9);
+    expect(jumps).toHaveLength(1);
+    expect(trace.length).toBeLessThan(200);
   }, 60_000);
 });

@@ -18,6 +18,7 @@ import {
   patch,
   SPEED_MAX_NS_PER_S,
   SPEED_MIN_NS_PER_S,
+  SPEED_NOTCHES,
 } from '../../src/state/app-store';
 import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { CountersPanel } from '../../src/ui/counters-panel';
@@ -56,7 +57,7 @@ function fakeLab(store: AppStore): LabController {
     },
     commandLog: () => [],
     setStep: (c) => void calls.push(`step-choice ${c.kind === 'packet' ? c.stage : c.kind}`),
-    runUntil: (c) => void calls.push(`until ${c.kind}`),
+    runUntil: async (c) => void calls.push(`until ${c.kind}`),
     crashWorker: log('crash'),
     cancelRun: log('cancel'),
     select: async () => {},
@@ -244,6 +245,63 @@ describe('the Speed slider', () => {
     expect(formatSpeed(speedFromSlider(max))).toBe('10 min/s');
     // the position one step below the top is below 10 min/s
     expect(speedFromSlider(max - SPEED_SLIDER_STEP)).toBeLessThan(SPEED_MAX_NS_PER_S);
+  });
+
+  it('an arrow key moves one visible notch (1, 2, 5 per decade), Page Up / Page Down a decade', () => {
+    render(<TimeControls />);
+    const slider = el.querySelector<HTMLInputElement>('input[aria-label="Speed"]')!;
+    const press = (k: string) => {
+      calls.length = 0;
+      act(() => {
+        slider.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+      });
+      return calls.slice();
+    };
+    act(() => patch(store, 'playback', { speedMode: 'manual', speedNsPerS: 1e6 }));
+    expect(press('ArrowRight')).toEqual(['speed 2000000']);
+    expect(press('ArrowUp')).toEqual(['speed 2000000']);
+    expect(press('ArrowLeft')).toEqual(['speed 500000']);
+    expect(press('ArrowDown')).toEqual(['speed 500000']);
+    expect(press('PageUp')).toEqual(['speed 10000000']);
+    expect(press('PageDown')).toEqual(['speed 100000']);
+    // from between two notches (a drag), the first press lands on the neighbour
+    act(() => patch(store, 'playback', { speedNsPerS: 3.3e6 }));
+    expect(press('ArrowRight')).toEqual(['speed 5000000']);
+    expect(press('ArrowLeft')).toEqual(['speed 2000000']);
+    // the ends hold
+    act(() => patch(store, 'playback', { speedNsPerS: 600e9 }));
+    expect(press('ArrowRight')).toEqual(['speed 600000000000']);
+    act(() => patch(store, 'playback', { speedNsPerS: 1e3 }));
+    expect(press('PageDown')).toEqual(['speed 1000']);
+    // every notch reads as a round figure
+    expect(SPEED_NOTCHES.map(formatSpeed).join(' ')).toBe(
+      '1 µs/s 2 µs/s 5 µs/s 10 µs/s 20 µs/s 50 µs/s 100 µs/s 200 µs/s 500 µs/s 1 ms/s 2 ms/s 5 ms/s ' +
+        '10 ms/s 20 ms/s 50 ms/s 100 ms/s 200 ms/s 500 ms/s 1 s/s 2 s/s 5 s/s 10 s/s 20 s/s 50 s/s ' +
+        '1 min/s 2 min/s 5 min/s 10 min/s',
+    );
+  });
+
+  it('auto is the default and says the speed it chose; Auto toggles it, the slider leaves it', () => {
+    render(<TimeControls />);
+    const auto = el.querySelector<HTMLButtonElement>('button[aria-pressed]')!;
+    const out = () => el.querySelector('[data-testid="speed-text"]')!.textContent;
+    const slider = () => el.querySelector<HTMLInputElement>('input[aria-label="Speed"]')!;
+    expect(auto.textContent).toBe('Auto');
+    expect(auto.getAttribute('aria-pressed')).toBe('true');
+    act(() => patch(store, 'playback', { autoPhase: 'packets', speedNsPerS: 24_000 }));
+    expect(out()).toBe('auto · 24 µs/s');
+    expect(slider().getAttribute('aria-valuetext')).toBe('auto · 24 µs/s');
+    act(() => patch(store, 'playback', { autoPhase: 'skip' }));
+    expect(out()).toBe('auto · jumping to the next packet');
+    calls.length = 0;
+    act(() => auto.click());
+    expect(calls).toEqual(['speed 24000']);
+    act(() => patch(store, 'playback', { speedMode: 'manual' }));
+    expect(auto.getAttribute('aria-pressed')).toBe('false');
+    expect(out()).toBe('24 µs/s');
+    calls.length = 0;
+    act(() => auto.click());
+    expect(calls).toEqual(['speed auto']);
   });
 });
 

@@ -238,7 +238,7 @@ describe('speed and clock', () => {
       speed.getAttribute('aria-valuetext'),
       el.querySelector('.speed output')!.textContent,
     ];
-    act(() => patch(store, 'playback', { speedNsPerS: 1e3 }));
+    act(() => patch(store, 'playback', { speedMode: 'manual', speedNsPerS: 1e3 }));
     expect(shown()).toEqual(['1 µs/s', '1 µs/s']);
     act(() => patch(store, 'playback', { speedNsPerS: 2.5e6 }));
     expect(shown()).toEqual(['2.5 ms/s', '2.5 ms/s']);

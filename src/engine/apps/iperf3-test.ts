@@ -68,6 +68,8 @@ export interface StreamResult {
   clientPort: number;
   serverIp: string;
   serverPort: number;
+  /** When the stream's connection was up (its handshake done; UDP: its connect datagram answered), or -1. */
+  connectedNs: number;
   intervals: StreamInterval[];
   /** Sender totals over the test. */
   sentBytes: number;
@@ -195,6 +197,7 @@ export class Iperf3Test {
       // iperf3's UDP "connect": one datagram each way before the test starts
       this.lab.sched.after(2 * this.lab.oneWayDelayNs(), () => {
         this.connected = this.streams.length;
+        for (const st of this.streams) st.res.connectedNs = this.lab.nowNs;
         this.beginTest();
       });
     }
@@ -228,6 +231,7 @@ export class Iperf3Test {
         clientPort: cport,
         serverIp: this.serverIp,
         serverPort: sport,
+        connectedNs: -1,
         intervals: [],
         sentBytes: 0,
         sentPackets: 0,
@@ -309,6 +313,7 @@ export class Iperf3Test {
       rxHost.registerTx(rev.id, { kind: 'tcp', ep: rx });
       txHost.registerRx(rev.id, { kind: 'tcp', ep: tx });
       tx.onEstablished = () => {
+        s.res.connectedNs = lab.nowNs;
         this.connected++;
         if (this.connected === this.streams.length) this.beginTest();
       };

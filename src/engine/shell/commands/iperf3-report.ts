@@ -670,13 +670,17 @@ export function formatIperf3Text(data: Iperf3RunData, opts: Pick<Iperf3Options, 
 export function formatIperf3TextProgress(
   data: Iperf3RunData,
   opts: Pick<Iperf3Options, 'format' | 'title'>,
+  /** Streams connected so far (the leading ones in id order): their "connected to" lines print at once. */
+  connected = data.streams.length,
 ): string {
   const v = makeView('c', data, opts.format);
   const out: string[] = [];
   out.push(`Connecting to host ${data.serverHost}, port ${data.serverPort}\n`);
-  if (data.intervals.length === 0 || data.intervalSec === 0) return withTitle(out, opts.title);
+  const up = data.intervals.length > 0 ? data.streams.length : Math.min(connected, data.streams.length);
+  if (up === 0) return withTitle(out, opts.title);
   if (data.reverse) out.push(`Reverse mode, remote host ${data.serverHost} is sending\n`);
-  for (const s of data.streams) out.push(connectedLine(s.id, s.client, s.server));
+  for (const s of data.streams.slice(0, up)) out.push(connectedLine(s.id, s.client, s.server));
+  if (data.intervals.length === 0 || data.intervalSec === 0) return withTitle(out, opts.title);
   printIntervals(v, out);
   return withTitle(out, opts.title);
 }

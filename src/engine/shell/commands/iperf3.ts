@@ -132,7 +132,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
   test.start();
   busyPorts(target).add(o.port);
   let interrupted = false;
-  let printed = { intervals: -1, text: '' };
+  let printed = { intervals: -1, connected: -1, text: '' };
   const job: Job = {
     done: () => test.done(),
     deadlineNs: () => test.deadlineNs(),
@@ -156,15 +156,20 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
       };
     },
     // iperf3 prints each interval as it ends; -J prints one document at the end
+    // and each stream's "[  5] local … connected to …" line as soon as that stream is connected
     progress: () => {
       if (o.json) return '';
       const r = test.result();
       const n = Math.min(...r.streams.map((s) => s.intervals.length));
-      if (n !== printed.intervals) {
+      // streams in id order, as the final output lists them: the leading ones that are up
+      let up = 0;
+      while (up < r.streams.length && r.streams[up]!.connectedNs >= 0) up++;
+      if (n !== printed.intervals || up !== printed.connected) {
         const data = toRunData(r, o, lab, self, target, false, true);
         printed = {
           intervals: n,
-          text: formatIperf3TextProgress(data, { format: o.format, title: o.title }),
+          connected: up,
+          text: formatIperf3TextProgress(data, { format: o.format, title: o.title }, up),
         };
       }
       return printed.text;

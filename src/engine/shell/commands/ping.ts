@@ -15,6 +15,7 @@ import type { Packet } from '../../model/packet';
 import { reverseTuple } from '../../nitro/flow-table';
 import { resolveHost } from '../../apps/http';
 import type { CommandOutcome, Job } from '../types';
+import { Rng } from '../../core/rng';
 
 const USAGE =
   '\nUsage\n  ping [options] <destination>\n\nOptions:\n  <destination>      dns name or ip address\n' +
@@ -35,6 +36,24 @@ export function fmtRtt(us: number): string {
 }
 
 const ms3 = (us: number) => `${Math.floor(us / 1000)}.${String(Math.floor(us) % 1000).padStart(3, '0')}`;
+
+/** Each host's stream of RX wakeup delays (params.hostRxWakeupMeanNs): one per instance, per lab. */
+const wakeups = new WeakMap<Instance, Rng>();
+
+/**
+ * The draw of a host's next RX wakeup delay (ns, whole): the time between a lone packet landing in
+ * its RX ring and its kernel handling it (see hostRxWakeupMeanNs in src/engine/params.ts).
+ */
+function rxWakeup(lab: Lab, inst: Instance): () => number {
+  let rng = wakeups.get(inst);
+  if (!rng) {
+    rng = new Rng(lab.scenario.seed, `instance/${inst.name}/rx-wakeup`);
+    wakeups.set(inst, rng);
+  }
+  const r = rng;
+  const mean = lab.params.hostRxWakeupMeanNs;
+  return () => (mean > 0 ? Math.round(r.exp(mean)) : 0);
+}
 
 export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcome {
   let count = 0;
@@ -138,11 +157,17 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
     txq: -1,
     mark: 0,
   });
-  // the target's kernel answers every echo request (icmp_echo)
+  // the target's kernel answers every echo request (icmp_echo), once its interrupt and softirq ran
   const tv = target.host.vcpus[0]!;
+  const targetWakeup = rxWakeup(lab, target);
   target.host.registerRx(req.id, {
     kind: 'raw',
-    deliver: (p) => target.host.transmit(mk(rep, p.seq, p.sentAtNs), target.host.ctxVcpu ?? tv),
+    deliver: (p) => {
+      const seq = p.seq;
+      const sentAtNs = p.sentAtNs;
+      const vcpu = target.host.ctxVcpu ?? tv;
+      lab.sched.after(targetWakeup(), () => target.host.transmit(mk(rep, seq, sentAtNs), vcpu));
+    },
   });
   const start = lab.nowNs;
   let lines = `PING ${dest} (${ip}) ${size}(${ipBytes}) bytes of data.\n`;
@@ -151,17 +176,23 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
   let lastEventNs = start;
   let interrupted = false;
   const received = new Set<number>();
+  const selfWakeup = rxWakeup(lab, self);
+  const onReply = (p: { seq: number; sentAtNs: number }) => {
+    if (received.has(p.seq)) return;
+    received.add(p.seq);
+    const us = (lab.nowNs - p.sentAtNs) / 1000;
+    rtts.push(us);
+    lastEventNs = lab.nowNs;
+    if (!quiet && size >= 16)
+      lines += `${8 + size} bytes from ${from}: icmp_seq=${p.seq} ttl=64 time=${fmtRtt(us)} ms\n`;
+    else if (!quiet) lines += `${8 + size} bytes from ${from}: icmp_seq=${p.seq} ttl=64\n`;
+  };
+  // the reply is timestamped (SO_TIMESTAMP) when the sender's kernel handles it, after its wakeup
   self.host.registerRx(rep.id, {
     kind: 'raw',
     deliver: (p) => {
-      if (received.has(p.seq)) return;
-      received.add(p.seq);
-      const us = (lab.nowNs - p.sentAtNs) / 1000;
-      rtts.push(us);
-      lastEventNs = lab.nowNs;
-      if (!quiet && size >= 16)
-        lines += `${8 + size} bytes from ${from}: icmp_seq=${p.seq} ttl=64 time=${fmtRtt(us)} ms\n`;
-      else if (!quiet) lines += `${8 + size} bytes from ${from}: icmp_seq=${p.seq} ttl=64\n`;
+      const r = { seq: p.seq, sentAtNs: p.sentAtNs };
+      lab.sched.after(selfWakeup(), () => onReply(r));
     },
   });
   const sv = self.host.vcpus[0]!;
