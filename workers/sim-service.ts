@@ -371,10 +371,20 @@ export class SimService implements SimApi {
         leave: () => {},
         drop: () => {},
       });
+      // …or to the end of the 1 ms slice in which a job ends or prints (the terminal has news)
+      const printed = s.transcript.length;
+      const fg = s.foreground !== null;
+      const bg = s.backgroundCount;
       try {
-        const r = tl.advance(req.toNs, req.maxEvents, () => sample());
-        events = r.events;
-        reached = r.reached;
+        while (s.nowNs < req.toNs && events < req.maxEvents) {
+          const slice = (Math.floor(s.nowNs / UNTIL_SLICE_NS) + 1) * UNTIL_SLICE_NS;
+          const r = tl.advance(Math.min(req.toNs, slice), req.maxEvents - events, () => sample());
+          events += r.events;
+          if (lab.sched.halted) break;
+          if (s.transcript.length !== printed || (s.foreground !== null) !== fg || s.backgroundCount !== bg)
+            break;
+        }
+        reached = s.nowNs >= req.toNs;
       } finally {
         detach();
         lab.sched.halted = false;

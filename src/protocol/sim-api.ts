@@ -284,7 +284,8 @@ export interface AdvanceRequest {
   sampleStepNs?: number;
   /**
    * Jump over an idle stretch (auto speed): stop right after the first event in which a packet
-   * enters a stage of the path, or at `toNs` (`reached`) when none does. Path detail is on for it.
+   * enters a stage of the path, or at the end of the 1 ms slice in which a job ends or prints, or
+   * at `toNs` (`reached`) when neither happens. Path detail is on for it.
    */
   skipIdle?: boolean;
 }

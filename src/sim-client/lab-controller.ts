@@ -145,6 +145,8 @@ export function createLabController(
   /** Playback was started by submitting a command (not by the user): pause when it ends. */
   let autoPlayed = false;
   let layoutPending = false;
+  /** The instant a line was last typed at (auto speed: something runs from there). */
+  let typedAtNs = -1;
 
   const set = <K extends keyof AppState>(k: K, p: Partial<AppState[K]>) => patch(store, k, p);
 
@@ -169,6 +171,7 @@ export function createLabController(
     let skipIdle = false;
     if (st.playback.speedMode === 'auto') {
       const running =
+        typedAtNs === client.simTimeNs ||
         st.terminal.foreground !== null ||
         st.terminal.backgroundCount > 0 ||
         client.commandLog.some((e) => e.atNs > client.simTimeNs);
@@ -535,6 +538,8 @@ export function createLabController(
           ? `${st.terminal.host}: ${line}`
           : line;
       const ok = await client.submit(full);
+      // it runs from now: auto speed counts it before a frame has said so
+      if (ok) typedAtNs = client.simTimeNs;
       // a command in a terminal runs as soon as Enter is pressed: play if paused
       if (ok && !store.getState().playback.playing) {
         autoPlayed = true;

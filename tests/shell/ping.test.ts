@@ -27,7 +27,7 @@ describe('ping', () => {
     const run = (params = {}) =>
       new LabSession(createLab({ ...defaultScenario(), params })).run('ping -c 20 -i 0.2 server')[0]!.output;
     const out = run();
-    const [min, avg, max, mdev] = /= ([\d.]+)\/([\d.]+)\/([\d.]+)\/([\d.]+) ms/
+    const [min = 0, avg = 0, max = 0, mdev = 0] = /= ([\d.]+)\/([\d.]+)\/([\d.]+)\/([\d.]+) ms/
       .exec(out)!
       .slice(1)
       .map(Number);

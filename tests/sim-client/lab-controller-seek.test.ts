@@ -293,5 +293,7 @@ describe('lab controller: auto speed', () => {
     const jumps = trace.filter((t) => t.phase === 'skip' && t.toNs - t.fromNs > 0.9e9);
     expect(jumps).toHaveLength(1);
     expect(trace.length).toBeLessThan(200);
+    // and no jump past the end: the clock stops within the millisecond the reply was printed in
+    expect(a.store.getState().playback.nowNs).toBeLessThan(1.002e9);
   }, 60_000);
 });
