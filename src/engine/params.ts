@@ -141,6 +141,13 @@ export const MODEL_PARAMS = {
     'REINVENT ("Independent Assignment – Queue – Nitro Processor"; even splits 6.24/6.22 Gbps and 471/477 Mbps)',
     "Deficit-round-robin quantum with which a Nitro shaper serves the flows waiting in it. AWS does not describe the scheduler; the talk's two-flow tests split the instance allowance evenly, which a FIFO would not guarantee. 0 = no per-flow scheduling: one FIFO for every flow (the other design, to compare).",
   ),
+  nitroShaperFairBufferShare: p(
+    1,
+    '1 = yes, 0 = no',
+    'assumed',
+    'Choudhury & Hahne, "Dynamic queue length thresholds for shared-memory packet switches", IEEE/ACM ToN 1998 (a queue may grow only within a share of the shared buffer, so none monopolises it: the scheme of shared-buffer switch silicon); Linux sch_fq flow_limit (a per-flow cap in packets)',
+    "Whether a Nitro shaping stage caps each flow's part of its one buffer at capacity / (flows with packets waiting, the arriving one included); an arrival beyond its flow's share is dropped (drop-tail within the share). A lone flow may fill the whole buffer. 0: only the stage's total is capped (the lab's earlier design). With 0, behind DRR, a TCP flow that stopped growing (held by its receive window) kept most of the buffer and never arrived to a full one while the other flow took every loss (-t 200 -l 9000 -P 2: Retr 7,623 vs 215,920), and equal paced UDP flows whose packets arrived just after a departure never lost while flows arriving when it was full lost nearly all (8 × 4 Gbit/s into c6i.8xlarge: three flows 3.99 Gbit/s, four ≈ 0). AWS does not describe Nitro's buffer management.",
+  ),
   ppsBucketNs: p(
     1_000_000,
     'ns of allowance',

@@ -197,7 +197,9 @@ describe('ENA Express: latency and loss', () => {
 
   it("an SRD packet the receiving card's ingress queue drops is retransmitted by the sender's card, not lost; standard ENA loses it", () => {
     const run = (srd: boolean) => {
-      const lab = pair('c6in.8xlarge');
+      // drop-tail at the ingress stage, so the arriving batches are the ones lost (with the default
+      // drop from the fattest flow, the other flow's larger backlog would be dropped instead)
+      const lab = pair('c6in.8xlarge', 'same-az', { nitroShaperFairBufferShare: 0 });
       if (srd) {
         enable(lab, 'client');
         enable(lab, 'server');

@@ -81,9 +81,15 @@ describe('NET402 c7i.large → c7i.large in a cluster placement group', () => {
     // (two flows ask for 20 Gbps of a 12.5 Gbps allowance) and, at the baseline, from the moment credits run out.
     expect(bwOut[2]! - bwOut[1]!).toBeGreaterThan(0);
     expect(bwOut[1]!).toBeGreaterThan(bwOut[0]!);
+    // each flow's mean at the baseline (the talk's one second after credits ran out: 368 and 403 Mbit/s)
+    const ivs = (iperf.result as { intervals: Array<{ streams: Array<{ bits_per_second: number }> }> })
+      .intervals;
+    const baseIvs = ivs.slice(Math.ceil(exhaustedS) + 5);
+    const perFlowMbps = [0, 1].map((i) => avg(baseIvs.map((iv) => iv.streams[i]!.bits_per_second)) / 1e6);
     summary.push(
       '## Exp 2 (c7i.large, -t 600 -l 9000 -P 2)',
       `- burst: ${fmt(avg(burst))} Gbps until t = ${fmt(exhaustedS, 1)} s; then ${fmt(avg(base), 3)} Gbps (talk: 12.5, then 0.772 = 368 + 403 Mbps)`,
+      `- at the baseline, per flow: ${perFlowMbps.map((m) => fmt(m, 0)).join(' + ')} Mbps (talk 368 + 403 in one second)`,
       `- bw_out_allowance_exceeded at 200 s / 450 s / 602 s: ${bwOut.join(' / ')}`,
       '',
     );
@@ -165,6 +171,11 @@ describe('NET402 traffic control on c5n.18xlarge', () => {
   }, 120_000);
 
   it('writes the summary of what the model printed', async () => {
+    summary.push(
+      '## Why the figures last moved',
+      "- Issue 13: a Nitro shaping stage caps each flow's part of its buffer at capacity / flows waiting (nitroShaperFairBufferShare; before, only the total was capped behind DRR, and a TCP flow held by its receive window could keep most of it while the other took every loss). Two-flow splits: exp 1 -P 2 6.19 + 6.22 → 6.26 + 6.15 (talk 6.24 + 6.22); exp 3 -P 2 0.435 + 0.477 → 0.451 + 0.460 (talk 0.471 + 0.477), its pps_allowance_exceeded -1.3 %; exp 2 queues fewer packets at bw_out (-0.6 % at 200 s, -1.4 % at 450 s) as neither flow hogs the buffer; exp 4 loses 33 fewer of 367,321 datagrams; exp 5's htb run 9.93 → 9.92 in sum (it starts from the state the run at 99.2 of the 100 Gbps allowance left). Single-flow runs (exp 1 -P 1, the 6-s test, exp 3 -P 1) are unchanged. The card's bandwidth became a stage after the allowances (issue 13): no figure moved.",
+      '',
+    );
     await expect(`${summary.join('\n')}\n`).toMatchFileSnapshot('./seed-experiments.summary.md');
   });
 });

@@ -15,7 +15,7 @@
  * loses nothing.
  *
  * With ENA Express (SRD congestion control in the sending cards, nitro/ena-express.ts) the tests show
- * where it helps and where it does not: synchronized short responses (ab -k -c 8 × 8 clients) lose
+ * where it helps and where it does not: synchronized short responses (ab -k -c 16 × 8 clients) lose
  * their tails and wait for RTOs without it and not with it; the bulk 4 MiB incast loses nothing at
  * the card with it, but its queue only moves to the clients' cards; UDP bursts' card drops become late
  * deliveries.
@@ -235,16 +235,19 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
 
   /**
    * The classic incast, where TCP pays: the server, an aggregator, fetches 64 KiB responses from all
-   * eight clients at once (`ab -k -c 8 -n 100 http://clientK/64k &`, eight jobs: 64 connections, each
+   * eight clients at once (`ab -k -c 16 -n 100 http://clientK/64k &`, eight jobs: 128 connections, each
    * one response in flight). Without ENA Express the synchronized responses overflow the server's
    * Nitro ingress queue; a connection that loses the tail of a response has nothing behind it to
    * trigger SACK recovery, so it waits for its loss probe or its RTO (200 ms minimum): a few requests
    * take 200 ms where the others take a few. With ENA Express each client's card sends into its SRD
    * connection's window (ena-express.ts): the ACK round trips grow as the server's queue grows, the
    * windows shrink, the rest of the burst waits in the clients' cards, and nothing is dropped at the
-   * server's card, so no request waits for a timeout.
+   * server's card, so no request waits for a timeout. (With -c 8 the Nitro shaper's per-flow share of
+   * its buffer, nitroShaperFairBufferShare, spreads ~330 drops over 64 connections, a few each, which
+   * SACK and loss probes recover without an RTO; with 128 connections the share, ~2.7 jumbo frames,
+   * is below a 64 KiB response and tails are lost.)
    */
-  it('synchronized 64 KiB responses from eight clients (ab -k -c 8): RTOs without ENA Express; with it no drops at the card and a tail of milliseconds', async () => {
+  it('synchronized 64 KiB responses from eight clients (ab -k -c 16): RTOs without ENA Express; with it no drops at the card and a tail of milliseconds', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'ec2-netlab-incast-ab-'));
     const doc = JSON.parse(readFileSync(join(ROOT, FIXTURE), 'utf8')) as {
       instances: Array<Record<string, unknown>>;
@@ -259,7 +262,7 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
       JSON.stringify({ ...doc, params: { enaSrdInitialWindowBytes: 1e12, enaSrdDecreaseFactor: 1 } }),
     );
     const script = [
-      ...Array.from({ length: 8 }, (_, k) => `server: ab -q -k -n 100 -c 8 http://client${k + 1}/64k &`),
+      ...Array.from({ length: 8 }, (_, k) => `server: ab -q -k -n 100 -c 16 http://client${k + 1}/64k &`),
       'sleep 2',
       'lab summary',
       'server: ethtool -S eth0',
@@ -313,12 +316,7 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
     // the tail: every job's p99 and longest request in milliseconds, not an RTO
     expect(Math.max(...b.map((j) => j.longest))).toBeLessThan(20);
     expect(Math.max(...b.map((j) => j.p99))).toBeLessThan(20);
-    // and the whole fetch is not slower: the slowest job ends within 25% of the mean job without
-    // ENA Express that had no RTO (the link's pace, with the SRD overhead of tens of µs)
-    const unstalled = a.filter((j) => j.longest < 200).map((j) => j.takenS);
-    expect(unstalled.length).toBeGreaterThan(0);
-    const paceNoRto = unstalled.reduce((x, y) => x + y, 0) / unstalled.length;
-    expect(Math.max(...b.map((j) => j.takenS))).toBeLessThan(1.25 * paceNoRto);
+    // and the whole fetch is faster: every job without ENA Express waited for an RTO
     expect(Math.max(...b.map((j) => j.takenS))).toBeLessThan(Math.max(...a.map((j) => j.takenS)) / 3);
 
     // the windows are what keeps the server's queue from overflowing: without the congestion

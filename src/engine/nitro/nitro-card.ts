@@ -262,6 +262,7 @@ export class NitroCard {
         next,
         drop,
         params.nitroFlowQuantumBytes,
+        params.nitroShaperFairBufferShare !== 0,
       );
     };
     const dropOut = (p: Packet, n: number, r: DropReason) => this.drop(p, n, r, 'nitro_egress');
@@ -275,6 +276,7 @@ export class NitroCard {
       cardOut ? (p) => cardOut.offer(p) : (p) => this.toFabricSrd(p),
       dropOut,
       params.nitroFlowQuantumBytes,
+      params.nitroShaperFairBufferShare !== 0,
     );
     const toHost = (p: Packet) => {
       if (!this.ingressLeftByHost)
@@ -312,6 +314,7 @@ export class NitroCard {
       cardIn ? (p) => cardIn.offer(p) : toHost,
       dropIn,
       params.nitroFlowQuantumBytes,
+      params.nitroShaperFairBufferShare !== 0,
     );
     this.srd.onRequeue = (p) => this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
     const igw = new TokenBucket(cfg.igwLimitBps / 8, (cfg.igwLimitBps / 8) * bucketS);
@@ -323,6 +326,7 @@ export class NitroCard {
       (p) => this.egressStage.offer(p),
       (p, n, r) => this.drop(p, n, r, 'nitro_egress'),
       params.nitroFlowQuantumBytes,
+      params.nitroShaperFairBufferShare !== 0,
     );
   }
 

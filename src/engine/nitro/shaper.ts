@@ -6,6 +6,10 @@
  * dropped. Waiting flows are served by deficit round robin (quantum MODEL_PARAMS.nitroFlowQuantumBytes,
  * assumed), so flows sharing an allowance share it evenly, as NET402's two-flow tests show; a
  * quantum of 0 makes the stage one FIFO for all flows (the other design, to compare against).
+ * A flow may hold at most its share of the stage's buffer, capacity / flows with packets waiting
+ * (MODEL_PARAMS.nitroShaperFairBufferShare, assumed); an arrival beyond it is dropped, so no flow
+ * keeps the buffer to itself (buffer hogging) and a flow below its share always finds room (none
+ * starves for the phase of its arrivals). A lone flow may use the whole buffer.
  *
  * Each bucket has an `exceeded` counter that moves, as the ENA allowance counters do, for every
  * packet queued or dropped because of that bucket. Queue depth is time at the shaped rate
@@ -48,6 +52,8 @@ export function shaperBucket(
 interface FlowQueue {
   flowId: number;
   q: Fifo<Packet>;
+  /** Packets waiting in q. */
+  packets: number;
   deficit: number;
   active: boolean;
 }
@@ -78,13 +84,18 @@ export class ShaperStage {
     private readonly next: (p: Packet) => void,
     private readonly onDrop: (p: Packet, count: number, reason: DropReason) => void,
     quantumBytes = 65_536,
+    fairBufferShare = false,
   ) {
     // NaN equals no rate: the first call computes
     this.capRates = new Float64Array(buckets.length).fill(Number.NaN);
     // a quantum of 0: one FIFO for every flow (the other design, for comparison)
     this.fifo = !(quantumBytes > 0);
     this.quantumBytes = this.fifo ? Number.POSITIVE_INFINITY : quantumBytes;
+    this.fairShare = fairBufferShare && !this.fifo;
   }
+
+  /** Each flow may hold at most capacity / (flows waiting) packets of the buffer. */
+  private readonly fairShare: boolean;
 
   /** DRR quantum; infinite in FIFO mode (one queue, served in arrival order). */
   private readonly quantumBytes: number;
@@ -144,8 +155,20 @@ export class ShaperStage {
       this.blockedBy = blocking;
     }
     const reasonBucket = this.blockedBy ?? this.buckets[0]!;
-    const room = this.capacityPackets(p) - this.queuedPackets;
+    const key = this.fifo ? 0 : p.flow.id;
+    let f = this.flows[key];
     reasonBucket.exceeded += p.count;
+    const cap = this.capacityPackets(p);
+    let room = cap - this.queuedPackets;
+    if (this.fairShare && room > 0) {
+      // a flow may hold at most its share of the buffer: capacity / flows with packets waiting
+      // (itself included), so a newcomer always finds room and no flow keeps the buffer to itself
+      const n = this.active.length + (f?.active ? 0 : 1);
+      if (n > 1) {
+        const own = Math.floor(cap / n) - (f?.packets ?? 0);
+        if (own < room) room = own;
+      }
+    }
     if (room <= 0) {
       this.onDrop(p, p.count, reasonBucket.reason);
       return;
@@ -155,13 +178,12 @@ export class ShaperStage {
       this.onDrop(rest, rest.count, reasonBucket.reason);
     }
     p.enqueuedAtNs = now;
-    const key = this.fifo ? 0 : p.flow.id;
-    let f = this.flows[key];
     if (!f) {
-      f = { flowId: key, q: new Fifo<Packet>(16), deficit: 0, active: false };
+      f = { flowId: key, q: new Fifo<Packet>(16), packets: 0, deficit: 0, active: false };
       this.flows[key] = f;
     }
     f.q.push(p);
+    f.packets += p.count;
     if (!f.active) {
       f.active = true;
       f.deficit = this.quantumBytes;
@@ -226,6 +248,7 @@ export class ShaperStage {
       }
       const p = f.q.shift();
       const bytes = p.count * p.sizeBytes;
+      f.packets -= p.count;
       f.deficit -= bytes;
       this.queuedPackets -= p.count;
       this.queuedBytes -= bytes;

@@ -727,6 +727,9 @@ export class PathRecorder implements ProbeSink {
       reuse && reuse.capacity > 0 && reuse.laneCapacity >= this.lanes.length
         ? reuse
         : allocPathFrame(reuse?.capacity ?? capacity, Math.max(512, this.lanes.length * 2));
+    // packets due in an RX ring land lazily, on the device's next read (EnaDevice.receiveAt): read
+    // each device so the lanes show what the rings hold now (landing is exact whenever it happens)
+    for (const inst of this.lab.instances.values()) inst.host.eth0.occupancy();
     this.flushFabric();
     f.fromNs = fromNs;
     f.toNs = toNs;
@@ -1331,6 +1334,7 @@ export class PathRecorder implements ProbeSink {
           this.param('nitroShaperQueueNs'),
           this.param('nitroShaperMinQueuePackets'),
           this.param('nitroFlowQuantumBytes'),
+          this.param('nitroShaperFairBufferShare'),
           this.param('bwBucketNs'),
           this.param('ppsBucketNs'),
           this.param('nitroChargeOverheadBytes'),
