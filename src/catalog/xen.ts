@@ -1,23 +1,11 @@
 /**
- * Before Nitro: the three network paths of a Xen instance and the driver figures of each, tagged
- * like every catalog figure (./figure.ts).
+ * Before Nitro: the three network paths of a Xen instance (ENA on Xen, the Intel 82599 VF with
+ * ixgbevf, the Xen PV device with netfront/netback) and the driver figures of each, tagged like
+ * every catalog figure (./figure.ts).
  *
- * Sources (keys):
- * - IXGBEVF: torvalds/linux drivers/net/ethernet/intel/ixgbevf (ixgbevf.h: IXGBEVF_MAX_RSS_QUEUES,
- *   IXGBEVF_DEFAULT_TXD/RXD, IXGBEVF_MAX_TXD/RXD, IXGBEVF_82599_RETA_SIZE; ixgbevf_main.c
- *   ixgbevf_set_num_queues: rss = min(num_online_cpus(), 2) once the PF speaks mailbox API ≥ 1.1;
- *   ethtool.c: the `ethtool -S` strings and ring limits).
- * - XEN-NETFRONT: torvalds/linux drivers/net/xen-netfront.c (NET_TX/RX_RING_SIZE = one 4 KiB
- *   shared-ring page = 256 slots; the one `ethtool -S` counter rx_gso_checksum_fixup; no
- *   get_drvinfo, so ethtool's core reports the xenbus driver "vif" and the device "vif-0").
- * - XEN-NETBACK: torvalds/linux drivers/net/xen-netback/interface.c (XENVIF_QUEUE_LENGTH 32: the
- *   dom0 vif device's txqueuelen, removed only in 2021; XENVIF_NAPI_WEIGHT 64).
- * - AWS-SRIOV: AWS EC2 UG "Enhanced networking with the Intel 82599 VF interface" (supported types;
- *   `modify-instance-attribute --sriov-net-support simple` on a stopped HVM instance; the API:
- *   "There is no way to disable enhanced networking with the Intel 82599 Virtual Function interface").
- * - AWS-TELCO: AWS whitepaper "EC2 networking for telecom", "performance evolution": C3 first with
- *   SR-IOV (ixgbevf), C4 the Annapurna Labs chipset behind it, then ENA; "8 instead of 6" queues.
- * - SRIOV, NETFLIX18: the seed documents (c3.8xlarge with and without SR-IOV; the 2018 table).
+ * Sources (keys of docs/domain-facts.md §0): IXGBEVF (ixgbevf.h, ixgbevf_main.c
+ * ixgbevf_set_num_queues, ethtool.c), XEN-NETFRONT (xen-netfront.c), XEN-NETBACK
+ * (xen-netback/interface.c), AWS-SRIOV, AWS-TELCO, and the seeds SRIOV and NETFLIX18.
  */
 import { assumed, documented } from './figure';
 import type { InstanceTypeSpec } from './instance-types';
