@@ -457,7 +457,8 @@ export function createLabController(
       set('scenario', { loading: false, loadErrors: r.errors });
       return false;
     }
-    store.series.reset(r.sampleColumns.length);
+    // a lab at t = 0: every counter is 0 there (the per-second rows start from it)
+    store.series.reset(r.sampleColumns.length, r.nowNs === 0 ? 0 : null);
     store.queues.reset(0);
     set('scenario', {
       loading: more,

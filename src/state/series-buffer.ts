@@ -29,13 +29,23 @@ export class SeriesBuffer {
     this.seconds = perSecond ? new SeriesBuffer(Number.POSITIVE_INFINITY, false) : null;
   }
 
-  reset(cols: number): void {
+  /**
+   * Empty, for `cols` columns. `labStartNs` 0: a lab that starts now at t = 0, whose cumulative
+   * counters are all 0 then; the per-second rows start with that row (its level columns, such as
+   * credits, mean nothing: per-second rows serve the counters' periods only), so the first second
+   * and minute count from 0 even though the first sample comes a millisecond in.
+   */
+  reset(cols: number, labStartNs: number | null = null): void {
     this.cols = cols;
     this.length = 0;
     this.times = new Float64Array(1024);
     this.data = new Float64Array(1024 * cols);
     this.seconds?.reset(cols);
     this.nextSecondNs = 0;
+    if (labStartNs === 0 && this.seconds) {
+      this.seconds.appendRow(0, new Float64Array(cols));
+      this.nextSecondNs = 1e9;
+    }
   }
 
   /** Drop rows after `ns` (rewind). */

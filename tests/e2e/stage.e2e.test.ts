@@ -91,3 +91,29 @@ describe('one stage, side by side', () => {
       await page.close();
     });
 });
+
+describe('the averaging ladder', () => {
+  it('after a burst: five strips with the model and CloudWatch numbers, and their words', async () => {
+    const problems: string[] = [];
+    const page = await open(1280, 800, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    await run(page, 'iperf3 -c server -t 1 -P 2', /iperf Done/);
+    const ladder = page.locator('[data-chart=ladder]');
+    await ladder.scrollIntoViewIfNeeded();
+    const words = page.getByTestId('ladder-words');
+    await page.waitForFunction(() =>
+      /10 µs · the model: [\d.]+ Gbit\/s at the instant/.test(
+        document.querySelector('[data-testid=ladder-words]')?.textContent ?? '',
+      ),
+    );
+    const text = (await words.textContent()) ?? '';
+    expect(text).toMatch(/at the busiest moment of client's last burst/);
+    expect(text).toMatch(/1 ms · the model: [\d.]+ Gbit\/s at the instant/);
+    expect(text).toMatch(/1 minute · CloudWatch Sum \(detailed monitoring\): no datapoint yet/);
+    expect(await ladder.locator('[data-strip]').count()).toBe(5);
+    await page.screenshot({ path: `${SHOTS}/ladder-1280x800.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

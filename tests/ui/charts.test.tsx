@@ -207,7 +207,17 @@ describe('charts panel: one time axis, one cursor', () => {
   it('draws every chart issue 5 lists, with the latency percentiles from the engine series', async () => {
     await render(<ChartsPanel />);
     const ids = [...el.querySelectorAll('figure.chart')].map((f) => f.getAttribute('data-chart'));
-    expect(ids).toEqual(['rate', 'cloudwatch', 'pps', 'latency', 'queues', 'credits', 'drops', 'allowances']);
+    expect(ids).toEqual([
+      'rate',
+      'ladder',
+      'cloudwatch',
+      'pps',
+      'latency',
+      'queues',
+      'credits',
+      'drops',
+      'allowances',
+    ]);
     const latency = el.querySelector('[data-chart=latency]')!;
     expect(latency.textContent).toContain('server p50');
     expect(latency.textContent).toContain('server p99.9');
@@ -225,7 +235,7 @@ describe('charts panel: one time axis, one cursor', () => {
     store.pathFrame = { fromNs: 1.5e9, toNs: 1.52e9 } as unknown as typeof store.pathFrame;
     await render(<ChartsPanel />);
     const marks = [...el.querySelectorAll('figure.chart [data-testid=path-mark]')];
-    expect(marks).toHaveLength(el.querySelectorAll('figure.chart').length);
+    expect(marks).toHaveLength(el.querySelectorAll('figure.chart').length - 1); // all but the ladder (its own axes)
     const rate = el.querySelector('[data-chart=rate] [data-testid=path-mark]')!;
     const band = rate.querySelector('rect.path-window')!;
     const now = rate.querySelector('line.path-now')!;
@@ -372,7 +382,7 @@ describe('charts out of view', () => {
       });
     try {
       await render(<ChartsPanel />);
-      expect(observers.at(-1)!.targets.length).toBe(8);
+      expect(observers.at(-1)!.targets.length).toBe(9); // the ladder too;
       await show(['rate', 'pps']);
       const line = (id: string) => el.querySelector(`[data-chart=${id}] svg path[stroke]`)?.getAttribute('d');
       const before = { rate: line('rate'), credits: line('credits') };

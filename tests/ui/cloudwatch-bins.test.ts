@@ -134,3 +134,19 @@ describe('periods of a long run', () => {
     expect(s.seconds!.times[s.seconds!.length - 1]).toBe(126e9);
   });
 });
+
+describe('a lab from t = 0', () => {
+  it('counts its first millisecond: the first sample comes 1 ms in, the per-second rows start from zero', () => {
+    const s = new SeriesBuffer();
+    s.reset(1, 0);
+    // 1 GB/s, sampled from 1 ms on
+    for (let t = 1e6; t <= 61e9; t += 1e6) s.appendRow(t, [t]);
+    expect(cloudWatchDatapoints(s, 0, 60e9)[0]!.sum).toBe(60e9);
+    expect(binnedRate(s.seconds!, 0, 1e9, 1)[0]!.rate).toBe(1e9);
+    // without it (a lab loaded at a later instant) the first second has no start: no period
+    const later = new SeriesBuffer();
+    later.reset(1);
+    for (let t = 1e6; t <= 3e9; t += 1e6) later.appendRow(t, [t]);
+    expect(later.seconds!.times[0]).toBe(1e9);
+  });
+});

@@ -21,11 +21,10 @@ function session(settings: Record<string, unknown>) {
   const r = svc.load({ version: 3, settings: { record: true, ...settings } });
   if (!r.ok) throw new Error(r.errors.join('\n'));
   const store = createAppStore({ presetId: 'exp1', doc: {} });
-  store.series.reset(r.sampleColumns.length);
+  // as the page does: a lab at t = 0 (its first sample comes 1 ms in)
+  store.series.reset(r.sampleColumns.length, 0);
   const out: string[] = [];
   const results = new Map<string, unknown>();
-  // the page's first frame: the counters at t = 0
-  store.series.append(svc.advance({ toNs: 0, maxEvents: 1 }));
   const run = (line: string) => {
     expect(svc.submit(line)).toBe(true);
     for (let i = 0; i < 2000; i++) {
@@ -101,17 +100,29 @@ describe('the averaging ladder', () => {
     expect(strip('10us').peak!.value).toBeLessThanOrEqual((client.out.peak10us * 8) / 1e9 + 1e-9);
     expect(strip('10us').peak!.value).toBeGreaterThan(strip('1ms').peak!.value);
 
-    // the same bytes at every scale: a millisecond's 10 µs bars add up to its 1 ms bar
-    const ms = strip('1ms').bars.find((b) => b.fromNs <= fine.focusNs && fine.focusNs < b.toNs)!;
-    const tens = strip('10us').bars.filter((b) => b.fromNs >= ms.fromNs && b.toNs <= ms.toNs);
+    // the same bytes at every scale: a millisecond's 10 µs bars add up to its 1 ms bar (asked about
+    // the middle of the burst's millisecond, the finest strip is that millisecond)
+    const mid = Math.floor(fine.focusNs / 1e6) * 1e6 + 0.5e6;
+    const there = buildLadder({
+      series: store.series,
+      cols,
+      fine: svc.ladderSeries({ host: 0, atNs: mid }),
+      statistic: 'Sum',
+      cursorNs: mid,
+    })!;
+    const ms = there.strips[1]!.atFocus!;
+    const tens = there.strips[0]!.bars;
     expect(tens).toHaveLength(100);
+    expect([tens[0]!.fromNs, tens[99]!.toNs]).toEqual([ms.fromNs, ms.toNs]);
     const sum10 = tens.reduce((a, b) => a + b.value, 0) / 100;
     expect(sum10).toBeCloseTo(ms.value, 6);
     expect(ms.value).toBeGreaterThan(1);
 
     // and in words (the screen reader's summary)
     const text = ladderSummary(ladder, (ns) => `${(ns / 1e9).toFixed(3)} s`).join(' ');
-    expect(text).toContain("around the busiest millisecond of client's last burst");
+    expect(text).toContain("at the busiest moment of client's last burst");
+    // the finest strip is centred on its largest bar
+    expect(strip('10us').atFocus).toEqual(strip('10us').peak);
     expect(text).toContain(
       `1 minute · CloudWatch Sum (detailed monitoring): ${ladderValue(first.Sum, 'bytes')} at the instant`,
     );

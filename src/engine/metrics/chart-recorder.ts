@@ -327,8 +327,8 @@ export class ChartRecorder implements ProbeSink {
 
   /**
    * The instant the averaging ladder shows for `host`: `atNs` when asked; while the host sends (a
-   * batch in the last millisecond), the middle of the last millisecond; else the middle of the
-   * busiest millisecond in the last second it sent (its burst); the clock when it never sent.
+   * batch in the last millisecond), the middle of the last millisecond; else the busiest 10 µs of
+   * the busiest millisecond in the last second it sent (its burst); the clock when it never sent.
    */
   ladderFocus(
     host: number,
@@ -350,7 +350,21 @@ export class ChartRecorder implements ProbeSink {
         best = b;
       }
     }
-    return { focusNs: best * MS_STEP_NS + MS_STEP_NS / 2, focus: 'last-burst' };
+    // inside it, the busiest 10 µs (when still kept): the bar the finest strip is centred on
+    const r10 = this.out10[host]!;
+    const per = MS_STEP_NS / DETAIL_STEP_NS;
+    let best10 = -1;
+    let best10V = 0;
+    for (let b = best * per; b < (best + 1) * per; b++) {
+      const v = r10.get(b);
+      if (v > best10V) {
+        best10V = v;
+        best10 = b;
+      }
+    }
+    const focusNs =
+      best10 >= 0 ? best10 * DETAIL_STEP_NS + DETAIL_STEP_NS / 2 : best * MS_STEP_NS + MS_STEP_NS / 2;
+    return { focusNs, focus: 'last-burst' };
   }
 
   /**

@@ -15,15 +15,32 @@
  */
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ChartSeries } from '../../protocol/sim-api';
+import type { ChartSeries, LadderSeries } from '../../protocol/sim-api';
 import type { LabController } from '../../sim-client/lab-controller';
 import type { AppStore } from '../../state/app-store';
 import { useApp, useAppStore, useLab } from '../context';
 import { type ExportKind, MARGIN, MemoChart } from './chart';
 import { buildCharts, CW_STATISTICS, type ChartDef, type CwStatistic } from './chart-defs';
 import { chartCsv, chartJson, chartPng, download, fileName, hasIperfJson, iperfJson } from './export';
+import { LadderChart } from './ladder';
+import { buildLadder } from './ladder-data';
 import { formatInstant, formatSpan, MIN_SPAN_NS, zoomRange } from './time-axis';
 import './charts.css';
+
+/** The ladder's place in the charts' order (after the rate chart) and its line in the sources list. */
+const LADDER_DEF: ChartDef = {
+  id: 'ladder',
+  title: 'The averaging ladder',
+  unit: 'Gbit/s',
+  lines: [],
+  source:
+    "The client's bytes out around one instant: at 10 µs and 1 ms as the model's ENA counts them (the last 655 ms and 16 s are kept), in whole seconds (what an iperf3 interval averages), and CloudWatch's NetworkOut datapoints with the chosen statistic (the numbers aws cloudwatch prints). The instant is the charts' cursor, else the burst under way, else the busiest millisecond of the last one.",
+};
+
+/** The charts with the ladder after the first (the rate chart). */
+function withLadder(defs: ChartDef[]): ChartDef[] {
+  return [...defs.slice(0, 1), LADDER_DEF, ...defs.slice(1)];
+}
 
 /** How often the engine series are re-asked while the clock runs (wall ms). */
 const ENGINE_REFRESH_MS = 250;
@@ -125,6 +142,51 @@ function useEngineSeries(
 }
 
 /**
+ * The ladder's 10 µs and 1 ms strips from the worker, around the cursor when there is one (else the
+ * worker's choice: the burst under way or the last one), asked again as the clock runs (at most
+ * every ENGINE_REFRESH_MS) and when the cursor moves; one request at a time, the latest wins.
+ */
+function useLadderSeries(lab: LabController, cursorNs: number | null, version: number): LadderSeries | null {
+  const [series, setSeries] = useState<LadderSeries | null>(null);
+  const [tick, setTick] = useState(0);
+  const st = useRef({ busy: false, dirty: false, at: -Infinity, timer: 0 as unknown });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` and `tick` are the refresh signals
+  useEffect(() => {
+    const s = st.current;
+    if (!lab.ladderSeries) return;
+    if (s.busy) {
+      s.dirty = true;
+      return;
+    }
+    const wait = s.at + ENGINE_REFRESH_MS - performance.now();
+    if (wait > 0) {
+      if (!s.timer)
+        s.timer = setTimeout(() => {
+          s.timer = 0;
+          setTick((t) => t + 1);
+        }, wait);
+      return;
+    }
+    s.busy = true;
+    s.at = performance.now();
+    void lab
+      .ladderSeries({ host: 0, atNs: cursorNs })
+      .then((r) => {
+        if (r) setSeries(r);
+      })
+      .finally(() => {
+        s.busy = false;
+        if (s.dirty) {
+          s.dirty = false;
+          setTick((t) => t + 1);
+        }
+      });
+  }, [lab, cursorNs, version, tick]);
+  useEffect(() => () => clearTimeout(st.current.timer as number), []);
+  return series;
+}
+
+/**
  * The series buffer's version, at most every `ms` while frames stream in (the last change always
  * lands): charts redraw five times a second while the clock runs instead of on every animation
  * frame, which keeps the main thread free for the path view and the frame pump.
@@ -215,26 +277,43 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
   );
   const px = Math.max(50, Math.floor(width - MARGIN.l - MARGIN.r));
   const engine = useEngineSeries(lab, from, to, nowNs, px, version);
+  const ladderFine = useLadderSeries(lab, cursor, version);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the series buffer's change signal
   const all = useMemo(
     () =>
-      buildCharts({
-        series: store.series,
-        queues: store.queues,
-        cols,
-        instances,
-        runs,
-        engine,
-        fromNs: from,
-        toNs: to,
-        px,
-        cwStatistic,
-        wallClockStartMs,
-      }),
+      withLadder(
+        buildCharts({
+          series: store.series,
+          queues: store.queues,
+          cols,
+          instances,
+          runs,
+          engine,
+          fromNs: from,
+          toNs: to,
+          px,
+          cwStatistic,
+          wallClockStartMs,
+        }),
+      ),
     [version, from, to, px, cols, instances, runs, engine, cwStatistic, wallClockStartMs],
   );
   const charts = useMemo(() => (only ? all.filter((d) => d.id === only) : all), [all, only]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the series buffer's change signal
+  const ladder = useMemo(
+    () =>
+      buildLadder({
+        series: store.series,
+        cols,
+        fine: ladderFine,
+        statistic: cwStatistic,
+        wallClockStartMs,
+        cursorNs: cursor,
+      }),
+    [version, cols, ladderFine, cwStatistic, wallClockStartMs, cursor],
+  );
 
   const setSel = (p: Partial<{ cursorNs: number | null; zoom: [number, number] | null }>) =>
     store.setState((s) => ({ selection: { ...s.selection, ...p } }));
@@ -379,6 +458,8 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
           <EmptyChart key={def.id} def={def} />
         ) : i >= mounted ? (
           <div key={def.id} className="chart-pending" aria-hidden="true" />
+        ) : def.id === 'ladder' ? (
+          <LadderChart key="ladder" ladder={ladder} width={width} />
         ) : (
           <MemoChart
             key={def.id}

@@ -16,6 +16,8 @@ export interface LadderBar {
   toNs: number;
   /** In the strip's unit; NaN: not kept, or not published yet. */
   value: number;
+  /** The bar's bytes as a mean rate over its period, Gbit/s (what the ladder's heights share). */
+  gbps: number;
 }
 
 export interface LadderStrip {
@@ -64,7 +66,8 @@ function barsOf(b: BytesOut | undefined, win: readonly [number, number]): Ladder
   for (let k = 0; k < b.bytes.length; k++) {
     const fromNs = b.t0Ns + k * b.stepNs;
     if (fromNs < win[0] || fromNs >= win[1]) continue;
-    out.push({ fromNs, toNs: fromNs + b.stepNs, value: b.bytes[k]! * perS * GBIT });
+    const v = b.bytes[k]! * perS * GBIT;
+    out.push({ fromNs, toNs: fromNs + b.stepNs, value: v, gbps: v });
   }
   return out;
 }
@@ -131,7 +134,7 @@ export function buildLadder(inp: LadderInputs): Ladder | null {
         unit: 'Gbit/s',
         bars: binnedRate(wholeSeconds(inp.series), col, 1e9, GBIT)
           .filter((b) => b.fromNs >= w1[0] && b.fromNs < w1[1])
-          .map((b) => ({ fromNs: b.fromNs, toNs: b.toNs, value: b.rate })),
+          .map((b) => ({ fromNs: b.fromNs, toNs: b.toNs, value: b.rate, gbps: b.rate })),
       },
       focusNs,
       'no whole second yet',
@@ -157,7 +160,12 @@ export function buildLadder(inp: LadderInputs): Ladder | null {
           unit: stat === 'SampleCount' ? 'samples' : 'bytes',
           bars: dps
             .filter((d) => d.fromNs >= win[0] && d.fromNs < win[1])
-            .map((d) => ({ fromNs: d.fromNs, toNs: d.toNs, value: cwValue(d, stat) })),
+            .map((d) => ({
+              fromNs: d.fromNs,
+              toNs: d.toNs,
+              value: cwValue(d, stat),
+              gbps: (d.sum * GBIT) / ((d.toNs - d.fromNs) / 1e9),
+            })),
         },
         focusNs,
         id === '1min' ? 'no datapoint yet: a minute is published when it is over' : 'no datapoint yet',
@@ -192,7 +200,7 @@ export function ladderSummary(l: Ladder, fmtInstant: (ns: number) => string): st
     cursor: "at the charts' cursor",
     asked: 'at the chosen instant',
     sending: 'at the current instant',
-    'last-burst': `around the busiest millisecond of ${l.host}'s last burst`,
+    'last-burst': `at the busiest moment of ${l.host}'s last burst`,
     idle: `at the current instant (${l.host} has sent nothing yet)`,
   }[l.focus];
   const out = [`${l.host}'s bytes out ${why}, ${fmtInstant(l.focusNs)}, at five time scales.`];
