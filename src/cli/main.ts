@@ -1,8 +1,9 @@
 /**
  * `npm run lab -- [options] -- "COMMAND" ["COMMAND" ...]`: the headless lab from a terminal.
  *
- * Options: --client TYPE, --server TYPE, --placement cluster|same-az|cross-az|internet, --seed N,
- * --json, --scenario FILE, --batch auto|N, --out DIR (where files the tools wrote are copied). Commands run on the client unless prefixed `server:`.
+ * Options: --client TYPE, --server TYPE, --placement cluster|same-az|cross-az|internet,
+ * --enhanced-networking on|off, --seed N, --json, --scenario FILE, --batch auto|N, --out DIR (where
+ * files the tools wrote are copied). Commands run on the client unless prefixed `server:`.
  * Without commands, a scenario file's `script` runs line after line, or its `session` (v4: what
  * was typed in the lab's terminal) is typed again, each line at its simulated instant.
  * Exit code 0 when the lab ran (a command that fails prints its tool's error and the run goes on);
@@ -16,7 +17,7 @@ import { createLab, LabSession, type RunRecord } from '../engine/runner';
 import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../scenario/schema';
 
 const USAGE =
-  'usage: npm run lab -- [--client TYPE] [--server TYPE] [--placement cluster|same-az|cross-az|internet] [--seed N] [--batch auto|N] [--json] [--scenario FILE] [--out DIR] -- "COMMAND" ["COMMAND" ...]';
+  'usage: npm run lab -- [--client TYPE] [--server TYPE] [--placement cluster|same-az|cross-az|internet] [--enhanced-networking on|off] [--seed N] [--batch auto|N] [--json] [--scenario FILE] [--out DIR] -- "COMMAND" ["COMMAND" ...]';
 
 function die(msg: string): never {
   process.stderr.write(`lab: ${msg}\n`);
@@ -27,6 +28,8 @@ interface CliArgs {
   client?: string;
   server?: string;
   placement?: string;
+  /** --enhanced-networking on|off: every instance's launch setting (default: on where the type offers it). */
+  enhancedNetworking?: boolean;
   seed?: number;
   batch?: 'auto' | number;
   json: boolean;
@@ -63,6 +66,13 @@ export function parseCliArgs(argv: string[]): CliArgs | { error: string } {
           if (!(PLACEMENTS as readonly string[]).includes(v))
             throw new Error(`--placement must be one of ${PLACEMENTS.join(', ')} (got "${v}")`);
           a.placement = v;
+          break;
+        }
+        case '--enhanced-networking': {
+          const v = need(t);
+          if (v !== 'on' && v !== 'off')
+            throw new Error(`--enhanced-networking must be on or off (got "${v}")`);
+          a.enhancedNetworking = v === 'on';
           break;
         }
         case '--seed': {
@@ -138,6 +148,12 @@ export function main(argv: string[]): number {
     };
     if (args.client) set('client', args.client);
     if (args.server) set('server', args.server);
+  }
+  if (args.enhancedNetworking !== undefined) {
+    // off: every instance launches without it (a Nitro type refuses, as RunInstances does)
+    for (const x of instances)
+      if (x && typeof x === 'object')
+        (x as { enhancedNetworking?: boolean }).enhancedNetworking = args.enhancedNetworking;
   }
   doc.instances = instances;
   if (args.placement) doc.placement = args.placement;

@@ -56,6 +56,24 @@ export interface Instance {
   backend: XenNetback | null;
   /** Stopped by `aws ec2 stop-instances` (its network path is down until it starts). */
   stopped: boolean;
+  /**
+   * The instance attributes behind enhanced networking (DescribeInstanceAttribute enaSupport,
+   * sriovNetSupport), as launched from the scenario and changed while stopped; they take effect at
+   * the next start.
+   */
+  attrs: { enaSupport: boolean; sriovNetSupport: boolean };
+}
+
+/** The path a start gives a type with these attributes (a Nitro type needs enaSupport to start at all). */
+export function pathOfAttributes(
+  spec: InstanceTypeSpec,
+  attrs: { enaSupport: boolean; sriovNetSupport: boolean },
+): NetworkPath {
+  if (spec.hypervisor.value === 'nitro') return 'nitro';
+  const en = spec.enhancedNetworking.value;
+  if (en === 'ena' && attrs.enaSupport) return 'xen-ena';
+  if (en === 'sriov' && attrs.sriovNetSupport) return 'xen-sriov';
+  return 'xen-pv';
 }
 
 export type QdiscTreeFactory = (ctx: QdiscContext, defaultQdisc: 'fq_codel' | 'pfifo_fast') => QdiscManager;
@@ -171,6 +189,12 @@ export class Lab {
         path,
         backend: null,
         stopped: false,
+        attrs: {
+          enaSupport:
+            spec.hypervisor.value === 'nitro' ||
+            (spec.enhancedNetworking.value === 'ena' && inst.enhancedNetworking),
+          sriovNetSupport: spec.enhancedNetworking.value === 'sriov' && inst.enhancedNetworking,
+        },
       };
       host.probe = eth0.probe = nitro.probe = this.probe;
       host.probeHost = eth0.probeHost = nitro.probeHost = i;
@@ -260,6 +284,34 @@ export class Lab {
     nb.toGuest = (p) => eth0.receive(p);
   }
 
+  /** `aws ec2 stop-instances`: the instance's network path goes down (its packets are not delivered). */
+  stopInstance(inst: Instance): void {
+    inst.stopped = true;
+    this.stoppedCards.add(inst.nitro);
+  }
+
+  private readonly stoppedCards = new Set<NitroCard>();
+
+  /**
+   * `aws ec2 start-instances`: a new boot with the path its attributes give now (the driver
+   * `ethtool -i` reports changes with it). Null when started, else the refusal (the caller turns it
+   * into the API's error).
+   */
+  startInstance(inst: Instance): string | null {
+    if (!inst.stopped) return null;
+    if (inst.spec.hypervisor.value === 'nitro' && !inst.attrs.enaSupport)
+      return `Enhanced networking with the Elastic Network Adapter (ENA) is required for the '${inst.spec.name}' instance type. Ensure that your instance '${inst.name}' is enabled for ENA.`;
+    const path = pathOfAttributes(inst.spec, inst.attrs);
+    const eth0 = inst.host.eth0 as EnaDevice;
+    eth0.relaunch(deviceConfig(inst.spec, path, this.params));
+    inst.path = path;
+    inst.enhancedNetworking = path !== 'xen-pv';
+    this.wirePath(inst);
+    inst.stopped = false;
+    this.stoppedCards.delete(inst.nitro);
+    return null;
+  }
+
   /** Listen to typed trace events; returns an unsubscribe function. Tracing costs nothing without listeners. */
   subscribe(sink: TraceSink): () => void {
     this.sinks.push(sink);
@@ -329,6 +381,8 @@ export class Lab {
       dst = this.byIp.get(p.flow.tuple.dstIp)?.nitro ?? null;
       this.dstByFlow[id] = dst;
     }
+    // a stopped instance has no network path: what is sent to it goes nowhere
+    if (dst !== null && this.stoppedCards.has(dst)) dst = null;
     const sink = this.probe.sink;
     sink?.enter(this.sched.now, srcIdx, 'fabric', 0, p);
     if (dst) {

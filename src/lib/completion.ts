@@ -61,16 +61,20 @@ export const AWS_EC2_OPS: readonly string[] = [
   'create-route',
   'delete-network-acl-entry',
   'delete-route',
+  'describe-instance-attribute',
   'describe-instances',
   'describe-network-acls',
   'describe-network-interfaces',
   'describe-route-tables',
   'describe-security-groups',
+  'modify-instance-attribute',
   'modify-network-interface-attribute',
   'replace-network-acl-entry',
   'replace-route',
   'revoke-security-group-egress',
   'revoke-security-group-ingress',
+  'start-instances',
+  'stop-instances',
 ];
 export const AWS_CLOUDWATCH_OPS: readonly string[] = ['get-metric-data', 'get-metric-statistics'];
 

@@ -52,6 +52,32 @@ function expectBadInput(r: Result, re: RegExp): void {
   expect(r.stderr).toMatch(re);
 }
 
+describe.concurrent('lab CLI: --enhanced-networking on|off (issue 15)', () => {
+  it('off launches a Xen pair on the PV device; a Nitro type refuses as RunInstances does; bad values are bad input', async () => {
+    const [pv, nitro, bad] = await Promise.all([
+      lab(
+        '--client',
+        'c3.8xlarge',
+        '--server',
+        'c3.8xlarge',
+        '--enhanced-networking',
+        'off',
+        '--',
+        'ethtool -i eth0',
+      ),
+      lab('--enhanced-networking', 'off', '--', 'ethtool -i eth0'),
+      lab('--enhanced-networking', 'maybe', '--', 'ethtool -i eth0'),
+    ]);
+    expect(pv.code, pv.stderr).toBe(0);
+    expect(pv.stdout).toContain('driver: vif\n');
+    expectBadInput(
+      nitro,
+      /Enhanced networking with the Elastic Network Adapter \(ENA\) is required for the 'c7i.large' instance type/,
+    );
+    expectBadInput(bad, /--enhanced-networking must be on or off \(got "maybe"\)/);
+  });
+});
+
 describe.concurrent('lab CLI: bad input → exit 2 and one line on stderr', () => {
   it('no commands', async () => {
     expectBadInput(await lab('--json', '--'), /no commands given/);

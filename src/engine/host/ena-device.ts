@@ -760,6 +760,35 @@ export class EnaDevice implements EnaDeviceView {
     );
   }
 
+  /**
+   * A new boot of the instance with `next` (a stop and start that may have changed enhanced
+   * networking, hence the driver): queues, rings, coalescing and counters start afresh. The caller
+   * guarantees the device is quiet (the instance was stopped).
+   */
+  relaunch(next: Partial<EnaDeviceConfig>): void {
+    this.cfg = { ...this.cfg, ...next };
+    this.txRingSize = this.cfg.txRing;
+    this.rxRingSize = this.cfg.rxRing;
+    this.nQueues = this.cfg.queues;
+    this.coal =
+      this.cfg.driver === 'vif'
+        ? { adaptiveRx: false, adaptiveTx: false, rxUsecs: 0, txUsecs: 0 }
+        : { adaptiveRx: true, adaptiveTx: false, rxUsecs: 20, txUsecs: 64 };
+    this.rssState = {
+      key: this.cfg.rssKey,
+      indir: Array.from({ length: INDIR_SIZE }, (_, i) => i % this.cfg.queues),
+      hfunc: 'toeplitz',
+      keyConfigurable: this.cfg.rssKeyConfigurable,
+    };
+    this.ntuple = [];
+    this.txDropsTotal = 0;
+    this.rxOverruns = 0;
+    this.steeringChanged();
+    this.buildQueues();
+    this.wire();
+    this.onQueuesChange(this.nQueues);
+  }
+
   // ------------------------------------------------------------------ EnaDeviceView
 
   get driver(): NetDriver {

@@ -224,6 +224,9 @@ type Stage = { argv: string[]; redir: Redirections; filter: Filter | null; text:
  * not piped (unless `2>&1`).
  */
 export function execPipeline(lab: Lab, host: Instance, p: Pipeline): CommandOutcome {
+  // a stopped instance cannot be reached; the AWS CLI is the user's own (it starts it again)
+  if (host.stopped && wordLiteral(p.commands[0]?.words[0] ?? []) !== 'aws')
+    return fail(`ssh: connect to host ${host.name} port 22: Connection timed out`, 255);
   const stages: Stage[] = [];
   for (const c of p.commands) {
     const argv: string[] = [];

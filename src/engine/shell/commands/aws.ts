@@ -34,6 +34,7 @@ import { isoUtc } from '../../../lib/time';
 import type { Lab } from '../../lab';
 import { type Eni, type MutationKind, type VpcState, vpcState } from '../../vpc/state';
 import { type CommandOutcome, done, fail } from '../types';
+import { instanceAttributeHandlers, instanceState } from './aws-instance-attributes';
 import { runCloudWatch } from './cloudwatch';
 import { instanceIdentity, privateDnsName, ROOT_DEVICE_NAME } from './instance-identity';
 
@@ -70,6 +71,10 @@ const OPERATIONS: Record<string, string> = {
   'modify-network-interface-attribute': 'ModifyNetworkInterfaceAttribute',
   'describe-network-interfaces': 'DescribeNetworkInterfaces',
   'describe-instances': 'DescribeInstances',
+  'stop-instances': 'StopInstances',
+  'start-instances': 'StartInstances',
+  'modify-instance-attribute': 'ModifyInstanceAttribute',
+  'describe-instance-attribute': 'DescribeInstanceAttribute',
 };
 
 /** The operations modelled (for completion). */
@@ -1271,7 +1276,7 @@ function instanceOut(state: VpcState, lab: Lab, e: Eni) {
     PrivateIpAddress: id.privateIp,
     ProductCodes: [],
     PublicDnsName: '',
-    State: { Code: 16, Name: 'running' },
+    State: instanceState(lab.instance(e.instanceName)),
     StateTransitionReason: '',
     SubnetId: id.subnetId,
     VpcId: id.vpcId,
@@ -1289,7 +1294,8 @@ function instanceOut(state: VpcState, lab: Lab, e: Eni) {
     ],
     // every type of the catalog is EBS-optimized by default (Nitro)
     EbsOptimized: true,
-    EnaSupport: true,
+    EnaSupport: lab.instance(e.instanceName)?.attrs.enaSupport ?? true,
+    ...(lab.instance(e.instanceName)?.attrs.sriovNetSupport ? { SriovNetSupport: 'simple' } : {}),
     // what the API prints for Nitro instances too
     Hypervisor: 'xen',
     NetworkInterfaces: [nic],
@@ -1342,8 +1348,8 @@ const describeInstances: Handler = (args, state, lab) => {
       return name === '' ? [] : [name];
     },
     'availability-zone': (e) => [az(e)],
-    'instance-state-name': () => ['running'],
-    'instance-state-code': () => ['16'],
+    'instance-state-name': (e) => [instanceState(lab.instance(e.instanceName)).Name],
+    'instance-state-code': (e) => [String(instanceState(lab.instance(e.instanceName)).Code)],
     'network-interface.network-interface-id': (e) => [e.eniId],
     'network-interface.addresses.private-ip-address': (e) => [e.ip, ...e.secondaryIps],
     'instance.group-id': (e) => e.securityGroups,
@@ -1378,6 +1384,17 @@ const HANDLERS: Record<string, Handler> = {
   'modify-network-interface-attribute': modifyNetworkInterfaceAttribute,
   'describe-network-interfaces': describeNetworkInterfaces,
   'describe-instances': describeInstances,
+  ...instanceAttributeHandlers({
+    parse: (args, specs) => parse(args, specs),
+    isOut,
+    json,
+    silent,
+    fail: (code, message) => {
+      throw svc(code, message);
+    },
+    dryRun,
+    findInstances,
+  }),
 };
 
 // ---------------------------------------------------------------------------------------------

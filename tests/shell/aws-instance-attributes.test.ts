@@ -1,0 +1,146 @@
+/**
+ * Switching enhanced networking (issue 15): stop-instances / start-instances,
+ * modify-instance-attribute --sriov-net-support simple / --ena-support / --no-ena-support and
+ * describe-instance-attribute with the EC2 API's rules, and the driver `ethtool -i` then reports.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Lab } from '../../src/engine/lab';
+import { createLab, LabSession } from '../../src/engine/runner';
+import { execLine } from '../../src/engine/shell/shell';
+import type { CommandOutput } from '../../src/engine/shell/types';
+import { parseScenario } from '../../src/scenario/schema';
+
+function lab1(type: string, enhancedNetworking?: boolean): Lab {
+  const r = parseScenario({
+    version: 4,
+    instances: [
+      { name: 'client', type, ...(enhancedNetworking === undefined ? {} : { enhancedNetworking }) },
+      { name: 'server', type },
+    ],
+  });
+  if (!r.ok) throw new Error(r.errors.join('\n'));
+  return createLab(r.scenario);
+}
+
+function sh(lab: Lab, line: string, host = 'client'): CommandOutput {
+  const o = execLine(lab, lab.instance(host)!, line);
+  if (o.kind !== 'done') throw new Error(`${line} must finish at once`);
+  return o.out;
+}
+
+const idOf = (lab: Lab) => lab.scenario.instances[0]!.instanceId;
+const driver = (lab: Lab) => /^driver: (.*)$/m.exec(sh(lab, 'ethtool -i eth0').stdout)?.[1];
+
+describe('enabling SR-IOV on a c3 launched without it (the seed SRIOV steps)', () => {
+  it('refuses on a running instance, then stop, modify, start: ethtool -i says ixgbevf', () => {
+    const lab = lab1('c3.8xlarge', false);
+    const id = idOf(lab);
+    expect(driver(lab)).toBe('vif');
+    const running = sh(
+      lab,
+      `aws ec2 modify-instance-attribute --instance-id ${id} --sriov-net-support simple`,
+    );
+    expect(running.exitCode).toBe(254);
+    expect(running.stderr).toBe(
+      `\nAn error occurred (IncorrectInstanceState) when calling the ModifyInstanceAttribute operation: The instance '${id}' is not in the 'stopped' state.\n`,
+    );
+    const stop = JSON.parse(sh(lab, `aws ec2 stop-instances --instance-ids ${id}`).stdout);
+    expect(stop).toEqual({
+      StoppingInstances: [
+        {
+          InstanceId: id,
+          CurrentState: { Code: 64, Name: 'stopping' },
+          PreviousState: { Code: 16, Name: 'running' },
+        },
+      ],
+    });
+    // a stopped instance cannot be reached
+    const ssh = sh(lab, 'ethtool -i eth0');
+    expect([ssh.exitCode, ssh.stderr]).toEqual([
+      255,
+      'ssh: connect to host client port 22: Connection timed out\n',
+    ]);
+    const state = JSON.parse(sh(lab, `aws ec2 describe-instances --instance-ids ${id}`).stdout);
+    expect(state.Reservations[0].Instances[0].State).toEqual({ Code: 80, Name: 'stopped' });
+    expect(
+      sh(lab, `aws ec2 modify-instance-attribute --instance-id ${id} --sriov-net-support simple`).exitCode,
+    ).toBe(0);
+    const start = JSON.parse(sh(lab, `aws ec2 start-instances --instance-ids ${id}`).stdout);
+    expect(start.StartingInstances[0].CurrentState).toEqual({ Code: 0, Name: 'pending' });
+    expect(driver(lab)).toBe('ixgbevf');
+    expect(
+      JSON.parse(
+        sh(lab, `aws ec2 describe-instance-attribute --instance-id ${id} --attribute sriovNetSupport`).stdout,
+      ),
+    ).toEqual({
+      InstanceId: id,
+      SriovNetSupport: { Value: 'simple' },
+    });
+    expect(lab.instance('client')!.path).toBe('xen-sriov');
+  });
+
+  it('there is no way to turn SR-IOV off', () => {
+    const lab = lab1('c3.8xlarge');
+    const id = idOf(lab);
+    sh(lab, `aws ec2 stop-instances --instance-ids ${id}`);
+    const off = sh(lab, `aws ec2 modify-instance-attribute --instance-id ${id} --sriov-net-support none`);
+    expect(off.exitCode).toBe(254);
+    expect(off.stderr).toContain('(InvalidParameterValue)');
+    expect(off.stderr).toContain(
+      'there is no way to disable enhanced networking with the Intel 82599 Virtual Function interface',
+    );
+  });
+});
+
+describe('ENA attributes', () => {
+  it('r4 without ENA runs the PV device; --ena-support while stopped brings ENA at the next start', () => {
+    const lab = lab1('r4.large', false);
+    const id = idOf(lab);
+    expect(driver(lab)).toBe('vif');
+    expect(
+      JSON.parse(
+        sh(lab, `aws ec2 describe-instance-attribute --instance-id ${id} --attribute enaSupport`).stdout,
+      ),
+    ).toEqual({
+      InstanceId: id,
+      EnaSupport: {},
+    });
+    sh(lab, `aws ec2 stop-instances --instance-ids ${id}`);
+    sh(lab, `aws ec2 modify-instance-attribute --instance-id ${id} --ena-support`);
+    sh(lab, `aws ec2 start-instances --instance-ids ${id}`);
+    expect(driver(lab)).toBe('ena');
+  });
+
+  it('a Nitro instance with ENA turned off does not start', () => {
+    const lab = lab1('c5.large');
+    const id = idOf(lab);
+    sh(lab, `aws ec2 stop-instances --instance-ids ${id}`);
+    expect(sh(lab, `aws ec2 modify-instance-attribute --instance-id ${id} --no-ena-support`).exitCode).toBe(
+      0,
+    );
+    const start = sh(lab, `aws ec2 start-instances --instance-ids ${id}`);
+    expect(start.stderr).toBe(
+      `\nAn error occurred (InvalidParameterCombination) when calling the StartInstances operation: Enhanced networking with the Elastic Network Adapter (ENA) is required for the 'c5.large' instance type. Ensure that your instance '${id}' is enabled for ENA.\n`,
+    );
+    expect(lab.instance('client')!.stopped).toBe(true);
+  });
+
+  it('an unknown attribute is refused as the service does', () => {
+    const lab = lab1('c5.large');
+    const r = sh(lab, `aws ec2 describe-instance-attribute --instance-id ${idOf(lab)} --attribute foo`);
+    expect(r.stderr).toContain('Value (foo) for parameter attribute is invalid. Unknown attribute.');
+  });
+});
+
+describe('traffic to a stopped instance goes nowhere', () => {
+  it('ping from the server to a stopped client gets no reply; after a start it does', () => {
+    const lab = lab1('c3.8xlarge');
+    const s = new LabSession(lab);
+    const id = idOf(lab);
+    expect(s.run('server: ping -c 2 client')[0]!.output).toContain(' 0% packet loss');
+    s.run(`aws ec2 stop-instances --instance-ids ${id}`);
+    expect(s.run('server: ping -c 2 client')[0]!.output).toContain('100% packet loss');
+    s.run(`aws ec2 start-instances --instance-ids ${id}`);
+    expect(s.run('server: ping -c 2 client')[0]!.output).toContain(' 0% packet loss');
+  });
+});
