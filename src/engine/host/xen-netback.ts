@@ -1,25 +1,14 @@
 /**
  * The Xen PV network path's backend: netback in dom0, between a guest's netfront (the `vif` device,
- * modelled by the host's device with driver 'vif') and the host's VPC layer.
+ * the host's device with driver 'vif') and the host's VPC layer. One worker per vif serves both
+ * directions in arrival order: guest TX copied one packet at a time, backpressure through the
+ * 256-slot ring; guest RX waiting in dom0's 32-packet queue (XENVIF_QUEUE_LENGTH), dropped there
+ * when full, then grant-copied into the guest. dom0's other work preempts the worker at random
+ * (this backend's own seeded stream). All costs are assumed (AWS never published its dom0).
+ * In the probe it is the host's network layer stage, which the path view labels dom0.
  *
- * One backend worker per vif serves both directions in arrival order, one packet at a time (a batch
- * of the model is split as it is served, so what leaves is spaced by the service times):
- * - guest TX: a packet the guest posted on its netfront ring; the worker copies it
- *   (xenNetbackTxPacketNs + xenNetbackTxByteNs per byte), then the guest's ring slot is freed
- *   (`onTxServed`: the TX response) and the packet goes on to the VPC layer. The 256-slot ring is
- *   the bound: a busy backend leaves the ring full and stops the guest's queue (backpressure, no loss).
- * - guest RX: a packet from the VPC for the guest waits in dom0's queue (xenNetbackRxQueuePackets,
- *   XENVIF_QUEUE_LENGTH 32) until the worker grant-copies it into the guest
- *   (xenNetbackRxPacketNs + xenNetbackRxByteNs per byte); a packet that finds the queue full is
- *   dropped in dom0, where the guest has no counter for it.
- * dom0 serves the host's other guests too: the worker loses its CPU at random instants
- * (xenDom0PreemptGapNs between them on average) for random lengths (xenDom0PreemptNs), both
- * exponential, drawn from this backend's own seeded stream; a packet in service when an outage
- * begins finishes after it.
- * All figures are assumed (AWS never published its dom0); see MODEL_PARAMS and catalog ./xen.
- *
- * Probe: the backend is part of the host's network layer stage (nitro_egress for guest TX,
- * nitro_ingress for guest RX), which the path view labels as dom0 for a PV instance.
+ * Sources: XEN-NETBACK, XEN-NETFRONT (docs/domain-facts.md §0). The service, the preemptions and
+ * what was measured with them: docs/design.md, "Xen's PV path".
  */
 import { Fifo } from '../core/fifo';
 import { Probe } from '../core/probe';

@@ -1,19 +1,13 @@
 /**
- * A Nitro shaping stage: per-flow queues in front of one or more token buckets. AWS: "when the
- * network traffic for an instance exceeds a maximum, AWS shapes the traffic that exceeds the maximum
- * by queueing and then dropping network packets" (AWS-ENAPERF). So a batch that finds every bucket
- * conforming and nobody waiting passes at once; otherwise it waits, and when the stage is full it is
- * dropped. Waiting flows are served by deficit round robin (quantum MODEL_PARAMS.nitroFlowQuantumBytes,
- * assumed), so flows sharing an allowance share it evenly, as NET402's two-flow tests show; a
- * quantum of 0 makes the stage one FIFO for all flows (the other design, to compare against).
- * A flow may hold at most its share of the stage's buffer, capacity / flows with packets waiting
- * (MODEL_PARAMS.nitroShaperFairBufferShare, assumed); an arrival beyond it is dropped, so no flow
- * keeps the buffer to itself (buffer hogging) and a flow below its share always finds room (none
- * starves for the phase of its arrivals). A lone flow may use the whole buffer.
+ * A Nitro shaping stage: per-flow queues in front of one or more token buckets. AWS shapes "by
+ * queueing and then dropping" (AWS-ENAPERF): a batch that finds every bucket conforming and nobody
+ * waiting passes at once, otherwise it waits, and it is dropped when its flow holds its share of the
+ * stage's buffer (capacity / flows waiting). Waiting flows are served by deficit round robin
+ * (a quantum of 0 makes the stage one FIFO, kept to compare). Each bucket's `exceeded` counter moves,
+ * as the ENA allowance counters do, for every packet queued or dropped because of it.
  *
- * Each bucket has an `exceeded` counter that moves, as the ENA allowance counters do, for every
- * packet queued or dropped because of that bucket. Queue depth is time at the shaped rate
- * (MODEL_PARAMS.nitroShaperQueueNs, assumed) with a floor in packets, for the whole stage.
+ * Parameters (assumed): nitroFlowQuantumBytes, nitroShaperFairBufferShare, nitroShaperQueueNs.
+ * Why DRR and a buffer share, with the evidence: docs/design.md, "The Nitro shaper".
  */
 import { Fifo } from '../core/fifo';
 import type { Scheduler } from '../core/scheduler';
