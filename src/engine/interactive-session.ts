@@ -47,6 +47,9 @@ export class InteractiveSession {
   private readonly all: OutputChunk[] = [];
   /** Characters of the foreground job's stdout already emitted through `progress()`. */
   private streamed = 0;
+  /** The foreground job whose stderr lead (Job.lead) was shown, and its length. */
+  private leadJob: unknown = null;
+  private leadLen = 0;
   /** Called with every command's records as they end (the lessons' observer reads results here). */
   onRecords: ((records: readonly RunRecord[]) => void) | null = null;
 
@@ -98,6 +101,7 @@ export class InteractiveSession {
     const started = this.session.start(line);
     this.streamed = 0;
     this.emitRecords(started.records);
+    this.showLead();
     return true;
   }
 
@@ -149,7 +153,18 @@ export class InteractiveSession {
     return { events, reached: this.lab.nowNs >= toNs };
   }
 
+  /** A foreground job that prints a banner on stderr as it starts: show it now (once). */
+  private showLead(): void {
+    const fg = this.session.foreground;
+    if (!fg || fg.job === this.leadJob || !fg.job.lead) return;
+    this.leadJob = fg.job;
+    const lead = fg.job.lead();
+    this.leadLen = lead.length;
+    if (lead) this.emit(fg.host, 'stderr', lead);
+  }
+
   private pollProgress(): void {
+    this.showLead();
     const fg = this.session.foreground;
     if (!fg?.job.progress) return;
     // only at checkpoints, so replay emits the same chunks at the same instants
@@ -171,8 +186,17 @@ export class InteractiveSession {
         rest = stdout.slice(this.streamed);
         this.streamed = 0;
       }
+      let stderr = r.stderr;
+      if (r.foreground && this.leadLen > 0) {
+        // shown when the job started
+        stderr = stderr.slice(this.leadLen);
+        this.leadLen = 0;
+      } else if (r.stderrLead && stderr.startsWith(r.stderrLead)) {
+        this.emit(r.host, 'stderr', r.stderrLead);
+        stderr = stderr.slice(r.stderrLead.length);
+      }
       if (rest) this.emit(r.host, 'stdout', rest);
-      if (r.stderr) this.emit(r.host, 'stderr', r.stderr);
+      if (stderr) this.emit(r.host, 'stderr', stderr);
     }
   }
 

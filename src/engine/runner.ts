@@ -24,6 +24,8 @@ export interface RunRecord {
   output: string;
   /** stderr part of `output`, kept separately for the CLI. */
   stderr: string;
+  /** The prefix of `stderr` printed before stdout (CommandOutput.stderrLead). */
+  stderrLead?: string;
   result: unknown;
   /** A later pipeline of the same typed line (`a; b`, `a && b`): printed without a prompt of its own. */
   continued?: true;
@@ -63,6 +65,8 @@ export interface RunOptions {
 }
 
 interface BackgroundJob {
+  /** Characters of stderr printed when it started (Job.lead). */
+  leadLen?: number;
   n: number;
   host: string;
   command: string;
@@ -210,12 +214,13 @@ export class LabSession {
         l.status = 0;
         if (outcome.kind === 'job') {
           const n = this.nextJobNumber++;
-          this.bg.push({ n, host: l.host, command, job: outcome.job, startNs });
+          const lead = outcome.job.lead?.() ?? '';
+          this.bg.push({ n, host: l.host, command, job: outcome.job, startNs, leadLen: lead.length });
           sink.push(
             tag(
               record(l.host, item.text, startNs, lab.nowNs, {
                 stdout: '',
-                stderr: `[${n}] ${1000 + n}\n`,
+                stderr: `[${n}] ${1000 + n}\n${lead}`,
                 exitCode: 0,
               }),
               continued,
@@ -352,7 +357,8 @@ export class LabSession {
   }
 
   private bgRecord(b: BackgroundJob, how: 'Done' | 'Interrupted'): RunRecord {
-    const out = b.job.finish();
+    const done = b.job.finish();
+    const out = b.leadLen ? { ...done, stderr: done.stderr.slice(b.leadLen), stderrLead: undefined } : done;
     const status = how === 'Interrupted' ? 'Interrupt' : out.exitCode === 0 ? 'Done' : `Exit ${out.exitCode}`;
     return record(b.host, `${b.command} &`, b.startNs, this.lab.nowNs, {
       ...out,
@@ -398,6 +404,7 @@ function record(
     output: out.stdout + out.stderr,
     stderr: out.stderr,
     result: out.result ?? null,
+    ...(out.stderrLead ? { stderrLead: out.stderrLead } : {}),
   };
 }
 

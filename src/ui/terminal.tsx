@@ -8,6 +8,8 @@
  */
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { complete, formatCandidates } from '../lib/completion';
+import type { LabFileInfo } from '../protocol/sim-api';
+import { download } from './charts/export';
 import { PROMPT_USER } from '../state/app-store';
 import { useApp, useAppStore, useLab } from './context';
 
@@ -84,6 +86,33 @@ export function Terminal() {
     }
   });
 
+  // the files the tools wrote (tcpdump -w, > out.txt), listed for download after each command
+  const [files, setFiles] = useState<LabFileInfo[]>([]);
+  const chunkCount = chunks.length;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chunkCount and fg are the triggers
+  useEffect(() => {
+    if (fg) return;
+    let live = true;
+    void lab.labFiles?.().then((f) => {
+      if (live && Array.isArray(f)) setFiles(f);
+    });
+    return () => {
+      live = false;
+    };
+  }, [lab, fg, chunkCount]);
+  const saveFile = async (f: LabFileInfo) => {
+    const bytes = await lab.readLabFile?.(f.host, f.path);
+    if (!bytes) return;
+    const name = f.path.slice(f.path.lastIndexOf('/') + 1);
+    const pcap = /\.p?cap$/.test(name);
+    download(
+      new Blob([bytes as Uint8Array<ArrayBuffer>], {
+        type: pcap ? 'application/vnd.tcpdump.pcap' : 'text/plain',
+      }),
+      `${f.host}-${name}`,
+    );
+  };
+
   // history across reloads (not in embed mode: an embedded lab writes nothing to storage)
   useEffect(() => {
     if (embed) return;
@@ -114,7 +143,7 @@ export function Terminal() {
   // reading scrollHeight forces a layout, so it is done where the frame lays out anyway (in its
   // requestAnimationFrame callback), not at every commit while output streams in.
   const scrollFrame = useRef(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: chunks, clearedAt and fg are the triggers
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chunks, clearedAt, fg, the listing and the search are the triggers
   useLayoutEffect(() => {
     if (scrollFrame.current !== 0) return;
     scrollFrame.current = requestAnimationFrame(() => {
@@ -122,7 +151,7 @@ export function Terminal() {
       const el = scroller.current;
       if (el) el.scrollTop = el.scrollHeight;
     });
-  }, [chunks, clearedAt, fg]);
+  }, [chunks, clearedAt, fg, listing, search]);
   useEffect(() => () => cancelAnimationFrame(scrollFrame.current), []);
   useEffect(() => {
     if (!fg) input.current?.focus({ preventScroll: true });
@@ -358,6 +387,23 @@ export function Terminal() {
           />
         </pre>
       </div>
+      {files.length > 0 ? (
+        <p className="hint" data-testid="lab-files">
+          Files:{' '}
+          {files.map((f) => (
+            <button
+              key={`${f.host}:${f.path}`}
+              type="button"
+              className="small"
+              aria-label={`Download ${f.path} from ${f.host}`}
+              title={`${f.host}:${f.path} (${f.bytes.toLocaleString('en-US')} bytes)`}
+              onClick={() => void saveFile(f)}
+            >
+              {f.host}:{f.path.replace(/^\/home\/ec2-user\//, '~/')} ⤓
+            </button>
+          ))}
+        </p>
+      ) : null}
       <p className="hint">
         {fg ? (
           <>

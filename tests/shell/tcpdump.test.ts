@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { InteractiveSession } from '../../src/engine/interactive-session';
 import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
 import { parseFilter } from '../../src/engine/shell/commands/tcpdump';
 import { defaultScenario } from '../../src/scenario/schema';
@@ -29,14 +30,20 @@ const EXCHANGE = [
 describe('tcpdump lines', () => {
   it('a TCP connection’s SYN, SYN-ACK, data, FIN exchange as tcpdump -nn prints it', () => {
     const s = new LabSession(createLab(defaultScenario()));
-    s.run('tcpdump -nn -i eth0 port 5201 &');
-    s.run('iperf3 -c server -n 20000 -l 10000 > /dev/null');
-    const recs = [...s.run('sleep 0.1'), ...s.close()];
-    const cap = recs.find((r) => r.command.startsWith('tcpdump'))!;
+    const recs = [
+      ...s.run('tcpdump -nn -i eth0 port 5201 &'),
+      ...s.run('iperf3 -c server -n 20000 -l 10000 > /dev/null'),
+      ...s.run('sleep 0.1'),
+      ...s.close(),
+    ];
+    const cap = recs.find((r) => r.command.startsWith('tcpdump') && r.endNs > r.startNs)!;
     expect(stdout(cap)).toBe(EXCHANGE.join(''));
-    // the session's end interrupts it, as Ctrl-C would (then bash's job line)
+    // the banner comes with bash's [1] line; the session's end interrupts it, as Ctrl-C would
+    expect(recs[0]!.stderr).toBe(
+      '[1] 1001\ntcpdump: verbose output suppressed, use -v[v]... for full protocol decode\nlistening on eth0, link-type EN10MB (Ethernet), snapshot length 262144 bytes\n',
+    );
     expect(cap.stderr).toBe(
-      'tcpdump: verbose output suppressed, use -v[v]... for full protocol decode\nlistening on eth0, link-type EN10MB (Ethernet), snapshot length 262144 bytes\n\n9 packets captured\n9 packets received by filter\n0 packets dropped by kernel\n[1]+  Interrupt               tcpdump -nn -i eth0 port 5201\n',
+      '\n9 packets captured\n9 packets received by filter\n0 packets dropped by kernel\n[1]+  Interrupt               tcpdump -nn -i eth0 port 5201\n',
     );
   });
 
@@ -55,8 +62,25 @@ describe('tcpdump lines', () => {
       /^17:00:00\.0000(1\d|[2-4]\d) IP 10\.0\.0\.10\.45000 > 10\.0\.0\.11\.5201: Flags \[S\], seq 3368280578,/,
     );
     expect(ls[1]).toMatch(/ IP 10\.0\.0\.11\.5201 > 10\.0\.0\.10\.45000: Flags \[S\.\]/);
-    expect(cap.stderr).toMatch(/\n2 packets captured\n/);
-    expect(cap.stderr).not.toMatch(/\n\n2 packets/); // ended by -c, not Ctrl-C
+    expect(cap.stderr).toMatch(/^2 packets captured\n/); // ended by -c: no newline after a ^C
+  });
+
+  it('in the terminal the banner shows first, then the lines as they are captured', () => {
+    const s = new InteractiveSession(createLab(defaultScenario()));
+    s.submit('tcpdump -nn -c 3');
+    expect(s.drainOutput().map((c) => c.stream)).toEqual(['input', 'stderr']);
+    const t = new InteractiveSession(createLab(defaultScenario()));
+    t.submit('iperf3 -c server -n 20000 -l 10000 > /dev/null &');
+    t.submit('tcpdump -nn -c 3');
+    t.advance(0.1e9);
+    const out = t.transcript
+      .filter((c) => c.stream !== 'input' && !c.text.startsWith('[1]'))
+      .map((c) => `${c.stream}:${c.text}`);
+    expect(out[0]).toMatch(/^stderr:tcpdump: verbose output suppressed/);
+    expect(out.at(-1)).toBe(
+      'stderr:3 packets captured\n3 packets received by filter\n0 packets dropped by kernel\n',
+    );
+    expect(out.slice(1, -1).join('')).toMatch(/^stdout:\d\d:\d\d:\d\d\.\d{6} IP 10\.0\.0\.1[01]\./);
   });
 
   it('errors and refusals', () => {

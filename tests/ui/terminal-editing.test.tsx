@@ -220,3 +220,23 @@ describe('clear', () => {
     expect(el.querySelector('[data-testid=scrollback]')!.textContent).not.toContain('before');
   });
 });
+
+describe('files', () => {
+  it('lists the files the tools wrote, each a download button that reads it from the worker', async () => {
+    render();
+    await act(async () => {
+      await Promise.resolve();
+    });
+    const row = el.querySelector('[data-testid=lab-files]')!;
+    expect(row.textContent).toContain('client:~/capture.pcap');
+    expect(row.textContent).toContain('server:~/other.txt');
+    const b = row.querySelector<HTMLButtonElement>(
+      'button[aria-label="Download /home/ec2-user/capture.pcap from client"]',
+    )!;
+    await act(async () => {
+      b.click();
+      await Promise.resolve();
+    });
+    expect(calls).toContain('readLabFile client /home/ec2-user/capture.pcap');
+  });
+});

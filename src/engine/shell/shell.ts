@@ -269,7 +269,14 @@ export function execPipeline(lab: Lab, host: Instance, p: Pipeline): CommandOutc
       status = r.exitCode;
     }
     if (p.negate) status = status === 0 ? 1 : 0;
-    return { stdout, stderr, exitCode: status, result: single ? o.result : undefined };
+    const lead = o.stderrLead && stderr.startsWith(o.stderrLead) ? o.stderrLead : undefined;
+    return {
+      stdout,
+      stderr,
+      exitCode: status,
+      result: single ? o.result : undefined,
+      ...(lead ? { stderrLead: lead } : {}),
+    };
   };
   if (outcome.kind === 'done') return { kind: 'done', out: complete(outcome.out) };
   const inner = outcome.job;
@@ -288,6 +295,7 @@ export function execPipeline(lab: Lab, host: Instance, p: Pipeline): CommandOutc
     interrupt: () => inner.interrupt(),
     finish: () => complete(inner.finish()),
   };
+  if (inner.lead && first.redir.err.kind === 'term') job.lead = () => inner.lead!();
   if (single && first.redir.out.kind === 'term')
     job.progress = inner.progress ? () => inner.progress!() : undefined;
   else if (streamable && inner.progress)

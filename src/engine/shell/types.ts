@@ -18,6 +18,11 @@ export interface CommandOutput {
   exitCode: number;
   /** Structured result (iperf3 -J document, ethtool -S counters, tc qdisc list …), if the tool has one. */
   result?: unknown;
+  /**
+   * A prefix of `stderr` the tool prints before its stdout (tcpdump's "listening on …" banner):
+   * the terminal shows it first. Absent: stdout, then stderr.
+   */
+  stderrLead?: string;
 }
 
 /** Work in simulated time started by a command. The runner advances the engine until `done()`. */
@@ -35,6 +40,11 @@ export interface Job {
    * far, always a prefix of what `finish()` returns. Observational: calling it changes nothing.
    */
   progress?(): string;
+  /**
+   * Optional: what the tool prints on stderr as it starts (tcpdump's banner), a prefix of the
+   * stderr `finish()` returns; the terminal shows it at once.
+   */
+  lead?(): string;
 }
 
 export type CommandOutcome = { kind: 'done'; out: CommandOutput } | { kind: 'job'; job: Job };

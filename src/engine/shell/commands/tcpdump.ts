@@ -734,6 +734,7 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
       interrupted = true;
     },
     progress: () => out,
+    lead: () => banner,
     finish: () => {
       if (!finished) {
         finished = true;
