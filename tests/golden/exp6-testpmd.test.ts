@@ -1,5 +1,5 @@
 /**
- * Issue 2, proof item 6 (seed 002, TOONK; AWS ena-dts): c5n.18xlarge pair in a cluster placement
+ * Issue 2, proof item 6 (TOONK; AWS ena-dts): c5n.18xlarge pair in a cluster placement
  * group, DPDK testpmd so that no kernel stands in the way. About 1 Mpps per TX queue (the ENA
  * queue's service time), and a per-instance ceiling of about 8.5 Mpps (the Nitro PPS allowance)
  * reached between 8 and 12 busy queues, with pps_allowance_exceeded rising past it.
