@@ -1,34 +1,16 @@
 /**
- * The UI part of `npm run bench` (issue 5, "Speed"), in Debian's headless Chromium. run.ts starts
- * this as a child process (a browser crash cannot take the engine figures with it) and prints what
- * it finds; on its own: `node tests/bench/ui.mjs [--quick]` prints the same JSON.
+ * The UI part of `npm run bench`, in Debian's headless Chromium. run.ts starts it as a child process
+ * (a browser crash cannot take the engine figures with it); alone, `node tests/bench/ui.mjs
+ * [--quick] [--only=path-view,paint,responsiveness,page-vs-cli]` prints the same JSON.
  *
- *   1. path view: the synthetic 5,000-batch frame of path-view.bench.mjs, median / p95 per frame;
- *   2. bundle: the production build (Vite's JS API, NODE_ENV=production, into a temp dir): the
- *      JavaScript index.html loads eagerly (its module scripts and modulepreloads) and the worker
- *      chunk, raw and gzipped (zlib default level, as a server would send it);
- *   3. first paint of the default scenario on that build (vite preview), a fresh browser context
- *      (empty cache) per load: first-contentful-paint from the Performance API, and "path drawn" =
- *      performance.now() in the first animation frame whose callback finds a non-transparent pixel
- *      in the path canvas (so the paint that shows it is that frame's);
- *   4. responsiveness while the worker runs `iperf3 -c server -t 600 -l 9000 -P 2` played at the
- *      top speed (10 min/s, the pump always busy): real input (Playwright's mouse and keyboard)
- *      to the end of the frame that paints the change, from the input event's timeStamp to a task
- *      posted from the requestAnimationFrame callback that first sees the change (it runs after that
- *      frame's paint). Also the frame pump: frames a second the UI receives (store updates of the
- *      clock), main-thread animation frames a second, and the round trip of each `advance` request
- *      to the worker (posted to answered: the worker's time for the frame plus messaging).
+ * Parts: the path view's 5,000-batch frame; the production bundle (eager JavaScript and the worker,
+ * gzipped); first paint of the default scenario ("path drawn": the first frame whose path canvas
+ * holds a pixel); input → visible change and the frame pump while `iperf3 -c server -t 600 -l 9000
+ * -P 2` plays at top speed; the same run in the page against `npm run lab` (skipped with --quick).
+ * What each measures and its target: README.md, "Speed".
  *
- *   5. page vs CLI (issue 12; skipped with --quick): `iperf3 -c server -t 600 -l 9000 -P 2` on the
- *      default pair through `npm run lab` (timed as a user waits: the whole process), then typed in
- *      the page played at the top speed (Enter → the store holds the run's end), then the CLI again
- *      (the two CLI runs bracket the page's, so load drift hits both); the ratio is page ÷ CLI mean.
- *
- * `--only=part,…` runs only those parts (path-view, paint, responsiveness, page-vs-cli; the build
- * always runs).
- *
- * Output: progress on stderr; one line `UIBENCH {json}` on stdout. Never throws: a part that fails
- * is reported as { error }.
+ * Output: progress on stderr, one line `UIBENCH {json}` on stdout. Never throws: a failed part is
+ * reported as { error }.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

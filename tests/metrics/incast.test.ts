@@ -1,24 +1,13 @@
 /**
- * Incast (issue 4): eight clients send a synchronized burst to one server through the real command
- * line (`npm run lab -- --scenario tests/metrics/fixtures/incast.json --json`, spawned as a user
- * runs it). Eight `iperf3 -c server -p P -n 4M &` start at the same simulated instant (a trailing
- * `&` runs a command in the background, as in bash; one iperf3 server per port, since a server runs
- * one test at a time). Each client's flow leaves at up to the 10 Gbit/s cluster per-flow limit, so
- * up to 80 Gbit/s arrive at a c6i.8xlarge whose inbound allowance is 12.5 Gbit/s: its Nitro card's
- * ingress shaper queues (2 ms at the shaped rate, assumed) and then drops, counted in
- * bw_in_allowance_exceeded. TCP recovers the drops (SACK/RACK), so every flow still completes.
- *
- * What the model says and the test asserts: the drops are at the server's Nitro ingress
- * (`drops in nitro_ingress: bw_in_allowance_exceeded` in `lab summary`, and the counter in
- * `ethtool -S`); the one-way latency of every flow is dominated by that queue (p50 and p99 in the
- * milliseconds) where the same 4 MiB sent by one client alone stays in the hundreds of µs at p50 and
- * loses nothing.
- *
- * With ENA Express (SRD congestion control in the sending cards, nitro/ena-express.ts) the tests show
- * where it helps and where it does not: synchronized short responses (ab -k -c 16 × 8 clients) lose
- * their tails and wait for RTOs without it and not with it; the bulk 4 MiB incast loses nothing at
- * the card with it, but its queue only moves to the clients' cards; UDP bursts' card drops become late
- * deliveries.
+ * Incast (issue 4) through the real command line (`npm run lab -- --scenario
+ * tests/metrics/fixtures/incast.json --json`): eight clients start `iperf3 -c server -p P -n 4M &`
+ * at the same instant, each at up to the 10 Gbit/s cluster flow limit, into a c6i.8xlarge allowed
+ * 12.5 Gbit/s in. Asserted: the drops are at the server's Nitro ingress (bw_in_allowance_exceeded in
+ * `lab summary` and `ethtool -S`), every flow still completes, and its one-way latency sits in the
+ * milliseconds where one client alone stays in the hundreds of µs. With ENA Express: short
+ * synchronized responses (ab -k) no longer wait for RTOs, the bulk incast loses nothing at the card
+ * but its queue moves to the senders' cards, UDP card drops become late deliveries
+ * (docs/design.md, "ENA Express and SRD").
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
