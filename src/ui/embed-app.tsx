@@ -43,19 +43,19 @@ export function EmbedApp({ pathView }: { pathView?: ReactNode }) {
   const chartView = show('chart') ? <ChartView chart={chart} /> : null;
   return (
     <div className="app embed" data-embed="1" data-panels={panels.join(',')}>
-      <div className="embed-bar">
+      <header className="embed-bar">
+        <h1 className="visually-hidden">ec2-netlab: EC2 networking lab</h1>
         {controls === 'minimal' ? <MinimalControls /> : null}
         <FullLabLink />
-      </div>
+      </header>
       {controls === 'full' ? <TimeControls /> : null}
       <RunProgress />
       <Notices />
       <LinkChangesNotice />
       <main className={show('path') && (chartView || side) ? 'embed-grid beside' : 'embed-grid'}>
         {show('path') ? (
-          <section className="panel path" aria-label="Packet path">
-            {pathView ?? <PathPanel />}
-          </section>
+          // the path view is the "Packet path" region itself
+          <div className="panel path">{pathView ?? <PathPanel />}</div>
         ) : null}
         {chartView || side ? (
           <div className="embed-row">

@@ -254,3 +254,59 @@ describe('accessibility in Chromium', () => {
     await page.close();
   });
 });
+
+describe('accessibility where space is short', () => {
+  for (const scheme of ['light', 'dark'] as const)
+    it(`axe finds no serious or critical violation in the compact embed and on a phone (${scheme})`, async () => {
+      const problems: string[] = [];
+      // the compact embed (path, the rate chart, the commands), before and after a command
+      const embed = await browser.newPage({
+        viewport: { width: 1000, height: 800 },
+        colorScheme: scheme,
+        bypassCSP: true,
+      });
+      await embed.goto(`${inject('baseUrl')}#embed=1`);
+      await embed.getByRole('region', { name: 'Commands' }).waitFor();
+      await embed.waitForFunction(
+        () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
+      );
+      problems.push(...(await axe(embed, 'compact embed, nothing run')));
+      await embed
+        .getByRole('button', { name: /^iperf3 -c server/ })
+        .first()
+        .click();
+      await embed.getByTestId('embed-output').getByText('iperf Done.').waitFor({ timeout: 90_000 });
+      problems.push(...(await axe(embed, 'compact embed, after a command')));
+      await embed.goto('about:blank');
+      await embed.goto(`${inject('baseUrl')}#embed=1&panels=path,chrt&chart=ladderz`);
+      await embed.getByRole('alert').filter({ hasText: 'This link was opened with' }).waitFor();
+      problems.push(...(await axe(embed, 'embed with unknown values: the notice')));
+      await embed.close();
+
+      // a phone: the welcome, then a run paused mid-way
+      const phone = await browser.newPage({
+        viewport: { width: 390, height: 844 },
+        colorScheme: scheme,
+        bypassCSP: true,
+      });
+      await phone.goto(inject('baseUrl'));
+      await phone.getByRole('textbox', { name: 'Command' }).waitFor();
+      await phone.waitForFunction(
+        () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
+      );
+      problems.push(...(await axe(phone, 'phone, welcome open')));
+      await phone.getByRole('button', { name: 'Got it' }).click();
+      const cmd = phone.getByRole('textbox', { name: 'Command' });
+      await cmd.fill('iperf3 -c server -t 5 -P 2');
+      await cmd.press('Enter');
+      await phone
+        .getByTestId('scrollback')
+        .getByText(/0\.00-1\.00 +sec/)
+        .first()
+        .waitFor({ timeout: 60_000 });
+      await phone.getByRole('button', { name: 'Pause', exact: true }).click();
+      problems.push(...(await axe(phone, 'phone, iperf3 paused mid-run')));
+      await phone.close();
+      expect(problems).toEqual([]);
+    });
+});

@@ -77,7 +77,7 @@ describe('the example host page at 1280×800', () => {
     expect(await lab.getByText('no data in this window').count()).toBe(0);
     expect(await lab.getByRole('textbox', { name: 'Command' }).count()).toBe(0);
     // the chart and the commands beside the path: the frame is wide enough
-    const path = (await lab.locator('section.path').boundingBox())!;
+    const path = (await lab.locator('.panel.path').boundingBox())!;
     const commands = (await lab.getByRole('region', { name: 'Commands' }).boundingBox())!;
     expect(commands.x).toBeGreaterThan(path.x + path.width - 1);
 

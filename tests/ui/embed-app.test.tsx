@@ -54,7 +54,10 @@ function embed(hash: string, calls: string[] = []) {
   );
   return store;
 }
-const region = (name: string) => el!.querySelector(`section[aria-label="${name}"]`);
+const region = (name: string) =>
+  name === 'Packet path'
+    ? el!.querySelector('.panel.path [data-testid="path-stub"]')
+    : el!.querySelector(`section[aria-label="${name}"]`);
 const charts = () => [...el!.querySelectorAll('[data-chart]')].map((c) => (c as HTMLElement).dataset.chart);
 
 describe('embedded lab', () => {
