@@ -28,6 +28,14 @@ const ALLOWED: Array<[RegExp, string]> = [
     /^https:\/\/(software\.es\.net\/iperf\/|github\.com\/esnet\/iperf)$/,
     'printed by the simulated iperf3 (its help text)',
   ],
+  [
+    /^https:\/\/www\.gnu\.org\/software\/coreutils\/(\$\{[\w$]+\})?$/,
+    "printed by the simulated coreutils' --help texts (GNU's closing lines)",
+  ],
+  [
+    /^http:\/\/\$\{[\w$]+\}\/$/,
+    "the terminal's Tab completion of curl's URL (http://INSTANCE/), never fetched",
+  ],
   [/^http:\/\/nginx\.(org|com)\/$/, "printed by the simulated web server (nginx's default page)"],
   [
     /^https:\/\/docs\.aws\.amazon\.com\/AWSEC2\/latest\/UserGuide\/ec2-instance-metadata\.html$/,
