@@ -62,7 +62,8 @@ export interface LabController {
   /**
    * Run the model as fast as it can (whatever the play speed) until the condition holds, with the
    * run-to progress and Cancel; paused there. A time goes there as `seek` does; the others stop
-   * right after the event that makes them true, or when nothing is left running.
+   * right after the event that makes them true, or when nothing is left running. Asked while nothing
+   * runs, it is armed (`playback.runUntil`) and starts with the next command typed.
    */
   runUntil(cond: RunUntil): Promise<void>;
   /** Test hook (e2e): make the worker hang or die. */
@@ -343,6 +344,17 @@ export function createLabController(
   }
 
   /**
+   * Run until `cond` now: a time as a seek (forward: through ordinary frames, with the progress and
+   * Cancel; a time already passed goes back to it), the others as runUntilCondition.
+   */
+  async function startRunUntil(cond: RunUntil): Promise<void> {
+    autoPlayed = false;
+    set('playback', { playing: false, runUntil: null });
+    if (cond.kind === 'time') await c.seek(cond.atNs);
+    else await runUntilCondition(cond);
+  }
+
+  /**
    * "Run until" a drop, a counter moving or credits running out: the model as fast as it can, in
    * requests of about RUN_TO_CHUNK_MS (no path detail), with the progress (how far the clock got,
    * at what pace) and Cancel. Stops right after the event that makes the condition true (then the
@@ -501,6 +513,8 @@ export function createLabController(
     },
     cancelRun() {
       if (running) running.cancelled = true;
+      // an armed "run until" is called off too
+      else if (store.getState().playback.runUntil) set('playback', { runUntil: null });
     },
     commandLog: () => client.commandLog,
     async loadPreset(id) {
@@ -541,6 +555,12 @@ export function createLabController(
       const ok = await client.submit(full);
       // it runs from now: auto speed counts it before a frame has said so
       if (ok) typedAtNs = client.simTimeNs;
+      // an armed "run until" starts with it, as fast as the model goes
+      const armed = store.getState().playback.runUntil;
+      if (ok && armed && !store.getState().playback.runTo) {
+        void startRunUntil(armed);
+        return ok;
+      }
       // a command in a terminal runs as soon as Enter is pressed: play if paused
       if (ok && !store.getState().playback.playing) {
         autoPlayed = true;
@@ -659,14 +679,21 @@ export function createLabController(
     },
     async runUntil(cond) {
       autoPlayed = false;
-      set('playback', { playing: false, runUntil: null });
-      // a time: as fast as the model can, through ordinary frames, with the progress and Cancel (a
-      // time already passed goes back to it)
-      if (cond.kind === 'time') {
-        await c.seek(cond.atNs);
+      const st = store.getState();
+      const idle =
+        typedAtNs !== client.simTimeNs &&
+        st.terminal.foreground === null &&
+        st.terminal.backgroundCount === 0 &&
+        !client.commandLog.some((e) => e.atNs > client.simTimeNs);
+      // nothing runs yet (a time ahead, or a condition): armed, it starts with the next command typed
+      if (idle && (cond.kind !== 'time' || cond.atNs > client.simTimeNs)) {
+        set('playback', { playing: false, runUntil: cond });
+        set('env', {
+          announcement: `Run until ${untilText(cond)}: it starts, as fast as the model goes, with the next command you type`,
+        });
         return;
       }
-      await runUntilCondition(cond);
+      await startRunUntil(cond);
     },
     crashWorker: (how) => client.crash(how),
     async select(sel) {

@@ -85,6 +85,8 @@ export function TimeControls() {
   const lagging = useApp((s) => s.playback.lagging);
   const step = useApp((s) => s.playback.step);
   const lastStep = useApp((s) => s.playback.lastStep);
+  const armed = useApp((s) => s.playback.runUntil);
+  const runTo = useApp((s) => s.playback.runTo);
   const loading = useApp((s) => s.scenario.loading);
   const instances = useApp((s) => s.scenario.instances);
   const counters = useApp((s) => s.results.counters);
@@ -302,6 +304,14 @@ export function TimeControls() {
           <button type="button" onClick={go} disabled={loading}>
             Go
           </button>
+          {armed && !runTo ? (
+            <span className="pending">
+              armed: runs until {untilLabel(armed)} as soon as a command starts{' '}
+              <button type="button" className="small" onClick={() => lab.cancelRun()}>
+                Disarm
+              </button>
+            </span>
+          ) : null}
           {untilError ? (
             <span className="until-error" role="alert">
               {untilError}
@@ -316,4 +326,17 @@ export function TimeControls() {
       ) : null}
     </section>
   );
+}
+
+function untilLabel(u: RunUntil): string {
+  switch (u.kind) {
+    case 'counter-moves':
+      return `${u.host} ${u.counter} moves`;
+    case 'credits-empty':
+      return 'burst credits run out';
+    case 'time':
+      return `t = ${formatSimTime(u.atNs)}`;
+    default:
+      return 'the first drop';
+  }
 }

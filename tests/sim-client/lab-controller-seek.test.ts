@@ -297,3 +297,26 @@ describe('lab controller: auto speed', () => {
     expect(a.store.getState().playback.nowNs).toBeLessThan(1.002e9);
   }, 60_000);
 });
+
+describe('lab controller: run until, armed', () => {
+  it('asked while nothing runs, waits for the next command typed, then runs as fast as the model goes to the condition', async () => {
+    const a = await openLab();
+    a.lab.setSpeed(1e3);
+    await a.lab.runUntil({ kind: 'first-drop' });
+    let st = a.store.getState();
+    expect(st.playback.runUntil).toEqual({ kind: 'first-drop' });
+    expect(st.playback.nowNs).toBe(0);
+    expect(st.env.announcement).toBe(
+      'Run until the first drop: it starts, as fast as the model goes, with the next command you type',
+    );
+    expect(await a.lab.submit('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1')).toBe(true);
+    for (let i = 0; i < 2000 && !/picture shows/.test(a.store.getState().env.announcement); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    st = a.store.getState();
+    expect(st.env.announcement).toMatch(
+      /^Paused: first drop at 0\.\d{6} s; the picture shows the packets there$/,
+    );
+    expect(st.playback.runUntil).toBeNull();
+    expect(st.playback.playing).toBe(false);
+  }, 60_000);
+});

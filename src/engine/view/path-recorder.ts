@@ -12,7 +12,7 @@
 import { driverOf, PER_FLOW_LIMIT_GBPS } from '../../catalog';
 import type { Figure } from '../../catalog/figure';
 import type { ProbeSink, ProbeStage } from '../core/probe';
-import { PROBE_STAGE_INDEX, PROBE_STAGES } from '../core/probe';
+import { PROBE_STAGES } from '../core/probe';
 import { enaRxHash } from '../host/rss';
 import type { Instance, Lab } from '../lab';
 import type { DropReason } from '../model/drop-reasons';
@@ -301,14 +301,20 @@ export class PathRecorder implements ProbeSink {
   // ------------------------------------------------------------------ probe sink
 
   enter(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet): void {
-    this.flushFabric();
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
     if (stage === 'nitro_ingress') atNs += this.fabricNs;
     const lane = this.lane(host, stage, queue);
-    const f = this.flow(pkt);
     lane.entered += pkt.count;
     lane.occ += pkt.count;
     this.recordOcc(lane, atNs);
-    if (!this.detail) return;
+    if (!this.detail) {
+      // counts only (a fast-forward): the flow is registered, its sizes refreshed with detail
+      const known = this.flowById[pkt.flow.id];
+      if (known === undefined) this.flow(pkt);
+      else if (known.txq < 0 && pkt.txq >= 0) known.txq = pkt.txq;
+      return;
+    }
+    const f = this.flow(pkt);
     let o = lane.open.get(f.id);
     if (!o) {
       o = { q: [], head: 0 };
@@ -322,11 +328,16 @@ export class PathRecorder implements ProbeSink {
   }
 
   leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, cpu: number): void {
-    this.flushFabric();
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
     const lane = this.lane(host, stage, queue);
-    const f = this.flow(pkt);
     lane.left += pkt.count;
-    if (stage === 'fabric' && this.detail) {
+    if (!this.detail) {
+      // counts only: the occupancy falls (a flight on the fabric lands when it leaves)
+      this.release(lane, stage === 'nitro_ingress' ? atNs + this.fabricNs : atNs, pkt.count);
+      return;
+    }
+    const f = this.flow(pkt);
+    if (stage === 'fabric') {
       // the model hands the batch to the receiving card at once and lands it one delay later:
       // it is in flight until then
       this.fabricPending.push({
@@ -340,7 +351,7 @@ export class PathRecorder implements ProbeSink {
     }
     if (stage === 'nitro_ingress') atNs += this.fabricNs;
     this.release(lane, atNs, pkt.count);
-    if (this.detail) this.consume(lane, f, atNs, pkt.count, pkt.seq, cpu, PASSAGE_LEFT, 0);
+    this.consume(lane, f, atNs, pkt.count, pkt.seq, cpu, PASSAGE_LEFT, 0);
   }
 
   /** Packets left a lane (or died inside it): its occupancy falls (never below what the probe said entered). */
@@ -523,7 +534,7 @@ export class PathRecorder implements ProbeSink {
 
   private lane(host: number, stage: ProbeStage, queue: number): Lane {
     // hot path (every probe call): arrays indexed by (host, stage) then queue, no hashing
-    const s = PROBE_STAGE_INDEX[stage];
+    const s = stageIndex(stage);
     const hs = host * 16 + s;
     let byQueue = this.laneByHs[hs];
     if (byQueue === undefined) this.laneByHs[hs] = byQueue = [];
@@ -1478,4 +1489,30 @@ export function fmtNs(ns: number): string {
   if (a < 1e6) return `${(ns / 1e3).toFixed(a < 1e4 ? 2 : 1)} µs`;
   if (a < 1e9) return `${(ns / 1e6).toFixed(a < 1e7 ? 2 : 1)} ms`;
   return `${(ns / 1e9).toFixed(3)} s`;
+}
+
+/**
+ * PROBE_STAGE_INDEX[stage] as a switch: the recorder looks the stage up on every probe call, and a
+ * keyed load with eight different string keys goes megamorphic (a tenth of the recorder's time in
+ * a fast-forward, tests/bench page vs CLI).
+ */
+function stageIndex(stage: ProbeStage): number {
+  switch (stage) {
+    case 'socket_tx':
+      return 0;
+    case 'qdisc':
+      return 1;
+    case 'tx_ring':
+      return 2;
+    case 'nitro_egress':
+      return 3;
+    case 'fabric':
+      return 4;
+    case 'nitro_ingress':
+      return 5;
+    case 'rx_ring':
+      return 6;
+    default:
+      return 7;
+  }
 }
