@@ -114,13 +114,29 @@ describe('the pcap file and the real tcpdump', () => {
   const quote = (e: string) => `'${e}'`;
 
   it('tcpdump 4.99 reads it and prints what ours prints, in each mode', () => {
-    for (const mode of ['-nn', '-nn -e', '-nn -q', '-nn -tttt', '-nn -t']) {
+    for (const mode of [
+      '-nn',
+      '-nn -e',
+      '-nn -q',
+      '-nn -e -q',
+      '-nn -v',
+      '-nn -v -e',
+      '-nn -tttt',
+      '-nn -t',
+    ]) {
       const r = real(mode.split(' '));
       expect(r.split('\n').length).toBeGreaterThan(15);
       expect(ours(mode)).toBe(r);
     }
     expect(real(['-nn'])).toContain(': ICMP echo request, id ');
     expect(real(['-nn'])).toContain(': UDP, length 1000');
+    // -v: what the sender captured has the pseudo-header sum only (checksum offload), received segments a correct one
+    expect(real(['-nn', '-v'])).toMatch(
+      /\n {4}10\.0\.0\.10\.45000 > 10\.0\.0\.11\.5201: Flags \[S\], cksum 0x[0-9a-f]{4} \(incorrect -> 0x[0-9a-f]{4}\), seq /,
+    );
+    expect(real(['-nn', '-v'])).toMatch(
+      /\n {4}10\.0\.0\.11\.5201 > 10\.0\.0\.10\.45000: Flags \[S\.\], cksum 0x[0-9a-f]{4} \(correct\), seq /,
+    );
     expect(real(['-nn']).startsWith(EXCHANGE[0]!)).toBe(true);
   });
 

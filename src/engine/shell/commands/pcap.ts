@@ -33,6 +33,14 @@ export interface WirePacket {
   win: number;
   /** TCP options in Linux's layout: what a SYN or a data segment carries. */
   options: TcpOption[];
+  /** IP Don't Fragment. */
+  df?: boolean;
+  /**
+   * The TCP checksum field as captured: absent, the correct one. A packet captured as it is sent
+   * carries the pseudo-header sum only (CHECKSUM_PARTIAL: the NIC fills the rest), so tcpdump -v
+   * calls it incorrect, as on a real sender.
+   */
+  tcpSum?: number;
   /** ICMP */
   icmpType: number;
   icmpId: number;
@@ -108,7 +116,7 @@ export function encodeFrame(p: WirePacket): Uint8Array {
   frame[ip + 3] = p.ipLen & 0xff;
   frame[ip + 4] = p.ipId >> 8;
   frame[ip + 5] = p.ipId & 0xff;
-  const fl = (p.proto === 17 || p.proto === 1 ? (p.mf ? 0x2000 : 0) : 0x4000) | p.fragOffset;
+  const fl = ((p.df ?? p.proto === 6) ? 0x4000 : 0) | (p.mf ? 0x2000 : 0) | p.fragOffset;
   frame[ip + 6] = fl >> 8;
   frame[ip + 7] = fl & 0xff;
   frame[ip + 8] = p.ttl;
@@ -130,6 +138,9 @@ export function encodeFrame(p: WirePacket): Uint8Array {
     frame[l4 + 14] = (p.win >> 8) & 0xff;
     frame[l4 + 15] = p.win & 0xff;
     frame.set(opts, l4 + 20);
+    const sum = p.tcpSum ?? tcpChecksum(p, frame.subarray(l4, l4 + 20 + opts.length));
+    frame[l4 + 16] = sum >> 8;
+    frame[l4 + 17] = sum & 0xff;
   } else if (p.proto === 17) {
     const ulen = p.ipLen - 20;
     frame.set([p.sport >> 8, p.sport & 0xff, p.dport >> 8, p.dport & 0xff, ulen >> 8, ulen & 0xff], l4);
@@ -140,6 +151,28 @@ export function encodeFrame(p: WirePacket): Uint8Array {
     frame[l4 + 3] = c4 & 0xff;
   }
   return frame;
+}
+
+/** The pseudo-header sum (RFC 793) of a TCP segment of `tcpLen` bytes, folded, not complemented. */
+export function tcpPseudoSum(p: WirePacket, tcpLen: number): number {
+  let s = 0;
+  for (const ip of [p.srcIp, p.dstIp]) {
+    const b = ipBytes(ip);
+    s += (b[0]! << 8) | b[1]!;
+    s += (b[2]! << 8) | b[3]!;
+  }
+  s += 6 + tcpLen;
+  while (s > 0xffff) s = (s & 0xffff) + (s >>> 16);
+  return s;
+}
+
+/** The correct TCP checksum of a segment whose header (checksum field zero) is `header`; the payload is zeros. */
+export function tcpChecksum(p: WirePacket, header: Uint8Array): number {
+  const tcpLen = p.ipLen - 20;
+  const tmp = new Uint8Array(header);
+  tmp[16] = 0;
+  tmp[17] = 0;
+  return checksum(tmp, 0, tmp.length, tcpPseudoSum(p, tcpLen));
 }
 
 /** Decode a frame (as encodeFrame writes it, or any Ethernet/IPv4 frame) back to its fields; null if not IPv4. */
@@ -162,6 +195,7 @@ export function decodeFrame(f: Uint8Array, sec: number, usec: number): WirePacke
     tos: f[ip + 1]!,
     ipId: (f[ip + 4]! << 8) | f[ip + 5]!,
     mf: (fl & 0x2000) !== 0,
+    df: (fl & 0x4000) !== 0,
     fragOffset: fl & 0x1fff,
     ttl: f[ip + 8]!,
     sport: 0,
@@ -185,6 +219,7 @@ export function decodeFrame(f: Uint8Array, sec: number, usec: number): WirePacke
     const doff = (f[l4 + 12]! >> 4) * 4;
     p.flags = f[l4 + 13]!;
     p.win = (f[l4 + 14]! << 8) | f[l4 + 15]!;
+    p.tcpSum = (f[l4 + 16]! << 8) | f[l4 + 17]!;
     for (let o = l4 + 20; o < Math.min(l4 + doff, f.length); ) {
       const k = f[o]!;
       if (k === 0) break;

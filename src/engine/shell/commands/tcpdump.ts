@@ -22,7 +22,17 @@ import {
 import { utcFields } from '../../../lib/time';
 import { fileText, resolvePath, toBytes } from '../files';
 import { type CommandOutcome, done, fail, type Job } from '../types';
-import { decodeFrame, PcapWriter, readPcap, TH, type TcpOption, type WirePacket } from './pcap';
+import {
+  decodeFrame,
+  encodeFrame,
+  PcapWriter,
+  readPcap,
+  TH,
+  type TcpOption,
+  tcpChecksum,
+  tcpPseudoSum,
+  type WirePacket,
+} from './pcap';
 
 const DEFAULT_SNAPLEN = 262144;
 /** A -w file stops growing here (the lab keeps files in memory). */
@@ -249,6 +259,8 @@ export function parseFilter(expr: string, resolve: (host: string) => string | nu
 // ------------------------------------------------------------------ printing (print-*.c)
 
 export interface PrintOptions {
+  /** -v: the IP header line and the TCP checksum. */
+  vflag?: boolean;
   /** 0: names, 1: -n (no host names), 2: -nn (no port names either). */
   numeric: 0 | 1 | 2;
   eflag: boolean;
@@ -288,8 +300,25 @@ export class TcpdumpPrinter {
 
   line(p: WirePacket): string {
     let s = this.stamp(p);
-    if (this.o.eflag) s += `${p.srcMac} > ${p.dstMac}, ethertype IPv4 (0x0800), length ${p.ipLen + 14}: `;
+    // print-ether.c: -q names the type without its number
+    if (this.o.eflag)
+      s += `${p.srcMac} > ${p.dstMac}, ${this.o.qflag ? 'IPv4' : 'ethertype IPv4 (0x0800)'}, length ${p.ipLen + 14}: `;
     else s += 'IP ';
+    if (this.o.vflag) {
+      // print-ip.c: the header in parentheses, the rest on the next line after 4 blanks
+      const flags = p.df ? 'DF' : p.mf ? '+' : 'none';
+      const pname =
+        p.proto === 6
+          ? 'TCP'
+          : p.proto === 17
+            ? 'UDP'
+            : p.proto === 1
+              ? 'ICMP'
+              : p.proto === 47
+                ? 'GRE'
+                : 'unknown';
+      s += `(tos 0x${p.tos.toString(16)}, ttl ${p.ttl}, id ${p.ipId}, offset ${p.fragOffset * 8}, flags [${flags}], proto ${pname} (${p.proto}), length ${p.ipLen})\n    `;
+    }
     const src = this.host(p.srcIp);
     const dst = this.host(p.dstIp);
     if (p.fragOffset > 0) {
@@ -340,6 +369,15 @@ export class TcpdumpPrinter {
       }
     }
     let s = `Flags [${tcpFlags(flags)}]`;
+    if (this.o.vflag) {
+      const hdr = encodeFrame({ ...p, tcpSum: 0 }).subarray(34, 34 + hlen);
+      const good = tcpChecksum(p, hdr);
+      const stored = p.tcpSum ?? good;
+      s +=
+        stored === good
+          ? `, cksum 0x${hex4(stored)} (correct)`
+          : `, cksum 0x${hex4(stored)} (incorrect -> 0x${hex4(good)})`;
+    }
     if (length > 0 || flags & (TH.SYN | TH.FIN | TH.RST)) {
       s += `, seq ${seq}`;
       if (length > 0) s += `:${(seq + length) >>> 0}`;
@@ -351,6 +389,8 @@ export class TcpdumpPrinter {
     return s;
   }
 }
+
+const hex4 = (n: number) => n.toString(16).padStart(4, '0');
 
 function optionsLength(opts: TcpOption[]): number {
   let n = 0;
@@ -411,6 +451,8 @@ const TTL = 64;
 export class WireMapper {
   /** ICMP: the first direction seen of a pair is the echo request. */
   private readonly icmpReq = new Map<string, string>();
+  /** IP id counters per flow (inet_id: a random start, one per packet sent). */
+  private readonly ipIds = new Map<number, number>();
   /** The peer's last TS val seen on this host, per connection (ts_recent). */
   private readonly tsRecent = new Map<string, number>();
   constructor(
@@ -460,18 +502,29 @@ export class WireMapper {
       icmpId: 0,
       icmpSeq: 0,
     };
+    const fid = p.flow.id;
     for (let k = 0; k < p.count; k++) {
       const w: WirePacket = { ...base };
-      if (t.proto === 'tcp') this.tcp(p, k, w, atNs, tx);
-      else if (t.proto === 'udp') {
-        w.ipId = (p.seq + k) & 0xffff;
+      let id = this.ipIds.get(fid);
+      if (id === undefined)
+        id =
+          mix32(hashString(`ipid|${t.srcIp}|${t.srcPort}|${t.dstIp}|${t.dstPort}`) ^ this.lab.scenario.seed) &
+          0xffff;
+      w.ipId = id;
+      this.ipIds.set(fid, (id + 1) & 0xffff);
+      w.df = !p.frag;
+      if (t.proto === 'tcp') {
+        this.tcp(p, k, w, atNs, tx);
+        // sent: the pseudo-header sum only (checksum offload); received: the sender's NIC filled it in
+        if (tx) w.tcpSum = tcpPseudoSum(w, w.ipLen - 20);
+      } else if (t.proto === 'udp') {
         if (p.frag) {
           // fragments of one datagram: the first carries the UDP header
           w.fragOffset = p.frag.last
             ? Math.floor(((p.frag.of - 1) * (this.mtu - 20)) / 8)
             : Math.floor((k * (this.mtu - 20)) / 8);
           w.mf = !p.frag.last;
-          w.ipId = p.seq & 0xffff;
+          w.ipId = (hashString(`frag|${t.srcIp}|${p.seq}`) ^ fid) & 0xffff;
         }
       } else if (t.proto === 'icmp') {
         const key = [t.srcIp, t.dstIp].sort().join('|');
@@ -480,7 +533,10 @@ export class WireMapper {
         w.icmpType = req ? 8 : 0;
         w.icmpId = (hashString(`icmpid|${req ? t.srcIp : t.dstIp}`) ^ this.lab.scenario.seed) & 0xffff;
         w.icmpSeq = p.seq & 0xffff;
+        // the kernel's echo reply goes without DF (icmp_reply)
+        if (!req) w.df = false;
         if (p.frag) {
+          w.ipId = (hashString(`frag|${t.srcIp}|${p.seq}`) ^ fid) & 0xffff;
           w.fragOffset = p.frag.last
             ? Math.floor(((p.frag.of - 1) * (this.mtu - 20)) / 8)
             : Math.floor((k * (this.mtu - 20)) / 8);
@@ -552,6 +608,7 @@ interface Opts {
   snaplen: number;
   eflag: boolean;
   qflag: boolean;
+  vflag: boolean;
   tstamp: 0 | -1 | 4;
   write: string | null;
   read: string | null;
@@ -565,6 +622,7 @@ function parseArgs(args: string[]): Opts | CommandOutcome {
     count: 0,
     snaplen: DEFAULT_SNAPLEN,
     eflag: false,
+    vflag: false,
     qflag: false,
     tstamp: 0,
     write: null,
@@ -601,6 +659,10 @@ function parseArgs(args: string[]): Opts | CommandOutcome {
         case 'e':
           o.eflag = true;
           break;
+        case 'v':
+          if (a.startsWith('-vv')) return fail('tcpdump: -vv and -vvv are not simulated in ec2-netlab (-v)');
+          o.vflag = true;
+          break;
         case 'q':
           o.qflag = true;
           break;
@@ -635,7 +697,7 @@ function parseArgs(args: string[]): Opts | CommandOutcome {
           break;
         }
         default:
-          if ('AbdDfHIJKlLNOpStuUvxX#BCEFGjMQTVWyZz'.includes(c))
+          if ('AbdDfHIJKlLNOpStuUxX#BCEFGjMQTVWyZz'.includes(c))
             return fail(`tcpdump: option -${c} is not simulated in ec2-netlab (see man tcpdump)`);
           return fail(`tcpdump: invalid option -- '${c}'\n${USAGE}`);
       }
@@ -664,6 +726,7 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
     numeric: o.numeric,
     eflag: o.eflag,
     qflag: o.qflag,
+    vflag: o.vflag,
     tstamp: o.tstamp,
   });
   if (o.read !== null) return readFile(lab, host, o, filter, printer);
