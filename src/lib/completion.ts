@@ -35,6 +35,8 @@ export const COMMANDS: readonly string[] = [
   'lab',
   'ls',
   'man',
+  'netperf',
+  'netserver',
   'ping',
   'pwd',
   'rm',

@@ -16,6 +16,7 @@ import { runIp } from './commands/ip';
 import { tunnelStack } from './commands/ip-tunnel';
 import { runLab } from './commands/lab';
 import { runPing } from './commands/ping';
+import { runNetperf, runNetserver } from './commands/netperf';
 import { runIperf3 } from './commands/iperf3';
 import { runSar } from './commands/sar';
 import { parseDurationSeconds, runSleep } from './commands/sleep';
@@ -383,6 +384,10 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runDnsperf(args, lab, host);
     case 'iperf3':
       return runIperf3(args, lab, host);
+    case 'netperf':
+      return runNetperf(args, lab, host);
+    case 'netserver':
+      return runNetserver(args, host);
     case 'dpdk-testpmd':
       return runDpdkTestpmd(args, lab, host);
     case 'ec2-metadata':

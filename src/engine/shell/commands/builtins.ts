@@ -22,6 +22,11 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
     path: '/usr/bin/iperf3',
     summary: 'TCP/UDP throughput test (client -c, server -s; iperf3 -s runs on 5201 on every instance)',
   },
+  netperf: {
+    path: '/usr/bin/netperf',
+    summary: 'netperf 2.7.1 TCP_STREAM, TCP_MAERTS, UDP_STREAM against a netserver (-H HOST)',
+  },
+  netserver: { path: '/usr/bin/netserver', summary: "netperf's server (port 12865; start it on the target)" },
   ping: { path: '/usr/bin/ping', summary: 'ICMP echo round trips (iputils)' },
   tcpdump: { path: '/usr/sbin/tcpdump', summary: 'print or save (-w) the packets eth0 sends and receives' },
   ethtool: {

@@ -16,6 +16,24 @@ interface Page {
 }
 
 const PAGES: Record<string, Page> = {
+  netperf: {
+    section: 1,
+    name: 'a network performance benchmark (2.7.1)',
+    lab: "TCP_STREAM, TCP_MAERTS and UDP_STREAM through the same modelled sockets and path as iperf3, against a `netserver` started on the target. Output is netperf's own banner and result lines (10^6bits/sec unless -f).",
+    options:
+      '-H HOST  -t TCP_STREAM|TCP_MAERTS|UDP_STREAM  -l SECS|-BYTES  -p PORT  -f G|M|K|g|m|k  -P 0|1  -v N  -V  -- -m SIZE',
+    refused:
+      'TCP_RR, UDP_RR, TCP_CRR (request/response), -c/-C, -D, -i/-I and the other test options: "not simulated in ec2-netlab".',
+    seeAlso: 'netserver(1), iperf3(1)',
+  },
+  netserver: {
+    section: 1,
+    name: 'a network performance benchmark server (2.7.1)',
+    lab: 'Listens for netperf on port 12865 (or -p PORT). Not started by default: type `netserver` on the target first.',
+    options: '-p PORT  -4  -D  -f  -V',
+    refused: 'the other options: "not simulated in ec2-netlab".',
+    seeAlso: 'netperf(1)',
+  },
   iperf3: {
     section: 1,
     name: 'perform network throughput tests (3.16)',
