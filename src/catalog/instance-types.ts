@@ -667,7 +667,7 @@ function ppsAllowance(
   return assumed(
     value,
     `AWS-ENAPERF; ${best.figure.source}`,
-    `AWS does not publish PPS allowances (AWS-ENAPERF: "based on instance type and size"). Rule: scale the nearest anchor of the same Nitro generation by peak bandwidth: ${best.name} = ${best.figure.value} pps (${best.figure.provenance}, ${best.figure.source}) × ${peak}/${best.peakGbps} Gbps.${borrowed} Why bandwidth, not vCPUs: vCPU scaling from the big measured types would give a 2-vCPU type ~46 kpps, contradicting REINVENT's c7i.large (~0.9 Mpps); across the seeds the allowance is 80–124 kpps per Gbps of peak bandwidth.`,
+    `AWS does not publish PPS allowances (AWS-ENAPERF: "based on instance type and size"). Rule: scale the nearest anchor of the same Nitro generation by peak bandwidth: ${best.name} = ${best.figure.value} pps (${best.figure.provenance}, ${best.figure.source}) × ${peak}/${best.peakGbps} Gbps.${borrowed} Why bandwidth, not vCPUs: vCPU scaling from the big measured types would give a 2-vCPU type ~46 kpps, contradicting REINVENT's c7i.large (~0.9 Mpps); across the seeds the allowance is 80–124 kpps per Gbps of peak bandwidth. Where it disagrees: STRESSGRID saw the m5 quota grow with every size, but gives its per-size values only in a plot (its text names 2.2 Mpps for m5.24xlarge/metal alone), while this rule gives every m5 up to 8xlarge (all "Up to 10 Gigabit") the same 880 kpps; scaling by baseline bandwidth instead would grow with size but give a 0.78 Gbps-baseline type ~69 kpps, far below REINVENT's ~1 Mpps on c7i.large. Kept until a per-size figure is published.`,
   );
 }
 

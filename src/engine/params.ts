@@ -148,6 +148,13 @@ export const MODEL_PARAMS = {
     'Choudhury & Hahne, "Dynamic queue length thresholds for shared-memory packet switches", IEEE/ACM ToN 1998 (a queue may grow only within a share of the shared buffer, so none monopolises it: the scheme of shared-buffer switch silicon); Linux sch_fq flow_limit (a per-flow cap in packets)',
     "Whether a Nitro shaping stage caps each flow's part of its one buffer at capacity / (flows with packets waiting, the arriving one included); an arrival beyond its flow's share is dropped (drop-tail within the share). A lone flow may fill the whole buffer. 0: only the stage's total is capped (the lab's earlier design). With 0, behind DRR, a TCP flow that stopped growing (held by its receive window) kept most of the buffer and never arrived to a full one while the other flow took every loss (-t 200 -l 9000 -P 2: Retr 7,623 vs 215,920), and equal paced UDP flows whose packets arrived just after a departure never lost while flows arriving when it was full lost nearly all (8 × 4 Gbit/s into c6i.8xlarge: three flows 3.99 Gbit/s, four ≈ 0). AWS does not describe Nitro's buffer management.",
   ),
+  nitroPpsAssuredShare: p(
+    0.5,
+    'fraction of the PPS allowance',
+    'assumed',
+    'STRESSGRID (m5.metal: a 2.2 Mpps budget shared by inbound and outbound; a UDP echo server peaks at ≈ 1 M echoes/s with idgm/s ≈ odgm/s); AWS-ENAPERF ("bidirectional PPS")',
+    "Share of the instance PPS allowance each direction is assured; a direction may borrow the rest of the shared budget while the other leaves it unused (an HTB class borrowing from its parent: a batch passes when its direction's share or the shared bucket holds tokens, and is charged to both). So one direction alone gets the whole allowance, and two saturated directions get half each: an echo server flooded inbound still sends its replies (in ≈ out ≈ 1.1 Mpps on m5.metal, as STRESSGRID saw). AWS does not describe the arbitration; 0.5 is the even split STRESSGRID's echo test shows. 0 = no assured share: the directions take the shared budget first come, first served (the lab's earlier design, under which a flooded echo server admitted the whole budget inbound and dropped its replies).",
+  ),
   ppsBucketNs: p(
     1_000_000,
     'ns of allowance',

@@ -231,8 +231,15 @@ export class NitroCard {
       'bw_in_allowance_exceeded',
       creditsIn ? (p, now) => creditsIn.charge(p.count * bytesOf(p) * 8, now) : undefined,
     );
-    this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded');
-    this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded');
+    // The PPS allowance is one budget for both directions (AWS-ENAPERF "bidirectional PPS"). Each
+    // direction is assured a share of it and borrows the rest while the other leaves it unused
+    // (nitroPpsAssuredShare, assumed): an echo server saturated inbound still gets its replies out,
+    // in ≈ out ≈ half the budget, as STRESSGRID measured (≈ 1 M echoes/s of m5.metal's 2.2 Mpps).
+    const share = params.nitroPpsAssuredShare;
+    const assured = () =>
+      share > 0 ? new TokenBucket(cfg.ppsAllowance * share, Math.max(1, this.pps.depth * share)) : null;
+    this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', undefined, assured());
+    this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', undefined, assured());
     // The card's own bandwidth, one serial stage each way AFTER the allowances (a shallow bucket):
     // the allowances meter what the instance may move, the card then carries what they let through.
     // Attribution rule: a packet held back by a documented allowance is counted in that allowance's

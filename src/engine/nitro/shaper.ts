@@ -30,6 +30,13 @@ export interface ShaperBucket {
   exceeded: number;
   /** Hook after a batch is charged (credit accounting). */
   onCharge?: (p: Packet, nowNs: number) => void;
+  /**
+   * A share of `bucket` assured to this user (one direction of the PPS allowance both directions
+   * share): a batch conforms when either the assured share or the shared bucket holds ≥ 0 tokens,
+   * and is charged to both, as an HTB class that borrows from its parent. The assured share's debt
+   * is kept within its depth. Null: the shared bucket alone (first come, first served).
+   */
+  assured: TokenBucket | null;
 }
 
 /** A ShaperBucket; every bucket is built here so they all share one object shape (monomorphic reads). */
@@ -39,8 +46,18 @@ export function shaperBucket(
   costPerByte: number,
   reason: DropReason,
   onCharge?: (p: Packet, nowNs: number) => void,
+  assured: TokenBucket | null = null,
 ): ShaperBucket {
-  return { bucket, costFixed, costPerByte, reason, exceeded: 0, onCharge };
+  return { bucket, costFixed, costPerByte, reason, exceeded: 0, onCharge, assured };
+}
+
+/** Earliest time ≥ now at which `b` lets a batch pass (its assured share or the shared bucket). */
+function bucketReadyAt(b: ShaperBucket, now: number): number {
+  const at = b.bucket.readyAtNs(now);
+  const a = b.assured;
+  if (a === null || at === now) return at;
+  const own = a.readyAtNs(now);
+  return own < at ? own : at;
 }
 
 interface FlowQueue {
@@ -198,7 +215,7 @@ export class ShaperStage {
     const buckets = this.buckets;
     for (let i = 0; i < buckets.length; i++) {
       const b = buckets[i]!;
-      const at = b.bucket.readyAtNs(now);
+      const at = bucketReadyAt(b, now);
       if (at > worstAt) {
         worstAt = at;
         worst = b;
@@ -212,7 +229,14 @@ export class ShaperStage {
     const buckets = this.buckets;
     for (let i = 0; i < buckets.length; i++) {
       const b = buckets[i]!;
-      b.bucket.charge((b.costFixed + b.costPerByte * p.sizeBytes) * p.count);
+      const cost = (b.costFixed + b.costPerByte * p.sizeBytes) * p.count;
+      b.bucket.charge(cost);
+      const a = b.assured;
+      if (a !== null) {
+        a.refill(now);
+        a.charge(cost);
+        if (a.tokens < -a.depth) a.tokens = -a.depth;
+      }
       if (b.onCharge !== undefined) b.onCharge(p, now);
     }
     this.passedPackets += p.count;
@@ -260,7 +284,7 @@ export class ShaperStage {
     let at = now;
     const buckets = this.buckets;
     for (let i = 0; i < buckets.length; i++) {
-      const r = buckets[i]!.bucket.readyAtNs(now);
+      const r = bucketReadyAt(buckets[i]!, now);
       if (r > at) at = r;
     }
     this.armWake(at);
