@@ -309,9 +309,11 @@ export class LabSession {
       const atCap = hardCap !== undefined && !fg.stoppedByLimit && lab.nowNs - fg.startNs >= hardCap;
       // nothing left that could end the job (the cap is handled above, with its message), unless
       // time alone ends it (sleep in an idle lab: its deadline is still ahead)
+      // (the deadline read after done(): a job may move it there, as watch does at each refresh)
+      const isDone = fg.job.done();
       const deadline = fg.job.deadlineNs();
       const waiting = Number.isFinite(deadline) && deadline > lab.nowNs;
-      if (n === 0 && !fg.job.done() && lab.sched.pending === 0 && atCheckpoint && !atCap && !waiting)
+      if (n === 0 && !isDone && lab.sched.pending === 0 && atCheckpoint && !atCap && !waiting)
         fg.job.interrupt();
     }
     return this.finishIfDone(sink);

@@ -52,6 +52,7 @@ export const COMMANDS: readonly string[] = [
   'true',
   'type',
   'uniq',
+  'watch',
   'wc',
   'which',
 ];
@@ -284,8 +285,17 @@ function candidatesFor(words: string[], current: string, ctx: CompletionContext)
   let cmdWords = words.slice(k);
   const prev = words[words.length - 1];
   if (prev === '>') return ctx.files.slice();
-  while (cmdWords[0] === 'sudo' || (cmdWords[0] === 'timeout' && cmdWords.length >= 2)) {
-    cmdWords = cmdWords[0] === 'sudo' ? cmdWords.slice(1) : cmdWords.slice(2);
+  while (
+    cmdWords[0] === 'sudo' ||
+    (cmdWords[0] === 'timeout' && cmdWords.length >= 2) ||
+    (cmdWords[0] === 'watch' && cmdWords[1] === '-n' && cmdWords.length >= 3)
+  ) {
+    cmdWords =
+      cmdWords[0] === 'sudo'
+        ? cmdWords.slice(1)
+        : cmdWords[0] === 'watch'
+          ? cmdWords.slice(3)
+          : cmdWords.slice(2);
   }
   if (cmdWords.length === 0) {
     // the first word: a command, or an instance prefix (server:) at the start of the line

@@ -23,6 +23,8 @@ export const HISTORY_MAX = 500;
 
 /** The clear sequence `clear` prints (ncurses, TERM=xterm): the screen starts after it. */
 const CLEAR_SCREEN = '\x1b[2J';
+/** The sequence after it (E3: erase the scrollback), not shown. */
+const CLEAR_SCROLLBACK = '\x1b[3J';
 
 /** readline's unix-word-rubout (Ctrl-W): the blank-delimited word before the cursor. */
 export function wordRubout(line: string, cursor: number): number {
@@ -158,13 +160,22 @@ export function Terminal() {
   }, [fg]);
 
   // `clear` printed the clear sequence: the screen starts after it (the scrollback is kept, as Ctrl-L)
+  // (watch redraws this way: within a chunk, only what follows its last clear shows)
   let screenFrom = clearedAt;
-  for (let i = chunks.length - 1; i >= clearedAt; i--)
-    if (chunks[i]!.stream === 'stdout' && chunks[i]!.text.includes(CLEAR_SCREEN)) {
+  let head: (typeof chunks)[number] | null = null;
+  for (let i = chunks.length - 1; i >= clearedAt; i--) {
+    const c = chunks[i]!;
+    const at = c.stream === 'stdout' ? c.text.lastIndexOf(CLEAR_SCREEN) : -1;
+    if (at >= 0) {
       screenFrom = i + 1;
+      let rest = c.text.slice(at + CLEAR_SCREEN.length);
+      if (rest.startsWith(CLEAR_SCROLLBACK)) rest = rest.slice(CLEAR_SCROLLBACK.length);
+      if (rest) head = { ...c, text: rest };
       break;
     }
-  const visible = chunks.slice(screenFrom);
+  }
+  const visible = head ? [head, ...chunks.slice(screenFrom)] : chunks.slice(screenFrom);
+  const keyBase = head ? screenFrom - 1 : screenFrom;
   const first = instances[0]?.name ?? 'client';
 
   const onTab = async (cursor: number) => {
@@ -351,7 +362,7 @@ export function Terminal() {
           {visible.map((c, i) => (
             // chunks only ever append: the index is stable
             // biome-ignore lint/suspicious/noArrayIndexKey: append-only list
-            <span key={clearedAt + i} className={`chunk ${c.stream}`}>
+            <span key={keyBase + i} className={`chunk ${c.stream}`}>
               {c.stream === 'input' ? prompt(c.host) : ''}
               {c.text}
             </span>

@@ -131,3 +131,27 @@ describe('aws cloudwatch outside the lab’s time range', () => {
     expect(stdout(ok)).toContain('"Timestamp": "2024-12-02T17:00:00+00:00"');
   });
 });
+
+describe('watch', () => {
+  it('re-runs the pipeline every N s of simulated time, each screen after the clear sequence, until Ctrl-C', async () => {
+    const { InteractiveSession } = await import('../../src/engine/interactive-session');
+    const t = new InteractiveSession(createLab(defaultScenario()));
+    t.submit("watch -n 1 'ethtool -S eth0 | grep -c allowance'");
+    t.advance(2.5e9);
+    t.interrupt();
+    t.advance(3e9);
+    expect(t.foreground).toBeNull();
+    const out = t.transcript
+      .filter((c) => c.stream === 'stdout')
+      .map((c) => c.text)
+      .join('');
+    const screens = out.split('\x1b[H\x1b[2J\x1b[3J').slice(1);
+    expect(screens).toHaveLength(3);
+    expect(screens[2]).toBe(
+      `Every 1.0s: ethtool -S eth0 | grep -c allowance${' '.repeat(80 - 47 - 32)}client: Mon Dec  2 17:00:02 2024\n\n6\n^C`,
+    );
+    const s = session();
+    expect(s.run('watch -n 1 sleep 2')[0]!.stderr).toMatch(/only commands that end at once/);
+    expect(s.run('watch -d ls')[0]!.stderr).toMatch(/option -d is not simulated/);
+  });
+});

@@ -240,3 +240,26 @@ describe('files', () => {
     expect(calls).toContain('readLabFile client /home/ec2-user/capture.pcap');
   });
 });
+
+describe('watch’s redraws', () => {
+  it('only what follows the last clear of a chunk shows', () => {
+    render();
+    act(() =>
+      patch(store, 'terminal', {
+        chunks: [
+          { atNs: 0, host: 'client', stream: 'input', text: 'watch ls\n' },
+          {
+            atNs: 0,
+            host: 'client',
+            stream: 'stdout',
+            text: '\x1b[H\x1b[2J\x1b[3Jfirst screen\n\x1b[H\x1b[2J\x1b[3Jsecond screen\n',
+          },
+        ],
+      }),
+    );
+    const text = el.querySelector('[data-testid=scrollback]')!.textContent!;
+    expect(text).toContain('second screen');
+    expect(text).not.toContain('first screen');
+    expect(text).not.toContain('watch ls');
+  });
+});

@@ -36,6 +36,7 @@ import {
 } from './commands/builtins';
 import { helpText } from './commands/help-texts';
 import { runMan } from './commands/man';
+import { runWatch } from './commands/watch';
 import { FILTERS, type Filter, type FilterIo, streams } from './commands/text-tools';
 import { fileText, resolvePath } from './files';
 import { type AndOr, parseLine, type Pipeline, type Redirect, type Word, wordLiteral } from './parse';
@@ -435,6 +436,8 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runDate(args, lab);
     case 'man':
       return runMan(args);
+    case 'watch':
+      return runWatch(args, lab, host, (l) => execLine(lab, host, l));
     case 'true':
       return done('');
     case 'false':

@@ -77,6 +77,10 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
   date: { path: '/usr/bin/date', summary: 'the lab’s wall clock (+FORMAT, -u, -d STRING, -I, -R)' },
   sleep: { path: '/usr/bin/sleep', summary: 'wait in simulated time' },
   timeout: { path: '/usr/bin/timeout', summary: 'run a command, interrupt it after a duration' },
+  watch: {
+    path: '/usr/bin/watch',
+    summary: "re-run a command every N s of simulated time (watch -n 1 'ethtool -S eth0 | grep allowance')",
+  },
   man: { path: '/usr/bin/man', summary: 'the lab’s page for a tool' },
   which: { path: '/usr/bin/which', summary: 'where a tool is' },
   clear: { path: '/usr/bin/clear', summary: 'clear the terminal screen' },

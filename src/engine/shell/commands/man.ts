@@ -217,6 +217,13 @@ const PAGES: Record<string, Page> = {
     options: 'DURATION COMMAND [ARG]...',
     refused: '-s -k --preserve-status',
   },
+  watch: {
+    section: 1,
+    name: 'execute a program periodically, showing output fullscreen (procps-ng)',
+    lab: "Runs COMMAND through the shell (pipes work) every SECS of simulated time, redrawing the terminal, until Ctrl-C (or the lab's 60 s cap for commands without an end). COMMAND must end at once.",
+    options: '-n SECS  -t',
+    refused: '-d, -g, -e, -x, -c and the others.',
+  },
   man: {
     section: 1,
     name: "an interface to the lab's reference pages",
