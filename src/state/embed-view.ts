@@ -15,11 +15,11 @@ export const DEFAULT_EMBED_PANELS: readonly EmbedPanel[] = ['path', 'chart', 'co
 
 /**
  * The views the `chart` panel can open on: each id is a chart of the charts panel
- * (src/ui/charts/chart-defs.ts; a test checks each one is there). A new view (the averaging
- * ladder) is one more id here and one case in embed-app.tsx's ChartView.
+ * (src/ui/charts/chart-defs.ts, and the averaging ladder; a test checks each one is there).
  */
 export const EMBED_CHARTS = [
   'rate',
+  'ladder',
   'cloudwatch',
   'pps',
   'latency',

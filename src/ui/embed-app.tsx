@@ -3,8 +3,8 @@
  * lessons unless asked. By default it is compact (DEFAULT_EMBED_PANELS): the path, one chart
  * (`chart=`, the rate chart unless the link names another) and the experiment's commands as
  * buttons with their output; the link may ask for the terminal, every chart and the counters, or
- * the lessons instead (`panels=`). The controls the link asks for (none; minimal: play/pause and
- * the clock; full: the lab's time controls), and always an "Open in the full lab" link (a new
+ * the lessons instead (`panels=`). The controls the link asks for (none; minimal: play/pause, the
+ * clock and the speed; full: the lab's time controls), and always an "Open in the full lab" link (a new
  * tab, the same run without the embed flags). The page tells its host its height (bridge.ts),
  * so the frame fits it.
  *
@@ -14,7 +14,7 @@
 import type { ReactNode } from 'react';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { PRESETS } from '../scenario/presets';
-import { formatSimTime } from '../state/app-store';
+import { formatSimTime, formatSpeed } from '../state/app-store';
 import { DEFAULT_EMBED_PANELS, type EmbedChart } from '../state/embed-view';
 import { ChartsPanel } from './charts/charts-panel';
 import { type EmbedPanel, useApp, useLab, useSharing } from './context';
@@ -25,7 +25,7 @@ import { PathPanel } from './path-panel';
 import { RunProgress } from './run-progress';
 import { LinkChangesNotice } from './share-panel';
 import { prompt, Terminal } from './terminal';
-import { TimeControls } from './time-controls';
+import { speedLabel, TimeControls } from './time-controls';
 import './share.css';
 
 export { DEFAULT_EMBED_PANELS } from '../state/embed-view';
@@ -80,10 +80,7 @@ export function EmbedApp({ pathView }: { pathView?: ReactNode }) {
   );
 }
 
-/**
- * The `chart` panel's view. Each EMBED_CHARTS id is a chart of the charts panel; a view that is
- * not one (the averaging ladder) gets its own case here.
- */
+/** The `chart` panel's view: each EMBED_CHARTS id is a chart of the charts panel (the ladder too). */
 function ChartView({ chart }: { chart: EmbedChart }) {
   return <ChartsPanel only={chart} />;
 }
@@ -177,12 +174,19 @@ function CommandChips() {
   );
 }
 
-/** Play/Pause and the simulated clock. */
+/** The speeds the minimal controls offer besides auto (simulated ns per wall second). */
+const EMBED_SPEEDS = [1e6, 1e8, 1e9, 1e10, 60e9] as const;
+
+/** Play/Pause, the simulated clock, and the speed (auto, or a few fixed ones), always shown. */
 function MinimalControls() {
   const lab = useLab();
   const playing = useApp((s) => s.playback.playing);
   const nowNs = useApp((s) => s.playback.nowNs);
   const loading = useApp((s) => s.scenario.loading);
+  const speed = useApp((s) => s.playback.speedNsPerS);
+  const mode = useApp((s) => s.playback.speedMode);
+  const phase = useApp((s) => s.playback.autoPhase);
+  const value = mode === 'auto' ? 'auto' : String(speed);
   return (
     <section className="embed-controls" aria-label="Time controls">
       <button
@@ -198,6 +202,23 @@ function MinimalControls() {
       <div className="clock" role="status" aria-label="Simulated time" aria-live="off">
         <span className="clock-label">t =</span> <span data-testid="sim-time">{formatSimTime(nowNs)}</span>
       </div>
+      <label className="embed-speed">
+        Speed{' '}
+        <select
+          value={value}
+          onChange={(e) => lab.setSpeed(e.target.value === 'auto' ? 'auto' : Number(e.target.value))}
+        >
+          <option value="auto">{mode === 'auto' ? speedLabel(mode, phase, speed) : 'auto'}</option>
+          {mode !== 'auto' && !(EMBED_SPEEDS as readonly number[]).includes(speed) ? (
+            <option value={String(speed)}>{formatSpeed(speed)}</option>
+          ) : null}
+          {EMBED_SPEEDS.map((v) => (
+            <option key={v} value={String(v)}>
+              {formatSpeed(v)}
+            </option>
+          ))}
+        </select>
+      </label>
     </section>
   );
 }

@@ -30,6 +30,7 @@ const ALL_PANELS: Array<{ id: EmbedPanel; label: string }> = [
 
 const CHART_NAMES: Record<EmbedChart, string> = {
   rate: 'rate, iperf3 and CloudWatch averages',
+  ladder: 'the averaging ladder (10 µs to 5 minutes)',
   cloudwatch: 'NetworkOut as CloudWatch graphs it',
   pps: 'packets per second',
   latency: 'latency',

@@ -81,7 +81,9 @@ describe('the example host page at 1280×800', () => {
     const commands = (await lab.getByRole('region', { name: 'Commands' }).boundingBox())!;
     expect(commands.x).toBeGreaterThan(path.x + path.width - 1);
 
-    // run the experiment's first command: it prints, the chart draws, the frame still fits
+    // run the experiment's first command at real time (auto would show its packets slowly): it
+    // prints, the chart draws, the frame still fits
+    await lab.getByRole('combobox', { name: 'Speed' }).selectOption('1000000000');
     await lab.getByRole('button', { name: 'iperf3 -c server -t 1 -l 9000 -P 1' }).click();
     await lab.getByTestId('embed-output').getByText('iperf Done.').waitFor({ timeout: 90_000 });
     await lab.locator('[data-chart="rate"]:not([data-empty])').waitFor({ timeout: 10_000 });
@@ -89,6 +91,27 @@ describe('the example host page at 1280×800', () => {
     expect(after.frame).toBeLessThanOrEqual(900);
     expect(Math.abs(after.frame - 2 - after.content)).toBeLessThanOrEqual(1);
     expect(await noSidewaysScroll(p)).toEqual({ scrollWidth: 1280, innerWidth: 1280 });
+    await p.context().close();
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('chart=ladder', () => {
+  it('opens the chart panel on the averaging ladder: one line until a burst, then its five strips', async () => {
+    const p = await page(1280, 800);
+    await p.goto(`${base()}#embed=1&chart=ladder`);
+    await p.locator('[data-chart="ladder"][data-empty="1"]').waitFor({ timeout: 30_000 });
+    await p.waitForFunction(
+      () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
+    );
+    await p.getByRole('combobox', { name: 'Speed' }).selectOption('1000000000');
+    await p.getByRole('button', { name: 'iperf3 -c server -t 1 -l 9000 -P 2' }).click();
+    await p.getByTestId('embed-output').getByText('iperf Done.').waitFor({ timeout: 90_000 });
+    const ladder = p.locator('[data-chart="ladder"]:not([data-empty])');
+    await ladder.waitFor({ timeout: 10_000 });
+    expect(await ladder.locator('[data-strip]').count()).toBe(5);
+    // the ladder reads CloudWatch with a statistic: the picker comes with it
+    expect(await p.getByRole('combobox', { name: 'CloudWatch statistic' }).count()).toBe(1);
     await p.context().close();
     expect(problems).toEqual([]);
   });
@@ -103,7 +126,7 @@ describe('embed values the lab does not know', () => {
     await notice.waitFor();
     const text = (await notice.textContent()) ?? '';
     expect(text).toContain('panels: "paths" names no panel; showing path, chart, commands');
-    expect(text).toContain('chart: "ladderz" is not a chart (rate, cloudwatch, pps');
+    expect(text).toContain('chart: "ladderz" is not a chart (rate, ladder, cloudwatch');
     expect(await p.getByRole('region', { name: 'Packet path' }).count()).toBeGreaterThan(0);
     await p.locator('[data-chart="rate"]').waitFor();
     await p.getByRole('region', { name: 'Commands' }).waitFor();
@@ -146,6 +169,8 @@ describe('a phone (390×844)', () => {
     expect(controls.y + controls.height).toBeLessThan(at.y);
     expect(controls.height).toBeLessThan(844 / 4);
 
+    // the tabs under the terminal take their content's height (the guide's suggestions, the lessons)
+    expect((await p.getByRole('tabpanel', { name: 'Guide' }).boundingBox())!.height).toBeGreaterThan(200);
     await cmd.fill('iperf3 -c server -t 5 -P 2');
     await cmd.press('Enter');
     await p

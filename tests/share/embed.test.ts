@@ -143,7 +143,7 @@ describe('embed snippet', () => {
     expect(r.flags.chart).toBeUndefined();
     expect(r.notes).toEqual([
       'panels: "pth,chrts" names no panel; showing path, chart, commands',
-      'chart: "ladderz" is not a chart (rate, cloudwatch, pps, latency, queues, credits, drops, allowances); showing rate',
+      'chart: "ladderz" is not a chart (rate, ladder, cloudwatch, pps, latency, queues, credits, drops, allowances); showing rate',
     ]);
     expect(parseEmbedFlags('#embed=1&panels=').notes).toEqual([
       'panels: empty; showing path, chart, commands',

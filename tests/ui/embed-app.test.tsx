@@ -100,6 +100,19 @@ describe('embedded lab', () => {
     expect(calls).toContain('interrupt');
   });
 
+  it('the minimal controls show the speed (auto by default) and set it', async () => {
+    const calls: string[] = [];
+    embed('#embed=1', calls);
+    const speed = el!.querySelector('.embed-speed select') as HTMLSelectElement;
+    expect(speed.value).toBe('auto');
+    expect(speed.selectedOptions[0]?.textContent).toMatch(/^auto/);
+    await act(async () => {
+      speed.value = '1000000000';
+      speed.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(calls).toContain('setSpeed 1000000000');
+  });
+
   it('shows the panels and the chart the link asks for', () => {
     embed('#embed=1&panels=chart,terminal&chart=pps');
     expect(region('Packet path')).toBeNull();
@@ -122,7 +135,7 @@ describe('embedded lab', () => {
     embed('#embed=1&panels=paths,chrt&chart=ladderz');
     const notice = el!.querySelector('.link-changes')?.textContent ?? '';
     expect(notice).toContain('panels: "paths,chrt" names no panel; showing path, chart, commands');
-    expect(notice).toContain('chart: "ladderz" is not a chart (rate, cloudwatch,');
+    expect(notice).toContain('chart: "ladderz" is not a chart (rate, ladder, cloudwatch,');
     expect(region('Packet path')).not.toBeNull();
     expect(charts()).toEqual(['rate']);
     expect(region('Commands')).not.toBeNull();

@@ -436,7 +436,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
           {zoom ? '' : ', following the clock'})
           {cursor !== null ? ` · cursor ${formatInstant(cursor, span)}${pinned ? ' (pinned)' : ''}` : ''}
         </span>
-        {only && only !== 'cloudwatch' ? null : (
+        {only && only !== 'cloudwatch' && only !== 'ladder' ? null : (
           <label className="charts-cw-stat">
             CloudWatch statistic{' '}
             <select
@@ -454,7 +454,10 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
         )}
       </div>
       {charts.map((def, i) =>
-        only && !def.lines.some((l) => l.segs.some((s) => Number.isFinite(s.y))) ? (
+        only &&
+        (def.id === 'ladder'
+          ? !ladder?.strips.some((s) => s.peak !== null && s.peak.value > 0)
+          : !def.lines.some((l) => l.segs.some((s) => Number.isFinite(s.y)))) ? (
           <EmptyChart key={def.id} def={def} />
         ) : i >= mounted ? (
           <div key={def.id} className="chart-pending" aria-hidden="true" />
