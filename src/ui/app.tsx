@@ -21,6 +21,7 @@ import { Notices, useThemeAttribute } from './notices';
 import { LinkChangesNotice, ShareButton, SharedScenarioBox } from './share-panel';
 import { Tabs } from './tabs';
 import { Terminal } from './terminal';
+import { TextSizeButton } from './text-size';
 import { TimeControls } from './time-controls';
 import { browserStorage, rememberWelcomeDismissed, type WelcomeStorage } from './welcome';
 
@@ -97,6 +98,7 @@ export function App({
           </select>
         </label>
         <ThemeButton />
+        <TextSizeButton embed={false} />
         <button
           type="button"
           onClick={() => (introOpen ? closeIntro() : setView({ introOpen: true }))}

@@ -117,3 +117,43 @@ describe('the averaging ladder', () => {
     await page.close();
   });
 });
+
+describe('a path that explains itself', () => {
+  it('larger text for a projector: the whole lab zoomed, still on one screen, remembered, packets still clickable', async () => {
+    const problems: string[] = [];
+    const page = await open(1920, 1080, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    const title = async () => (await page.getByRole('heading', { name: 'ec2-netlab' }).boundingBox())!.height;
+    const before = await title();
+    const toggle = page.getByRole('button', { name: 'A+ Larger text' });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(await title()).toBeGreaterThan(before * 1.2);
+    // remembered across a reload
+    await page.reload();
+    await labReady(page);
+    expect(await page.getByRole('button', { name: 'A+ Larger text' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    await run(page, 'iperf3 -c server -t 10 -P 2', /1\.00-2\.00 +sec/);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `${SHOTS}/large-text-1920x1080.png` });
+    // still one screen, the path and the rate chart in view
+    expect(
+      await page.evaluate(() => document.documentElement.scrollHeight - innerHeight),
+    ).toBeLessThanOrEqual(1);
+    expect(await inView(page, '[data-testid=path-canvas]')).toBe(true);
+    expect(await inView(page, '[data-chart=rate] .chart-plot')).toBe(true);
+    // a packet clicked where the picture says it is opens its inspector (the zoom is accounted for)
+    const canvas = page.getByTestId('path-canvas');
+    const [x, y] = ((await canvas.getAttribute('data-packet-at')) ?? '').split(',').map(Number);
+    await canvas.click({ position: { x: x!, y: y! } });
+    await page.getByTestId('packet-inspector').waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'A+ Larger text' }).click();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

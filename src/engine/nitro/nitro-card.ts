@@ -695,6 +695,32 @@ export class NitroCard {
   }
 
   /** NACL in and SG in for a packet whose evaluation stopped on the sender's side (a reply the sender's conntrack let out). */
+  /**
+   * What holds the card's queue in one direction now (the path view's label): the reason of the
+   * shaping stage with the most packets waiting (a flow's per-flow limit, the bandwidth or PPS
+   * allowance, the card's own bandwidth); null when nothing waits.
+   */
+  heldBy(direction: 'egress' | 'ingress'): DropReason | null {
+    const stages =
+      direction === 'egress'
+        ? [
+            ...this.flowStages.values(),
+            ...this.srdStageByFlow,
+            this.igwStage,
+            this.egressStage,
+            this.cardOutStage,
+          ]
+        : [this.ingressStage, this.cardInStage];
+    let held: DropReason | null = null;
+    let most = 0;
+    for (const st of stages)
+      if (st && st.queuedPackets > most) {
+        most = st.queuedPackets;
+        held = st.heldBy;
+      }
+    return held;
+  }
+
   private ingressStagesOf(t: Packet['flow']['tuple']): StageDecision[] {
     const vpc = this.vpc!;
     const eni = this.eni!;

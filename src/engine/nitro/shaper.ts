@@ -155,6 +155,11 @@ export class ShaperStage {
     return Math.max(this.minQueuePackets, Math.floor(cap));
   }
 
+  /** Why the stage's packets wait now: the reason of the bucket blocking them (null: none waits). */
+  get heldBy(): DropReason | null {
+    return this.queuedPackets > 0 ? (this.blockedBy ?? this.buckets[0]!).reason : null;
+  }
+
   offer(p: Packet): void {
     const now = this.sched.now;
     if (this.queuedPackets === 0) {

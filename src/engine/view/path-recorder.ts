@@ -76,6 +76,8 @@ const PASSAGE_LEFT: number = LEFT;
 const PASSAGE_DROPPED: number = DROPPED;
 const PASSAGE_INSIDE: number = INSIDE;
 const FABRIC = STAGE_CODE.get('fabric')!;
+const NITRO_EGRESS = STAGE_CODE.get('nitro_egress')!;
+const NITRO_INGRESS = STAGE_CODE.get('nitro_ingress')!;
 
 const STAGE_LABEL: Record<ProbeStage, string> = {
   socket_tx: 'Socket (send buffer)',
@@ -840,9 +842,14 @@ export class PathRecorder implements ProbeSink {
     }
     f.n = n;
 
-    // lanes: occupancy at toNs, peak in the window
+    // lanes: occupancy at toNs, peak in the window, what holds a Nitro stage's queue
+    const cards = this.hostNames.map((h) => this.lab.instances.get(h)!.nitro);
     for (let i = 0; i < nl; i++) {
       const lane = this.lanes[i]!;
+      const nitro =
+        lane.stage === NITRO_EGRESS || lane.stage === NITRO_INGRESS ? cards[lane.host] : undefined;
+      const held = nitro?.heldBy(lane.stage === NITRO_EGRESS ? 'egress' : 'ingress') ?? null;
+      f.laneHeld[i] = held === null ? 0 : (REASON_CODE.get(held) ?? 0);
       f.laneHost[i] = lane.host;
       f.laneStage[i] = lane.stage;
       f.laneQueue[i] = lane.queue;

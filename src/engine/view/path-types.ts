@@ -146,6 +146,11 @@ export interface PathFrame {
   readonly laneDensity: Float64Array;
   /** Wire packets that died in the lane inside the window. */
   readonly laneDrops: Float64Array;
+  /**
+   * What holds the lane's packets at toNs, as a drop-reason code (layout.dropReasons; 0: nothing
+   * named): for a Nitro stage, the allowance or limit its waiting packets are queued for.
+   */
+  readonly laneHeld: Uint8Array;
   // -------- drops from the frame's drop start (fromNs unless the caller asked for a longer look-back)
   // to toNs (first `drops` entries valid, newest kept when over capacity)
   drops: number;
@@ -196,6 +201,7 @@ export function frameBuffers(f: PathFrame): ArrayBuffer[] {
     f.lanePeak,
     f.laneDensity,
     f.laneDrops,
+    f.laneHeld,
     f.dropNs,
     f.dropHost,
     f.dropStage,
@@ -253,6 +259,7 @@ export function allocPathFrame(
     lanePeak: new Float64Array(laneCapacity),
     laneDensity: new Float64Array(laneCapacity),
     laneDrops: new Float64Array(laneCapacity),
+    laneHeld: new Uint8Array(laneCapacity),
     drops: 0,
     dropCapacity,
     dropNs: new Float64Array(dropCapacity),

@@ -98,6 +98,19 @@ const NITRO_PART_FOR_REASON: Record<string, readonly string[]> = {
   xen_backend_queue_full: ['netback'],
 };
 
+/** The part of a Nitro stage that holds its queue in this frame (frame.laneHeld), if any. */
+function heldPart<P extends { id: string }>(
+  s: { host: number; stage: number; parts: readonly P[] },
+  layout: PathLayout,
+  frame: PathFrame | null,
+  laneIdx: ReadonlyMap<number, number>,
+): P | undefined {
+  if (!frame?.laneHeld) return undefined;
+  const li = laneIdx.get((s.host * 16 + s.stage) * 65536);
+  const code = li === undefined ? 0 : frame.laneHeld[li]!;
+  return code ? nitroPartFor(s.parts, layout.dropReasons[code] ?? '') : undefined;
+}
+
 /** The Nitro part of a stage that a drop reason belongs to (undefined: not a Nitro part's drop). */
 export function nitroPartFor<P extends { id: string }>(parts: readonly P[], reason: string): P | undefined {
   for (const id of NITRO_PART_FOR_REASON[reason] ?? []) {
@@ -303,14 +316,16 @@ export function drawPath(
           ? `qdisc · ${s.layout.parts[0]?.label ?? ''}`
           : s.label;
     if (!nitro) ctx.fillText(head, s.rect.x + 4, s.rect.y + 11, s.rect.w - 8);
+    // what holds a Nitro stage's queue now (a limit or an allowance): that part is outlined
+    const held = nitro ? heldPart(s, layout, frame, laneIdx) : undefined;
     for (const p of s.parts) {
       const r = p.rect;
       const dropped = dropsInPart.get(`${s.host * 16 + s.stage}|${p.id}`) ?? 0;
       roundRect(ctx, r, 3);
       ctx.fillStyle = t.bg;
       ctx.fill();
-      ctx.strokeStyle = dropped > 0 ? DROP_COLOUR : t.nitroBorder;
-      ctx.lineWidth = dropped > 0 ? 2 : 0.75;
+      ctx.strokeStyle = dropped > 0 ? DROP_COLOUR : p === held ? t.fg : t.nitroBorder;
+      ctx.lineWidth = dropped > 0 || p === held ? 2 : 0.75;
       ctx.stroke();
       // two lines (name, then detail) when 13 px apart fit; else one: "name · detail"
       const two = r.h >= 29;
@@ -404,7 +419,14 @@ export function drawPath(
           // (narrow: the count alone; the lane's peak line still shows the peak)
           const pw = (s.parts[0]?.rect.w ?? s.rect.w - l.rect.w) - 4;
           const short = `${fmtInt(occ)} queued`;
-          const shown = ctx.measureText(txt).width <= pw ? txt : short;
+          // the queue says what holds it ("171 queued, held by Bandwidth out", narrower "171 held by
+          // BW out", then "171 · BW out" beside the outlined part), else the count alone
+          const name = held?.short ?? held?.label;
+          const byLong = held && occ > 0 ? `${fmtInt(occ)} queued, held by ${held.label}` : null;
+          const by = held && occ > 0 ? `${fmtInt(occ)} held by ${name}` : null;
+          const byShort = held && occ > 0 ? `${fmtInt(occ)} · ${name}` : null;
+          const shown =
+            [byLong, by, byShort, txt, short].find((x) => x && ctx.measureText(x).width <= pw) ?? short;
           ctx.fillText(fitText(ctx, shown, pw), s.rect.x + 4, s.rect.y + s.rect.h - 4);
         } else
           ctx.fillText(

@@ -64,6 +64,12 @@ function readTheme(el: HTMLElement): Theme {
   return out;
 }
 
+/** The CSS zoom in effect on an element (the larger-text mode), 1 where the browser does not say. */
+function cssZoom(el: Element): number {
+  const z = (el as Element & { currentCSSZoom?: number }).currentCSSZoom;
+  return typeof z === 'number' && z > 0 ? z : 1;
+}
+
 function useMedia(query: string): boolean {
   const [m, setM] = useState(() => typeof matchMedia === 'function' && matchMedia(query).matches);
   useEffect(() => {
@@ -150,7 +156,9 @@ export function PathView(props: PathViewProps) {
   useEffect(() => {
     const c = canvasRef.current;
     if (!c || !geom || !layout) return;
-    const dpr = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
+    // under the larger-text mode's CSS zoom the canvas shows bigger: draw it at that resolution
+    const zoom = cssZoom(c);
+    const dpr = (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1) * zoom;
     const bw = Math.round(width * dpr);
     const bh = Math.round(geom.height * dpr);
     if (c.width !== bw || c.height !== bh) {
@@ -165,15 +173,18 @@ export function PathView(props: PathViewProps) {
     // where one drawn batch is (the newest): lets tests and tools click a packet without pixel hunting
     const h = hit.current;
     const best = h.n - 1;
-    c.dataset['packetAt'] =
-      best >= 0 ? `${Math.round(h.x[best]! * scale)},${Math.round(h.y[best]! * scale)}` : '';
+    // (in the element's on-screen pixels: scaled down on a phone, up by the larger-text zoom)
+    const k = scale * zoom;
+    c.dataset['packetAt'] = best >= 0 ? `${Math.round(h.x[best]! * k)},${Math.round(h.y[best]! * k)}` : '';
   }, [geom, layout, frame, colourBy, selection, reducedMotion, theme, width, scale, onFrameDrawn]);
 
   // pointer position in the picture's own coordinates (it may be drawn scaled down)
   const locate = useCallback(
     (e: React.MouseEvent<HTMLCanvasElement>) => {
       const r = e.currentTarget.getBoundingClientRect();
-      return { x: (e.clientX - r.left) / scale, y: (e.clientY - r.top) / scale };
+      // the pointer is in the viewport's pixels; the larger-text mode's zoom scales the canvas too
+      const k = scale * cssZoom(e.currentTarget);
+      return { x: (e.clientX - r.left) / k, y: (e.clientY - r.top) / k };
     },
     [scale],
   );
