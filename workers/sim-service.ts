@@ -166,7 +166,6 @@ export class SimService implements SimApi {
   private scenario: Scenario | null = null;
   private timeline: Timeline<ServiceRun> | null = null;
   private run: ServiceRun | null = null;
-  private stats: Array<Array<[string, number]>> = [];
   private carry: TerminalChunk[] = [];
   /** Commands that ended since the last frame. */
   private runs: ToolRun[] = [];
@@ -828,47 +827,52 @@ export class SimService implements SimApi {
   private writeSample(into: Float64Array, at: number): void {
     let k = at;
     let i = 0;
-    this.stats = [];
     const drops = this.need().drops;
     for (const inst of this.lab.instances.values()) {
-      const st = inst.host.eth0.statistics();
-      this.stats.push(st);
-      let txB = 0;
-      let rxB = 0;
-      let txP = 0;
-      let rxP = 0;
+      const dev = inst.host.eth0;
+      // ENA: the queue sums straight from the device (the ethtool -S list is built once a frame)
+      if (!dev.queueTotals(into, k)) this.queueTotalsFromList(dev.statistics(), into, k);
+      k += 4;
       let bwOut = 0;
       let bwIn = 0;
       let pps = 0;
-      for (const [name, v] of st) {
-        if (name.startsWith('queue_')) {
-          if (name.endsWith('_tx_bytes')) txB += v;
-          else if (name.endsWith('_rx_bytes')) rxB += v;
-          else if (name.endsWith('_tx_cnt')) txP += v;
-          else if (name.endsWith('_rx_cnt')) rxP += v;
-        } else if (name === 'bw_out_allowance_exceeded') bwOut = v;
+      for (const [name, v] of dev.nitroCounters()) {
+        if (name === 'bw_out_allowance_exceeded') bwOut = v;
         else if (name === 'bw_in_allowance_exceeded') bwIn = v;
         else if (name === 'pps_allowance_exceeded') pps = v;
       }
-      into[k++] = txB;
-      into[k++] = rxB;
-      into[k++] = txP;
-      into[k++] = rxP;
       into[k++] = bwOut;
       into[k++] = bwIn;
       into[k++] = pps;
       into[k++] = creditsAt(inst.nitro.creditsOut, this.lab.nowNs);
       into[k++] = drops[i++] ?? 0;
       into[k++] = creditsAt(inst.nitro.creditsIn, this.lab.nowNs);
-      into[k++] = inst.nitro.traffic.bytesOut;
     }
+  }
+
+  /** The queue sums from an `ethtool -S` list (drivers other than ENA). */
+  private queueTotalsFromList(st: Array<[string, number]>, into: Float64Array, at: number): void {
+    let txB = 0;
+    let rxB = 0;
+    let txP = 0;
+    let rxP = 0;
+    for (const [name, v] of st) {
+      if (!name.startsWith('queue_')) continue;
+      if (name.endsWith('_tx_bytes')) txB += v;
+      else if (name.endsWith('_rx_bytes')) rxB += v;
+      else if (name.endsWith('_tx_cnt')) txP += v;
+      else if (name.endsWith('_rx_cnt')) rxP += v;
+    }
+    into[at] = txB;
+    into[at + 1] = rxB;
+    into[at + 2] = txP;
+    into[at + 3] = rxP;
   }
 
   private counters(): CounterSet[] {
     const out: CounterSet[] = [];
-    let i = 0;
     for (const inst of this.lab.instances.values()) {
-      const st = this.stats[i++] ?? inst.host.eth0.statistics();
+      const st = inst.host.eth0.statistics();
       out.push({ host: inst.name, names: st.map((e) => e[0]), values: Float64Array.from(st, (e) => e[1]) });
     }
     return out;

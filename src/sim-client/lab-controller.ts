@@ -251,7 +251,7 @@ export function createLabController(
   /** The run-to in progress (its Cancel sets `cancelled`). */
   let running: { cancelled: boolean } | null = null;
   /** Events per run-to request, adapted so a request takes about RUN_TO_CHUNK_MS of worker time. */
-  let runBudget = 200_000;
+  let runBudget = 50_000;
   /** The same for the replay of a seek back. */
   let seekBudget = tuning.seekBudget ?? 200_000;
   const seekMin = Math.min(seekBudget, MIN_BUDGET);

@@ -881,6 +881,35 @@ export class EnaDevice implements EnaDeviceView {
     };
   }
 
+  /**
+   * What the visual lab samples every few milliseconds, without building the `ethtool -S` list
+   * (that list's strings and pairs, thousands of times a simulated second, were a fifth of the
+   * worker's time in a fast-forward): the sums over the queues of tx_bytes, rx_bytes, tx_cnt and
+   * rx_cnt, as `statistics()` gives them, written at `into[at..at+3]`. Null for a driver whose
+   * statistics are not ENA's (the caller reads `statistics()` then).
+   */
+  queueTotals(into: Float64Array, at: number): boolean {
+    if (this.driver === 'vif' || this.driver === 'ixgbevf') return false;
+    this.landAllDue();
+    let txB = 0;
+    let rxB = 0;
+    let txP = 0;
+    let rxP = 0;
+    for (const t of this.tx) {
+      txB += t.bytes + t.cnt * 14;
+      txP += t.cnt;
+    }
+    for (const r of this.rx) {
+      rxB += r.bytes + r.cnt * 14;
+      rxP += r.cnt;
+    }
+    into[at] = txB;
+    into[at + 1] = rxB;
+    into[at + 2] = txP;
+    into[at + 3] = rxP;
+    return true;
+  }
+
   statistics(): Array<[string, number]> {
     this.landAllDue();
     if (this.driver === 'vif') return [['rx_gso_checksum_fixup', 0]];
