@@ -37,3 +37,4 @@ export {
   type NetworkPath,
   networkPath,
 } from './xen';
+export { NETFLIX18_TABLE, netflix18Cell, type Profile, profiledSpec } from './profile-2018';

@@ -7,6 +7,7 @@
  */
 import {
   effectiveQueueCount,
+  profiledSpec,
   IXGBEVF,
   NETFRONT,
   type NetworkPath,
@@ -113,8 +114,9 @@ export class Lab {
     this.fabricMtu = this.pathMtu();
     this.fabricDelayNs = this.oneWayDelayNs();
     scenario.instances.forEach((inst, i) => {
-      const spec = getInstanceType(inst.type);
-      if (!spec) throw new Error(`unknown instance type ${inst.type}`); // the schema already rejects these
+      const catalogSpec = getInstanceType(inst.type);
+      if (!catalogSpec) throw new Error(`unknown instance type ${inst.type}`); // the schema already rejects these
+      const spec = profiledSpec(catalogSpec, scenario.settings.profile);
       const ip = inst.ip ?? `10.0.0.${10 + i}`;
       const rng = new Rng(scenario.seed, `instance/${inst.name}`);
       const vcpus = Array.from({ length: spec.vcpus.value }, (_, k) => new Vcpu(k, this.sched));

@@ -132,6 +132,11 @@ export const SettingsSchema = z.strictObject({
    * `lab summary` reads; the UI turns it on by itself. Off costs nothing; on costs CPU.
    */
   record: z.boolean().default(false),
+  /**
+   * Whose figures the instance types take: today's AWS API ("current", the default) or "aws-2018",
+   * the bandwidths NETFLIX18 measured in 2018 (catalog profile-2018.ts) where its table has a cell.
+   */
+  profile: z.enum(['current', 'aws-2018']).optional(),
 });
 
 /** The settings a document that leaves them out gets. */

@@ -13,6 +13,7 @@ import {
   listInstanceTypes,
   suggestInstanceType,
 } from '../../src/catalog/instance-types';
+import { netflix18Cell, profiledSpec } from '../../src/catalog/profile-2018';
 import { driverOf, enhancedNetworkingOptional, IXGBEVF, NETFRONT, networkPath } from '../../src/catalog/xen';
 import {
   CONNTRACK_TIMEOUT_BOUNDS_SECONDS,
@@ -274,6 +275,28 @@ describe('the Xen generation (seeds NETFLIX18 and SRIOV)', () => {
     expect(NETFRONT.ringSlots.value).toBe(256);
     expect(NETFRONT.queues.provenance).toBe('assumed');
     expect(NETFRONT.dom0VifQueueLength.value).toBe(32);
+  });
+});
+
+describe('the aws-2018 profile (NETFLIX18 table)', () => {
+  it('replaces bandwidth with the measured cell, keeps everything else, and leaves other types alone', () => {
+    const c5 = profiledSpec(spec('c5.large'), 'aws-2018');
+    expect([c5.peakBandwidthGbps.value, c5.baselineBandwidthGbps.value]).toEqual([6, 0.7]);
+    expect(c5.peakBandwidthGbps).toMatchObject({ provenance: 'measured', source: 'NETFLIX18' });
+    expect(c5.peakBandwidthGbps.note).toMatch(/6 Gbps burst \/ 700 Mbps baseline/);
+    expect(c5.vcpus).toBe(spec('c5.large').vcpus);
+    const c4 = profiledSpec(spec('c4.8xlarge'), 'aws-2018');
+    expect([c4.peakBandwidthGbps.value, c4.baselineBandwidthGbps.value, c4.burstCreditSeconds]).toEqual([
+      9.4,
+      9.4,
+      null,
+    ]);
+    expect(profiledSpec(spec('c7i.large'), 'aws-2018')).toBe(spec('c7i.large'));
+    expect(profiledSpec(spec('c5.large'), 'current')).toBe(spec('c5.large'));
+    expect(profiledSpec(spec('c5.large'), undefined)).toBe(spec('c5.large'));
+    expect(netflix18Cell('x1e.xlarge')).toEqual({ burstGbps: 6, baselineGbps: 0.6, jumbo: false });
+    expect(netflix18Cell('m5.24xlarge')).toEqual({ burstGbps: 16, baselineGbps: 16, jumbo: true });
+    expect(netflix18Cell('m5.8xlarge')).toBeUndefined();
   });
 });
 
