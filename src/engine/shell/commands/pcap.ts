@@ -58,11 +58,23 @@ export type TcpOption =
 /** TCP header flag bits as on the wire. */
 export const TH = { FIN: 1, SYN: 2, RST: 4, PUSH: 8, ACK: 16, URG: 32, ECE: 64, CWR: 128 } as const;
 
+const macCache = new Map<string, number[]>();
+const ipCache = new Map<string, number[]>();
 function macBytes(mac: string): number[] {
-  return mac.split(':').map((h) => Number.parseInt(h, 16));
+  let b = macCache.get(mac);
+  if (!b) {
+    b = mac.split(':').map((h) => Number.parseInt(h, 16));
+    macCache.set(mac, b);
+  }
+  return b;
 }
 function ipBytes(ip: string): number[] {
-  return ip.split('.').map(Number);
+  let b = ipCache.get(ip);
+  if (!b) {
+    b = ip.split('.').map(Number);
+    ipCache.set(ip, b);
+  }
+  return b;
 }
 
 function optionBytes(opts: TcpOption[]): number[] {
@@ -102,9 +114,18 @@ function checksum(bytes: Uint8Array, from: number, to: number, init = 0): number
   return ~s & 0xffff;
 }
 
-/** The frame's bytes: Ethernet II + IPv4 + L4 header + zero payload (`ipLen` bytes of IP). */
-export function encodeFrame(p: WirePacket): Uint8Array {
-  const frame = new Uint8Array(14 + p.ipLen);
+/**
+ * The frame's bytes: Ethernet II + IPv4 + L4 header + zero payload (`ipLen` bytes of IP), or only
+ * its first `limit` bytes (a snapshot length): the payload is zeros, so nothing past the headers
+ * needs writing.
+ */
+export function encodeFrame(p: WirePacket, limit = Number.POSITIVE_INFINITY): Uint8Array {
+  const full = 14 + p.ipLen;
+  const opts = p.proto === 6 && p.fragOffset === 0 ? optionBytes(p.options) : [];
+  const l4len =
+    p.fragOffset > 0 ? 0 : p.proto === 6 ? 20 + opts.length : p.proto === 17 || p.proto === 1 ? 8 : 0;
+  const size = Math.min(full, Math.max(limit, 34 + l4len));
+  const frame = new Uint8Array(size);
   frame.set(macBytes(p.dstMac), 0);
   frame.set(macBytes(p.srcMac), 6);
   frame[12] = 0x08;
@@ -132,7 +153,6 @@ export function encodeFrame(p: WirePacket): Uint8Array {
     frame.set([p.sport >> 8, p.sport & 0xff, p.dport >> 8, p.dport & 0xff], l4);
     frame.set(u32(p.seq >>> 0), l4 + 4);
     frame.set(u32(p.ack >>> 0), l4 + 8);
-    const opts = optionBytes(p.options);
     frame[l4 + 12] = ((20 + opts.length) / 4) << 4;
     frame[l4 + 13] = p.flags;
     frame[l4 + 14] = (p.win >> 8) & 0xff;
@@ -146,11 +166,12 @@ export function encodeFrame(p: WirePacket): Uint8Array {
     frame.set([p.sport >> 8, p.sport & 0xff, p.dport >> 8, p.dport & 0xff, ulen >> 8, ulen & 0xff], l4);
   } else if (p.proto === 1) {
     frame.set([p.icmpType, 0, 0, 0, p.icmpId >> 8, p.icmpId & 0xff, p.icmpSeq >> 8, p.icmpSeq & 0xff], l4);
-    const c4 = checksum(frame, l4, 14 + p.ipLen);
+    // the zero payload adds nothing to the sum
+    const c4 = checksum(frame, l4, size);
     frame[l4 + 2] = c4 >> 8;
     frame[l4 + 3] = c4 & 0xff;
   }
-  return frame;
+  return size > limit ? frame.slice(0, limit) : frame;
 }
 
 /** The pseudo-header sum (RFC 793) of a TCP segment of `tcpLen` bytes, folded, not complemented. */
@@ -273,15 +294,14 @@ export class PcapWriter {
     this.bytes += b.length;
   }
   add(p: WirePacket): void {
-    const frame = encodeFrame(p);
-    const incl = Math.min(frame.length, this.snaplen);
+    const frame = encodeFrame(p, this.snaplen);
     const r = new DataView(new ArrayBuffer(16));
     r.setUint32(0, p.sec, true);
     r.setUint32(4, p.usec, true);
-    r.setUint32(8, incl, true);
-    r.setUint32(12, frame.length, true);
+    r.setUint32(8, frame.length, true);
+    r.setUint32(12, 14 + p.ipLen, true);
     this.push(new Uint8Array(r.buffer));
-    this.push(incl === frame.length ? frame : frame.slice(0, incl));
+    this.push(frame);
   }
   /** The whole file. */
   file(): Uint8Array {

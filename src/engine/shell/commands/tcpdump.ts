@@ -370,7 +370,7 @@ export class TcpdumpPrinter {
     }
     let s = `Flags [${tcpFlags(flags)}]`;
     if (this.o.vflag) {
-      const hdr = encodeFrame({ ...p, tcpSum: 0 }).subarray(34, 34 + hlen);
+      const hdr = encodeFrame({ ...p, tcpSum: 0 }, 34 + hlen).subarray(34, 34 + hlen);
       const good = tcpChecksum(p, hdr);
       const stored = p.tcpSum ?? good;
       s +=
@@ -443,6 +443,8 @@ export function tcpFlags(f: number): string {
 
 // ------------------------------------------------------------------ capture: the lab's packets as wire packets
 
+const NO_OPTIONS: TcpOption[] = [];
+
 /** Linux's window scale for the default tcp_rmem (6 MiB max): 7. */
 const WSCALE = 7;
 const TTL = 64;
@@ -460,15 +462,31 @@ export class WireMapper {
     private readonly mtu: number,
   ) {}
 
+  /** Hashes per 4-tuple and MACs per address, computed once (the capture sees every packet). */
+  private readonly hashes = new Map<string, number>();
+  private readonly macs = new Map<string, string>();
+  private hashed(kind: string, src: string, sp: number, dst: string, dp: number): number {
+    const key = `${kind}|${src}|${sp}|${dst}|${dp}`;
+    let h = this.hashes.get(key);
+    if (h === undefined) {
+      h = mix32(hashString(key) ^ this.lab.scenario.seed) >>> 0;
+      this.hashes.set(key, h);
+    }
+    return h;
+  }
   private isn(src: string, sp: number, dst: string, dp: number): number {
-    return mix32(hashString(`isn|${src}|${sp}|${dst}|${dp}`) ^ this.lab.scenario.seed) >>> 0;
+    return this.hashed('isn', src, sp, dst, dp);
   }
   private tsval(src: string, sp: number, dst: string, dp: number, ns: number): number {
-    const off = mix32(hashString(`tsoff|${src}|${sp}|${dst}|${dp}`) ^ this.lab.scenario.seed) >>> 0;
-    return (Math.floor(ns / 1e6) + off) >>> 0;
+    return (Math.floor(ns / 1e6) + this.hashed('tsoff', src, sp, dst, dp)) >>> 0;
   }
   private mac(ip: string): string {
-    return this.lab.resolve(ip)?.host.eth0.link().mac ?? '02:00:00:00:00:01';
+    let m = this.macs.get(ip);
+    if (m === undefined) {
+      m = this.lab.resolve(ip)?.host.eth0.link().mac ?? '02:00:00:00:00:01';
+      this.macs.set(ip, m);
+    }
+    return m;
   }
 
   /** The `count` wire packets of a batch, as seen at `atNs` going `tx` (sent by this host) or received. */
@@ -477,34 +495,39 @@ export class WireMapper {
     const wall = this.lab.wallClockStartS * 1e6 + Math.floor(atNs / 1000);
     const sec = Math.floor(wall / 1e6);
     const usec = wall - sec * 1e6;
-    const base: WirePacket = {
-      sec,
-      usec,
-      srcMac: this.mac(t.srcIp),
-      dstMac: this.mac(t.dstIp),
-      srcIp: t.srcIp,
-      dstIp: t.dstIp,
-      proto: t.proto === 'tcp' ? 6 : t.proto === 'udp' ? 17 : t.proto === 'icmp' ? 1 : 47,
-      ipLen: p.sizeBytes,
-      tos: p.tos,
-      ipId: 0,
-      mf: false,
-      fragOffset: 0,
-      ttl: TTL,
-      sport: t.srcPort,
-      dport: t.dstPort,
-      seq: 0,
-      ack: 0,
-      flags: 0,
-      win: 0,
-      options: [],
-      icmpType: 0,
-      icmpId: 0,
-      icmpSeq: 0,
-    };
+    const srcMac = this.mac(t.srcIp);
+    const dstMac = this.mac(t.dstIp);
+    const proto = t.proto === 'tcp' ? 6 : t.proto === 'udp' ? 17 : t.proto === 'icmp' ? 1 : 47;
     const fid = p.flow.id;
     for (let k = 0; k < p.count; k++) {
-      const w: WirePacket = { ...base };
+      // an object literal with every field (one shape, no spread: the capture sees every packet)
+      const w: WirePacket = {
+        sec,
+        usec,
+        srcMac,
+        dstMac,
+        srcIp: t.srcIp,
+        dstIp: t.dstIp,
+        proto,
+        ipLen: p.sizeBytes,
+        tos: p.tos,
+        ipId: 0,
+        mf: false,
+        fragOffset: 0,
+        ttl: TTL,
+        sport: t.srcPort,
+        dport: t.dstPort,
+        seq: 0,
+        ack: 0,
+        flags: 0,
+        win: 0,
+        options: NO_OPTIONS,
+        df: true,
+        tcpSum: undefined,
+        icmpType: 0,
+        icmpId: 0,
+        icmpSeq: 0,
+      };
       let id = this.ipIds.get(fid);
       if (id === undefined)
         id =
@@ -547,10 +570,27 @@ export class WireMapper {
     }
   }
 
+  /** Per flow: ISNs and TS offsets of both directions, and the keys of ts_recent (computed once). */
+  private readonly flowConst = new Map<
+    number,
+    { mine: number; theirs: number; offMine: number; offTheirs: number; ckey: string; rkey: string }
+  >();
+
   private tcp(p: Packet, k: number, w: WirePacket, atNs: number, tx: boolean): void {
     const t = p.flow.tuple;
-    const mine = this.isn(t.srcIp, t.srcPort, t.dstIp, t.dstPort);
-    const theirs = this.isn(t.dstIp, t.dstPort, t.srcIp, t.srcPort);
+    let fc = this.flowConst.get(p.flow.id);
+    if (!fc) {
+      fc = {
+        mine: this.isn(t.srcIp, t.srcPort, t.dstIp, t.dstPort),
+        theirs: this.isn(t.dstIp, t.dstPort, t.srcIp, t.srcPort),
+        offMine: this.hashed('tsoff', t.srcIp, t.srcPort, t.dstIp, t.dstPort),
+        offTheirs: this.hashed('tsoff', t.dstIp, t.dstPort, t.srcIp, t.srcPort),
+        ckey: `${t.srcIp}.${t.srcPort}>${t.dstIp}.${t.dstPort}`,
+        rkey: `${t.dstIp}.${t.dstPort}>${t.srcIp}.${t.srcPort}`,
+      };
+      this.flowConst.set(p.flow.id, fc);
+    }
+    const { mine, theirs } = fc;
     const syn = (p.flags & TCP_FLAG_SYN) !== 0;
     const seq = p.seq + k * p.payloadBytes;
     w.seq = syn ? mine : (mine + 1 + seq) >>> 0;
@@ -564,16 +604,14 @@ export class WireMapper {
     if ((p.flags & TCP_FLAG_PSH || (p.payloadBytes > 0 && k === p.count - 1)) && p.payloadBytes > 0)
       f |= TH.PUSH;
     w.flags = f;
-    const val = this.tsval(t.srcIp, t.srcPort, t.dstIp, t.dstPort, tx ? atNs : p.sentAtNs);
-    const ckey = `${t.srcIp}.${t.srcPort}>${t.dstIp}.${t.dstPort}`;
-    const rkey = `${t.dstIp}.${t.dstPort}>${t.srcIp}.${t.srcPort}`;
+    const val = (Math.floor((tx ? atNs : p.sentAtNs) / 1e6) + fc.offMine) >>> 0;
     // ecr: the newest TS val the sender had from its peer (0 on a SYN)
     const ecr =
       syn && !(p.flags & TCP_FLAG_ACK)
         ? 0
-        : (this.tsRecent.get(rkey) ??
-          this.tsval(t.dstIp, t.dstPort, t.srcIp, t.srcPort, Math.max(0, p.sentAtNs - 1)));
-    this.tsRecent.set(ckey, val);
+        : (this.tsRecent.get(fc.rkey) ??
+          (Math.floor(Math.max(0, p.sentAtNs - 1) / 1e6) + fc.offTheirs) >>> 0);
+    this.tsRecent.set(fc.ckey, val);
     if (syn) {
       // tcp_select_initial_window: the unscaled SYN window, a whole number of MSS
       const mss = this.mtu - 40;
