@@ -46,9 +46,13 @@ export const SPEED_KEY_NOTCHES: Readonly<Record<string, number>> = {
   PageDown: -3,
 };
 
-/** What the speed reads: "auto · 24 µs/s", "auto · jumping to the next packet", "2 ms/s". */
-export function speedLabel(mode: SpeedMode, phase: AutoPhase, nsPerS: number): string {
+/**
+ * What the speed reads: "auto · 24 µs/s", "auto · jumping to the next packet", "2 ms/s"; paused,
+ * auto says only "auto" (it chooses again when the lab plays).
+ */
+export function speedLabel(mode: SpeedMode, phase: AutoPhase, nsPerS: number, playing = true): string {
   if (mode !== 'auto') return formatSpeed(nsPerS);
+  if (!playing) return 'auto';
   if (phase === 'skip') return 'auto · jumping to the next packet';
   if (phase === 'quiet') return `auto · ${formatSpeed(nsPerS)} (nothing running)`;
   return `auto · ${formatSpeed(nsPerS)}`;
@@ -80,7 +84,7 @@ export function TimeControls() {
   const speed = useApp((s) => s.playback.speedNsPerS);
   const speedMode = useApp((s) => s.playback.speedMode);
   const autoPhase = useApp((s) => s.playback.autoPhase);
-  const speedText = speedLabel(speedMode, autoPhase, speed);
+  const speedText = speedLabel(speedMode, autoPhase, speed, playing);
   const nowNs = useApp((s) => s.playback.nowNs);
   const lagging = useApp((s) => s.playback.lagging);
   const step = useApp((s) => s.playback.step);

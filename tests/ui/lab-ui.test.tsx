@@ -288,7 +288,9 @@ describe('the Speed slider', () => {
     const slider = () => el.querySelector<HTMLInputElement>('input[aria-label="Speed"]')!;
     expect(auto.textContent).toBe('Auto');
     expect(auto.getAttribute('aria-pressed')).toBe('true');
-    act(() => patch(store, 'playback', { autoPhase: 'packets', speedNsPerS: 24_000 }));
+    // paused, auto chooses nothing yet
+    expect(out()).toBe('auto');
+    act(() => patch(store, 'playback', { playing: true, autoPhase: 'packets', speedNsPerS: 24_000 }));
     expect(out()).toBe('auto · 24 µs/s');
     expect(slider().getAttribute('aria-valuetext')).toBe('auto · 24 µs/s');
     act(() => patch(store, 'playback', { autoPhase: 'skip' }));
