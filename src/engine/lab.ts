@@ -173,6 +173,7 @@ export class Lab {
           srdPlacement: scenario.placement !== 'internet',
           fabricOneWayNs: this.fabricDelayNs,
           srdFlowLimitBps: Math.min(PER_FLOW_LIMIT_GBPS.enaExpress.value, peakGbps) * 1e9,
+          txFetchGate: spec.hypervisor.value === 'nitro' && this.params.nitroPpsHoldsTxFetch !== 0,
         },
         this.params,
         this.drops,
@@ -261,6 +262,8 @@ export class Lab {
       inst.backend = null;
       nitro.ingressLeftByHost = false;
       eth0.toNitro = (p) => nitro.egress(p);
+      eth0.txGate = nitro.cfg.txFetchGate === true ? nitro.txGate : null;
+      nitro.onTxGranted = (q) => eth0.txGranted(q);
       nitro.txComplete = (p, n) => eth0.completeTx(p, n);
       nitro.toHost = (p) => eth0.receiveAt(p, this.sched.now + delay);
       return;
@@ -277,6 +280,7 @@ export class Lab {
     inst.backend = nb;
     nitro.ingressLeftByHost = true;
     eth0.toNitro = (p) => nb.fromGuest(p);
+    eth0.txGate = null;
     nb.onTxServed = (p, n) => eth0.completeTx(p, n);
     nb.toVpc = (p) => nitro.egressEntered(p);
     // netback completes the guest's TX when it has copied the packet, not the VPC layer

@@ -155,6 +155,13 @@ export const MODEL_PARAMS = {
     'STRESSGRID (m5.metal: a 2.2 Mpps budget shared by inbound and outbound; a UDP echo server peaks at ≈ 1 M echoes/s with idgm/s ≈ odgm/s); AWS-ENAPERF ("bidirectional PPS")',
     "Share of the instance PPS allowance each direction is assured; a direction may borrow the rest of the shared budget while the other leaves it unused (an HTB class borrowing from its parent: a batch passes when its direction's share or the shared bucket holds tokens, and is charged to both). So one direction alone gets the whole allowance, and two saturated directions get half each: an echo server flooded inbound still sends its replies (in ≈ out ≈ 1.1 Mpps on m5.metal, as STRESSGRID saw). AWS does not describe the arbitration; 0.5 is the even split STRESSGRID's echo test shows. 0 = no assured share: the directions take the shared budget first come, first served (the lab's earlier design, under which a flooded echo server admitted the whole budget inbound and dropped its replies).",
   ),
+  nitroPpsHoldsTxFetch: p(
+    1,
+    '1 = yes, 0 = no',
+    'assumed',
+    'REINVENT "Opportunistic Allocation: Cycle Time Allotted for Each Nitro Processor, Instance = Percent of Cycle Time" (with pps_allowance_exceeded); TOONK (c5n.18xlarge DPDK pktgen: TX ≈ 8.5 Mpps at the sender from 12 queues on); AWS-ENAPERF ("queued or dropped")',
+    "Whether the egress PPS allowance is the card's packet-processing budget, gating the ENA device's fetch from the TX rings (1), or a shaper after the TX completion like the bandwidth allowances (0, the lab's earlier design). With 1 the excess waits in the TX rings and backs up into the sender, whose own TX counters then plateau at the allowance: dpdk-testpmd txonly on c5n.18xlarge reports ≈ 8.5 Mpps from 12 queues on, as TOONK measured at the sender (with 0 it reported 12, 16, 32 Mpps sent while only the receiver saw the ceiling). The bandwidth allowances stay after the completion: NET402's UDP sender reports 26 Gbps on a 12.5 Gbps instance, which back-pressure from a bandwidth gate would not allow (its socket's send buffer would hold it). Ingress stays a shaper (queue, then drop). Only on Nitro hosts.",
+  ),
   ppsBucketNs: p(
     1_000_000,
     'ns of allowance',

@@ -79,7 +79,7 @@ export const PRESETS: readonly Preset[] = [
     id: 'exp6',
     title: 'Exp 6 · dpdk-testpmd, 64-byte packets',
     summary:
-      'Kernel bypass: about 1 Mpps per TX queue until the instance’s PPS allowance (≈8.5 Mpps) is the knee.',
+      'Kernel bypass: about 1 Mpps per TX queue until the instance’s PPS allowance (≈8.5 Mpps) is the knee; past it the sender’s own TX count stops there too (the rest waits in its TX rings and testpmd drops it).',
     scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c5n.18xlarge') },
     commands: [
       'server: dpdk-testpmd -l 0-32 -- --forward-mode=rxonly --rxq=32 --txq=32 --nb-cores=32 &',

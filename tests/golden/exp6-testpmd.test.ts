@@ -77,11 +77,14 @@ describe('exp 6: dpdk-testpmd on a c5n.18xlarge pair', () => {
     expect(at(8).deliveredMpps).toBeLessThan(8.5 * 0.97);
     expect(at(16).deliveredMpps / at(12).deliveredMpps).toBeGreaterThan(0.97);
     expect(at(32).deliveredMpps / at(12).deliveredMpps).toBeGreaterThan(0.97);
-    // the sender's ENA queues keep fetching ~1 Mpps each; the Nitro card shapes the rest
-    for (const r of rows) expect(within(r.sentMpps, r.n, 0.05)).toBe(true);
+    // the ceiling is visible at the sender, as TOONK measured it (TX ≈ 8.5 Mpps from 12 queues on): the
+    // card fetches no faster than its PPS budget (nitroPpsHoldsTxFetch), the rest waits in the TX rings
+    // and testpmd counts what tx_burst could not place as TX-dropped
+    for (const n of [1, 2, 4, 8]) expect(within(at(n).sentMpps, n, 0.05)).toBe(true);
+    for (const n of [12, 16, 32]) expect(within(at(n).sentMpps, 8.5, 0.05)).toBe(true);
+    for (const r of rows) expect(within(r.deliveredMpps, r.sentMpps, 0.02)).toBe(true);
     for (const n of [1, 2, 4, 8]) expect(at(n).ppsExceeded).toBe(0);
     for (const n of [12, 16, 32]) expect(at(n).ppsExceeded).toBeGreaterThan(0);
-    expect(at(32).ppsExceeded).toBeGreaterThan(at(12).ppsExceeded);
     summary.push(
       '## Sweep (64-B packets)',
       '| TX queues | sender TX-packets rate (Mpps) | delivered (Mpps) | sender pps_allowance_exceeded |',
@@ -122,6 +125,7 @@ describe('exp 6: dpdk-testpmd on a c5n.18xlarge pair', () => {
     summary.push(
       '## Why the figures last moved',
       '- Issue 13: each direction of the PPS allowance is assured half of it and borrows the rest (nitroPpsAssuredShare); a txonly sender alone borrows all of it, through two buckets instead of one: at 32 queues 8.668 → 8.663 Mpps delivered.',
+      "- Issue 13: then the egress PPS allowance became the card's processing budget, holding the ENA TX fetch (nitroPpsHoldsTxFetch; was a shaper after the completion): the sender's TX-packets rate at 12 / 16 / 32 queues 12.000 / 16.000 / 32.000 → 8.541 Mpps, the ceiling seen at the sender as TOONK measured it; pps_allowance_exceeded counts the packets held in the TX rings (2.37 / 3.18 / 6.39 M → 1.68 / 1.69 / 1.70 M); delivered 8.600 / 8.622 / 8.702 (the receiver also counts what the full rings, 1,024 packets per queue, still held when testpmd stopped).",
       '',
     );
     const path = join(__dirname, 'exp6-testpmd.summary.md');

@@ -206,6 +206,12 @@ export class EnaDevice implements EnaDeviceView {
   onRx: (d: RxDelivery, vcpu: Vcpu) => void = () => {};
   /** Where fetched TX packets go (the Nitro card). */
   toNitro: (p: Packet) => void = () => {};
+  /**
+   * The card's processing budget for this instance's TX (the egress PPS allowance, set by the lab on
+   * Nitro): asked before each fetch; false = not now, the card calls txGranted(q) when it may go.
+   * Null: no gate.
+   */
+  txGate: ((q: number, p: Packet) => boolean) | null = null;
   /** A packet landed in an RX queue owned by a poll-mode driver (the PMD schedules its next poll). */
   onPolledRx: (q: number) => void = () => {};
   /** Nitro counters for ethtool -S (set by the host). */
@@ -300,7 +306,24 @@ export class EnaDevice implements EnaDeviceView {
     }
     t.deviceBusy = true;
     const p = t.ring.peek();
+    if (this.txGate !== null && !this.txGate(q, p)) return; // the card calls txGranted(q)
     this.sched.after(p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs), this.fetchedFns[q]!, p);
+  }
+
+  /**
+   * The card lets TX queue q fetch its next batch (after txGate said not now). Returns the packets it
+   * will fetch (0: the ring was emptied meanwhile, e.g. by a reset).
+   */
+  txGranted(q: number): number {
+    const t = this.tx[q];
+    if (t === undefined || t.ring.length === 0) {
+      if (t !== undefined) t.deviceBusy = false;
+      return 0;
+    }
+    t.deviceBusy = true;
+    const p = t.ring.peek();
+    this.sched.after(p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs), this.fetchedFns[q]!, p);
+    return p.count;
   }
 
   private fetchedFns: Array<(arg: unknown) => void> = [];

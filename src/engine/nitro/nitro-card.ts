@@ -41,7 +41,7 @@ import {
   reverseTuple,
   tupleKey,
 } from './flow-table';
-import { type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
+import { bucketReadyAt, chargeBucket, type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
 
 export interface NitroConfig {
   hostName: string;
@@ -70,6 +70,12 @@ export interface NitroConfig {
   fabricOneWayNs?: number;
   /** Per-flow limit of an SRD flow (25 Gbps, capped by the instance). */
   srdFlowLimitBps?: number;
+  /**
+   * The egress PPS allowance is the card's processing budget for this instance's TX: it gates the
+   * ENA device's fetch from the TX rings (txGate) instead of shaping after the completion. Nitro
+   * hosts with MODEL_PARAMS.nitroPpsHoldsTxFetch; default off.
+   */
+  txFetchGate?: boolean;
 }
 
 /** Flow-setup counters of one card (lab-only: AWS exposes none). */
@@ -277,7 +283,7 @@ export class NitroCard {
     const cardOut = this.cardOutStage;
     this.egressStage = new ShaperStage(
       sched,
-      [this.bwOutB, this.ppsOut],
+      cfg.txFetchGate === true ? [this.bwOutB] : [this.bwOutB, this.ppsOut],
       qNs,
       qMin,
       cardOut ? (p) => cardOut.offer(p) : (p) => this.toFabricSrd(p),
@@ -335,6 +341,84 @@ export class NitroCard {
       params.nitroFlowQuantumBytes,
       params.nitroShaperFairBufferShare !== 0,
     );
+  }
+
+  // ---------------------------------------------------------------- TX fetch gate (egress PPS)
+  /**
+   * The ENA device's TX queues waiting for the egress PPS allowance, in the order they asked. NET402
+   * ("Opportunistic Allocation": each Nitro processor allots the instance a percent of its cycle
+   * time; pps_allowance_exceeded) makes the PPS allowance the card's packet-processing budget: when
+   * it is spent the card fetches no more descriptors, so the excess waits in the TX rings and backs
+   * up into the sender (DPDK's tx_burst finds the ring full; the kernel's qdisc holds it), and the
+   * sender's own TX counters plateau at the allowance, as TOONK measured (≈ 8.5 Mpps TX on
+   * c5n.18xlarge from 12 queues on). Packets held so are counted in pps_allowance_exceeded ("queued").
+   */
+  private readonly txWaiting: number[] = [];
+  /**
+   * Fair sharing of the budget between the TX queues in packets, whatever their batch sizes
+   * (start-time fair queueing): a queue's virtual finish time grows by the packets it is granted;
+   * the waiting queue with the smallest start time max(finish, now's virtual time) goes first.
+   */
+  private readonly txFinish: number[] = [];
+  private txVirtual = 0;
+  private txWakeAt = Number.POSITIVE_INFINITY;
+  /** The device: let TX queue q fetch its next batch now; returns its packets (0: nothing left). */
+  onTxGranted: (q: number) => number = () => 0;
+
+  /** Set as the device's txGate when cfg.txFetchGate: may TX queue q fetch batch p now? */
+  readonly txGate = (q: number, p: Packet): boolean => {
+    const now = this.sched.now;
+    if (this.txWaiting.length === 0 && bucketReadyAt(this.ppsOut, now) === now) {
+      this.txGrantedCount(q, p.count);
+      chargeBucket(this.ppsOut, p.count, now);
+      return true;
+    }
+    this.ppsOut.exceeded += p.count;
+    this.txWaiting.push(q);
+    this.armTxWake(bucketReadyAt(this.ppsOut, now));
+    return false;
+  };
+
+  private txGrantedCount(q: number, n: number): void {
+    const start = Math.max(this.txFinish[q] ?? 0, this.txVirtual);
+    this.txVirtual = start;
+    this.txFinish[q] = start + n;
+  }
+
+  private readonly txWake = (): void => {
+    this.txWakeAt = Number.POSITIVE_INFINITY;
+    const now = this.sched.now;
+    const w = this.txWaiting;
+    while (w.length > 0) {
+      const at = bucketReadyAt(this.ppsOut, now);
+      if (at > now) {
+        this.armTxWake(at);
+        return;
+      }
+      let best = 0;
+      let bestStart = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < w.length; i++) {
+        const start = Math.max(this.txFinish[w[i]!] ?? 0, this.txVirtual);
+        if (start < bestStart) {
+          bestStart = start;
+          best = i;
+        }
+      }
+      const q = w[best]!;
+      w.splice(best, 1);
+      const n = this.onTxGranted(q);
+      if (n > 0) {
+        this.txGrantedCount(q, n);
+        chargeBucket(this.ppsOut, n, now);
+      }
+    }
+  };
+
+  private armTxWake(at: number): void {
+    if (at < this.txWakeAt) {
+      this.txWakeAt = at;
+      this.sched.at(at, this.txWake);
+    }
   }
 
   // ---------------------------------------------------------------- link-local services

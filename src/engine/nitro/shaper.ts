@@ -52,12 +52,23 @@ export function shaperBucket(
 }
 
 /** Earliest time ≥ now at which `b` lets a batch pass (its assured share or the shared bucket). */
-function bucketReadyAt(b: ShaperBucket, now: number): number {
+export function bucketReadyAt(b: ShaperBucket, now: number): number {
   const at = b.bucket.readyAtNs(now);
   const a = b.assured;
   if (a === null || at === now) return at;
   const own = a.readyAtNs(now);
   return own < at ? own : at;
+}
+
+/** Charge `cost` tokens to `b` (and to its assured share, whose debt stays within its depth). */
+export function chargeBucket(b: ShaperBucket, cost: number, now: number): void {
+  b.bucket.charge(cost);
+  const a = b.assured;
+  if (a !== null) {
+    a.refill(now);
+    a.charge(cost);
+    if (a.tokens < -a.depth) a.tokens = -a.depth;
+  }
 }
 
 interface FlowQueue {
@@ -234,14 +245,7 @@ export class ShaperStage {
     const buckets = this.buckets;
     for (let i = 0; i < buckets.length; i++) {
       const b = buckets[i]!;
-      const cost = (b.costFixed + b.costPerByte * p.sizeBytes) * p.count;
-      b.bucket.charge(cost);
-      const a = b.assured;
-      if (a !== null) {
-        a.refill(now);
-        a.charge(cost);
-        if (a.tokens < -a.depth) a.tokens = -a.depth;
-      }
+      chargeBucket(b, (b.costFixed + b.costPerByte * p.sizeBytes) * p.count, now);
       if (b.onCharge !== undefined) b.onCharge(p, now);
     }
     this.passedPackets += p.count;
