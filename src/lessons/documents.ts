@@ -13,6 +13,7 @@ import { packetJourney } from './catalog/packet-journey';
 import { enaExpress, perFlowLimits } from './catalog/per-flow-limits';
 import { ppsLimits } from './catalog/pps-limits';
 import type { LessonInput } from './schema';
+import { xenToNitro } from './catalog/xen-to-nitro';
 
 export const LESSON_DOCUMENTS: readonly LessonInput[] = [
   packetJourney,
@@ -25,5 +26,6 @@ export const LESSON_DOCUMENTS: readonly LessonInput[] = [
   ppsLimits,
   conntrack,
   tunnels,
+  xenToNitro,
   actionPlan,
 ];

@@ -2,7 +2,7 @@
 import { describe, it } from 'vitest';
 import { checkMistakes, FINISHED, walkSolutions } from './walk';
 
-const IDS = ['burst-baseline', 'action-plan'];
+const IDS = ['burst-baseline', 'action-plan', 'xen-to-nitro'];
 
 describe.each(FINISHED.filter((l) => IDS.includes(l.id)).map((l) => [l.id, l] as const))(
   'lesson %s',
