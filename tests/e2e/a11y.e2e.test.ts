@@ -257,7 +257,7 @@ describe('accessibility in Chromium', () => {
 
 describe('accessibility where space is short', () => {
   for (const scheme of ['light', 'dark'] as const)
-    it(`axe finds no serious or critical violation in the compact embed and on a phone (${scheme})`, async () => {
+    it(`axe finds no serious or critical violation in the compact embed (${scheme})`, async () => {
       const problems: string[] = [];
       // the compact embed (path, the rate chart, the commands), before and after a command
       const embed = await browser.newPage({
@@ -283,8 +283,13 @@ describe('accessibility where space is short', () => {
       await embed.getByRole('alert').filter({ hasText: 'This link was opened with' }).waitFor();
       problems.push(...(await axe(embed, 'embed with unknown values: the notice')));
       await embed.close();
+      expect(problems).toEqual([]);
+    }, 120_000);
 
-      // a phone: the welcome, then a run paused mid-way
+  for (const scheme of ['light', 'dark'] as const)
+    it(`axe finds no serious or critical violation on a phone (${scheme})`, async () => {
+      const problems: string[] = [];
+      // the welcome, then a run paused mid-way
       const phone = await browser.newPage({
         viewport: { width: 390, height: 844 },
         colorScheme: scheme,
@@ -297,6 +302,8 @@ describe('accessibility where space is short', () => {
       );
       problems.push(...(await axe(phone, 'phone, welcome open')));
       await phone.getByRole('button', { name: 'Got it' }).click();
+      // real time, not auto (which would show the packets at a few µs/s: the first second takes minutes)
+      await phone.getByRole('button', { name: 'Auto', pressed: true }).click();
       const cmd = phone.getByRole('textbox', { name: 'Command' });
       await cmd.fill('iperf3 -c server -t 5 -P 2');
       await cmd.press('Enter');
@@ -309,5 +316,5 @@ describe('accessibility where space is short', () => {
       problems.push(...(await axe(phone, 'phone, iperf3 paused mid-run')));
       await phone.close();
       expect(problems).toEqual([]);
-    });
+    }, 120_000);
 });

@@ -171,6 +171,8 @@ describe('a phone (390×844)', () => {
 
     // the tabs under the terminal take their content's height (the guide's suggestions, the lessons)
     expect((await p.getByRole('tabpanel', { name: 'Guide' }).boundingBox())!.height).toBeGreaterThan(200);
+    // real time, not auto (which shows the packets at a few µs/s while the path is in view)
+    await p.getByRole('button', { name: 'Auto', pressed: true }).click();
     await cmd.fill('iperf3 -c server -t 5 -P 2');
     await cmd.press('Enter');
     await p
