@@ -175,6 +175,10 @@ describe('the path view draws what is there', () => {
     expect(vf.stages.every((s) => !/Nitro/.test(s.label))).toBe(true);
     expect(vf.queues).toBe(2);
     expect(layoutOf(pair('c4.8xlarge', undefined)).instances[0]!.hostLayerLabel).toMatch(/Nitro v1/);
+    // the stage inspector names the stage as the picture does
+    expect(new PathRecorder(pair('c3.8xlarge', false)).inspectStage(1, 'nitro_ingress', 0)?.label).toBe(
+      'dom0 netback · ingress',
+    );
     const nitro = layoutOf(pair('c7i.large', undefined)).instances[0]!;
     expect(nitro.hostLayerLabel).toBe('Nitro card');
     expect(nitro.stages.find((s) => s.name === 'nitro_egress')!.label).toBe('Nitro card · egress');

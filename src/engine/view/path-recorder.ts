@@ -596,6 +596,12 @@ export class PathRecorder implements ProbeSink {
 
   // ------------------------------------------------------------------ layout
 
+  /** A stage's name in the picture on this host (a Xen host has no Nitro card: see hostLayerNames). */
+  private labelOf(host: string, stage: ProbeStage): string {
+    const inst = this.lab.instance(host);
+    return (inst && hostLayerNames(inst).stage[stage]) ?? STAGE_LABEL[stage];
+  }
+
   layout(): PathLayout {
     const lab = this.lab;
     const instances: PathInstanceLayout[] = this.hostNames.map((name, index) =>
@@ -1062,7 +1068,7 @@ export class PathRecorder implements ProbeSink {
           const stage = PROBE_STAGES[lane.stage]!;
           visits.push({
             stage,
-            label: STAGE_LABEL[stage],
+            label: this.labelOf(this.hostNames[lane.host] ?? '?', stage),
             host: this.hostNames[lane.host] ?? '?',
             queue: lane.queue,
             enterNs: b.enterNs,
@@ -1161,7 +1167,7 @@ export class PathRecorder implements ProbeSink {
     }
     return {
       stage,
-      label: STAGE_LABEL[stage],
+      label: this.labelOf(host, stage),
       host,
       queue: lane.queue,
       enterNs,
@@ -1231,7 +1237,7 @@ export class PathRecorder implements ProbeSink {
     return {
       host: name,
       stage,
-      label: STAGE_LABEL[ps],
+      label: this.labelOf(name, ps),
       queue,
       params: this.stageParams(inst, ps, queue),
       state: this.stageState(inst, ps, queue, lane),

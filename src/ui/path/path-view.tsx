@@ -264,6 +264,13 @@ export function PathView(props: PathViewProps) {
         As NET402 draws it: packets go <strong>down</strong> the sender (socket → qdisc → TX ring → Nitro
         card), <strong>across</strong> the VPC fabric, <strong>up</strong> the receiver (Nitro card → RX ring
         → NAPI on a vCPU → socket). Dots are batches; bars are queues.
+        {layout?.instances.some((i) => i.path !== undefined && i.path !== 'nitro') && (
+          <>
+            {' '}
+            A Xen instance has no Nitro card: its bottom box is what carries its packets there (dom0&apos;s
+            netback, an Intel 82599 VF, or the first ENA).
+          </>
+        )}
       </p>
       <canvas
         ref={canvasRef}
