@@ -47,6 +47,8 @@ export class InteractiveSession {
   private readonly all: OutputChunk[] = [];
   /** Characters of the foreground job's stdout already emitted through `progress()`. */
   private streamed = 0;
+  /** The job Ctrl-C was pressed for (a job killed by SIGINT gets bash's newline after the ^C). */
+  private interruptedJob: unknown = null;
   /** The foreground job whose stderr lead (Job.lead) was shown, and its length. */
   private leadJob: unknown = null;
   private leadLen = 0;
@@ -102,6 +104,9 @@ export class InteractiveSession {
     this.streamed = 0;
     this.emitRecords(started.records);
     this.showLead();
+    // what the tool printed as it started (iperf3's "Connecting to host …", watch's first screen)
+    // shows at once: the submit instant is in the log, so a replay polls here too
+    this.pollProgress(true);
     return true;
   }
 
@@ -112,6 +117,7 @@ export class InteractiveSession {
     this.log.push({ atNs: this.lab.nowNs, kind: 'interrupt' });
     // bash echoes ^C where the cursor is; the tool then prints its own interrupted report
     this.emit(fg.host, 'stdout', '^C');
+    this.interruptedJob = fg.job;
     this.session.interrupt();
     return true;
   }
@@ -163,12 +169,12 @@ export class InteractiveSession {
     if (lead) this.emit(fg.host, 'stderr', lead);
   }
 
-  private pollProgress(): void {
+  private pollProgress(atSubmit = false): void {
     this.showLead();
     const fg = this.session.foreground;
     if (!fg?.job.progress) return;
-    // only at checkpoints, so replay emits the same chunks at the same instants
-    if (!this.session.atCheckpoint) return;
+    // only at checkpoints (or the submit instant), so replay emits the same chunks at the same instants
+    if (!atSubmit && !this.session.atCheckpoint) return;
     const text = fg.job.progress();
     if (text.length > this.streamed) {
       this.emit(fg.host, 'stdout', text.slice(this.streamed));
@@ -194,6 +200,15 @@ export class InteractiveSession {
       } else if (r.stderrLead && stderr.startsWith(r.stderrLead)) {
         this.emit(r.host, 'stderr', r.stderrLead);
         stderr = stderr.slice(r.stderrLead.length);
+      }
+      if (
+        r.foreground &&
+        this.interruptedJob !== null &&
+        this.session.foreground?.job !== this.interruptedJob
+      ) {
+        // a job killed by SIGINT (status 130, it printed nothing more): bash moves to a new line
+        if (r.exitCode === 130 && rest === '' && stderr === '') rest = '\n';
+        this.interruptedJob = null;
       }
       if (rest) this.emit(r.host, 'stdout', rest);
       if (stderr) this.emit(r.host, 'stderr', stderr);

@@ -148,7 +148,7 @@ describe('watch', () => {
     const screens = out.split('\x1b[H\x1b[2J\x1b[3J').slice(1);
     expect(screens).toHaveLength(3);
     expect(screens[2]).toBe(
-      `Every 1.0s: ethtool -S eth0 | grep -c allowance${' '.repeat(80 - 47 - 32)}client: Mon Dec  2 17:00:02 2024\n\n6\n^C`,
+      `Every 1.0s: ethtool -S eth0 | grep -c allowance${' '.repeat(80 - 47 - 32)}client: Mon Dec  2 17:00:02 2024\n\n6\n^C\n`,
     );
     const s = session();
     expect(s.run('watch -n 1 sleep 2')[0]!.stderr).toMatch(/only commands that end at once/);

@@ -116,7 +116,7 @@ describe('lists', () => {
         .filter((c) => c.stream !== 'input')
         .map((c) => c.text)
         .join(''),
-    ).toBe('^C');
+    ).toBe('^C\n'); // bash's newline after a job killed by SIGINT
   });
 
   it('a background list and a foreground command on one line', () => {

@@ -94,6 +94,8 @@ export function runWatch(
     // the next refresh (the session waits for it even in an idle lab)
     deadlineNs: () => (stopped ? lab.nowNs : Math.min(next, capNs)),
     interrupt: () => {
+      // watch ends curses on SIGINT: the cursor goes to a new line under the screen
+      if (!stopped) out += '\n';
       stopped = true;
     },
     progress: () => out,
