@@ -190,26 +190,36 @@ export function createLabController(
       : Math.round(client.simTimeNs + speed * Math.max(dtS, 1 / 240));
     if (toNs <= client.simTimeNs) return;
     const t0 = performance.now();
-    let chain = false;
+    let chained: Promise<void> | null = null;
     try {
       // above this speed the path cannot be followed by eye: fast-forward without batch detail
       const detail = speed <= PATH_DETAIL_MAX_SPEED;
       // at most ~500 samples per frame: 1 ms up to 30 s/s, coarser beyond (a 600 s run keeps ≤ 10^5 rows)
       const sampleStepNs = Math.max(1e6, Math.ceil(speed / 60 / 500 / 1e6) * 1e6);
-      const f = await client.advance(toNs, budget, undefined, {
-        pathDetail: detail,
-        sampleStepNs,
-        ...(skipIdle ? { skipIdle: true } : {}),
-      });
-      if (!f) return;
-      const took = performance.now() - t0;
-      const lagging = !f.reached && !skipIdle;
-      // model-bound, the next request goes at once (below): longer requests, fewer round trips
-      const [lo, hi] = lagging ? LAGGING_REQUEST_MS : FRAME_REQUEST_MS;
-      budget = Math.max(
-        MIN_BUDGET,
-        Math.min(MAX_BUDGET, Math.round(budget * (took > hi ? 0.7 : took < lo ? 1.3 : 1))),
+      let lagging = false;
+      const f = await client.advance(
+        toNs,
+        budget,
+        undefined,
+        { pathDetail: detail, sampleStepNs, ...(skipIdle ? { skipIdle: true } : {}) },
+        (ans) => {
+          const took = performance.now() - t0;
+          lagging = !ans.reached && !skipIdle;
+          // model-bound, the next request goes at once: longer requests, fewer round trips
+          const [lo, hi] = lagging ? LAGGING_REQUEST_MS : FRAME_REQUEST_MS;
+          budget = Math.max(
+            MIN_BUDGET,
+            Math.min(MAX_BUDGET, Math.round(budget * (took > hi ? 0.7 : took < lo ? 1.3 : 1))),
+          );
+          // the worker goes on with the next request while this thread applies and paints this
+          // frame, instead of idling until the next animation frame (at the top speed that wait
+          // and the frame's rendering were most of the wall time of a long run)
+          const ending = autoPlayed && ans.foreground === null && ans.backgroundCount === 0;
+          if (lagging && !ending && !stopped && store.getState().playback.playing)
+            chained = pump(performance.now());
+        },
       );
+      if (!f) return;
       if (lagging !== st.playback.lagging) set('playback', { lagging });
       const layout = store.getState().pathLayout;
       if (layout && f.path.revision !== layout.revision && !layoutPending) {
@@ -225,14 +235,10 @@ export function createLabController(
         autoPlayed = false;
         set('playback', { playing: false });
       }
-      chain = lagging && store.getState().playback.playing;
     } catch {
       // a failed request is reported by onRestart/onError; the pump carries on
     }
-    // model-bound (the frame ran out of its event budget before its instant): the worker goes on at
-    // once, while this thread paints, instead of idling until the next animation frame (at the top
-    // speed that wait was a third of the wall time of a long run)
-    if (chain && !stopped) await pump(performance.now());
+    if (chained) await chained;
   }
 
   /** Rows of samples a run-to keeps at most (as the pump: ≤ 10^5 rows for a 600 s run). */

@@ -138,10 +138,16 @@ export class SimClient {
     toNs: number,
     maxEvents: number,
     until?: RunUntil,
-    opts: { pathDetail?: boolean; sampleStepNs?: number; step?: StepTarget } = {},
+    opts: { pathDetail?: boolean; sampleStepNs?: number; step?: StepTarget; skipIdle?: boolean } = {},
+    /**
+     * Called with the frame as soon as the worker answered and the request slot is free, before the
+     * frame is applied (`onFrame`): a model-bound pump sends its next request from here, so the
+     * worker computes it while this thread applies and paints this one.
+     */
+    onAnswer?: (f: Frame) => void,
   ): Promise<Frame | null> {
     if (this.busy || !this.handle) return null;
-    return this.run(async () => {
+    const f = await this.run(async () => {
       const req: AdvanceRequest = { toNs, maxEvents, ...opts };
       if (until) req.until = until;
       const reuse = this.spare;
@@ -159,14 +165,17 @@ export class SimClient {
       this.nowNs = f.nowNs;
       this.furthest = f.furthestNs;
       this.deliveredChunks += f.terminal.length;
-      this.opts.onFrame?.(f);
-      // samples are copied by onFrame: their buffers go back at once; the path frame stays on
-      // screen (hit-testing reads it) until the next one replaces it
-      this.spare = f.buffers;
-      this.sparePath = this.shownPath;
-      this.shownPath = f.path;
       return f;
     });
+    // a request sent from onAnswer goes without this frame's buffers (they are not copied yet)
+    onAnswer?.(f);
+    this.opts.onFrame?.(f);
+    // samples are copied by onFrame: their buffers go back with the next request; the path frame
+    // stays on screen (hit-testing reads it) until the next one replaces it
+    this.spare = f.buffers;
+    this.sparePath = this.shownPath;
+    this.shownPath = f.path;
+    return f;
   }
 
   /**

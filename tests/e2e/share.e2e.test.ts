@@ -17,7 +17,7 @@ import { DEFAULT_PRESET_ID, PRESETS } from '../../src/scenario/presets';
 import { shareHash } from '../../src/share/app-link';
 import { decodeShareLink } from '../../src/share/codec';
 import { base64urlEncode, deflate } from '../../src/share/compress';
-import { labReady, launchChromium, watchProblems } from './browser.mjs';
+import { labReady, launchChromium, playAt, watchProblems } from './browser.mjs';
 
 let browser: Browser;
 const problems: string[] = [];
@@ -362,6 +362,8 @@ async function openHost(named?: string): Promise<{ ctx: BrowserContext; page: Pa
   await lab.waitForFunction(
     () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
   );
+  // the host page's Play is waited for in simulated time: 1 s/s, not auto's packet-watching speed
+  await playAt(lab, 1e9);
   return { ctx, page, lab };
 }
 
