@@ -87,6 +87,13 @@ describe('the example host page at 1280×800', () => {
     await lab.getByRole('button', { name: 'iperf3 -c server -t 1 -l 9000 -P 1' }).click();
     await lab.getByTestId('embed-output').getByText('iperf Done.').waitFor({ timeout: 90_000 });
     await lab.locator('[data-chart="rate"]:not([data-empty])').waitFor({ timeout: 10_000 });
+    // and keeps drawing as the run goes on: the client's line covers the run, not its first frame
+    // (the chart that replaced the empty line was once left unobserved, so never redrawn)
+    await lab.waitForFunction(
+      () => (document.querySelector('[data-chart="rate"] svg path')?.getAttribute('d') ?? '').length > 500,
+      undefined,
+      { timeout: 10_000 },
+    );
     const after = await settledFrame(p, lab);
     expect(after.frame).toBeLessThanOrEqual(900);
     expect(Math.abs(after.frame - 2 - after.content)).toBeLessThanOrEqual(1);

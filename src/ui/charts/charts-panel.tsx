@@ -383,7 +383,18 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
 
   // charts scrolled out of view keep what they last drew: only those in view (or near) redraw
   // while the clock runs; one scrolled into view redraws at once with the latest series
-  const inView = useInView(ref, mounted);
+  // `only`: a chart with nothing to draw is a line of text until it has data
+  const emptyOnly = only
+    ? charts
+        .filter((def) =>
+          def.id === 'ladder'
+            ? !ladder?.strips.some((s) => s.peak !== null && s.peak.value > 0)
+            : !def.lines.some((l) => l.segs.some((s) => Number.isFinite(s.y))),
+        )
+        .map((def) => def.id)
+    : [];
+  // observed again when a chart's element is replaced (mounted, or its empty line swapped for it)
+  const inView = useInView(ref, `${mounted}|${emptyOnly.join(',')}`);
   const drawn = useRef(new Map<string, { def: ChartDef; x: typeof x; sig: unknown }>());
   const propsOf = (def: ChartDef) => {
     const sig = ENGINE_CHARTS.has(def.id)
@@ -454,10 +465,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
         )}
       </div>
       {charts.map((def, i) =>
-        only &&
-        (def.id === 'ladder'
-          ? !ladder?.strips.some((s) => s.peak !== null && s.peak.value > 0)
-          : !def.lines.some((l) => l.segs.some((s) => Number.isFinite(s.y)))) ? (
+        emptyOnly.includes(def.id) ? (
           <EmptyChart key={def.id} def={def} />
         ) : i >= mounted ? (
           <div key={def.id} className="chart-pending" aria-hidden="true" />
