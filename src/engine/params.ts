@@ -470,6 +470,13 @@ export const MODEL_PARAMS = {
     'none',
     'Receiver recvmsg syscall cost per datagram (plus copy).',
   ),
+  udpEchoLoopNs: p(
+    100,
+    'ns/datagram',
+    'assumed',
+    'none (STRESSGRID describes its C echo server, not its cost)',
+    "udp-echo's own work per datagram besides the recvfrom and sendto it makes (udpRecvmsgNs, udpSendmsgNs and the copies): the loop and the sender's address handed back. Small next to the syscalls; with it a udp-echo thread echoes about 150 k datagrams/s of 100 bytes, so m5.metal's 96 threads are far above the 1.1 M echoes/s its PPS allowance lets through, as STRESSGRID's server kept up (idgmerr/s stayed 0).",
+  ),
 } satisfies Record<string, Param>;
 
 export type ParamName = keyof typeof MODEL_PARAMS;

@@ -51,6 +51,7 @@ export const COMMANDS: readonly string[] = [
   'timeout',
   'true',
   'type',
+  'udp-echo',
   'uniq',
   'watch',
   'wc',

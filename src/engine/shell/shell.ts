@@ -10,6 +10,7 @@ import { runCurl } from './commands/curl';
 import { runDig } from './commands/dig';
 import { runDnsperf } from './commands/dnsperf';
 import { runDpdkTestpmd } from './commands/dpdk-testpmd';
+import { runUdpEcho } from './commands/udp-echo';
 import { runEc2Metadata } from './commands/ec2-metadata';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
@@ -391,6 +392,8 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runNetserver(args, host);
     case 'dpdk-testpmd':
       return runDpdkTestpmd(args, lab, host);
+    case 'udp-echo':
+      return runUdpEcho(args, lab, host);
     case 'ec2-metadata':
       return runEc2Metadata(args, lab, host);
     case 'ethtool':

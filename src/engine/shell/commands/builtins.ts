@@ -50,6 +50,10 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
     path: '/usr/bin/dpdk-testpmd',
     summary: 'DPDK packet generator/sink on the ENA queues (txonly, rxonly, io)',
   },
+  'udp-echo': {
+    path: '/usr/local/bin/udp-echo',
+    summary: 'UDP echo server, one SO_REUSEPORT socket per thread and vCPU (-p PORT, -t THREADS)',
+  },
   aws: {
     path: '/usr/bin/aws',
     summary: 'AWS CLI v2: ec2 (security groups, NACLs, routes, ENIs) and cloudwatch metrics',

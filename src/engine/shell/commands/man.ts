@@ -118,6 +118,13 @@ const PAGES: Record<string, Page> = {
     options:
       'EAL -l; --txq --rxq --nb-cores --forward-mode=txonly|rxonly|io --txpkts --burst\n--tx-ip --tx-udp --txonly-multi-flow --stats-period',
   },
+  'udp-echo': {
+    section: 1,
+    name: "the lab's UDP echo server (modelled on Stressgrid's C server)",
+    lab: "Echoes every datagram on UDP PORT back to its sender through the kernel: one thread per vCPU by default, each with its own SO_REUSEPORT socket (the kernel picks the socket by a hash of the 4-tuple). Each datagram costs a recvfrom and a sendto on its thread's vCPU; `sar -n UDP 1` shows idgm/s and odgm/s. Runs until Ctrl-C, then prints the datagrams received and echoed.",
+    options: '-p PORT (default 5000)  -t THREADS (default: the vCPU count)',
+    seeAlso: 'sar(1), dpdk-testpmd(1)',
+  },
   aws: {
     section: 1,
     name: 'AWS CLI v2 (JSON output)',
