@@ -83,6 +83,27 @@ describe('tcpdump lines', () => {
     expect(out.slice(1, -1).join('')).toMatch(/^stdout:\d\d:\d\d:\d\d\.\d{6} IP 10\.0\.0\.1[01]\./);
   });
 
+  it('-i any prints the direction as LINUX_SLL2 captures do (format checked with tcpdump 4.99.3 on an SLL2 file)', () => {
+    const s = new LabSession(createLab(defaultScenario()));
+    const recs = [
+      ...s.run('tcpdump -nn -i any -c 2 &'),
+      ...s.run('iperf3 -c server -n 20000 -l 10000 > /dev/null'),
+      ...s.run('sleep 0.1'),
+      ...s.close(),
+    ];
+    expect(recs[0]!.stderr).toContain(
+      'listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 262144 bytes\n',
+    );
+    const cap = recs.find((r) => /packets captured/.test(r.stderr))!;
+    const ls = stdout(cap).split('\n').filter(Boolean);
+    expect(ls[0]).toMatch(
+      /^17:00:00\.000000 eth0 {2}Out IP 10\.0\.0\.10\.45000 > 10\.0\.0\.11\.5201: Flags \[S\],/,
+    );
+    expect(ls[1]).toMatch(
+      /^17:00:00\.\d{6} eth0 {2}In {2}IP 10\.0\.0\.11\.5201 > 10\.0\.0\.10\.45000: Flags \[S\.\],/,
+    );
+  });
+
   it('errors and refusals', () => {
     const s = new LabSession(createLab(defaultScenario()));
     expect(s.run('tcpdump -i eth1')[0]!.stderr).toMatch(/^tcpdump: eth1: No such device exists/);
