@@ -48,23 +48,29 @@ try {
   await page.screenshot({ path: `${out}/link-error.png` });
   await page.close();
 
-  // the host page on 127.0.0.1, the lab on localhost: two origins
-  const host = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
-  host.on('console', (m) => m.type() === 'error' && console.log('host console', m.text()));
-  await host.goto(
-    `${base.replace('//localhost:', '//127.0.0.1:')}embed-example.html?lab=${encodeURIComponent(base)}`,
-  );
-  const frame = await (await host.waitForSelector('#lab')).contentFrame();
-  await frame.waitForSelector('[data-embed="1"]');
-  await frame.waitForFunction(() => !document.querySelector('button[aria-label="Play"]')?.disabled);
-  await host.getByRole('button', { name: 'Load: small packets (PPS limit)' }).click();
-  await host.waitForTimeout(1500);
-  await host.getByRole('button', { name: 'Play', exact: true }).click();
-  await host.waitForTimeout(2500);
-  await host.getByRole('button', { name: 'Pause', exact: true }).click();
-  await host.waitForTimeout(500);
-  // a tall window: the frame autosizes to the lab (height messages), all of it painted
-  await host.screenshot({ path: `${out}/embed-host.png`, fullPage: true });
+  // the host page on 127.0.0.1, the lab on localhost: two origins; at 1280×800 and on a phone
+  for (const [w, h] of [
+    [1280, 800],
+    [390, 844],
+  ]) {
+    const host = await browser.newPage({ viewport: { width: w, height: h } });
+    host.on('console', (m) => m.type() === 'error' && console.log('host console', m.text()));
+    await host.goto(
+      `${base.replace('//localhost:', '//127.0.0.1:')}embed-example.html?lab=${encodeURIComponent(base)}`,
+    );
+    const frame = await (await host.waitForSelector('#lab')).contentFrame();
+    await frame.waitForSelector('[data-embed="1"]');
+    await frame.waitForFunction(() => !document.querySelector('button[aria-label="Play"]')?.disabled);
+    await host.getByRole('button', { name: 'Load: small packets (PPS limit)' }).click();
+    await host.waitForTimeout(1500);
+    await host.getByRole('button', { name: 'Play', exact: true }).click();
+    await host.waitForTimeout(2500);
+    await host.getByRole('button', { name: 'Pause', exact: true }).click();
+    await host.waitForTimeout(500);
+    // the whole page: the frame autosizes to the lab (height messages), all of it painted
+    await host.screenshot({ path: `${out}/embed-host-${w}x${h}.png`, fullPage: true });
+    await host.close();
+  }
 } finally {
   await browser.close();
   await server.close();
