@@ -221,6 +221,8 @@ export class Lab {
       };
       this.instances.set(inst.name, instance);
       this.byIp.set(ip, instance);
+      // secondary private addresses reach the same instance (amazon-ec2-net-utils adds them to eth0)
+      for (const s of inst.secondaryIps) this.byIp.set(s, instance);
     });
     // flow setup: every card evaluates new flows against the lab's VPC control plane
     const vpc = vpcState(this);
@@ -407,6 +409,27 @@ export class Lab {
   /** Resolve a host argument the way the instances' /etc/hosts would: by name or by IP. */
   resolve(nameOrIp: string): Instance | undefined {
     return this.instances.get(nameOrIp) ?? this.byIp.get(nameOrIp);
+  }
+
+  /**
+   * The address a tool connects to for a host argument: an address an instance holds (its primary or
+   * a secondary private address) as given, a name as its instance's primary address.
+   */
+  addressOf(nameOrIp: string): string | undefined {
+    if (this.byIp.has(nameOrIp)) return nameOrIp;
+    return this.instances.get(nameOrIp)?.host.ip;
+  }
+
+  /** Give `inst` another private address on the data path (assign-private-ip-addresses). */
+  addAddress(inst: Instance, ip: string): void {
+    this.byIp.set(ip, inst);
+    this.dstByFlow.length = 0; // flows cached before the change look their destination up again
+  }
+
+  /** Take a secondary address off the data path (unassign-private-ip-addresses). */
+  removeAddress(ip: string): void {
+    this.byIp.delete(ip);
+    this.dstByFlow.length = 0;
   }
 
   /** Create a flow (one direction of a 5-tuple). skb->hash is a per-host keyed hash of the tuple. */

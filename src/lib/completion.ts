@@ -59,6 +59,7 @@ export const COMMANDS: readonly string[] = [
 ];
 
 export const AWS_EC2_OPS: readonly string[] = [
+  'assign-private-ip-addresses',
   'authorize-security-group-egress',
   'authorize-security-group-ingress',
   'create-network-acl-entry',
@@ -79,6 +80,7 @@ export const AWS_EC2_OPS: readonly string[] = [
   'revoke-security-group-ingress',
   'start-instances',
   'stop-instances',
+  'unassign-private-ip-addresses',
 ];
 export const AWS_CLOUDWATCH_OPS: readonly string[] = ['get-metric-data', 'get-metric-statistics'];
 

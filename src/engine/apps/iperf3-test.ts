@@ -38,6 +38,8 @@ export interface Iperf3TestConfig {
   windowBytes?: number;
   /** Through a tunnel: the inner addresses of the two ends and the tunnel MTU (ip-tunnel.ts tunnelPeer). */
   tunnel?: { clientIp: string; serverIp: string; mtu: number };
+  /** The server address the client connects to (a secondary private address); default its primary. */
+  serverIp?: string;
 }
 
 /** One interval sample of one stream, from the sending and the receiving end. */
@@ -173,7 +175,7 @@ export class Iperf3Test {
   ) {
     this.startNs = lab.nowNs;
     this.clientIp = cfg.tunnel?.clientIp ?? client.host.ip;
-    this.serverIp = cfg.tunnel?.serverIp ?? server.host.ip;
+    this.serverIp = cfg.tunnel?.serverIp ?? cfg.serverIp ?? server.host.ip;
     // ENA Express clamps the MSS of new TCP connections to fit the SRD MTU (AWS-ENAX)
     const srdMtu =
       cfg.protocol === 'tcp'

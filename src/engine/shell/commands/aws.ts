@@ -34,7 +34,8 @@ import { isoUtc } from '../../../lib/time';
 import type { Lab } from '../../lab';
 import { type Eni, type MutationKind, type VpcState, vpcState } from '../../vpc/state';
 import { type CommandOutcome, done, fail } from '../types';
-import { instanceAttributeHandlers, instanceState } from './aws-instance-attributes';
+import { addressHandlers } from './aws-addresses';
+import { type AwsHelpers, instanceAttributeHandlers, instanceState } from './aws-instance-attributes';
 import { runCloudWatch } from './cloudwatch';
 import { instanceIdentity, privateDnsName, ROOT_DEVICE_NAME } from './instance-identity';
 
@@ -71,6 +72,8 @@ const OPERATIONS: Record<string, string> = {
   'modify-network-interface-attribute': 'ModifyNetworkInterfaceAttribute',
   'describe-network-interfaces': 'DescribeNetworkInterfaces',
   'describe-instances': 'DescribeInstances',
+  'assign-private-ip-addresses': 'AssignPrivateIpAddresses',
+  'unassign-private-ip-addresses': 'UnassignPrivateIpAddresses',
   'stop-instances': 'StopInstances',
   'start-instances': 'StartInstances',
   'modify-instance-attribute': 'ModifyInstanceAttribute',
@@ -1384,7 +1387,12 @@ const HANDLERS: Record<string, Handler> = {
   'modify-network-interface-attribute': modifyNetworkInterfaceAttribute,
   'describe-network-interfaces': describeNetworkInterfaces,
   'describe-instances': describeInstances,
-  ...instanceAttributeHandlers({
+  ...instanceAttributeHandlers(helpers()),
+  ...addressHandlers(helpers(), findEni),
+};
+
+function helpers(): AwsHelpers {
+  return {
     parse: (args, specs) => parse(args, specs),
     isOut,
     json,
@@ -1394,8 +1402,8 @@ const HANDLERS: Record<string, Handler> = {
     },
     dryRun,
     findInstances,
-  }),
-};
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // CLI argument handling: argparse behaviour, shorthand syntax, JSON values (AWS CLI v2)

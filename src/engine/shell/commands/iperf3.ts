@@ -34,6 +34,8 @@ const SERVER_PORTS_KEY = Symbol('iperf3-server-ports');
 type WithPorts = Instance & { [SERVER_PORTS_KEY]?: Set<number> };
 
 /** Ports an iperf3 server listens on, on this instance. */
+const IPV4_LITERAL = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
 export function iperf3ServerPorts(inst: Instance): Set<number> {
   const i = inst as WithPorts;
   if (!i[SERVER_PORTS_KEY]) i[SERVER_PORTS_KEY] = new Set();
@@ -84,6 +86,9 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     );
   // routed into a tunnel nobody terminates: the SYNs are dropped at the far end until connect() gives up
   if (!target && self.host.tunnels?.route(o.host ?? '')) return connectFail('Connection timed out');
+  // an address literal is never looked up: with no instance holding it the SYNs go unanswered until
+  // connect() gives up (tcp_syn_retries), where a name the resolver does not know fails at once
+  if (!target && IPV4_LITERAL.test(o.host ?? '')) return connectFail('Connection timed out');
   if (!target) return connectFail('Name or service not known');
   if (target === self) {
     return fail(
@@ -127,7 +132,9 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     bidir: o.bidir,
     intervalNs: Math.round(o.intervalSec * 1e9),
     windowBytes: o.windowBytes,
-    ...(via ? { tunnel: { clientIp: via.localIp, serverIp: o.host ?? '', mtu: via.mtu } } : {}),
+    ...(via
+      ? { tunnel: { clientIp: via.localIp, serverIp: o.host ?? '', mtu: via.mtu } }
+      : { serverIp: lab.addressOf(o.host ?? '') ?? target.host.ip }),
   });
   test.start();
   busyPorts(target).add(o.port);

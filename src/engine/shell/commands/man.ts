@@ -128,7 +128,7 @@ const PAGES: Record<string, Page> = {
   aws: {
     section: 1,
     name: 'AWS CLI v2 (JSON output)',
-    lab: "aws ec2 (security groups, network ACLs, route tables, ENIs, describe-instances, modify-network-interface-attribute; stop-instances, start-instances, modify-instance-attribute and describe-instance-attribute for enhanced networking) and aws cloudwatch (get-metric-statistics, get-metric-data on AWS/EC2 network metrics and CWAgent ethtool counters), on the lab's wall clock (`date`). Changes take effect at the simulated instant.",
+    lab: "aws ec2 (security groups, network ACLs, route tables, ENIs, describe-instances, modify-network-interface-attribute, assign-private-ip-addresses and unassign-private-ip-addresses (secondary addresses, reachable at once); stop-instances, start-instances, modify-instance-attribute and describe-instance-attribute for enhanced networking) and aws cloudwatch (get-metric-statistics, get-metric-data on AWS/EC2 network metrics and CWAgent ethtool counters), on the lab's wall clock (`date`). Changes take effect at the simulated instant.",
     options: 'see `aws ec2 help`-style errors; --region us-east-1 only',
   },
   'ec2-metadata': {

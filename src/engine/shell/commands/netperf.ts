@@ -244,6 +244,7 @@ export function runNetperf(argv: string[], lab: Lab, self: Instance): CommandOut
     reverse: o.test === 'TCP_MAERTS',
     bidir: false,
     intervalNs: 0,
+    serverIp: lab.addressOf(o.host) ?? target.host.ip,
   });
   test.start();
   let interrupted = false;

@@ -125,7 +125,7 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
   }
   if (target === self)
     return bad('ping: pinging the instance itself (loopback) is not simulated in ec2-netlab\n');
-  const ip = target.host.ip;
+  const ip = lab.addressOf(dest) ?? target.host.ip;
   const byName = dest !== ip;
   const from = byName ? `ip-${ip.replace(/\./g, '-')}.ec2.internal (${ip})` : ip;
   const ipBytes = 20 + 8 + size;
