@@ -390,7 +390,7 @@ export class Lab {
       this.dstByFlow[id] = dst;
     }
     // a stopped instance has no network path: what is sent to it goes nowhere
-    if (dst !== null && this.stoppedCards.has(dst)) dst = null;
+    if (dst !== null && this.stoppedCards.size > 0 && this.stoppedCards.has(dst)) dst = null;
     const sink = this.probe.sink;
     sink?.enter(this.sched.now, srcIdx, 'fabric', 0, p);
     if (dst) {

@@ -80,11 +80,48 @@ describe('netperf against netserver', () => {
     expect(lines[6]).toMatch(/^212992 {11}1\.00 +\d+ +\d+\.\d\d$/);
   });
 
+  it("TCP_RR: transactions per second in send_tcp_rr's layout; the Xen PV path costs round-trip time", () => {
+    const s = new LabSession(pair());
+    s.run('server: netserver');
+    const out = s.run('netperf -H server -t TCP_RR -l 1')[0]!.output.split('\n');
+    expect(out[0]).toBe(
+      'MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to server () port 0 AF_INET : demo : first burst 0',
+    );
+    expect(out.slice(1, 6)).toEqual([
+      'Local /Remote',
+      'Socket Size   Request  Resp.   Elapsed  Trans.',
+      'Send   Recv   Size     Size    Time     Rate         ',
+      'bytes  Bytes  bytes    bytes   secs.    per sec   ',
+      '',
+    ]);
+    expect(out[6]).toMatch(/^16384 {2}131072 1 {8}1 {7}1\.00 +\d+\.\d\d {3}$/);
+    expect(out[7]).toBe('16384  131072');
+    const rate = (enhancedNetworking: boolean) => {
+      const r = parseScenario({
+        version: 4,
+        placement: 'same-az',
+        instances: [
+          { name: 'client', type: 'c3.8xlarge', enhancedNetworking },
+          { name: 'server', type: 'c3.8xlarge', enhancedNetworking },
+        ],
+      });
+      if (!r.ok) throw new Error(r.errors.join('\n'));
+      const x = new LabSession(createLab(r.scenario));
+      x.run('server: netserver');
+      return (x.run('netperf -H server -t TCP_RR -l 1')[0]!.result as { transactionsPerSecond: number })
+        .transactionsPerSecond;
+    };
+    const pv = rate(false);
+    const sriov = rate(true);
+    // dom0's netback sits on each of the four crossings of a transaction
+    expect(pv).toBeLessThan(sriov * 0.8);
+  });
+
   it('refuses what it does not model by name, and an unknown test as netperf does', () => {
     const s = new LabSession(pair());
     s.run('server: netserver');
-    expect(s.run('netperf -H server -t TCP_RR')[0]!.output).toContain(
-      'netperf: the TCP_RR test is not simulated in ec2-netlab',
+    expect(s.run('netperf -H server -t UDP_RR')[0]!.output).toContain(
+      'netperf: the UDP_RR test is not simulated in ec2-netlab',
     );
     const bad = s.run('netperf -H server -t FOO')[0]!;
     expect(bad.output).toContain('The test you requested (FOO) is unknown to this netperf.');

@@ -78,6 +78,11 @@ export interface HttpConnectionHooks {
   onAppConnected?: (atNs: number) => void;
   /** connect() failed: RST received, or the kernel gave up after its SYN retries. */
   onFailed?: (why: ConnectFailure, atNs: number) => void;
+  /**
+   * Another request/response server than the lab's web server on this port (netperf's netserver
+   * for TCP_RR): it listens (no TLS) and spends `serverRequestNs` per request instead of nginx's.
+   */
+  server?: { serverRequestNs: number };
 }
 
 export interface HttpExchange {
@@ -134,7 +139,7 @@ export class HttpConnection {
     readonly port: number,
     private readonly hooks: HttpConnectionHooks = {},
   ) {
-    this.tls = HTTP_SERVER_PORTS.get(port)?.tls ?? false;
+    this.tls = hooks.server ? false : (HTTP_SERVER_PORTS.get(port)?.tls ?? false);
     this.clientPort = client.host.allocPort();
     this.fwd = lab.makeFlow(client, lab.tuple(client, server, 'tcp', this.clientPort, port));
     this.rev = lab.makeFlow(server, lab.tuple(server, client, 'tcp', port, this.clientPort));
@@ -165,7 +170,7 @@ export class HttpConnection {
     this.ep.onPeerFin = () => this.ep.close(); // EOF: curl and ab close the socket
     client.host.registerTx(this.fwd.id, { kind: 'tcp', ep: this.ep });
     client.host.registerRx(this.rev.id, { kind: 'tcp', ep: this.ep });
-    const served = HTTP_SERVER_PORTS.has(port);
+    const served = hooks.server !== undefined || HTTP_SERVER_PORTS.has(port);
     // the server's listening socket: a SYN that got through both Nitro cards reaches it here
     server.host.registerRx(this.fwd.id, {
       kind: 'raw',
@@ -268,7 +273,7 @@ export class HttpConnection {
     const q = this.queuedRequest;
     if (!q || this.state !== 'open' || !this.cur) return;
     this.queuedRequest = null;
-    const cost = this.lab.params.httpServerRequestNs;
+    const cost = this.hooks.server?.serverRequestNs ?? this.lab.params.httpServerRequestNs;
     // TLS: the client's Finished goes out with the first request
     const extra = this.tls && this.firstRequest ? this.lab.params.tlsClientFinishedBytes : 0;
     this.firstRequest = false;

@@ -24,7 +24,7 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
   },
   netperf: {
     path: '/usr/bin/netperf',
-    summary: 'netperf 2.7.1 TCP_STREAM, TCP_MAERTS, UDP_STREAM against a netserver (-H HOST)',
+    summary: 'netperf 2.7.1 TCP_STREAM, TCP_MAERTS, UDP_STREAM, TCP_RR against a netserver (-H HOST)',
   },
   netserver: { path: '/usr/bin/netserver', summary: "netperf's server (port 12865; start it on the target)" },
   ping: { path: '/usr/bin/ping', summary: 'ICMP echo round trips (iputils)' },

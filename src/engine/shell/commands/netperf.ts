@@ -3,7 +3,8 @@
  * nettest_bsd.c, netlib.c, netserver.c), the tool NETFLIX18 measured EC2 with: TCP_STREAM,
  * TCP_MAERTS and UDP_STREAM run on the model through the same sockets and flows as iperf3
  * (apps/iperf3-test.ts), and print netperf's own "MIGRATED … TEST" banner and result lines
- * (send_tcp_stream / send_udp_stream formats, format_units, calc_thruput_interval).
+ * (send_tcp_stream / send_udp_stream / send_tcp_rr formats, format_units, calc_thruput_interval);
+ * TCP_RR runs one transaction at a time on the lab's request/response connection (apps/http.ts).
  *
  * Details kept from the sources: the banner's destination address is printed empty ("to server ()")
  * because print_top_test_header passes sizeof(pointer) to inet_ntop; ": demo" is there because
@@ -12,10 +13,11 @@
  * including establish_control's failure (exit 255). Socket sizes are what Linux reports for the
  * lab's kernel (tcp_rmem 131072, tcp_wmem 16384; UDP rmem/wmem_default 212992). The UDP_STREAM
  * message size defaults to 65507, which IP-fragments on a 9001-byte MTU (and EC2 limits fragments:
- * see the Nitro card). Not simulated (refused by name): request/response tests (TCP_RR, UDP_RR,
+ * see the Nitro card). Not simulated (refused by name): the other request/response tests (UDP_RR,
  * TCP_CRR), CPU measurement (-c/-C), interim results (-D), confidence intervals (-i/-I), and the
  * test options other than -m/-M.
  */
+import { HttpConnection } from '../../apps/http';
 import { Iperf3Test } from '../../apps/iperf3-test';
 import type { Instance, Lab } from '../../lab';
 import { type CommandOutcome, done, fail, type Job } from '../types';
@@ -62,7 +64,7 @@ export function runNetserver(argv: string[], self: Instance): CommandOutcome {
   return done(`Starting netserver with host 'IN(6)ADDR_ANY' port '${port}' and family AF_UNSPEC\n`);
 }
 
-type Test = 'TCP_STREAM' | 'TCP_MAERTS' | 'UDP_STREAM';
+type Test = 'TCP_STREAM' | 'TCP_MAERTS' | 'UDP_STREAM' | 'TCP_RR';
 const KNOWN_TESTS = new Set([
   'TCP_STREAM',
   'TCP_MAERTS',
@@ -101,6 +103,9 @@ interface NetperfOpts {
   headers: boolean;
   verbosity: number;
   sendSize?: number;
+  /** TCP_RR -r req,rsp (default 1,1). */
+  reqSize: number;
+  rspSize: number;
 }
 
 function parseArgs(argv: string[]): NetperfOpts | CommandOutcome {
@@ -113,6 +118,8 @@ function parseArgs(argv: string[]): NetperfOpts | CommandOutcome {
     units: 'm',
     headers: true,
     verbosity: 1,
+    reqSize: 1,
+    rspSize: 1,
   };
   let i = 0;
   const value = (opt: string): string | CommandOutcome => {
@@ -120,6 +127,7 @@ function parseArgs(argv: string[]): NetperfOpts | CommandOutcome {
     return v === undefined ? fail(`netperf: option requires an argument -- '${opt}'`, 1) : v;
   };
   let testName = 'TCP_STREAM';
+  let explicitUnits = false;
   for (; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
@@ -162,6 +170,7 @@ function parseArgs(argv: string[]): NetperfOpts | CommandOutcome {
         if (typeof v !== 'string') return v;
         if (!UNITS[v]) return fail(`netperf: -f ${v} is not simulated in ec2-netlab (G|M|K|g|m|k)`, 1);
         o.units = v;
+        explicitUnits = true;
         break;
       }
       case 'P': {
@@ -197,23 +206,39 @@ function parseArgs(argv: string[]): NetperfOpts | CommandOutcome {
       `The test you requested (${testName}) is unknown to this netperf.\nPlease verify that you have the correct test name, \nand that test family has been compiled into this netperf.\n`,
       1,
     );
-  if (testName !== 'TCP_STREAM' && testName !== 'TCP_MAERTS' && testName !== 'UDP_STREAM')
+  if (
+    testName !== 'TCP_STREAM' &&
+    testName !== 'TCP_MAERTS' &&
+    testName !== 'UDP_STREAM' &&
+    testName !== 'TCP_RR'
+  )
     return fail(
-      `netperf: the ${testName} test is not simulated in ec2-netlab (TCP_STREAM, TCP_MAERTS, UDP_STREAM)`,
+      `netperf: the ${testName} test is not simulated in ec2-netlab (TCP_STREAM, TCP_MAERTS, UDP_STREAM, TCP_RR)`,
       1,
     );
   o.test = testName;
+  if (o.units === 'm' && !explicitUnits && o.test === 'TCP_RR') o.units = 'x';
   // test-specific options, after --
   for (; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '-m' || a === '-M') {
+    if (a === '-r' && o.test === 'TCP_RR') {
+      const v = argv[++i] ?? '';
+      // break_args: "a,b" sets both, "a" sets both, ",b" the second, "a," the first
+      const [x, y] = v.includes(',') ? v.split(',') : [v, v];
+      const req = x === '' ? o.reqSize : Number(x);
+      const rsp = y === '' || y === undefined ? o.rspSize : Number(y);
+      if (!Number.isInteger(req) || !Number.isInteger(rsp) || req < 1 || rsp < 1)
+        return fail(`netperf: invalid request/response sizes '${v}'`, 1);
+      o.reqSize = req;
+      o.rspSize = rsp;
+    } else if (a === '-m' || a === '-M') {
       const v = argv[++i];
       const n = Number((v ?? '').split(',')[0]);
       if (v === undefined || !Number.isInteger(n) || n < 1)
         return fail(`netperf: invalid message size '${v ?? ''}'`, 1);
       if (a === '-m') o.sendSize = n;
     } else {
-      return fail(`netperf: test option ${a} is not simulated in ec2-netlab (-m, -M)`, 1);
+      return fail(`netperf: test option ${a} is not simulated in ec2-netlab (-m, -M; -r for TCP_RR)`, 1);
     }
   }
   return o;
@@ -230,6 +255,7 @@ export function runNetperf(argv: string[], lab: Lab, self: Instance): CommandOut
         `establish_control could not establish the control connection from 0.0.0.0 port 0 address family AF_UNSPEC to ${o.host} port ${o.port} address family AF_UNSPEC\n`,
       255,
     );
+  if (o.test === 'TCP_RR') return runTcpRr(o, lab, self, target);
   const udp = o.test === 'UDP_STREAM';
   const sendSize = o.sendSize ?? (udp ? 65507 : 16384);
   const test = new Iperf3Test(lab, self, target, {
@@ -318,3 +344,97 @@ export function runNetperf(argv: string[], lab: Lab, self: Instance): CommandOut
   };
   return { kind: 'job', job };
 }
+
+/**
+ * TCP_RR: one connection, a request of -r bytes answered by a response, one transaction at a time,
+ * for -l seconds (send_tcp_rr's layout; transactions per second unless -f). The exchange runs on
+ * the lab's request/response connection (apps/http.ts) with netserver's own server: no TLS, no
+ * per-request worker cost beyond the stack's (netserver is a recv/send loop).
+ */
+function runTcpRr(o: NetperfOpts, lab: Lab, self: Instance, target: Instance): CommandOutcome {
+  let startNs = -1;
+  let endNs = -1;
+  let transactions = 0;
+  let stopped = false;
+  const durationNs = o.bytes > 0 ? Number.POSITIVE_INFINITY : Math.round(o.lengthS * 1e9);
+  const maxTrans = o.bytes > 0 ? o.bytes : Number.POSITIVE_INFINITY;
+  const resource = {
+    status: 200 as const,
+    contentType: 'application/octet-stream' as const,
+    bodyBytes: 0,
+    text: null,
+  };
+  const next = () => {
+    conn.request(o.reqSize, { headerBytes: o.rspSize, bodyBytes: 0, headers: '', resource }, () => {
+      transactions++;
+      const now = lab.nowNs;
+      if (stopped || now - startNs >= durationNs || transactions >= maxTrans) {
+        endNs = now;
+        return;
+      }
+      next();
+    });
+  };
+  // the timed test starts with the first request, once the data connection is up
+  const conn = new HttpConnection(lab, self, target, DATA_PORT, {
+    server: { serverRequestNs: 0 },
+    onConnected: (atNs) => {
+      startNs = atNs;
+      next();
+    },
+    onFailed: () => {
+      endNs = lab.nowNs;
+    },
+  });
+  conn.connect();
+  const job: Job = {
+    done: () => endNs >= 0,
+    deadlineNs: () => (startNs >= 0 && Number.isFinite(durationNs) ? startNs + durationNs : lab.nowNs),
+    interrupt: () => {
+      stopped = true;
+      if (endNs < 0) endNs = lab.nowNs;
+    },
+    finish: () => {
+      const elapsed = Math.max(1e-9, (endNs - startNs) / 1e9);
+      const rate = transactions / elapsed;
+      const unit = o.units === 'x' ? null : UNITS[o.units]!;
+      // a throughput unit: the transactions as bytes both ways (calc_thruput_interval_omni)
+      const thruput = unit ? (rate * (o.reqSize + o.rspSize)) / unit.divisor : rate;
+      const banner = o.headers
+        ? `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to ${o.host} () port 0 AF_INET : demo : first burst 0\n`
+        : '';
+      const title = !o.headers
+        ? ''
+        : unit
+          ? 'Local /Remote\n' +
+            'Socket Size   Request  Resp.   Elapsed  \n' +
+            'Send   Recv   Size     Size    Time     Throughput \n' +
+            `bytes  Bytes  bytes    bytes   secs.    ${unit.label}/sec   \n\n`
+          : 'Local /Remote\n' +
+            'Socket Size   Request  Resp.   Elapsed  Trans.\n' +
+            'Send   Recv   Size     Size    Time     Rate         \n' +
+            'bytes  Bytes  bytes    bytes   secs.    per sec   \n\n';
+      const text =
+        o.verbosity === 0
+          ? `${f(thruput, 7)} \n`
+          : `${title}${lp(16384, 6)} ${lp(131072, 6)} ${lp(o.reqSize, 6)}   ${lp(o.rspSize, 6)}  ${fl(elapsed, 6)}   ${f(thruput, 7)}   \n` +
+            `${lp(16384, 6)} ${lp(131072, 6)}\n`;
+      return {
+        stdout: banner + (stopped ? '' : text),
+        stderr: '',
+        exitCode: stopped ? 1 : 0,
+        result: {
+          test: 'TCP_RR',
+          elapsedS: elapsed,
+          transactions,
+          transactionsPerSecond: rate,
+          meanLatencyUs: transactions > 0 ? 1e6 / rate : null,
+        },
+      };
+    },
+  };
+  return { kind: 'job', job };
+}
+
+/** C's %-Nd. */
+const lp = (v: number, w: number) => String(Math.round(v)).padEnd(w);
