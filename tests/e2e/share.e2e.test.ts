@@ -279,15 +279,17 @@ describe('embed mode', () => {
       () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
     );
     // no header, intro, experiment picker, Share, terminal or charts
-    expect(await page.getByRole('heading', { name: 'ec2-netlab' }).count()).toBe(0);
+    // (the embed's own heading, for screen readers, is visually hidden: "ec2-netlab: EC2 networking lab")
+    expect(await page.getByRole('heading', { name: 'ec2-netlab', exact: true }).count()).toBe(0);
     expect(await page.getByRole('combobox', { name: 'Experiment' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Share' }).count()).toBe(0);
     expect(await page.getByRole('region', { name: 'What you are looking at' }).count()).toBe(0);
     expect(await page.getByRole('textbox', { name: 'Command' }).count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Charts' }).count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Packet path' }).count()).toBeGreaterThan(0);
-    // minimal controls: play/pause and the clock, no speed or run-until
+    // minimal controls: play/pause, the clock and a speed menu; no speed slider or run-until
     expect(await page.getByRole('slider', { name: 'Speed' }).count()).toBe(0);
+    expect(await page.getByRole('combobox', { name: 'Speed' }).count()).toBe(1);
     const full = page.getByRole('link', { name: /Open in the full lab/ });
     expect(await full.getAttribute('target')).toBe('_blank');
     const fullHash = new URL((await full.getAttribute('href')) ?? '').hash;
