@@ -89,8 +89,8 @@ export interface ChartSeries {
 /**
  * Ask for one instance's bytes out around an instant at 10 µs and 1 ms: the averaging ladder's two
  * finest strips (src/lib/ladder.ts; the coarser ones come from the counter samples). Without an
- * instant (`atNs` null) the worker picks the burst: the last millisecond while the instance sends,
- * else the busiest millisecond of the last second it sent.
+ * instant (`atNs` null) the worker picks the burst: the busiest 10 µs of the busiest millisecond
+ * in the last half second the instance sent.
  */
 export interface LadderSeriesRequest {
   host: number;
@@ -106,7 +106,7 @@ export interface BytesOut {
 
 export interface LadderSeries {
   host: string;
-  /** The instant the strips are around, and why: asked for, sending now, or its last burst. */
+  /** The instant the strips are around, and why: asked for, or the busiest moment of the last half second sent (still sending, or stopped). */
   focusNs: number;
   focus: 'asked' | 'sending' | 'last-burst' | 'idle';
   fine: BytesOut;

@@ -13,6 +13,17 @@ const SCENARIO_VERSION = 2;
  */
 export const EXP2_ASSUMED_BURST_SECONDS = getInstanceType('c7i.large')!.burstCreditSeconds!.value;
 
+/**
+ * The view an experiment (or a lesson) opens on: the chart that makes its point, brought into
+ * view when it loads, and the charts' time window when the point needs one (the credits run over
+ * its 10 minutes). Without a window the charts follow the clock.
+ */
+export interface PresetView {
+  chart: 'rate' | 'ladder' | 'cloudwatch' | 'pps' | 'latency' | 'queues' | 'credits' | 'drops' | 'allowances';
+  /** The charts' window, in simulated seconds. */
+  windowS?: readonly [number, number];
+}
+
 export interface Preset {
   id: string;
   title: string;
@@ -21,6 +32,8 @@ export interface Preset {
   scenario: Record<string, unknown>;
   /** Commands to try, in order (the terminal offers them; nothing runs by itself). */
   commands: string[];
+  /** The view it opens on (default: the rate chart, following the clock). */
+  view?: PresetView;
 }
 
 const pair = (type: string) => [
@@ -43,6 +56,8 @@ export const PRESETS: readonly Preset[] = [
     summary: `Two flows burst at 12.5 Gbps until the network I/O credits run out (≈${EXP2_ASSUMED_BURST_SECONDS} s on a c7i.large in this lab: an assumption, AWS publishes only "5 to 60 minutes"), then fall to the baseline; bw_out_allowance_exceeded climbs.`,
     scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
     commands: ['iperf3 -c server -t 600 -l 9000 -P 2', 'ethtool -S eth0'],
+    // the rate over the whole run: the burst, the fall to the baseline when the credits run out
+    view: { chart: 'rate', windowS: [0, 600] },
   },
   {
     id: 'exp3',
@@ -51,6 +66,7 @@ export const PRESETS: readonly Preset[] = [
       'With 128-byte segments the packet-per-second allowance, not bandwidth, is the limit: under 1 Gbps, and pps_allowance_exceeded rises.',
     scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
     commands: ['iperf3 -c server -t 1 -M 128 -P 1', 'ethtool -S eth0'],
+    view: { chart: 'pps' },
   },
   {
     id: 'exp4',
@@ -59,6 +75,8 @@ export const PRESETS: readonly Preset[] = [
       'Eight UDP senders at 10 Gbps each: the sender’s 2 vCPUs decide what leaves the sockets (≈ 26 Gbps), the sender’s Nitro card lets 12.5 Gbps out (bw_out_allowance_exceeded), and about half never arrives.',
     scenario: { version: SCENARIO_VERSION, seed: 1, placement: 'cluster', instances: pair('c7i.large') },
     commands: ['iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1'],
+    // the talk's microburst test: the burst at 10 µs beside what iperf3 and CloudWatch average it to
+    view: { chart: 'ladder' },
   },
   {
     id: 'exp5',
@@ -89,3 +107,17 @@ export const PRESETS: readonly Preset[] = [
 ];
 
 export const DEFAULT_PRESET_ID = 'exp1';
+
+/** The views the lessons open on (by lesson id; the others: the rate chart, following the clock). */
+export const LESSON_VIEWS: Readonly<Record<string, PresetView>> = {
+  microbursts: { chart: 'ladder' },
+  'cloudwatch-truth': { chart: 'ladder' },
+  'burst-baseline': { chart: 'rate', windowS: [0, 20] },
+  'pps-limits': { chart: 'pps' },
+};
+
+/** The view a loaded preset or lesson (presetId 'lesson:<id>') opens on. */
+export function viewOf(presetId: string): PresetView {
+  const lesson = presetId.startsWith('lesson:') ? LESSON_VIEWS[presetId.slice(7)] : undefined;
+  return lesson ?? PRESETS.find((p) => p.id === presetId)?.view ?? { chart: 'rate' };
+}

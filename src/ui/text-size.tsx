@@ -42,9 +42,10 @@ export function TextSizeButton({ embed }: { embed: boolean }) {
       type="button"
       aria-pressed={large}
       onClick={toggle}
-      title="Zoom the whole lab for a projector (remembered)"
+      aria-label="A+ Larger text"
+      title="Larger text: zoom the whole lab for a projector (remembered)"
     >
-      A+ Larger text
+      A+
     </button>
   );
 }

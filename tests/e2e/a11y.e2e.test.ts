@@ -236,6 +236,33 @@ describe('accessibility in Chromium', () => {
     await page.close();
   });
 
+  it('axe finds no serious or critical violation in the stage states: the ladder, larger text, a preset opened on its view', async () => {
+    const page = await open('light');
+    const problems: string[] = [];
+    await page.getByRole('button', { name: 'Got it' }).click();
+    const cmd = page.getByRole('textbox', { name: 'Command' });
+    await cmd.fill('iperf3 -c server -t 1 -P 2');
+    await cmd.press('Enter');
+    await page.getByTestId('scrollback').getByText('iperf Done.').waitFor({ timeout: 60_000 });
+    await page.locator('[data-chart=ladder]').scrollIntoViewIfNeeded();
+    await page
+      .getByTestId('ladder-words')
+      .getByText(/10 µs · the model/)
+      .waitFor({ state: 'attached' });
+    problems.push(...(await axe(page, 'the averaging ladder after a burst')));
+    await page.getByRole('button', { name: 'A+ Larger text' }).click();
+    problems.push(...(await axe(page, 'larger text')));
+    await page.getByRole('button', { name: 'A+ Larger text' }).click();
+    const select = page.getByRole('combobox', { name: 'Experiment' });
+    await select.selectOption('exp4');
+    await page.waitForFunction(
+      () => document.querySelector('section.charts')?.getAttribute('data-view-focus') === 'ladder',
+    );
+    problems.push(...(await axe(page, 'exp 4 opened on the ladder')));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('with prefers-reduced-motion the path shows state (queues, drops) without moving packets', async () => {
     const page = await open('light', { reducedMotion: 'reduce' });
     const canvas = page.getByTestId('path-canvas');

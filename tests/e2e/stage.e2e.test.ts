@@ -108,7 +108,7 @@ describe('the averaging ladder', () => {
       ),
     );
     const text = (await words.textContent()) ?? '';
-    expect(text).toMatch(/at the busiest moment of client's last burst/);
+    expect(text).toMatch(/at the busiest moment of client's last (burst|half second)/);
     expect(text).toMatch(/1 ms · the model: [\d.]+ Gbit\/s at the instant/);
     expect(text).toMatch(/1 minute · CloudWatch Sum \(detailed monitoring\): no datapoint yet/);
     expect(await ladder.locator('[data-strip]').count()).toBe(5);
@@ -153,6 +153,69 @@ describe('a path that explains itself', () => {
     await canvas.click({ position: { x: x!, y: y! } });
     await page.getByTestId('packet-inspector').waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'A+ Larger text' }).click();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('presets open on the view that makes their point', () => {
+  it('the microburst test on the ladder, the credits run on 10 minutes of rate, small packets on the PPS chart', async () => {
+    const problems: string[] = [];
+    const page = await open(1280, 800, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    const pick = async (label: RegExp) => {
+      const select = page.getByRole('combobox', { name: 'Experiment' });
+      const value = await select.evaluate(
+        (el, re) =>
+          [...(el as HTMLSelectElement).options].find((o) => new RegExp(re).test(o.textContent ?? ''))!.value,
+        label.source,
+      );
+      await select.selectOption(value);
+      await labReady(page);
+      await page.waitForTimeout(400);
+    };
+    /** The chart's top lies inside the charts region's visible box. */
+    const atTop = (id: string) =>
+      page.evaluate((chart) => {
+        const box = document.querySelector('.stage-charts')!.getBoundingClientRect();
+        const c = document.querySelector(`[data-chart="${chart}"]`)!.getBoundingClientRect();
+        return c.top >= box.top - 1 && c.top < box.top + 60;
+      }, id);
+    await pick(/^Exp 4/);
+    expect(await page.locator('section.charts').getAttribute('data-view-focus')).toBe('ladder');
+    expect(await atTop('ladder')).toBe(true);
+    await run(page, 'iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1', /iperf Done/);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: `${SHOTS}/preset-exp4-ladder-1280x800.png` });
+    await pick(/^Exp 3/);
+    expect(await page.locator('section.charts').getAttribute('data-view-focus')).toBe('pps');
+    expect(await atTop('pps')).toBe(true);
+    await pick(/^Exp 2/);
+    expect(await page.getByTestId('charts-window').textContent()).toMatch(/0\.0 s – 10 min 0\.0 s/);
+    expect(await atTop('rate')).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/preset-exp2-rate-1280x800.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('a phone', () => {
+  it('390×844: the lab stacks, nothing scrolls sideways, the charts and the ladder below the path', async () => {
+    const problems: string[] = [];
+    const page = await open(390, 844, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    await page.screenshot({ path: `${SHOTS}/phone-first-390x844.png` });
+    await run(page, 'iperf3 -c server -t 1 -P 2', /iperf Done/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(
+      1,
+    );
+    await page.locator('[data-chart=rate]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/phone-rate-390x844.png` });
+    await page.locator('[data-chart=ladder]').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${SHOTS}/phone-ladder-390x844.png` });
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -355,6 +355,38 @@ describe('CloudWatch statistic', () => {
   });
 });
 
+describe('presets open on the view that makes their point', () => {
+  it('credits: the rate over 10 minutes; the microburst test: the ladder; small packets: the PPS chart', async () => {
+    await render(<ChartsPanel />);
+    const section = () => el.querySelector('section.charts')!;
+    const load = async (presetId: string) => {
+      await act(async () => {
+        patch(store, 'scenario', { presetId });
+        await new Promise((r) => setTimeout(r, 0));
+      });
+      // the view is applied by an effect after the render that saw the new preset
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 0));
+      });
+    };
+    await load('exp2');
+    expect(sel().zoom).toEqual([0, 600e9]);
+    expect(el.querySelector('[data-testid=charts-window]')!.textContent).toMatch(/0\.0 s – 10 min 0\.0 s/);
+    await load('exp4');
+    expect(sel().zoom).toBeNull();
+    expect(section().getAttribute('data-view-focus')).toBe('ladder');
+    await load('exp3');
+    expect(section().getAttribute('data-view-focus')).toBe('pps');
+    await load('lesson:microbursts');
+    expect(section().getAttribute('data-view-focus')).toBe('ladder');
+    await load('lesson:burst-baseline');
+    expect(sel().zoom).toEqual([0, 20e9]);
+    await load('exp1');
+    expect(sel().zoom).toBeNull();
+    expect(section().hasAttribute('data-view-focus')).toBe(false);
+  });
+});
+
 describe('charts out of view', () => {
   it('keep what they drew while the clock runs, and redraw with the latest series when scrolled into view', async () => {
     // an IntersectionObserver the test drives: which charts are in (or near) the view

@@ -93,6 +93,14 @@ describe('Nitro card labels in a narrow picture', () => {
     expect(texts.filter((s) => s.startsWith('Bandwidt') && s.endsWith('…'))).toEqual([]);
   });
 
+  it("on a 1280 screen's stage (a 560 px picture) the part with a drop keeps its short name whole", () => {
+    const texts = draw(layout, 560, 560, 'bw_out_allowance_exceeded');
+    expect(texts).toContain('BW out');
+    expect(texts.filter((s) => /^B.*…$/.test(s))).toEqual([]);
+    // the pill keeps the count (its ✕ goes when the name needs the room)
+    expect(texts.some((s) => /^(✕ )?18$/.test(s))).toBe(true);
+  });
+
   it('no name or setting is drawn cut in the Nitro card', () => {
     const texts = draw(layout, 730, 560);
     expect(texts).toContain('Conntrack');

@@ -326,9 +326,9 @@ export class ChartRecorder implements ProbeSink {
   }
 
   /**
-   * The instant the averaging ladder shows for `host`: `atNs` when asked; while the host sends (a
-   * batch in the last millisecond), the middle of the last millisecond; else the busiest 10 µs of
-   * the busiest millisecond in the last second it sent (its burst); the clock when it never sent.
+   * The instant the averaging ladder shows for `host`: `atNs` when asked; else the busiest 10 µs of
+   * the busiest millisecond in the last half second it sent ('sending' when it sent in the last
+   * millisecond, 'last-burst' when it has stopped); the clock when it never sent.
    */
   ladderFocus(
     host: number,
@@ -339,11 +339,12 @@ export class ChartRecorder implements ProbeSink {
     const last = this.lastOutNs[host];
     const ring = this.outMs[host];
     if (last === undefined || ring === undefined) return { focusNs: nowNs, focus: 'idle' };
-    if (nowNs - last <= MS_STEP_NS) return { focusNs: Math.max(0, nowNs - MS_STEP_NS / 2), focus: 'sending' };
+    const sending = nowNs - last <= MS_STEP_NS;
     const hi = Math.floor(last / MS_STEP_NS);
     let best = hi;
     let bestV = -1;
-    for (let b = hi; b > hi - 1000 && b >= ring.lo; b--) {
+    // the last half second it sent: its 10 µs buckets are still kept (655 ms), so the finest strip has them
+    for (let b = hi; b > hi - 500 && b >= ring.lo; b--) {
       const v = ring.get(b);
       if (v > bestV) {
         bestV = v;
@@ -364,7 +365,7 @@ export class ChartRecorder implements ProbeSink {
     }
     const focusNs =
       best10 >= 0 ? best10 * DETAIL_STEP_NS + DETAIL_STEP_NS / 2 : best * MS_STEP_NS + MS_STEP_NS / 2;
-    return { focusNs, focus: 'last-burst' };
+    return { focusNs, focus: sending ? 'sending' : 'last-burst' };
   }
 
   /**

@@ -16,6 +16,7 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChartSeries, LadderSeries } from '../../protocol/sim-api';
+import { viewOf } from '../../scenario/presets';
 import type { LabController } from '../../sim-client/lab-controller';
 import type { AppStore } from '../../state/app-store';
 import { useApp, useAppStore, useLab } from '../context';
@@ -34,7 +35,7 @@ const LADDER_DEF: ChartDef = {
   unit: 'Gbit/s',
   lines: [],
   source:
-    "The client's bytes out around one instant: at 10 µs and 1 ms as the model's ENA counts them (the last 655 ms and 16 s are kept), in whole seconds (what an iperf3 interval averages), and CloudWatch's NetworkOut datapoints with the chosen statistic (the numbers aws cloudwatch prints). The instant is the charts' cursor, else the burst under way, else the busiest millisecond of the last one.",
+    "The client's bytes out around one instant: at 10 µs and 1 ms as the model's ENA counts them (the last 655 ms and 16 s are kept), in whole seconds (what an iperf3 interval averages), and CloudWatch's NetworkOut datapoints with the chosen statistic (the numbers aws cloudwatch prints). The instant is the charts' cursor, else the busiest 10 µs of the last half second the client sent (its last burst).",
 };
 
 /** The charts with the ladder after the first (the rate chart). */
@@ -381,6 +382,44 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
     return () => clearTimeout(t);
   }, [mounted, charts.length]);
 
+  // a preset or lesson opens on the view that makes its point: its chart brought to the top of the
+  // charts region (when it scrolls: the page itself is not moved), its time window if it has one
+  const presetId = useApp((s) => s.scenario.presetId);
+  const [focusChart, setFocusChart] = useState<string | null>(null);
+  // (at the first mount too, but a shared link keeps the window it carries)
+  const pendingView = useRef<string | null>(presetId === 'link' ? null : presetId);
+  const firstView = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once per preset; `mounted` retries until its chart is there
+  useEffect(() => {
+    const id = pendingView.current;
+    // an embedded lab opens on the view its embed code chose
+    if (id === null || embed || only) return;
+    const view = viewOf(id);
+    const root = ref.current;
+    const target = root?.querySelector<HTMLElement>(`[data-chart="${view.chart}"]`);
+    if (!root || !target) return; // not mounted yet: the next mount step tries again
+    pendingView.current = null;
+    const keep = firstView.current && !view.windowS;
+    firstView.current = false;
+    if (!keep)
+      store.setState((s) => ({
+        selection: {
+          ...s.selection,
+          zoom: view.windowS ? [view.windowS[0] * 1e9, view.windowS[1] * 1e9] : null,
+        },
+      }));
+    setFocusChart(view.chart === 'rate' ? null : view.chart);
+    const box = scroller(root);
+    if (box)
+      box.scrollTop =
+        target.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop - 4;
+  }, [presetId, mounted]);
+  const last = useRef(presetId);
+  if (last.current !== presetId) {
+    last.current = presetId;
+    pendingView.current = presetId;
+  }
+
   // charts scrolled out of view keep what they last drew: only those in view (or near) redraw
   // while the clock runs; one scrolled into view redraws at once with the latest series
   // `only`: a chart with nothing to draw is a line of text until it has data
@@ -417,6 +456,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
       className={only ? 'panel charts one-chart' : 'panel charts'}
       aria-label={only ? 'Chart' : 'Charts'}
       ref={ref}
+      data-view-focus={focusChart ?? undefined}
     >
       <div className="panel-head charts-head">
         <h2 className={only ? 'visually-hidden' : undefined}>{only ? 'Chart' : 'Charts'}</h2>

@@ -199,7 +199,7 @@ export function ladderSummary(l: Ladder, fmtInstant: (ns: number) => string): st
   const why = {
     cursor: "at the charts' cursor",
     asked: 'at the chosen instant',
-    sending: 'at the current instant',
+    sending: `at the busiest moment of ${l.host}'s last half second (still sending)`,
     'last-burst': `at the busiest moment of ${l.host}'s last burst`,
     idle: `at the current instant (${l.host} has sent nothing yet)`,
   }[l.focus];

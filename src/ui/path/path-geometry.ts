@@ -95,7 +95,8 @@ const FABRIC_H = 48;
 
 /** Width of the packets' lane (with its queue gauge) inside a Nitro stage of width `w`; the parts take the rest. */
 function nitroLaneW(w: number): number {
-  return Math.min(48, Math.max(34, w * 0.2));
+  // narrow (a 1280 screen's stage, an embed): the parts keep the room their names need
+  return Math.min(48, Math.max(24, w * 0.2));
 }
 
 /**

@@ -337,7 +337,14 @@ export function drawPath(
       let pillOnName = false;
       if (dropped > 0) {
         ctx.font = `700 11px ${t.font}`;
-        const txt = `✕ ${fmtCompact(dropped)}`;
+        // the count alone when the part's short name would not fit beside "✕ count" on one line
+        let txt = `✕ ${fmtCompact(dropped)}`;
+        if (!two) {
+          const room = r.w - 10 - ctx.measureText(txt).width - 14;
+          ctx.font = `600 11px ${t.font}`;
+          if (ctx.measureText(p.short ?? p.label).width > room) txt = fmtCompact(dropped);
+          ctx.font = `700 11px ${t.font}`;
+        }
         pillW = ctx.measureText(txt).width + 10;
         if (two) {
           // (at 11 px: the name takes 11 px rather than lose letters, below)
