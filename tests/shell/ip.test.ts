@@ -59,7 +59,11 @@ describe('ip link show', () => {
       stderr: 'Option "-z" is unknown, try "ip -help".\n',
       exitCode: 255,
     });
-    expect(run('addr').stderr).toBe('ip: ip address is not simulated in ec2-netlab\n');
+    expect(run('addr route').stderr).toBe('Command "route" is unknown, try "ip address help".\n');
+    expect(run('addr flush dev eth0').stderr).toMatch(
+      /ip: ip address flush .* is not simulated in ec2-netlab/,
+    );
+    expect(run('route').stderr).toBe('ip: ip route is not simulated in ec2-netlab\n');
     expect(run('-j link').stderr).toMatch(/not simulated/);
     expect(run('link show dev').exitCode).toBe(255);
   });

@@ -57,6 +57,18 @@ describe('secondary private addresses', () => {
       AssignedPrivateIpAddresses: [{ PrivateIpAddress: '10.0.0.60' }],
       AssignedIpv4Prefixes: [],
     });
+    // the instance's eth0 carries it (as amazon-ec2-net-utils adds it): ip address show
+    const addr = out(l, ['server: ip addr show dev eth0'])[0]!.output.split('\n');
+    expect(addr[2]).toBe('    inet 10.0.0.11/24 metric 512 brd 10.0.0.255 scope global dynamic eth0');
+    expect(addr.slice(4, 8)).toEqual([
+      '    inet 10.0.0.51/24 brd 10.0.0.255 scope global secondary eth0',
+      '       valid_lft forever preferred_lft forever',
+      '    inet 10.0.0.60/24 brd 10.0.0.255 scope global secondary eth0',
+      '       valid_lft forever preferred_lft forever',
+    ]);
+    expect(addr[0]).toMatch(
+      /^2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 9001 qdisc mq state UP group default qlen 1000$/,
+    );
     const after = out(l, ['iperf3 -c 10.0.0.60 -n 10M'])[0]!;
     expect(after.exitCode, after.output).toBe(0);
     const described = JSON.parse(

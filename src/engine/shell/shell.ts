@@ -14,6 +14,7 @@ import { runUdpEcho } from './commands/udp-echo';
 import { runEc2Metadata } from './commands/ec2-metadata';
 import { runEthtool } from './commands/ethtool';
 import { runIp } from './commands/ip';
+import { vpcState } from '../vpc/state';
 import { tunnelStack } from './commands/ip-tunnel';
 import { runLab } from './commands/lab';
 import { runPing } from './commands/ping';
@@ -402,6 +403,17 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runIp(args, dev, {
         deviceNames: ['eth0'],
         tunnels: { peek: () => host.host.tunnels, get: () => tunnelStack(lab, host), eth0Ip: host.host.ip },
+        addresses: () => {
+          const vpc = vpcState(lab);
+          const eni = vpc.eniOfInstance(host.name);
+          const cidr = eni ? vpc.subnet(eni.subnetId)?.CidrBlock : undefined;
+          return {
+            primary: host.host.ip,
+            prefix: cidr ? Number(cidr.split('/')[1]) : 24,
+            secondaries: eni?.secondaryIps ?? [],
+            nowS: lab.nowNs / 1e9,
+          };
+        },
       });
     case 'tc':
       return runTc(args, new Map([['eth0', host.host.qdisc]]));

@@ -37,7 +37,10 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
     path: '/usr/sbin/tc',
     summary: 'queueing disciplines and classes on eth0 (fq_codel, fq, htb, tbf, pfifo …)',
   },
-  ip: { path: '/usr/sbin/ip', summary: 'link show / -s link / link set mtu; GRE and VXLAN tunnels' },
+  ip: {
+    path: '/usr/sbin/ip',
+    summary: 'link show / -s link / link set mtu / address show; GRE and VXLAN tunnels',
+  },
   sar: {
     path: '/usr/bin/sar',
     summary: 'per-second interface and UDP rates (sar -n DEV|UDP interval [count])',

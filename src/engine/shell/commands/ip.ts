@@ -1,6 +1,7 @@
 /**
- * `ip link` for the simulated host: `ip [-s [-s]] link [show|list] [dev] NAME` and
- * `ip link set [dev] NAME mtu N`, with iproute2 6.x's output layout, parsing, errors and exit codes
+ * `ip link` and `ip address` for the simulated host: `ip [-s [-s]] link [show|list] [dev] NAME`,
+ * `ip link set [dev] NAME mtu N` and `ip address [show] [dev] NAME` (eth0's primary and secondary
+ * private addresses), with iproute2 6.x's output layout, parsing, errors and exit codes
  * (0 ok; 1 unknown device or object; 2 kernel refusal; 255 parse errors). The loopback device is
  * shown as on any Linux host, with zero statistics. Everything else ip can do is refused with
  * "… is not simulated in ec2-netlab".
@@ -19,6 +20,8 @@ export interface IpOptions {
   deviceNames?: string[];
   /** The host's tunnel devices: `peek` without creating the stack, `get` creating it (ip link add). */
   tunnels?: { peek: () => TunnelStack | null; get: () => TunnelStack; eth0Ip: string };
+  /** eth0's IPv4 addresses (`ip address show`): primary, prefix length, secondaries; now for lifetimes. */
+  addresses?: () => { primary: string; prefix: number; secondaries: readonly string[]; nowS: number };
 }
 
 const DEFAULT_NAMES = ['eth0', 'eth1', 'eth2', 'eth3', 'eth4', 'eth5', 'eth6', 'eth7'];
@@ -156,6 +159,7 @@ export function runIp(argv: string[], dev: DeviceLookup, opts: IpOptions = {}): 
   const tun = opts.tunnels;
   if (obj === 'address' && tun && argv[i + 1] !== undefined && matches(argv[i + 1]!, 'add'))
     return addrAdd(argv.slice(i + 2), tun.peek(), (n) => dev(n) !== undefined);
+  if (obj === 'address') return addressShow(argv.slice(i + 1), dev, opts);
   if (obj !== 'link') return notSimulated(`ip ${obj}`);
   const rest = argv.slice(i + 1);
   const cmd = rest[0];
@@ -247,7 +251,112 @@ function linkShow(
   );
 }
 
-function formatLink(d: Dev, showStats: number): string {
+// ---------------------------------------------------------------------------------------------
+// ip address show
+
+/**
+ * `ip address [show|list|lst] [dev] NAME` as ipaddress.c prints it (ipaddr_list_flush_or_save:
+ * print_linkinfo without "mode", then print_addrinfo per address). eth0's primary address is DHCP's
+ * (systemd-networkd on Amazon Linux 2023: `metric 512`, `dynamic`, a 3600 s lease renewed at half
+ * its life, so the lifetimes count down from 3600 to 1800 and back; assumed from the first lease at
+ * boot); secondary private addresses are static (`secondary`, `forever`), as amazon-ec2-net-utils
+ * adds them. IPv6: the link-local address the kernel derives from the MAC (EUI-64) and ::1.
+ */
+function addressShow(args: string[], dev: DeviceLookup, opts: IpOptions): CommandOutcome {
+  let rest = args;
+  const cmd = rest[0];
+  if (cmd !== undefined && !matches(cmd, 'show') && !matches(cmd, 'list') && !matches(cmd, 'lst')) {
+    if (
+      ['add', 'change', 'replace', 'delete', 'flush', 'save', 'restore', 'showdump'].some((k) =>
+        matches(cmd, k),
+      )
+    )
+      return notSimulated(
+        `ip address ${cmd} (assign secondary addresses with aws ec2 assign-private-ip-addresses)`,
+      );
+    if (matches(cmd, 'help')) return notSimulated('ip address help');
+    // `ip addr eth0` is not a command: iproute2 says so
+    return exitMinus1(`Command "${cmd}" is unknown, try "ip address help".`);
+  }
+  if (cmd !== undefined) rest = rest.slice(1);
+  let filterDev: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    let a = rest[i]!;
+    if (matches(a, 'dev')) {
+      i++;
+      if (i >= rest.length) return exitMinus1('Command line is not complete. Try option "help"');
+      a = rest[i]!;
+    } else if (
+      [
+        'up',
+        'scope',
+        'to',
+        'label',
+        'primary',
+        'secondary',
+        'dynamic',
+        'permanent',
+        'type',
+        'master',
+        'vrf',
+      ].includes(a)
+    )
+      return notSimulated(`ip address show ${a}`);
+    if (filterDev !== undefined)
+      return exitMinus1(`Error: either "dev" is duplicate, or "${a}" is a garbage.`);
+    filterDev = a;
+  }
+  if ((opts.tunnels?.peek()?.devices.length ?? 0) > 0)
+    return notSimulated('ip address show with tunnel devices');
+  let devs = allDevices(dev, opts);
+  if (filterDev !== undefined) {
+    const d = findDevice(filterDev, dev, opts);
+    if (!d) return fail(`Device "${filterDev}" does not exist.`, 1);
+    devs = [d];
+  }
+  const a = opts.addresses?.();
+  let text = '';
+  for (const d of devs) {
+    text += formatLink(d, 0, false);
+    const name = d.link.name;
+    const addr = (line: string, lft: string) => `    ${line}\n       ${lft}\n`;
+    const forever = 'valid_lft forever preferred_lft forever';
+    if (d.loopback) {
+      text += addr('inet 127.0.0.1/8 scope host lo', forever);
+      text += addr('inet6 ::1/128 scope host ', forever);
+      continue;
+    }
+    if (name === 'eth0' && a) {
+      const brd = broadcast(a.primary, a.prefix);
+      const left = 3600 - (Math.floor(a.nowS) % 1800);
+      text += addr(
+        `inet ${a.primary}/${a.prefix} metric 512 brd ${brd} scope global dynamic ${name}`,
+        `valid_lft ${left}sec preferred_lft ${left}sec`,
+      );
+      for (const s of a.secondaries)
+        text += addr(`inet ${s}/${a.prefix} brd ${brd} scope global secondary ${name}`, forever);
+    }
+    text += addr(`inet6 ${linkLocal(d.link.mac)}/64 scope link `, forever);
+  }
+  return done(text);
+}
+
+function broadcast(ip: string, prefix: number): string {
+  const n = ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
+  const host = prefix >= 32 ? 0 : 2 ** (32 - prefix) - 1;
+  const b = n - (n % (host + 1)) + host;
+  return [b >>> 24, (b >>> 16) & 255, (b >>> 8) & 255, b & 255].join('.');
+}
+
+/** The EUI-64 link-local address (RFC 4291 appendix A): the MAC with ff:fe inserted, the U/L bit flipped. */
+function linkLocal(mac: string): string {
+  const b = mac.split(':').map((x) => Number.parseInt(x, 16));
+  const e = [b[0]! ^ 2, b[1]!, b[2]!, 0xff, 0xfe, b[3]!, b[4]!, b[5]!];
+  const groups = [0, 2, 4, 6].map((k) => ((e[k]! << 8) | e[k + 1]!).toString(16));
+  return `fe80::${groups.join(':')}`;
+}
+
+function formatLink(d: Dev, showStats: number, mode = true): string {
   const l = d.link;
   const flags = d.loopback
     ? l.up
@@ -257,7 +366,7 @@ function formatLink(d: Dev, showStats: number): string {
       ? 'BROADCAST,MULTICAST,UP,LOWER_UP'
       : 'BROADCAST,MULTICAST';
   const state = d.loopback ? 'UNKNOWN' : l.up ? 'UP' : 'DOWN';
-  let s = `${l.ifindex}: ${l.name}: <${flags}> mtu ${l.mtu} qdisc ${l.qdiscKind} state ${state} mode DEFAULT group default qlen ${l.txQueueLen}\n`;
+  let s = `${l.ifindex}: ${l.name}: <${flags}> mtu ${l.mtu} qdisc ${l.qdiscKind} state ${state}${mode ? ' mode DEFAULT' : ''} group default qlen ${l.txQueueLen}\n`;
   s += d.loopback
     ? '    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00'
     : `    link/ether ${l.mac} brd ff:ff:ff:ff:ff:ff`;

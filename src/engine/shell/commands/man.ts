@@ -78,8 +78,10 @@ const PAGES: Record<string, Page> = {
     section: 8,
     name: 'show / manipulate routing, network devices, tunnels (iproute2 6.1)',
     lab: 'eth0 and the GRE/VXLAN tunnels the lab models.',
-    options: 'link show, -s [-s] link, link set dev eth0 mtu N, tunnel/link add gre|gretap|vxlan',
-    refused: 'addr, route, neigh and the other objects.',
+    options:
+      'link show, -s [-s] link, link set dev eth0 mtu N, address show [dev NAME], tunnel/link add gre|gretap|vxlan',
+    refused:
+      'address add/del/flush (use aws ec2 assign-private-ip-addresses), route, neigh and the other objects.',
   },
   sar: {
     section: 1,
