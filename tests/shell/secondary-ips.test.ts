@@ -119,5 +119,11 @@ describe('secondary private addresses', () => {
         'aws ec2 unassign-private-ip-addresses --network-interface-id eni-0123456789abcdef0 --private-ip-addresses 10.0.0.51',
       ])[0]!.output,
     ).toContain('(InvalidNetworkInterfaceID.NotFound)');
+    // several interfaces per instance are not modelled: said so, with what the lab has instead
+    const attach = out(l, [
+      'aws ec2 attach-network-interface --network-interface-id eni-1 --instance-id i-1 --device-index 1',
+    ])[0]!;
+    expect(attach.exitCode).toBe(252);
+    expect(attach.output).toContain('each instance has one network interface (eth0)');
   }, 60_000);
 });
