@@ -5,8 +5,8 @@
  * server on it peaks at ≈ 1 M echoes/s with inbound ≈ outbound, at and beyond saturation. Before, the
  * directions took the budget first come, first served: offered 2 Mpps the echo server admitted it all
  * inbound and dropped its replies at egress (0.2 M echoes/s).
- * The echo is DPDK's io forwarding on the server's 8 queues (the lab's kernel-path echo program is
- * not built yet); the load is txonly from a c5n.18xlarge, ≈ 1 Mpps per TX queue.
+ * The echo here is DPDK's io forwarding on the server's 8 queues (the kernel-path echo, udp-echo, is
+ * tests/engine/udp-echo.test.ts); the load is txonly from a c5n.18xlarge, ≈ 1 Mpps per TX queue.
  */
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/engine/runner';
