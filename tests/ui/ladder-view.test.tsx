@@ -74,3 +74,32 @@ describe('the averaging ladder, drawn', () => {
     act(() => root.unmount());
   });
 });
+
+describe('the ladder before any traffic', () => {
+  it('says what it will show instead of five empty strips', async () => {
+    const s = new SeriesBuffer();
+    s.reset(2);
+    const l = buildLadder({
+      series: s,
+      cols: ['client.tx_bytes', 'client.network_out_bytes'],
+      fine: {
+        host: 'client',
+        focusNs: 0,
+        focus: 'idle',
+        fine: { t0Ns: 0, stepNs: 10_000, bytes: new Float64Array(100) },
+        ms: { t0Ns: 0, stepNs: 1e6, bytes: new Float64Array(100) },
+        lastOutNs: null,
+        maxBatch: 64,
+        nowNs: 0,
+      },
+      statistic: 'Sum',
+    });
+    el = document.createElement('div');
+    document.body.appendChild(el);
+    const root = createRoot(el);
+    await act(async () => root.render(<LadderChart ladder={l} width={600} />));
+    expect(el.querySelectorAll('[data-strip]')).toHaveLength(0);
+    expect(el.textContent).toContain('client has sent nothing yet');
+    act(() => root.unmount());
+  });
+});

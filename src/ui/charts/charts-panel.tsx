@@ -410,9 +410,12 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
       }));
     setFocusChart(view.chart === 'rate' ? null : view.chart);
     const box = scroller(root);
+    // (the rate chart is the first: the region's top, with the charts' head and time controls)
     if (box)
       box.scrollTop =
-        target.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop - 4;
+        view.chart === 'rate'
+          ? 0
+          : target.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop - 4;
   }, [presetId, mounted]);
   const last = useRef(presetId);
   if (last.current !== presetId) {

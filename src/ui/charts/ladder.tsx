@@ -51,6 +51,18 @@ export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: n
         </figcaption>
       </figure>
     );
+  if (ladder.focus === 'idle')
+    return (
+      <figure className="chart ladder" data-chart="ladder">
+        <figcaption>
+          <span className="chart-title">The averaging ladder: one burst at five time scales</span>
+        </figcaption>
+        <p className="muted ladder-idle">
+          {ladder.host} has sent nothing yet. Run a command (iperf3 -c server …): its burst appears here at 10
+          µs, 1 ms, 1 s and as CloudWatch's 1- and 5-minute datapoints, one above the other.
+        </p>
+      </figure>
+    );
   const words = ladderSummary(ladder, (ns) => formatInstant(ns, 1e6));
   const top = scaleOf(ladder);
   const plotW = Math.max(100, width - PAD_L - PAD_R);
