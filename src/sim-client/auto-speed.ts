@@ -24,6 +24,28 @@ export const AUTO_QUIET_NS_PER_S = 1e9;
 /** Simulated time one request of an idle-stretch jump may cover at most (the top speed's frame). */
 export const AUTO_SKIP_MAX_NS = 10e9;
 
+/**
+ * Wall time auto holds the readable speed once something new shows (packets after an idle stretch,
+ * a command typed, the first drops after a stretch without): long enough to watch the new thing
+ * cross the picture a few times. A perception figure, not a model one.
+ */
+export const AUTO_HOLD_WALL_S = 3;
+/** Past the hold, while nothing new happens, auto doubles its speed every this many wall seconds. */
+export const AUTO_DOUBLING_WALL_S = 0.5;
+/** The steady state's ceiling: real time, so iperf3's 1-second intervals print a second apart. */
+export const AUTO_STEADY_NS_PER_S = 1e9;
+
+/**
+ * Auto's speed while packets are in view: the readable speed for AUTO_HOLD_WALL_S after the last
+ * new thing, then doubling every AUTO_DOUBLING_WALL_S up to real time (a steady 10-s iperf3 is not
+ * played at 24 µs/s for four days of wall time; 24 µs/s → 1 s/s takes about 8 s).
+ */
+export function rampedSpeed(readable: number, wallSinceNewS: number): number {
+  const over = wallSinceNewS - AUTO_HOLD_WALL_S;
+  if (!(over > 0) || readable >= AUTO_STEADY_NS_PER_S) return readable;
+  return Math.min(AUTO_STEADY_NS_PER_S, readable * 2 ** (over / AUTO_DOUBLING_WALL_S));
+}
+
 /** The speed (simulated ns per wall second) at which the path view stays readable. */
 export function readableSpeed(fabricOneWayNs: number, min = 1e3, max = 600e9): number {
   const v = fabricOneWayNs / AUTO_CROSSING_WALL_S;

@@ -4,7 +4,7 @@
  * One pump per animation frame, at most one request in flight; user actions queue behind it.
  */
 import type { Observation } from '../lessons/observation';
-import { AUTO_QUIET_NS_PER_S, AUTO_SKIP_MAX_NS, autoPhase, readableSpeed } from './auto-speed';
+import { AUTO_QUIET_NS_PER_S, AUTO_SKIP_MAX_NS, autoPhase, rampedSpeed, readableSpeed } from './auto-speed';
 import { notePace } from '../lib/pace';
 import { PRESETS } from '../scenario/presets';
 import {
@@ -148,6 +148,10 @@ export function createLabController(
   let layoutPending = false;
   /** The instant a line was last typed at (auto speed: something runs from there). */
   let typedAtNs = -1;
+  /** Auto speed's ramp: the wall instant (ms) of the last new thing, and what it compares. */
+  let rampFromWall: number | null = null;
+  let rampHadDrops = false;
+  let rampJob: string | null = null;
 
   const set = <K extends keyof AppState>(k: K, p: Partial<AppState[K]>) => patch(store, k, p);
 
@@ -177,9 +181,28 @@ export function createLabController(
         st.terminal.backgroundCount > 0 ||
         client.commandLog.some((e) => e.atNs > client.simTimeNs);
       const phase = autoPhase(store.pathFrame, running);
+      // something new restarts the hold at the readable speed: packets after an idle stretch, a
+      // line just typed, a new foreground job, the first drops after a stretch without
+      const drops = (store.pathFrame?.drops ?? 0) > 0;
+      const fg = st.terminal.foreground;
+      const job = fg ? `${fg.host} ${fg.startNs} ${fg.command}` : null;
+      if (
+        phase !== 'packets' ||
+        st.playback.autoPhase !== 'packets' ||
+        rampFromWall === null ||
+        typedAtNs === client.simTimeNs ||
+        job !== rampJob ||
+        (drops && !rampHadDrops)
+      )
+        rampFromWall = wall;
+      rampHadDrops = drops;
+      rampJob = job;
       speed =
         phase === 'packets'
-          ? readableSpeed(st.pathLayout?.fabricOneWayNs ?? 0, SPEED_MIN_NS_PER_S, SPEED_MAX_NS_PER_S)
+          ? rampedSpeed(
+              readableSpeed(st.pathLayout?.fabricOneWayNs ?? 0, SPEED_MIN_NS_PER_S, SPEED_MAX_NS_PER_S),
+              (wall - rampFromWall) / 1000,
+            )
           : AUTO_QUIET_NS_PER_S;
       skipIdle = phase === 'skip';
       if (phase !== st.playback.autoPhase || speed !== st.playback.speedNsPerS)

@@ -320,3 +320,34 @@ describe('lab controller: run until, armed', () => {
     expect(st.playback.playing).toBe(false);
   }, 60_000);
 });
+
+describe('lab controller: auto speed follows the action', () => {
+  it('holds the readable speed while a steady run is new, then speeds up to real time, so a 2-s iperf3 ends in seconds of wall time, not days', async () => {
+    const a = await openLab();
+    const readable = a.store.getState().pathLayout!.fabricOneWayNs / 0.5;
+    expect(await a.lab.submit('iperf3 -c server -t 2')).toBe(true);
+    const speeds: Array<{ wallS: number; speed: number; phase: string }> = [];
+    let wall = 0;
+    for (let i = 0; i < 2000 && (i === 0 || a.store.getState().terminal.foreground); i++) {
+      await a.frame((wall += 50));
+      const p = a.store.getState().playback;
+      speeds.push({ wallS: wall / 1000, speed: p.speedNsPerS, phase: p.autoPhase });
+    }
+    expect(
+      a.store
+        .getState()
+        .terminal.chunks.map((c) => c.text)
+        .join(''),
+    ).toContain('iperf Done.');
+    // the first wall seconds with packets: the readable speed, so the handshake and the first
+    // batches can be followed by eye
+    const early = speeds.filter((s) => s.phase === 'packets' && s.wallS <= 2);
+    expect(early.length).toBeGreaterThan(10);
+    for (const s of early) expect(s.speed).toBe(readable);
+    // then faster, never above real time, and the run is over in well under a minute of wall time
+    // (at 24 µs/s it would take 83,000 s)
+    const top = Math.max(...speeds.map((s) => (s.phase === 'packets' ? s.speed : 0)));
+    expect(top).toBe(1e9);
+    expect(wall / 1000).toBeLessThan(30);
+  }, 120_000);
+});
