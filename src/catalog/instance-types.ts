@@ -755,11 +755,14 @@ function editDistance(a: string, b: string): number {
 export function suggestInstanceType(name: string): string[] {
   const wanted = name.trim().toLowerCase();
   if (wanted === '') return [];
+  // names differing in length by more than 3 are more than 3 edits apart: a name of thousands of
+  // characters (a crafted link) costs one comparison of lengths per known type, not a DP table
   const scored = [...INSTANCE_TYPES.keys()]
+    .filter((known) => Math.abs(known.length - wanted.length) <= 3)
     .map((known) => ({ known, distance: editDistance(wanted, known) }))
     .filter((s) => s.distance <= 3)
     .sort((x, y) => x.distance - y.distance || x.known.localeCompare(y.known));
   if (scored.length > 0) return scored.slice(0, 3).map((s) => s.known);
-  const family = wanted.split('.')[0] ?? '';
+  const family = wanted.length > 64 ? '' : (wanted.split('.')[0] ?? '');
   return [...INSTANCE_TYPES.values()].filter((s) => s.family === family).map((s) => s.name);
 }

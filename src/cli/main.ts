@@ -7,17 +7,44 @@
  * Without commands, a scenario file's `script` runs line after line, or its `session` (v4: what
  * was typed in the lab's terminal) is typed again, each line at its simulated instant.
  * Exit code 0 when the lab ran (a command that fails prints its tool's error and the run goes on);
- * 2 with a one-line message on stderr for bad input.
+ * 2 with a one-line message on stderr for bad input; 1 when the model stopped making progress.
+ * Each command's output is written when it ends; on a terminal a progress line shows the simulated
+ * time of the one running. Control characters from a scenario are shown, not sent (terminalSafe).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileSize, toBytes } from '../engine/shell/files';
 import { InteractiveSession } from '../engine/interactive-session';
-import { createLab, LabSession, type RunRecord } from '../engine/runner';
+import { createLab, LabSession, NoProgressError, type RunRecord } from '../engine/runner';
 import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../scenario/schema';
+import { stripBom, terminalSafe } from './text';
 
 const USAGE =
   'usage: npm run lab -- [--client TYPE] [--server TYPE] [--placement cluster|same-az|cross-az|internet] [--enhanced-networking on|off] [--seed N] [--batch auto|N] [--json] [--scenario FILE] [--out DIR] -- "COMMAND" ["COMMAND" ...]';
+
+/**
+ * A progress line on a terminal while a command runs ("iperf3 -c server -t 600: 12.0 s of 600 s
+ * simulated"), redrawn at most 5 times a second and erased before output is written.
+ */
+class ProgressLine {
+  private shown = false;
+  private lastMs = 0;
+  constructor(private readonly out: NodeJS.WriteStream | null) {}
+  update(label: string): void {
+    if (!this.out) return;
+    const now = Date.now();
+    if (now - this.lastMs < 200) return;
+    this.lastMs = now;
+    const cols = Math.max(20, (this.out.columns || 80) - 1);
+    this.out.write(`\r\x1b[K${terminalSafe(label).slice(0, cols)}`);
+    this.shown = true;
+  }
+  clear(): void {
+    if (!this.out || !this.shown) return;
+    this.out.write('\r\x1b[K');
+    this.shown = false;
+  }
+}
 
 function die(msg: string): never {
   process.stderr.write(`lab: ${msg}\n`);
@@ -127,7 +154,7 @@ export function main(argv: string[]): number {
       );
     }
     try {
-      doc = JSON.parse(text);
+      doc = JSON.parse(stripBom(text));
     } catch (e) {
       die(`scenario file ${args.scenarioFile} is not valid JSON: ${(e as Error).message}`);
     }
@@ -178,35 +205,58 @@ export function main(argv: string[]): number {
   if (commands.length === 0 && typed.length === 0) die(`no commands given (${USAGE})`);
   const lab = createLab(scenario);
   const runs: RunRecord[] = [];
+  const progress = new ProgressLine(process.stderr.isTTY ? process.stderr : null);
+  // each command's output is written as it ends
   const show = (recs: RunRecord[]) => {
+    progress.clear();
     for (const r of recs) {
       runs.push(r);
       if (args.json) continue;
-      if (!r.continued) process.stdout.write(`[ec2-user@${r.host} ~]$ ${r.line ?? r.command}\n`);
-      process.stdout.write(r.output.slice(0, r.output.length - r.stderr.length));
-      if (r.stderr) process.stderr.write(r.stderr);
+      if (!r.continued)
+        process.stdout.write(terminalSafe(`[ec2-user@${r.host} ~]$ ${r.line ?? r.command}\n`));
+      process.stdout.write(terminalSafe(r.output.slice(0, r.output.length - r.stderr.length)));
+      if (r.stderr) process.stderr.write(terminalSafe(r.stderr));
     }
   };
-  if (typed.length > 0) {
-    // the lab's terminal session (a shared link's): each line typed at its simulated instant
-    const s = new InteractiveSession(lab);
-    s.onRecords = (recs) => show([...recs]);
-    for (const e of typed) {
-      s.advance(e.atNs);
-      if ('line' in e) s.submit(e.line);
-      else s.interrupt();
+  let current = '';
+  const onProgress = (nowNs: number) => {
+    const fg = session?.foreground;
+    if (!fg) return;
+    const deadline = fg.job.deadlineNs();
+    const of = Number.isFinite(deadline) && deadline > fg.startNs ? ` of ${fmtS(deadline - fg.startNs)}` : '';
+    progress.update(`${current}: ${fmtS(nowNs - fg.startNs)}${of} simulated`);
+  };
+  let session: LabSession | null = null;
+  try {
+    if (typed.length > 0) {
+      // the lab's terminal session (a shared link's): each line typed at its simulated instant
+      const s = new InteractiveSession(lab);
+      s.onRecords = (recs) => show([...recs]);
+      for (const e of typed) {
+        s.advance(e.atNs);
+        if ('line' in e) s.submit(e.line);
+        else s.interrupt();
+      }
+      // the last command runs to its end (the session's caps bound an unbounded one)
+      while (s.foreground) {
+        const before = s.nowNs;
+        s.advance(before + 1e9);
+        if (s.nowNs === before) break;
+      }
+      show(s.session.close());
+    } else {
+      session = new LabSession(lab, { onProgress });
+      for (const line of commands) {
+        current = line;
+        show(session.run(line));
+      }
+      show(session.close());
     }
-    // the last command runs to its end (the session's caps bound an unbounded one)
-    while (s.foreground) {
-      const before = s.nowNs;
-      s.advance(before + 1e9);
-      if (s.nowNs === before) break;
-    }
-    show(s.session.close());
-  } else {
-    const session = new LabSession(lab);
-    for (const line of commands) show(session.run(line));
-    show(session.close());
+  } catch (e) {
+    if (!(e instanceof NoProgressError)) throw e;
+    progress.clear();
+    process.stderr.write(`lab: ${e.message}\n`);
+    return 1;
   }
   if (args.outDir) {
     // DIR/HOST/NAME for ~/NAME, DIR/HOST/tmp/NAME for /tmp/NAME
@@ -240,6 +290,8 @@ export function main(argv: string[]): number {
   }
   return 0;
 }
+
+const fmtS = (ns: number) => `${(ns / 1e9).toFixed(1)} s`;
 
 let code: number;
 try {

@@ -14,6 +14,7 @@ import type { Lab } from './lab';
 import {
   createLab,
   LabSession,
+  MAX_OUTPUT_CHARS,
   POLL_GRID_NS,
   type RunOptions,
   type RunRecord,
@@ -175,7 +176,9 @@ export class InteractiveSession {
     if (!fg?.job.progress) return;
     // only at checkpoints (or the submit instant), so replay emits the same chunks at the same instants
     if (!atSubmit && !this.session.atCheckpoint) return;
-    const text = fg.job.progress();
+    // as much as the command's record keeps (runner's MAX_OUTPUT_CHARS), so the record's stdout
+    // still starts with what was streamed
+    const text = fg.job.progress().slice(0, MAX_OUTPUT_CHARS);
     if (text.length > this.streamed) {
       this.emit(fg.host, 'stdout', text.slice(this.streamed));
       this.streamed = text.length;

@@ -491,3 +491,128 @@ export function resolveParams(overrides: Partial<Record<string, number>> = {}): 
   }
   return out;
 }
+
+/**
+ * What a scenario may set each parameter to. Out of range, the scenario is refused with a message
+ * naming the range, so a run cannot be frozen (a NAPI budget of 0 never delivers a packet) or made
+ * endless (1e308 ns per packet) by a parameter. Bounds are the values' physical sense (a count of
+ * packets is an integer ≥ 1, a factor lies in (0, 1]) or, for times and sizes, a span wide enough
+ * for any experiment (three or more orders of magnitude around the default) and small enough that
+ * a run still ends. `tests/properties/params-range.prop.test.ts` runs the lab at both ends of each.
+ */
+export interface ParamRange {
+  min: number;
+  max: number;
+  integer?: true;
+}
+
+const r = (min: number, max: number): ParamRange => ({ min, max });
+const int = (min: number, max: number): ParamRange => ({ min, max, integer: true });
+/** CPU time per operation: ≥ 1 ns (a cost of 0 lets a loop send without time passing), ≤ 1 ms. */
+const cpuNs = r(1, 1e6);
+/** Bytes of a socket buffer: Linux's SOCK_MIN_SNDBUF order (4 KiB) to 2 GiB − 1 (an int). */
+const sockBuf = int(4096, 2 ** 31 - 1);
+
+export const PARAM_RANGES = {
+  enaQueuePacketNs: r(1, 1e6),
+  dpdkPmdPacketNs: cpuNs,
+  nitroShaperQueueNs: r(0, 1e9),
+  nitroFlowLimitHoldsTxCompletion: int(0, 1),
+  nitroCardBucketNs: r(0, 1e9),
+  nitroShaperMinQueuePackets: int(1, 1_000_000),
+  nitroFlowQuantumBytes: int(0, 2 ** 30),
+  ppsBucketNs: r(0, 10e9),
+  bwBucketNs: r(0, 10e9),
+  nitroChargeOverheadBytes: int(0, 10_000),
+  nitroSlowPathNs: r(0, 1e9),
+  nitroSlowPathPerSgRuleNs: r(0, 1e8),
+  conntrackAllowanceOverride: int(0, 1e9),
+  conntrackClosedLingerNs: r(0, 432_000e9),
+  burstCreditSecondsOverride: r(0, 86_400),
+  linkLocalBucketPackets: int(1, 1_000_000),
+  egressFragmentBucketPackets: int(1, 1_000_000),
+  resolverResponseNs: r(0, 60e9),
+  httpServerRequestNs: r(0, 60e9),
+  tlsClientHelloBytes: int(1, 1_000_000),
+  tlsServerFlightBytes: int(1, 1_000_000),
+  tlsClientFinishedBytes: int(1, 1_000_000),
+  enaSrdAddedOneWayNs: r(0, 1e9),
+  enaSrdRetransmitNs: r(1_000, 1e9),
+  enaSrdRetransmitBufferBytes: int(65_536, 2 ** 34),
+  enaSrdInitialWindowBytes: int(8_900, 2 ** 30),
+  enaSrdTargetQueueDelayNs: r(0, 1e9),
+  enaSrdAdditiveIncreaseBytes: int(1, 2 ** 30),
+  enaSrdDecreaseFactor: r(0.01, 1),
+  // 1 µs: light crosses 200 m of fibre; nothing between two Nitro cards is faster
+  fabricOneWayNsCluster: r(1_000, 10e9),
+  fabricOneWayNsSameAz: r(1_000, 10e9),
+  fabricOneWayNsCrossAz: r(1_000, 10e9),
+  fabricOneWayNsInternet: r(1_000, 10e9),
+  tcpLimitOutputBytes: int(1, 2 ** 31 - 1),
+  tcpWmemDefault: sockBuf,
+  tcpWmemMax: sockBuf,
+  tcpMaxHeaderBytes: int(0, 65_536),
+  skbSharedInfoBytes: int(0, 65_536),
+  skbStructBytes: int(0, 65_536),
+  tcpRmemMax: sockBuf,
+  udpWmemDefault: sockBuf,
+  udpRmemDefault: sockBuf,
+  // Linux: TCP_RTO_MIN can be lowered per route (rto_min) to a few ms; TCP_RTO_MAX is 120 s
+  tcpRtoMinNs: r(1e6, 120e9),
+  tcpInitCwnd: int(1, 1_000),
+  tcpDelAckNs: r(0, 1e9),
+  napiBudget: int(1, 65_536),
+  groMaxBytes: int(1, 524_288),
+  gsoMaxBytes: int(1, 524_288),
+  hostRxPacketNs: cpuNs,
+  hostStackSkbNs: cpuNs,
+  hostTxSegmentNs: cpuNs,
+  hostTxCleanPacketNs: cpuNs,
+  udpTxSkbOverheadBytes: int(0, 65_536),
+  udpRxSkbOverheadBytes: int(0, 65_536),
+  hostCopyNsPerByte: r(0, 1_000),
+  tcpSendmsgNs: cpuNs,
+  tcpRecvmsgNs: cpuNs,
+  udpSendmsgNs: cpuNs,
+  udpRecvmsgNs: cpuNs,
+  hostRxWakeupMeanNs: r(0, 1e9),
+  nitroShaperFairBufferShare: int(0, 1),
+  nitroPpsAssuredShare: r(0, 1),
+  nitroPpsHoldsTxFetch: int(0, 1),
+  ixgbevfQueuePacketNs: r(1, 1e6),
+  xenNetbackTxPacketNs: cpuNs,
+  xenNetbackTxByteNs: r(0, 1_000),
+  xenNetbackRxPacketNs: cpuNs,
+  xenNetbackRxByteNs: r(0, 1_000),
+  // a gap of 0 would preempt dom0's worker again at once, forever
+  xenDom0PreemptGapNs: r(1_000, 60e9),
+  xenDom0PreemptNs: r(0, 1e9),
+  xenNetbackRxQueuePackets: int(1, 1_000_000),
+  xenNetfrontPacketNs: cpuNs,
+  udpEchoLoopNs: cpuNs,
+} satisfies Record<ParamName, ParamRange>;
+
+const fmtBound = (x: number) =>
+  Number.isInteger(x) && Math.abs(x) < 1e21 ? x.toLocaleString('en-US') : String(x);
+
+/** How a parameter's range reads in a message: "an integer from 1 to 65,536 packets". */
+export function describeParamRange(name: ParamName): string {
+  const rg: ParamRange = PARAM_RANGES[name];
+  const unit = MODEL_PARAMS[name].unit;
+  return `${rg.integer ? 'an integer' : 'a number'} from ${fmtBound(rg.min)} to ${fmtBound(rg.max)} (${unit})`;
+}
+
+/** Why `value` cannot be `name`'s value, or null when it can. */
+export function paramRangeError(name: ParamName, value: number): string | null {
+  const rg: ParamRange = PARAM_RANGES[name];
+  const bad =
+    !Number.isFinite(value) || value < rg.min || value > rg.max || (rg.integer && !Number.isInteger(value));
+  return bad ? `${value} is out of range: must be ${describeParamRange(name)}` : null;
+}
+
+/** The nearest value `name` may take (an integer where it must be one): for generators and tools. */
+export function clampToRange(name: ParamName, value: number): number {
+  const rg: ParamRange = PARAM_RANGES[name];
+  const v = Math.min(rg.max, Math.max(rg.min, value));
+  return rg.integer ? Math.round(v) : v;
+}

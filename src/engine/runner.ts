@@ -53,11 +53,35 @@ export function splitHostPrefix(lab: Lab, line: string): { host: string; command
 
 /** A command with no end of its own (iperf3 -t 0, -n never reached) is stopped, as Ctrl-C would, after this. */
 export const DEFAULT_UNBOUNDED_LIMIT_NS = 60e9;
+/**
+ * Any command is interrupted after this much simulated time, whatever its own end (the tools'
+ * option limits refuse most longer runs up front: iperf3 -t, sar's count, ab -n).
+ */
+export const DEFAULT_MAX_COMMAND_NS = 3_600e9;
+/** An interrupted job (Ctrl-C or a cap) that has not wound down after this much simulated time is ended. */
+export const WIND_DOWN_LIMIT_NS = 10e9;
+/** Events processed without simulated time moving after which the run is stopped (the model is stuck). */
+export const NO_PROGRESS_EVENTS = 1_000_000;
+/** Characters of stdout (and of stderr) kept per command; the rest is dropped with a note. */
+export const MAX_OUTPUT_CHARS = 1_048_576;
+
+/** The model processed NO_PROGRESS_EVENTS events at one instant: it cannot go on. */
+export class NoProgressError extends Error {
+  constructor(
+    readonly atNs: number,
+    readonly events: number,
+  ) {
+    super(
+      `the model made no progress: ${events.toLocaleString('en-US')} events at t = ${(atNs / 1e9).toFixed(6)} s without simulated time moving; the run is stopped`,
+    );
+    this.name = 'NoProgressError';
+  }
+}
 
 export interface RunOptions {
   /** Simulated time after which a command that has not ended is interrupted (default 60 s beyond its deadline). */
   unboundedLimitNs?: number;
-  /** Hard cap: interrupt any command after this much simulated time (tests, the UI's safety net). */
+  /** Hard cap: interrupt any command after this much simulated time (default DEFAULT_MAX_COMMAND_NS). */
   maxCommandNs?: number;
   /** Events per chunk between progress callbacks. */
   chunkEvents?: number;
@@ -87,6 +111,10 @@ interface ForegroundJob {
   interrupted?: boolean;
   /** Not the line's first pipeline (`a; b`: b's record is continued). */
   continued: boolean;
+  /** When the job was interrupted (Ctrl-C or a cap): it must wind down within WIND_DOWN_LIMIT_NS. */
+  interruptedAtNs: number | null;
+  /** Ended by the runner because it did not wind down. */
+  abandoned: boolean;
 }
 
 /** What is left of a typed line: its pipelines (with the operator before each) and background lists. */
@@ -129,6 +157,9 @@ export class LabSession {
     null;
   /** Whether the last `step` ended at a checkpoint (where jobs were checked). */
   atCheckpoint = false;
+  /** Simulated instant and event count when time last moved (no-progress detection). */
+  private progressNs = -1;
+  private progressEvents = 0;
 
   constructor(
     readonly lab: Lab,
@@ -245,7 +276,17 @@ export class LabSession {
         });
         continue;
       }
-      this.fg = { host: l.host, command, job: outcome.job, startNs, stoppedByLimit: false, continued, typed };
+      this.fg = {
+        host: l.host,
+        command,
+        job: outcome.job,
+        startNs,
+        stoppedByLimit: false,
+        continued,
+        typed,
+        interruptedAtNs: null,
+        abandoned: false,
+      };
     }
     if (!this.fg && l.items.length === 0) this.line = null;
   }
@@ -255,6 +296,7 @@ export class LabSession {
     if (!this.fg || this.fg.job.done()) return false;
     this.fg.interrupted = true;
     this.fg.job.interrupt();
+    this.fg.interruptedAtNs ??= this.lab.nowNs;
     return true;
   }
 
@@ -270,10 +312,13 @@ export class LabSession {
     let target = this.opts.absolutePolling
       ? Math.min(deadline > now ? Math.min(deadline, grid) : grid, ref + limit + 1)
       : Math.min(Math.max(deadline, now + 1_000_000), ref + limit + 1);
-    // once interrupted, let the job wind down (iperf3 exchanges its results) past the cap
-    const hardCap = this.opts.maxCommandNs;
-    if (hardCap !== undefined && !fg.stoppedByLimit) target = Math.min(target, fg.startNs + hardCap);
+    // once interrupted, let the job wind down (iperf3 exchanges its results) past the cap, for a while
+    const hardCap = this.opts.maxCommandNs ?? DEFAULT_MAX_COMMAND_NS;
+    if (!fg.stoppedByLimit) target = Math.min(target, fg.startNs + hardCap);
+    if (fg.interruptedAtNs !== null) target = Math.min(target, fg.interruptedAtNs + WIND_DOWN_LIMIT_NS);
     if (this.opts.absolutePolling && target <= now) target = grid;
+    // a job stopped by the cap and still winding down: the cap's instant is behind
+    else if (target <= now) target = now + 1_000_000;
     return target;
   }
 
@@ -287,41 +332,62 @@ export class LabSession {
     const sink: Tagged[] = [];
     const fg = this.fg;
     const limit = this.opts.unboundedLimitNs ?? DEFAULT_UNBOUNDED_LIMIT_NS;
-    const hardCap = this.opts.maxCommandNs;
+    const hardCap = this.opts.maxCommandNs ?? DEFAULT_MAX_COMMAND_NS;
     if (fg?.job.done()) return this.finishIfDone(sink);
     if (fg && !fg.stoppedByLimit) {
       const deadline = fg.job.deadlineNs();
       const ref = Number.isFinite(deadline) ? Math.max(fg.startNs, deadline) : fg.startNs;
-      if (lab.nowNs - ref > limit || (hardCap !== undefined && lab.nowNs - fg.startNs >= hardCap)) {
+      if (lab.nowNs - ref > limit || lab.nowNs - fg.startNs >= hardCap) {
         // the command would run forever (as `iperf3 -t 0` does until Ctrl-C): interrupt it
         fg.stoppedByLimit = true;
         fg.job.interrupt();
+        fg.interruptedAtNs ??= lab.nowNs;
         return this.finishIfDone(sink);
       }
     }
+    if (fg && fg.interruptedAtNs !== null && lab.nowNs - fg.interruptedAtNs >= WIND_DOWN_LIMIT_NS) {
+      // interrupted and still not done: end it here rather than wait on a job that does not stop
+      fg.abandoned = true;
+      return this.finishIfDone(sink);
+    }
     const target = this.checkpoint();
-    const n = lab.runUntil(Math.min(target, untilNs), maxEvents);
+    const n = lab.runUntil(Math.min(target, untilNs), Math.min(maxEvents, NO_PROGRESS_EVENTS));
+    this.checkProgress();
     const atCheckpoint = lab.nowNs >= target;
     this.atCheckpoint = atCheckpoint;
     if (this.opts.absolutePolling && !atCheckpoint) return sink;
     this.reapBackground(sink);
     if (fg) {
-      const atCap = hardCap !== undefined && !fg.stoppedByLimit && lab.nowNs - fg.startNs >= hardCap;
+      const atCap = !fg.stoppedByLimit && lab.nowNs - fg.startNs >= hardCap;
       // nothing left that could end the job (the cap is handled above, with its message), unless
       // time alone ends it (sleep in an idle lab: its deadline is still ahead)
       // (the deadline read after done(): a job may move it there, as watch does at each refresh)
       const isDone = fg.job.done();
       const deadline = fg.job.deadlineNs();
       const waiting = Number.isFinite(deadline) && deadline > lab.nowNs;
-      if (n === 0 && !isDone && lab.sched.pending === 0 && atCheckpoint && !atCap && !waiting)
+      const idle = n === 0 && lab.sched.pending === 0 && atCheckpoint;
+      if (idle && !isDone && !atCap && !waiting && fg.interruptedAtNs === null) {
         fg.job.interrupt();
+        fg.interruptedAtNs = lab.nowNs;
+      }
     }
     return this.finishIfDone(sink);
   }
 
+  /** Throw NoProgressError when the model has processed too many events at one instant. */
+  private checkProgress(): void {
+    const lab = this.lab;
+    if (lab.nowNs !== this.progressNs) {
+      this.progressNs = lab.nowNs;
+      this.progressEvents = lab.sched.processed;
+    } else if (lab.sched.processed - this.progressEvents >= NO_PROGRESS_EVENTS) {
+      throw new NoProgressError(lab.nowNs, lab.sched.processed - this.progressEvents);
+    }
+  }
+
   private finishIfDone(sink: Tagged[]): Tagged[] {
     const fg = this.fg;
-    if (!fg || !fg.job.done()) return sink;
+    if (!fg || !(fg.abandoned || fg.job.done())) return sink;
     const lab = this.lab;
     this.fg = null;
     let out = fg.job.finish();
@@ -329,6 +395,13 @@ export class LabSession {
       out = {
         ...out,
         stderr: `${out.stderr}lab: "${fg.command}" had not ended after ${((lab.nowNs - fg.startNs) / 1e9).toFixed(0)} s of simulated time; interrupted as Ctrl-C would\n`,
+      };
+    }
+    if (fg.abandoned) {
+      out = {
+        ...out,
+        exitCode: out.exitCode === 0 ? 130 : out.exitCode,
+        stderr: `${out.stderr}lab: "${fg.command}" had not wound down ${WIND_DOWN_LIMIT_NS / 1e9} s of simulated time after the interrupt; ended\n`,
       };
     }
     sink.push(tag(record(fg.host, fg.command, fg.startNs, lab.nowNs, out), fg.continued, fg.typed));
@@ -390,6 +463,12 @@ function tag(r: RunRecord, continued: boolean, line?: string): Tagged {
   return line === undefined ? { ...r, foreground: true } : { ...r, foreground: true, line };
 }
 
+/** Keep at most MAX_OUTPUT_CHARS of a text; null when it fits. */
+export function capText(text: string): { kept: string; dropped: number } | null {
+  if (text.length <= MAX_OUTPUT_CHARS) return null;
+  return { kept: text.slice(0, MAX_OUTPUT_CHARS), dropped: text.length - MAX_OUTPUT_CHARS };
+}
+
 function record(
   host: string,
   command: string,
@@ -397,14 +476,23 @@ function record(
   endNs: number,
   out: CommandOutput,
 ): RunRecord {
+  let { stdout, stderr } = out;
+  const note = (what: string, dropped: number) =>
+    `lab: ${what} of "${command}" cut at ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters (${dropped.toLocaleString('en-US')} more not kept)\n`;
+  const so = capText(stdout);
+  const se = capText(stderr);
+  if (so) stdout = so.kept.endsWith('\n') ? so.kept : `${so.kept}\n`;
+  if (se) stderr = se.kept.endsWith('\n') ? se.kept : `${se.kept}\n`;
+  if (so) stderr += note('output', so.dropped);
+  if (se) stderr += note('error output', se.dropped);
   return {
     host,
     command,
     startNs,
     endNs,
     exitCode: out.exitCode,
-    output: out.stdout + out.stderr,
-    stderr: out.stderr,
+    output: stdout + stderr,
+    stderr,
     result: out.result ?? null,
     ...(out.stderrLead ? { stderrLead: out.stderrLead } : {}),
   };

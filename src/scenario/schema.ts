@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { getInstanceType, suggestInstanceType } from '../catalog';
-import { MODEL_PARAMS } from '../engine/params';
+import { MODEL_PARAMS, type ParamName, paramRangeError } from '../engine/params';
 import { LAB_EPOCH_ISO, parseIso8601 } from '../lib/time';
 import { migrate } from './migrations';
 import {
@@ -189,6 +189,10 @@ export const ScenarioSchema = z
     session: z.array(SessionEntrySchema).max(10_000, 'at most 10000 entries').optional(),
   })
   .superRefine((s, ctx) => {
+    for (const [name, value] of Object.entries(s.params)) {
+      const why = typeof value === 'number' ? paramRangeError(name as ParamName, value) : null;
+      if (why) ctx.addIssue({ code: 'custom', path: ['params', name], message: why });
+    }
     s.session?.forEach((e, i) => {
       const prev = i > 0 ? s.session![i - 1]!.atNs : 0;
       if (e.atNs < prev)

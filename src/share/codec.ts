@@ -21,7 +21,7 @@ import { EMBED_PANELS, type EmbedPanel } from '../state/embed-view';
 import { base64urlDecode, base64urlEncode, deflate, inflateLimited } from './compress';
 import { clip, formatHashParams, type LinkKey, parseHashParams } from './hash-params';
 import { applyMergePatch, canonicalJson, type JsonObj, mergeDiff, scenarioDocument } from './minimize';
-import { repairScenario } from './repair';
+import { MAX_DEPTH, repairScenario } from './repair';
 
 export { MAX_HASH_CHARS } from './hash-params';
 
@@ -122,11 +122,28 @@ function unpackJson(data: string): { value: unknown } | { error: string } {
   } catch {
     return { error: 'the data is not UTF-8 text' };
   }
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch {
     return { error: 'the data is not JSON' };
   }
+  // before anything recursive sees it (a preset change is merged by recursion)
+  if (deeperThan(value, MAX_DEPTH))
+    return { error: `it is nested deeper than any scenario (${MAX_DEPTH} levels)` };
+  return { value };
+}
+
+/** Whether a parsed JSON value nests arrays or objects more than `limit` levels (no recursion). */
+export function deeperThan(root: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /**
@@ -342,6 +359,9 @@ function decodeInner(hash: string, presets: PresetTable): DecodeResult {
 export function readScenarioDocument(doc: unknown): DecodeResult {
   try {
     let text: string | undefined;
+    // a structured clone from postMessage can nest deeper than JSON.stringify's recursion goes
+    if (deeperThan(doc, MAX_DEPTH))
+      return fail('invalid-scenario', `it is nested deeper than any scenario (${MAX_DEPTH} levels)`);
     try {
       text = JSON.stringify(doc);
     } catch {

@@ -240,6 +240,28 @@ function repairInner(doc: unknown, version: number, notes: string[]): RepairResu
             reason: pr.message.replace(/ \(did you mean [^)]*\)$/, ''),
             action: { kind: 'replaced', value },
           });
+          // the other unknown types of the list too, in this step: one validation for all of them
+          // rather than one each (64 instances were 64 validations)
+          const list = getAt(cur, ['instances']).value;
+          if (Array.isArray(list))
+            list.forEach((x, i) => {
+              if (
+                i === pr.path[1] ||
+                !isObj(x) ||
+                typeof x['type'] !== 'string' ||
+                getInstanceType(x['type'])
+              )
+                return;
+              const t = x['type'];
+              const v = suggestInstanceType(t)[0] ?? 'c7i.large';
+              x['type'] = v;
+              changes.push({
+                seq,
+                path: ['instances', i, 'type'],
+                reason: `unknown instance type "${t}"`,
+                action: { kind: 'replaced', value: v },
+              });
+            });
           continue;
         }
       }

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasTerminalControl } from '../../src/cli/text';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -357,5 +358,54 @@ describe('lab CLI: --out DIR', () => {
     expect(r.stderr).toMatch(new RegExp(`lab: wrote ${path.replace(/[.]/g, '\\.')} \\(\\d+ bytes\\)\\n`));
     const bytes = readFileSync(path);
     expect(bytes.readUInt32LE(0)).toBe(0xa1b2c3d4);
+  });
+});
+
+describe.concurrent('lab CLI: bounds and terminal safety', () => {
+  it('a scenario file with a byte-order mark opens (editors on Windows write one)', async () => {
+    const f = file('bom.json', `\uFEFF${JSON.stringify({ version: 4, script: ['hostname'] })}`);
+    const r = await lab('--scenario', f);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('[ec2-user@client ~]$ hostname\nclient\n');
+  });
+
+  it('control characters from a scenario are shown as ^[ … , never sent to the terminal', async () => {
+    const f = file('ctl.json', JSON.stringify({ version: 4, script: ['\u001b[2Jx\u0007\u009b2J'] }));
+    const r = await lab('--scenario', f);
+    expect(r.code).toBe(0);
+    expect(hasTerminalControl(r.stdout + r.stderr)).toBe(false);
+    expect(r.stdout).toBe('[ec2-user@client ~]$ ^[[2Jx^GM-^[2J\n');
+    expect(r.stderr).toBe('bash: ^[[2Jx^GM-^[2J: command not found\n');
+  });
+
+  it('a parameter out of its range is bad input naming the range', async () => {
+    const f = file('napi.json', JSON.stringify({ version: 4, params: { napiBudget: 0 } }));
+    const r = await lab('--scenario', f, '--', 'ping -c 1 server');
+    expectBadInput(
+      r,
+      /params\.napiBudget: 0 is out of range: must be an integer from 1 to 65,536 \(packets\)/,
+    );
+  });
+
+  it('ping without -c ends (60 s of simulated time) and says so', async () => {
+    const r = await lab('ping -q server');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/60 packets transmitted, 60 received/);
+    expect(r.stderr).toMatch(/ping without -c stops after 60 s of simulated time/);
+  });
+
+  it('on a terminal, a long command shows its simulated progress, erased before the output', async () => {
+    // script(1) gives the CLI a pseudo-terminal, as an interactive shell would
+    const cmd = `${TSX} src/cli/main.ts "iperf3 -c server -t 20 -P 4"`;
+    const r = await new Promise<Result>((resolve) =>
+      execFile('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+      ),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\r\x1b[Kiperf3 -c server -t 20 -P 4: ');
+    expect(r.stdout).toMatch(/-P 4: \d+\.\d s of 20\.\d s simulated/);
+    expect(r.stdout).toContain('\r\x1b[K[ec2-user@client ~]$ iperf3');
+    expect(r.stdout).toContain('iperf Done.');
   });
 });

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INSTANCE_TYPES } from '../../src/catalog';
-import { MODEL_PARAMS } from '../../src/engine/params';
+import { clampToRange, MODEL_PARAMS } from '../../src/engine/params';
 import { createLab, runScript } from '../../src/engine/runner';
 import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../../src/scenario/schema';
 
@@ -50,7 +50,9 @@ const params = fc
   .uniqueArray(fc.constantFrom(...PARAM_NAMES), { maxLength: 3 })
   .chain((names) =>
     fc.tuple(
-      ...names.map((n) => fc.constantFrom(0.5, 1, 2).map((k) => [n, MODEL_PARAMS[n].value * k] as const)),
+      ...names.map((n) =>
+        fc.constantFrom(0.5, 1, 2).map((k) => [n, clampToRange(n, MODEL_PARAMS[n].value * k)] as const),
+      ),
     ),
   )
   .map((pairs) => Object.fromEntries(pairs));

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INSTANCE_TYPES } from '../../src/catalog';
-import { MODEL_PARAMS } from '../../src/engine/params';
+import { clampToRange, MODEL_PARAMS } from '../../src/engine/params';
 import { PLACEMENTS, parseScenario, type Scenario } from '../../src/scenario/schema';
 import {
   type DecodeResult,
@@ -76,7 +76,7 @@ const params = fc
       ...names.map((n) =>
         fc
           .double({ min: 0, max: 1e12, noNaN: true, noDefaultInfinity: true })
-          .map((v) => [n, v === 0 ? 0 : v] as const),
+          .map((v) => [n, clampToRange(n, v === 0 ? 0 : v)] as const),
       ),
     ),
   )

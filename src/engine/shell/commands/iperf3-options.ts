@@ -31,6 +31,8 @@ export const IPERF3_MAX_UDP_BLOCKSIZE = 65535 - 8 - 20;
 const MIN_INTERVAL = 0.1;
 const MAX_INTERVAL = 60.0;
 const MAX_TIME = 86400;
+/** The lab's own limit on -t (iperf3 allows a day): what a run may take in simulated time and memory. */
+export const IPERF3_LAB_MAX_TIME = 3600;
 const MAX_BURST = 1000;
 const MAX_MSS = 9 * 1024;
 export const IPERF3_MAX_STREAMS = 128;
@@ -518,6 +520,8 @@ export function parseIperf3Args(
       case 't':
         duration = cAtoi(v);
         if (duration > MAX_TIME || duration < 0) return paramError(IPERF3_ERRORS.IEDURATION);
+        if (duration > IPERF3_LAB_MAX_TIME)
+          return notSimulated(spec, ` beyond ${IPERF3_LAB_MAX_TIME} seconds (-t ${duration})`);
         durationFlag = true;
         clientFlag = true;
         break;

@@ -8,7 +8,7 @@
  * the slow-path service time four times. Output as iputils prints it (ping/ping_common.c
  * pr_echo_reply/finish): reply lines with the target's reverse name (ip-a-b-c-d.ec2.internal) when
  * it was given by name, the statistics and the rtt min/avg/max/mdev line. Without -c, ping runs
- * until interrupted (the lab's 60 s cap, like Ctrl-C) and then prints the statistics.
+ * until interrupted; the lab sends for 60 s (as `-c` 60 / interval would) and then prints the statistics.
  */
 import type { Instance, Lab } from '../../lab';
 import type { Packet } from '../../model/packet';
@@ -34,6 +34,9 @@ export function fmtRtt(us: number): string {
     return `${Math.floor((t + 5) / 1000)}.${String(Math.floor(((t + 5) % 1000) / 10)).padStart(2, '0')}`;
   return `0.${String(t).padStart(3, '0')}`;
 }
+
+/** Seconds ping without -c sends for in the lab (the runner's DEFAULT_UNBOUNDED_LIMIT_NS). */
+export const PING_UNBOUNDED_COUNT_LIMIT_S = 60;
 
 const ms3 = (us: number) => `${Math.floor(us / 1000)}.${String(Math.floor(us) % 1000).padStart(3, '0')}`;
 
@@ -195,6 +198,10 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
       lab.sched.after(selfWakeup(), () => onReply(r));
     },
   });
+  // without -c ping would run until Ctrl-C: the lab sends for 60 s (the session's cap on unbounded
+  // commands) and then ends as `-c 60` would, waiting for the last reply
+  const capped = count === 0;
+  if (capped) count = Math.max(1, Math.ceil(PING_UNBOUNDED_COUNT_LIMIT_S / intervalS - 1e-9));
   const sv = self.host.vcpus[0]!;
   let lastSendNs = start;
   const sendNext = () => {
@@ -236,9 +243,13 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
         const mdev = Math.sqrt(Math.max(0, avg2 - avg * avg));
         out += `rtt min/avg/max/mdev = ${ms3(min)}/${ms3(avg)}/${ms3(max)}/${ms3(mdev)} ms\n`;
       }
+      const note =
+        capped && !interrupted
+          ? `lab: ping without -c stops after ${PING_UNBOUNDED_COUNT_LIMIT_S} s of simulated time (${count} requests), as Ctrl-C would; give -c to choose\n`
+          : '';
       return {
         stdout: out,
-        stderr: errLines,
+        stderr: errLines + note,
         exitCode: n > 0 ? 0 : 1,
         result: { transmitted: sent, received: n, rttUs: rtts },
       };

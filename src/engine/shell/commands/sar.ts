@@ -19,6 +19,9 @@ const USAGE =
 const COLS = ['rxpck/s', 'txpck/s', 'rxkB/s', 'txkB/s', 'rxcmp/s', 'txcmp/s', 'rxmcst/s', '%ifutil'];
 const UDP_COLS = ['idgm/s', 'odgm/s', 'noport/s', 'idgmerr/s'];
 
+/** The lab's limit on a sar run (interval × count), as on any command (runner DEFAULT_MAX_COMMAND_NS). */
+export const SAR_LAB_MAX_SECONDS = 3600;
+
 interface Sample {
   ns: number;
   rxP: number;
@@ -59,6 +62,11 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
   if (intervalS < 1) return fail(USAGE, 1);
   const count = nums[1] === undefined ? Number.POSITIVE_INFINITY : Number(nums[1]);
   if (count < 1) return fail(USAGE, 1);
+  if (Number.isFinite(count) && intervalS * count > SAR_LAB_MAX_SECONDS)
+    return fail(
+      `sar: ec2-netlab samples for at most ${SAR_LAB_MAX_SECONDS} s (interval × count); ${intervalS} × ${count} is ${intervalS * count} s`,
+      1,
+    );
 
   const dev = inst.host.eth0;
   const read = (): Sample => {
