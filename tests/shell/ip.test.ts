@@ -63,7 +63,8 @@ describe('ip link show', () => {
     expect(run('addr flush dev eth0').stderr).toMatch(
       /ip: ip address flush .* is not simulated in ec2-netlab/,
     );
-    expect(run('route').stderr).toBe('ip: ip route is not simulated in ec2-netlab\n');
+    expect(run('route get 10.0.0.11').stderr).toBe('ip: ip route get is not simulated in ec2-netlab\n');
+    expect(run('route foo').stderr).toBe('Command "foo" is unknown, try "ip route help".\n');
     expect(run('-j link').stderr).toMatch(/not simulated/);
     expect(run('link show dev').exitCode).toBe(255);
   });

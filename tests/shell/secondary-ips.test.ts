@@ -126,4 +126,14 @@ describe('secondary private addresses', () => {
     expect(attach.exitCode).toBe(252);
     expect(attach.output).toContain('each instance has one network interface (eth0)');
   }, 60_000);
+
+  it('ip route shows the main table systemd-networkd leaves (DHCP routes, metric 512)', () => {
+    const r = out(lab(), ['server: ip route'])[0]!;
+    expect(r.output).toBe(
+      'default via 10.0.0.1 dev eth0 proto dhcp src 10.0.0.11 metric 512 \n' +
+        '10.0.0.0/24 dev eth0 proto kernel scope link src 10.0.0.11 metric 512 \n' +
+        '10.0.0.1 dev eth0 proto dhcp scope link src 10.0.0.11 metric 512 \n' +
+        '10.0.0.2 dev eth0 proto dhcp scope link src 10.0.0.11 metric 512 \n',
+    );
+  });
 });

@@ -414,6 +414,15 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
             nowS: lab.nowNs / 1e9,
           };
         },
+        networks: () => {
+          const vpc = vpcState(lab);
+          const eni = vpc.eniOfInstance(host.name);
+          const subnet = eni ? vpc.subnet(eni.subnetId)?.CidrBlock : undefined;
+          return {
+            subnet: subnet ?? `${host.host.ip.split('.').slice(0, 3).join('.')}.0/24`,
+            vpc: vpc.vpc.CidrBlock,
+          };
+        },
       });
     case 'tc':
       return runTc(args, new Map([['eth0', host.host.qdisc]]));

@@ -39,7 +39,7 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
   },
   ip: {
     path: '/usr/sbin/ip',
-    summary: 'link show / -s link / link set mtu / address show; GRE and VXLAN tunnels',
+    summary: 'link show / -s link / link set mtu / address show / route show; GRE and VXLAN tunnels',
   },
   sar: {
     path: '/usr/bin/sar',

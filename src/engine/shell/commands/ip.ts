@@ -1,7 +1,7 @@
 /**
- * `ip link` and `ip address` for the simulated host: `ip [-s [-s]] link [show|list] [dev] NAME`,
- * `ip link set [dev] NAME mtu N` and `ip address [show] [dev] NAME` (eth0's primary and secondary
- * private addresses), with iproute2 6.x's output layout, parsing, errors and exit codes
+ * `ip link`, `ip address` and `ip route` for the simulated host: `ip [-s [-s]] link [show|list]
+ * [dev] NAME`, `ip link set [dev] NAME mtu N`, `ip address [show] [dev] NAME` (eth0's primary and
+ * secondary private addresses) and `ip route show` (the DHCP routes), with iproute2 6.x's output layout, parsing, errors and exit codes
  * (0 ok; 1 unknown device or object; 2 kernel refusal; 255 parse errors). The loopback device is
  * shown as on any Linux host, with zero statistics. Everything else ip can do is refused with
  * "… is not simulated in ec2-netlab".
@@ -22,6 +22,8 @@ export interface IpOptions {
   tunnels?: { peek: () => TunnelStack | null; get: () => TunnelStack; eth0Ip: string };
   /** eth0's IPv4 addresses (`ip address show`): primary, prefix length, secondaries; now for lifetimes. */
   addresses?: () => { primary: string; prefix: number; secondaries: readonly string[]; nowS: number };
+  /** The subnet's and the VPC's CIDR blocks (`ip route show`: the DHCP routes). */
+  networks?: () => { subnet: string; vpc: string };
 }
 
 const DEFAULT_NAMES = ['eth0', 'eth1', 'eth2', 'eth3', 'eth4', 'eth5', 'eth6', 'eth7'];
@@ -160,6 +162,7 @@ export function runIp(argv: string[], dev: DeviceLookup, opts: IpOptions = {}): 
   if (obj === 'address' && tun && argv[i + 1] !== undefined && matches(argv[i + 1]!, 'add'))
     return addrAdd(argv.slice(i + 2), tun.peek(), (n) => dev(n) !== undefined);
   if (obj === 'address') return addressShow(argv.slice(i + 1), dev, opts);
+  if (obj === 'route') return routeShow(argv.slice(i + 1), opts);
   if (obj !== 'link') return notSimulated(`ip ${obj}`);
   const rest = argv.slice(i + 1);
   const cmd = rest[0];
@@ -339,6 +342,54 @@ function addressShow(args: string[], dev: DeviceLookup, opts: IpOptions): Comman
     text += addr(`inet6 ${linkLocal(d.link.mac)}/64 scope link `, forever);
   }
   return done(text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ip route show
+
+/**
+ * `ip route [show|list] [table main]`: the main table as systemd-networkd's DHCP client leaves it on
+ * Amazon Linux 2023 (metric 512): the default route via the subnet's router (its base + 1), the
+ * subnet's connected route, host routes to the router and to the DNS server the DHCP lease names
+ * (the VPC resolver, the VPC block's base + 2). Dumped in the FIB's key order, each line ending with
+ * the space iproute2's print_route leaves. Adding routes, `ip route get` and other tables are refused.
+ */
+function routeShow(args: string[], opts: IpOptions): CommandOutcome {
+  let rest = args;
+  const cmd = rest[0];
+  if (cmd !== undefined && !matches(cmd, 'show') && !matches(cmd, 'list')) {
+    if (
+      ['add', 'change', 'replace', 'delete', 'append', 'prepend', 'flush', 'get', 'save', 'restore'].some(
+        (k) => matches(cmd, k),
+      )
+    )
+      return notSimulated(`ip route ${cmd}`);
+    if (matches(cmd, 'help')) return notSimulated('ip route help');
+    return exitMinus1(`Command "${cmd}" is unknown, try "ip route help".`);
+  }
+  if (cmd !== undefined) rest = rest.slice(1);
+  if (rest.length === 2 && matches(rest[0]!, 'table') && rest[1] === 'main') rest = [];
+  if (rest.length > 0) return notSimulated(`ip route show ${rest.join(' ')}`);
+  if ((opts.tunnels?.peek()?.devices.length ?? 0) > 0)
+    return notSimulated('ip route show with tunnel devices');
+  const a = opts.addresses?.();
+  const n = opts.networks?.();
+  if (!a || !n) return done('');
+  const toInt = (ip: string) => ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
+  const toIp = (x: number) => [x >>> 24, (x >>> 16) & 255, (x >>> 8) & 255, x & 255].join('.');
+  const [subnetIp, subnetLen] = n.subnet.split('/') as [string, string];
+  const router = toIp(toInt(subnetIp) + 1);
+  const dns = toIp(toInt(n.vpc.split('/')[0]!) + 2);
+  const src = `src ${a.primary} metric 512 `;
+  const routes: [number, number, string][] = [
+    [0, 0, `default via ${router} dev eth0 proto dhcp ${src}`],
+    [toInt(subnetIp), Number(subnetLen), `${n.subnet} dev eth0 proto kernel scope link ${src}`],
+    [toInt(router), 32, `${router} dev eth0 proto dhcp scope link ${src}`],
+  ];
+  if (!routes.some((r) => r[0] === toInt(dns) && r[1] === 32))
+    routes.push([toInt(dns), 32, `${dns} dev eth0 proto dhcp scope link ${src}`]);
+  routes.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  return done(routes.map((r) => `${r[2]}\n`).join(''));
 }
 
 function broadcast(ip: string, prefix: number): string {

@@ -81,7 +81,7 @@ const PAGES: Record<string, Page> = {
     options:
       'link show, -s [-s] link, link set dev eth0 mtu N, address show [dev NAME], tunnel/link add gre|gretap|vxlan',
     refused:
-      'address add/del/flush (use aws ec2 assign-private-ip-addresses), route, neigh and the other objects.',
+      'address add/del/flush (use aws ec2 assign-private-ip-addresses), route add/get, neigh and the other objects.',
   },
   sar: {
     section: 1,
