@@ -125,7 +125,8 @@ const PAGES: Record<string, Page> = {
     name: "the lab's UDP echo server (modelled on Stressgrid's C server)",
     lab: "Echoes every datagram on UDP PORT back to its sender through the kernel: one thread per vCPU by default, each with its own SO_REUSEPORT socket (the kernel picks the socket by a hash of the 4-tuple). Each datagram costs a recvfrom and a sendto on its thread's vCPU; `sar -n UDP 1` shows idgm/s and odgm/s. Runs until Ctrl-C, then prints the datagrams received and echoed.",
     options: '-p PORT (default 5000)  -t THREADS (default: the vCPU count)  -h',
-    refused: 'other options: "udp-echo: unknown option …" and the usage, exit status 2 (a program of the lab\'s own: no upstream options to refuse).',
+    refused:
+      'other options: "udp-echo: unknown option …" and the usage, exit status 2 (a program of the lab\'s own: no upstream options to refuse).',
     seeAlso: 'sar(1), dpdk-testpmd(1)',
   },
   aws: {
