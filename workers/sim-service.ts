@@ -847,6 +847,10 @@ export class SimService implements SimApi {
       into[k++] = creditsAt(inst.nitro.creditsOut, this.lab.nowNs);
       into[k++] = drops[i++] ?? 0;
       into[k++] = creditsAt(inst.nitro.creditsIn, this.lab.nowNs);
+      into[k++] = inst.nitro.traffic.bytesOut;
+      // one row is NCOL columns per instance, in SAMPLE_COLUMNS_PER_INSTANCE's order: a column left
+      // out shifts every later instance's (the server's rx_bytes read its tx_packets, 20a6f73)
+      if (k - at !== i * NCOL) throw new Error(`writeSample wrote ${k - at} columns for ${i} instances`);
     }
   }
 
