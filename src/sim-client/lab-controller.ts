@@ -4,7 +4,14 @@
  * One pump per animation frame, at most one request in flight; user actions queue behind it.
  */
 import type { Observation } from '../lessons/observation';
-import { AUTO_QUIET_NS_PER_S, AUTO_SKIP_MAX_NS, autoPhase, rampedSpeed, readableSpeed } from './auto-speed';
+import {
+  AUTO_HOLD_WALL_S,
+  AUTO_QUIET_NS_PER_S,
+  AUTO_SKIP_MAX_NS,
+  autoPhase,
+  rampedSpeed,
+  readableSpeed,
+} from './auto-speed';
 import { notePace } from '../lib/pace';
 import { PRESETS } from '../scenario/presets';
 import {
@@ -150,7 +157,8 @@ export function createLabController(
   let typedAtNs = -1;
   /** Auto speed's ramp: the wall instant (ms) of the last new thing, and what it compares. */
   let rampFromWall: number | null = null;
-  let rampHadDrops = false;
+  /** The wall instant (ms) of the last frame with drops: drops recurring (TCP against a shaper) are not new. */
+  let rampDropWall = Number.NEGATIVE_INFINITY;
   let rampJob: string | null = null;
 
   const set = <K extends keyof AppState>(k: K, p: Partial<AppState[K]>) => patch(store, k, p);
@@ -192,10 +200,10 @@ export function createLabController(
         rampFromWall === null ||
         typedAtNs === client.simTimeNs ||
         job !== rampJob ||
-        (drops && !rampHadDrops)
+        (drops && wall - rampDropWall > AUTO_HOLD_WALL_S * 1000)
       )
         rampFromWall = wall;
-      rampHadDrops = drops;
+      if (drops) rampDropWall = wall;
       rampJob = job;
       speed =
         phase === 'packets'

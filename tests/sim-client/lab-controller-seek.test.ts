@@ -350,4 +350,19 @@ describe('lab controller: auto speed follows the action', () => {
     expect(top).toBe(1e9);
     expect(wall / 1000).toBeLessThan(30);
   }, 120_000);
+  it('drops that recur (a UDP flood against the bandwidth allowance) do not hold it back: only the first drops after 3 wall seconds without are new', async () => {
+    const a = await openLab();
+    expect(await a.lab.submit('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1')).toBe(true);
+    let wall = 0;
+    let sawDrops = 0;
+    let top = 0;
+    for (let i = 0; i < 2000 && (i === 0 || a.store.getState().terminal.foreground); i++) {
+      await a.frame((wall += 50));
+      if ((a.store.pathFrame?.drops ?? 0) > 0) sawDrops++;
+      top = Math.max(top, a.store.getState().playback.speedNsPerS);
+    }
+    expect(sawDrops).toBeGreaterThan(10);
+    expect(top).toBe(1e9);
+    expect(wall / 1000).toBeLessThan(30);
+  }, 120_000);
 });
