@@ -2,11 +2,30 @@
 // The lab is served from the same place as this page unless the page is opened with
 // ?lab=<the lab's URL> (serve the lab from its own origin on a real site: the frame's sandbox
 // protects nothing when the lab shares the host page's origin). ORIGIN is this page's origin.
+
+// Labs this page frames when named by ?lab=: its own origin and the loopback addresses (trying it
+// out locally). A site adds its lab's origin here, and to frame-src in embed-example.html's CSP;
+// any other ?lab= is refused, so a crafted link cannot make this page frame an arbitrary site.
+const ALLOWED_LAB_ORIGINS = [location.origin];
+const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])$/;
+let refusedLab = null;
+
+function labAllowed(u) {
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return false;
+  return ALLOWED_LAB_ORIGINS.includes(u.origin) || LOOPBACK.test(u.hostname);
+}
+
 function labUrl() {
   const given = new URLSearchParams(location.search).get('lab');
   if (given) {
-    const u = new URL(given, location.href);
-    if (u.protocol === 'https:' || u.protocol === 'http:') return new URL('./', u).href;
+    let u = null;
+    try {
+      u = new URL(given, location.href);
+    } catch {
+      u = null;
+    }
+    if (u && labAllowed(u)) return new URL('./', u).href;
+    refusedLab = given;
   }
   return new URL('./', location.href).href;
 }
@@ -43,6 +62,9 @@ function note(text) {
   li.textContent = text; // text, never HTML
   log.prepend(li);
 }
+
+if (refusedLab !== null)
+  note(`?lab=${refusedLab} is not in this page's allow-list (ALLOWED_LAB_ORIGINS): the lab beside this page is shown`);
 
 window.addEventListener('message', (ev) => {
   // only the lab's frame, from the lab's origin

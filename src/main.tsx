@@ -161,8 +161,12 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
 
   if (embed && flags.origin) startHostBridge(store, lab, flags, follow);
 
-  // test hook for the end-to-end tests (forced worker failure); harmless for users
-  (window as unknown as { __netlab: unknown }).__netlab = { crashWorker: lab.crashWorker, store };
+  // test hook for the end-to-end tests (forced worker failure, the store): only in a build made
+  // with VITE_NETLAB_TEST_HOOKS=1 (tests/e2e/setup.ts); a published build has none
+  if (import.meta.env.VITE_NETLAB_TEST_HOOKS === '1')
+    (window as unknown as { __netlab: unknown }).__netlab = { crashWorker: lab.crashWorker, store };
+
+  registerServiceWorker((message) => patch(store, 'env', { notice: message, announcement: message }));
 
   if (root) {
     createRoot(root).render(
@@ -177,6 +181,35 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
       </StrictMode>,
     );
   }
+}
+
+/**
+ * Offline: the built site's service worker (sw.js beside index.html, written by vite.config.ts)
+ * precaches the lab. A new version installs in the background and waits; the user is told, and
+ * it takes over when this page is left (a reload), never in the middle of a run.
+ */
+function registerServiceWorker(notify: (message: string) => void): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  const hadController = navigator.serviceWorker.controller !== null;
+  navigator.serviceWorker
+    .register(new URL('sw.js', new URL('./', location.href)).href)
+    .then((reg) => {
+      const waiting = (w: ServiceWorker) => {
+        if (!hadController) return; // the first install: nothing to replace
+        notify('A new version of the lab is ready: it opens the next time you reload this page.');
+        window.addEventListener('pagehide', () => w.postMessage('skip-waiting'));
+      };
+      if (reg.waiting) waiting(reg.waiting);
+      reg.addEventListener('updatefound', () => {
+        const w = reg.installing;
+        w?.addEventListener('statechange', () => {
+          if (w.state === 'installed') waiting(w);
+        });
+      });
+    })
+    .catch(() => {
+      // no offline copy (a private window, a host that serves no sw.js): the lab works as before
+    });
 }
 
 /** Counters go to the host page at most this often (ms of wall time); time goes every frame. */

@@ -66,6 +66,7 @@ result.bundle = await part('bundle', async () => {
   const prev = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production'; // React's production build (docs/toolchain.md, gotcha 1)
   try {
+    process.env.VITE_NETLAB_TEST_HOOKS = '1'; // window.__netlab (src/main.tsx)
     await build({ mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   } finally {
     process.env.NODE_ENV = prev;

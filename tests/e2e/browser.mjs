@@ -33,6 +33,9 @@ export function watchProblems(page, problems) {
  * `speed` is 'auto', the play speed is set to `speed` (default 1 s/s, as moving the Speed slider
  * there does): tests that wait for a command to end do not play at auto speed, which follows the
  * packets at about 24 µs/s.
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} where
+ * @param {number} [timeout]
+ * @param {{ speed?: number | 'auto' }} [opts]
  */
 export async function labReady(where, timeout = 60_000, { speed = 1e9 } = {}) {
   await where.waitForFunction(

@@ -15,6 +15,8 @@ export default async function setup(project: TestProject) {
   // Vitest sets NODE_ENV=test, which would give React's development build (docs/toolchain.md, gotcha 1)
   const prev = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
+  // the tests drive the lab through window.__netlab (src/main.tsx), which only such a build has
+  process.env.VITE_NETLAB_TEST_HOOKS = '1';
   try {
     await build({ mode: 'production', logLevel: 'warn' });
   } finally {

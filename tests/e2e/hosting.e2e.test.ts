@@ -1,0 +1,121 @@
+/**
+ * Publishing: the production build (as README "Publishing" makes it, no test hooks) served under a
+ * sub-path, /docs/lab/, by a server that answers nothing outside it. The lab loads with every file
+ * from under the sub-path, runs a command, has no window.__netlab, and after its service worker
+ * has precached it, a reload with the network gone opens the lab and runs a command again.
+ */
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labReady, launchChromium, watchProblems } from './browser.mjs';
+
+const PREFIX = '/docs/lab/';
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+let outDir: string;
+let server: Server;
+let url: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const problems: string[] = [];
+/** Every request the server saw, and those outside the sub-path or missing. */
+const seen: string[] = [];
+const refused: string[] = [];
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'ec2-netlab-publish-'));
+  const prev = { node: process.env.NODE_ENV, hooks: process.env.VITE_NETLAB_TEST_HOOKS };
+  process.env.NODE_ENV = 'production';
+  delete process.env.VITE_NETLAB_TEST_HOOKS;
+  try {
+    await build({ mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = prev.node;
+    if (prev.hooks !== undefined) process.env.VITE_NETLAB_TEST_HOOKS = prev.hooks;
+  }
+  server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    seen.push(path);
+    const file = path.startsWith(PREFIX)
+      ? normalize(join(outDir, path.slice(PREFIX.length) || 'index.html'))
+      : null;
+    if (file === null || !file.startsWith(outDir) || !existsSync(file) || statSync(file).isDirectory()) {
+      refused.push(path);
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}${PREFIX}`;
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  watchProblems(page, problems);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+async function runs(command: string, expected: string): Promise<void> {
+  const cmd = page.getByRole('textbox', { name: 'Command' });
+  await cmd.fill(command);
+  await cmd.press('Enter');
+  await page.getByTestId('scrollback').getByText(expected).waitFor({ timeout: 30_000 });
+}
+
+describe('publishing under a sub-path', () => {
+  it('loads every file from under the sub-path and runs a command; no test hook ships', async () => {
+    await page.goto(url);
+    await labReady(page, 60_000, { speed: 'auto' });
+    // commands that answer at once: no simulated time needed (this build has no test hook to set the speed)
+    await runs('ethtool -g eth0', 'Ring parameters for eth0:');
+    expect(refused).toEqual([]);
+    expect(seen.length).toBeGreaterThan(5);
+    expect(seen.every((p) => p.startsWith(PREFIX))).toBe(true);
+    expect(seen).toContain(`${PREFIX}sw.js`);
+    expect(seen.some((p) => /\/assets\/sim\.worker-[\w-]+\.js$/.test(p))).toBe(true);
+    expect(await page.evaluate(() => 'netlab' in window || '__netlab' in window)).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('after its service worker has cached it, a reload with no network opens the lab', async () => {
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // the first load was not controlled yet: reload once online so the worker serves the page
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+      timeout: 30_000,
+    });
+    await labReady(page, 60_000, { speed: 'auto' });
+    const before = seen.length;
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await labReady(page, 60_000, { speed: 'auto' });
+      await runs('ethtool -i eth0', 'driver: ena');
+      expect(await page.getByRole('status', { name: 'Simulated time' }).textContent()).toMatch(/ s/);
+    } finally {
+      await context.setOffline(false);
+    }
+    // nothing reached the server while offline
+    expect(seen.length).toBe(before);
+    expect(problems.filter((p) => !/net::ERR_INTERNET_DISCONNECTED/.test(p))).toEqual([]);
+  });
+});
