@@ -102,6 +102,12 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
     onFrame: (f) => applyFrame(store, f),
     onRestart: (message) => patch(store, 'env', { notice: message, announcement: message }),
     onError: (message) => patch(store, 'env', { notice: message, announcement: message }),
+    // failed twice in a row: offer the scenario without its session (what was typed), which the
+    // model could not replay
+    onFailed: () => {
+      const bare = `${location.pathname}${location.search}${shareHash(store.getState().scenario.doc, [], {}, presets)}`;
+      patch(store, 'env', { noticeLink: { label: 'Reopen this scenario without its session', href: bare } });
+    },
   });
   const lab = createLabController(store, client);
 

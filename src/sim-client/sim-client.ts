@@ -58,6 +58,8 @@ export interface SimClientOptions {
   /** The worker was replaced; `message` says why, for the user. */
   onRestart?: (message: string) => void;
   onError?: (message: string) => void;
+  /** The worker failed, and failed again replaying the session: the session cannot be run here. */
+  onFailed?: (f: { atNs: number; message: string }) => void;
   /** Adds the transfer list to a request argument (Comlink.transfer in the browser). */
   transfer?: <T>(value: T, transferables: Transferable[]) => T;
 }
@@ -81,6 +83,10 @@ export class SimClient {
   private generation = 0;
   private abortInflight: ((e: Error) => void) | null = null;
   restarts = 0;
+  /** Ends the replay under way with the new worker's failure (set while it replays). */
+  private failReplay: ((e: Error) => void) | null = null;
+  /** Set after two failures in a row: the lab no longer runs this session (reopen without it). */
+  failed: { atNs: number; message: string } | null = null;
 
   constructor(private readonly opts: SimClientOptions) {}
 
@@ -299,6 +305,7 @@ export class SimClient {
   // -------------------------------------------------------------------------------------------
 
   private api(): SimApiLike {
+    if (this.failed) throw new Error(`the simulation stopped: ${this.failed.message}`);
     if (!this.handle) throw new Error('no worker');
     return this.handle.api as SimApiLike;
   }
@@ -308,6 +315,11 @@ export class SimClient {
     const gen = ++this.generation;
     h.onError((why) => {
       if (gen !== this.generation) return;
+      // failing again while it replays: that replay's own failure (replace() reports it)
+      if (this.failReplay) {
+        this.failReplay(new WorkerFailed(why));
+        return;
+      }
       // a request in flight will never be answered: fail it now (run() replaces the worker)
       if (this.busy && this.abortInflight) this.abortInflight(new WorkerFailed(why));
       else void this.replace(`the simulation worker failed (${why})`);
@@ -357,32 +369,55 @@ export class SimClient {
     });
   }
 
-  /** Terminate the worker, spawn another, reload the scenario and replay the log to where we were. */
+  /**
+   * Terminate the worker, spawn another, reload the scenario and replay the log to where we were.
+   * The replay is bounded (replayTimeoutMs) and a worker failing during it ends it; after that
+   * second failure in a row the lab stops retrying (a session that crashes the model would crash
+   * every new worker) and `onFailed` tells the user what failed and at which instant.
+   */
   private async replace(why: string, fromRun = false): Promise<void> {
     this.handle?.terminate();
     this.handle = null;
+    if (this.failed) return;
     this.restarts++;
     this.spawn();
+    const atNs = this.nowNs;
+    const limitMs = this.opts.replayTimeoutMs ?? 120_000;
     const reload = async () => {
-      const r = await this.api().load(
-        this.scenario,
-        this.log,
-        this.nowNs,
-        this.deliveredChunks,
-        this.furthest,
-      );
-      if (!r.ok) throw new Error(r.errors.join('; '));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stop = new Promise<never>((_, rej) => {
+        this.failReplay = rej;
+        timer = setTimeout(
+          () => rej(new Error(`the replay did not end within ${limitMs / 1000} s`)),
+          limitMs,
+        );
+      });
+      try {
+        const r = await Promise.race([
+          this.api().load(this.scenario, this.log, atNs, this.deliveredChunks, this.furthest),
+          stop,
+        ]);
+        if (!r.ok) throw new Error(r.errors.join('; '));
+      } finally {
+        clearTimeout(timer);
+        this.failReplay = null;
+      }
     };
     try {
       // called from inside a request: the slot is ours; otherwise queue behind the one in flight
       if (fromRun) await reload();
-      else await this.run(reload, this.opts.replayTimeoutMs);
+      else await this.run(reload, limitMs + 1_000);
       const n = this.log.length;
       this.opts.onRestart?.(
         `${why}; it was restarted and your ${n} command${n === 1 ? '' : 's'} replayed to the same simulated instant. Nothing was lost.`,
       );
     } catch (e) {
-      this.opts.onError?.(`${why}, and restarting it failed: ${(e as Error).message}`);
+      const again = e instanceof WorkerFailed ? `it failed again (${e.message})` : (e as Error).message;
+      this.failed = { atNs, message: `${why}; restarted, ${again} while replaying your session` };
+      (this.handle as WorkerHandle | null)?.terminate();
+      this.handle = null;
+      this.opts.onError?.(`${this.failed.message}, at t = ${(atNs / 1e9).toFixed(6)} s.`);
+      this.opts.onFailed?.(this.failed);
     }
   }
 }

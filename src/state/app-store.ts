@@ -203,6 +203,8 @@ export interface EnvSlice {
   announcement: string;
   /** A notice shown in the header (worker restarted …). */
   notice: string | null;
+  /** A link the notice offers (after two worker failures: the scenario without its session). */
+  noticeLink?: { label: string; href: string } | null;
 }
 
 export interface AppState {

@@ -9,12 +9,18 @@ import { useApp, useAppStore } from './context';
 export function Notices() {
   const store = useAppStore();
   const notice = useApp((s) => s.env.notice);
+  const link = useApp((s) => s.env.noticeLink ?? null);
   const errors = useApp((s) => s.scenario.loadErrors);
   return (
     <>
       {notice ? (
         <div className="notice" role="alert">
           {notice}{' '}
+          {link ? (
+            <>
+              <a href={link.href}>{link.label}</a>{' '}
+            </>
+          ) : null}
           <button type="button" onClick={() => store.setState((s) => ({ env: { ...s.env, notice: null } }))}>
             Dismiss
           </button>
