@@ -50,7 +50,30 @@ function spawnWorker(): WorkerHandle {
 }
 
 const presets = presetTable();
-const start = readStartLink(location.hash, presets);
+/**
+ * Work survives a reload: the session (scenario, what was typed and when, the instant) is kept in
+ * local storage as the link Share would make, and a page opened without a link opens it again.
+ * `?fresh` (the notice's "Start afresh") forgets it. Not in embed mode (the host page decides).
+ */
+const SESSION_KEY = 'ec2-netlab:session';
+/** Longest session kept: the longest link the lab reads (src/share/hash-params.ts). */
+const MAX_SESSION_CHARS = 32_768;
+const storage = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage disabled: nothing is kept
+  }
+})();
+if (new URLSearchParams(location.search).has('fresh')) {
+  storage?.removeItem(SESSION_KEY);
+  const q = new URLSearchParams(location.search);
+  q.delete('fresh');
+  history.replaceState(null, '', `${location.pathname}${q.size ? `?${q}` : ''}${location.hash}`);
+}
+const saved = location.hash === '' ? (storage?.getItem(SESSION_KEY) ?? null) : null;
+const fromSaved = saved !== null && saved.startsWith('#') && readStartLink(saved, presets).ok;
+const start = readStartLink(fromSaved ? saved! : location.hash, presets);
 const root = document.getElementById('root');
 // a link edited in the address bar (or the host page changing the frame's link): read it afresh
 window.addEventListener('hashchange', () => location.reload());
@@ -166,6 +189,7 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
   };
 
   if (embed && flags.origin) startHostBridge(store, lab, flags, follow);
+  if (!embed) keepSession(store, currentHash);
 
   // test hook for the end-to-end tests (forced worker failure, the store): only in a build made
   // with VITE_NETLAB_TEST_HOOKS=1 (tests/e2e/setup.ts); a published build has none
@@ -187,6 +211,51 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
       </StrictMode>,
     );
   }
+}
+
+/** Write the session to local storage a second after it changes (and when the page is left). */
+function keepSession(store: AppStore, hash: () => string): void {
+  if (!storage) return;
+  if (fromSaved) {
+    patch(store, 'env', {
+      notice: 'Your last session was opened again (kept in this browser).',
+      noticeLink: { label: 'Start afresh', href: `${location.pathname}?fresh` },
+    });
+  }
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let warned = false;
+  const write = () => {
+    timer = null;
+    const st = store.getState();
+    // nothing done yet: nothing to keep (a fresh lab opens as it always does)
+    if (st.playback.nowNs === 0 && st.terminal.chunks.length === 0) {
+      storage.removeItem(SESSION_KEY);
+      return;
+    }
+    const h = hash();
+    try {
+      if (h.length > MAX_SESSION_CHARS) {
+        storage.removeItem(SESSION_KEY);
+        if (!warned)
+          patch(store, 'env', {
+            notice: `This session is too long to keep across a reload (${h.length.toLocaleString('en-US')} characters of link; the limit is ${MAX_SESSION_CHARS.toLocaleString('en-US')}).`,
+          });
+        warned = true;
+      } else storage.setItem(SESSION_KEY, h);
+    } catch {
+      // storage full or refused: the lab goes on, the session is not kept
+    }
+  };
+  store.subscribe((st, prev) => {
+    if (
+      st.playback.nowNs === prev.playback.nowNs &&
+      st.scenario === prev.scenario &&
+      st.terminal === prev.terminal
+    )
+      return;
+    if (timer === null) timer = setTimeout(write, 1_000);
+  });
+  window.addEventListener('pagehide', write);
 }
 
 /**

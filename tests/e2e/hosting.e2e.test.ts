@@ -114,8 +114,23 @@ describe('publishing under a sub-path', () => {
     } finally {
       await context.setOffline(false);
     }
-    // nothing reached the server while offline
+    // nothing reached the server while offline (the lab opened with the session kept: see below)
     expect(seen.length).toBe(before);
     expect(problems.filter((p) => !/net::ERR_INTERNET_DISCONNECTED/.test(p))).toEqual([]);
+  });
+
+  it('a reload keeps the terminal (the session is kept in the browser); Start afresh forgets it', async () => {
+    await page.reload();
+    await labReady(page, 60_000, { speed: 'auto' });
+    const scroll = page.getByTestId('scrollback');
+    await scroll.getByText('driver: ena').waitFor({ timeout: 30_000 });
+    expect(await scroll.textContent()).toContain('Ring parameters for eth0:');
+    const notice = page.getByRole('alert').filter({ hasText: 'Your last session was opened again' });
+    await notice.waitFor();
+    await notice.getByRole('link', { name: 'Start afresh' }).click();
+    await labReady(page, 60_000, { speed: 'auto' });
+    expect(page.url()).toBe(url);
+    expect(await page.getByTestId('scrollback').textContent()).not.toContain('driver: ena');
+    expect(await page.evaluate(() => localStorage.getItem('ec2-netlab:session'))).toBeNull();
   });
 });
