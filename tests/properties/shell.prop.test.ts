@@ -636,9 +636,27 @@ describe('shell: random command lines (property)', () => {
 
   // Was a model bug found by the generator: TcpEndpoint.connect now retransmits the SYN on the initial RTO
   // (1 s, doubling, tcp_syn_retries 6) when the Nitro PPS allowance drops it.
-  it('a SYN lost to the PPS allowance is retransmitted (iperf3 -P 128 after -P 128 -M 536 -R)', () => {
+  // This pair once lost client SYNs to the egress PPS shaper and checked their retransmission. Since
+  // the allowance gates the TX fetch (nitroPpsHoldsTxFetch) the SYNs wait in the client's TX ring and
+  // none is lost; the server's -R backlog then waits in its fq_codel, where codel drops used to
+  // re-enter the qdisc (TSQ release sending at once) and strand flows, SYN-ACKs among them.
+  it('iperf3 -P 128 right after -P 128 -M 536 -R connects every stream and ends', () => {
     const recs = runSession(['iperf3 -c server -t 1 -M 536 -R -P 128', 'iperf3 -c server -n 5M -P 128']);
     expect(recs[1]!.exitCode, recs[1]!.output.slice(-500)).toBe(0);
+  });
+
+  it('fq_codel drops under a full TX ring strand nothing: the backlog drains once the test ends', () => {
+    const recs = runSession([
+      'iperf3 -c server -t 1 -M 536 -R -P 128',
+      'sleep 1',
+      'server: tc -s qdisc show dev eth0',
+    ]);
+    const tc = recs[2]!.output;
+    expect(tc, tc).toMatch(/dropped [1-9]/); // codel did drop while the ring held the backlog
+    expect(tc.match(/backlog \S+ \S+/g), tc).toEqual(Array(3).fill('backlog 0b 0p'));
+    expect(tc.match(/(new|old)_flows_len \d+/g), tc).toEqual(
+      Array(2).fill(['new_flows_len 0', 'old_flows_len 0']).flat(),
+    );
   });
 
   it('survives hand-picked hostile lines', () => {

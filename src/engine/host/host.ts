@@ -59,6 +59,15 @@ export class Host {
   readonly reassembly: Reassembly;
   /** Tunnel devices (`ip link add … type gre|vxlan …`); null until the first one is created. */
   tunnels: TunnelStack | null = null;
+  /**
+   * Nesting depth of qdisc operations (enqueue, the dequeue loop). A qdisc drop frees its skb while
+   * the qdisc is mid-operation; Linux's tcp_wfree does not send from there but queues the socket for
+   * the TSQ tasklet (and the qdisc runs under its root lock), so the freed skbs' TCP Small Queues
+   * release waits in `deferredReleases` until the outermost operation is done. Sending at once
+   * re-entered fq_codel's DRR lists mid-dequeue and left flows in no list, never sent again.
+   */
+  private qdiscDepth = 0;
+  private readonly deferredReleases: Array<{ p: Packet; count: number }> = [];
 
   constructor(
     private readonly sched: Scheduler,
@@ -87,8 +96,9 @@ export class Host {
           reason,
           true,
         );
-        // the skb is freed: release its TCP Small Queues / wmem charge
-        this.releaseTx(p, count);
+        // the skb is freed: release its TCP Small Queues / wmem charge (after the qdisc operation)
+        if (this.qdiscDepth > 0) this.deferredReleases.push({ p, count });
+        else this.releaseTx(p, count);
       },
       socketPacingRateBytesPerSec: (socketId) =>
         this.pacing.get(socketId)?.pacingRateBytesPerSec() ?? Number.POSITIVE_INFINITY,
@@ -230,9 +240,31 @@ export class Host {
       sink.leave(now, this.probeHost, 'socket_tx', 0, p, this.ctxVcpu?.index ?? -1);
       sink.enter(now, this.probeHost, 'qdisc', this.qdiscQueueOf(p), p);
     }
-    this.qdisc.enqueue(p, this.sched.now);
-    if (this.qdisc.rootKind === 'mq') this.runQueue(p.txq);
-    else this.runAllQueues();
+    this.qdiscDepth++;
+    try {
+      this.qdisc.enqueue(p, this.sched.now);
+      if (this.qdisc.rootKind === 'mq') this.runQueue(p.txq);
+      else this.runAllQueues();
+    } finally {
+      this.qdiscDepth--;
+    }
+    this.releaseDeferred();
+  }
+
+  private releasing = false;
+
+  /** The TSQ tasklet's turn: release the skbs qdisc drops freed during the last qdisc operation. */
+  private releaseDeferred(): void {
+    if (this.qdiscDepth > 0 || this.releasing || this.deferredReleases.length === 0) return;
+    this.releasing = true;
+    const d = this.deferredReleases;
+    try {
+      // a release may send, enqueue and drop again: those join the end of the list
+      for (let i = 0; i < d.length; i++) this.releaseTx(d[i]!.p, d[i]!.count);
+    } finally {
+      d.length = 0;
+      this.releasing = false;
+    }
   }
 
   private runAllQueues(): void {
@@ -241,6 +273,16 @@ export class Host {
 
   /** __qdisc_run for TX queue q. */
   runQueue(q: number): void {
+    this.qdiscDepth++;
+    try {
+      this.runQueueLocked(q);
+    } finally {
+      this.qdiscDepth--;
+    }
+    this.releaseDeferred();
+  }
+
+  private runQueueLocked(q: number): void {
     const now = this.sched.now;
     const qdisc = this.qdisc;
     const eth0 = this.eth0;
