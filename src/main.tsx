@@ -72,7 +72,7 @@ if (new URLSearchParams(location.search).has('fresh')) {
   history.replaceState(null, '', `${location.pathname}${q.size ? `?${q}` : ''}${location.hash}`);
 }
 const saved = location.hash === '' ? (storage?.getItem(SESSION_KEY) ?? null) : null;
-const fromSaved = saved !== null && saved.startsWith('#') && readStartLink(saved, presets).ok;
+const fromSaved = saved?.startsWith('#') === true && readStartLink(saved, presets).ok;
 const start = readStartLink(fromSaved ? saved! : location.hash, presets);
 const root = document.getElementById('root');
 // a link edited in the address bar (or the host page changing the frame's link): read it afresh

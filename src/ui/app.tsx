@@ -8,6 +8,7 @@
  * screen-reader users what changed. Reads the store; acts through the lab controller (context).
  * Never imports the engine or the worker.
  */
+import { PanelBoundary } from './panel-boundary';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { LESSON_DOCUMENTS } from '../lessons/documents';
 import { PRESETS } from '../scenario/presets';
@@ -117,12 +118,18 @@ export function App({
       </div>
       <main className="workbench">
         {/* the path view is the "Packet path" region itself */}
-        <div className="panel path">{pathView ?? <PathPanel />}</div>
+        <div className="panel path">
+          <PanelBoundary name="the path">{pathView ?? <PathPanel />}</PanelBoundary>
+        </div>
         <div className="stage-charts">
-          <ChartsPanel />
+          <PanelBoundary name="the charts">
+            <ChartsPanel />
+          </PanelBoundary>
         </div>
         <div className="side">
-          <Terminal />
+          <PanelBoundary name="the terminal">
+            <Terminal />
+          </PanelBoundary>
           <SideTabs preset={preset} lesson={lesson} presetId={presetId} />
         </div>
       </main>
@@ -195,7 +202,9 @@ function SideTabs({
               ) : (
                 <ExperimentBox preset={preset} />
               )}
-              <LessonsPanel />
+              <PanelBoundary name="the lessons">
+                <LessonsPanel />
+              </PanelBoundary>
             </>
           ),
         },
@@ -207,9 +216,21 @@ function SideTabs({
             </>
           ),
           keepMounted: 'paused',
-          content: <CountersPanel />,
+          content: (
+            <PanelBoundary name="the counters">
+              <CountersPanel />
+            </PanelBoundary>
+          ),
         },
-        { id: 'inspect', label: 'Inspector', content: <InspectorPanel /> },
+        {
+          id: 'inspect',
+          label: 'Inspector',
+          content: (
+            <PanelBoundary name="the inspector">
+              <InspectorPanel />
+            </PanelBoundary>
+          ),
+        },
       ]}
     />
   );
