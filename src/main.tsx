@@ -71,6 +71,8 @@ if (new URLSearchParams(location.search).has('fresh')) {
   q.delete('fresh');
   history.replaceState(null, '', `${location.pathname}${q.size ? `?${q}` : ''}${location.hash}`);
 }
+/** Set when the session could not be replayed (two worker failures): it is no longer kept. */
+let sessionBroken = false;
 const saved = location.hash === '' ? (storage?.getItem(SESSION_KEY) ?? null) : null;
 const fromSaved = saved?.startsWith('#') === true && readStartLink(saved, presets).ok;
 const start = readStartLink(fromSaved ? saved! : location.hash, presets);
@@ -128,6 +130,9 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
     // failed twice in a row: offer the scenario without its session (what was typed), which the
     // model could not replay
     onFailed: () => {
+      // a session the model cannot replay is not opened again by a reload
+      sessionBroken = true;
+      storage?.removeItem(SESSION_KEY);
       const bare = `${location.pathname}${location.search}${shareHash(store.getState().scenario.doc, [], {}, presets)}`;
       patch(store, 'env', { noticeLink: { label: 'Reopen this scenario without its session', href: bare } });
     },
@@ -226,6 +231,7 @@ function keepSession(store: AppStore, hash: () => string): void {
   let warned = false;
   const write = () => {
     timer = null;
+    if (sessionBroken) return;
     const st = store.getState();
     // nothing done yet: nothing to keep (a fresh lab opens as it always does)
     if (st.playback.nowNs === 0 && st.terminal.chunks.length === 0) {

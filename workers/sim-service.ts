@@ -196,6 +196,10 @@ export class SimService implements SimApi {
     skipOutput = Number.POSITIVE_INFINITY,
     furthestNs = 0,
   ): LoadResult {
+    if (this.failLoad) {
+      this.failLoad = false;
+      throw new Error('sim worker: forced failure while loading (test hook)');
+    }
     const parsed = parseScenario(doc);
     if (!parsed.ok) return { ok: false, protocolVersion: PROTOCOL_VERSION, errors: parsed.errors };
     this.scenario = parsed.scenario;
@@ -664,7 +668,14 @@ export class SimService implements SimApi {
     return Comlink.transfer(out, [out.fine.bytes.buffer as ArrayBuffer, out.ms.bytes.buffer as ArrayBuffer]);
   }
 
-  crash(how: 'throw' | 'hang'): void {
+  /** Test hook: the next load fails (a session whose replay crashes the model). */
+  private failLoad = false;
+
+  crash(how: 'throw' | 'hang' | 'fail-load'): void {
+    if (how === 'fail-load') {
+      this.failLoad = true;
+      return;
+    }
     if (how === 'hang') {
       // a model that never yields: what the client's overrun timer is for
       for (;;) {

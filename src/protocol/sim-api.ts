@@ -350,7 +350,8 @@ export interface SimApi {
   /** One file's bytes (text files UTF-8), or null when there is no such file. */
   readLabFile(host: string, path: string): Uint8Array | null;
   /** Test hook: make the worker die (throw from the event loop) or hang, to exercise respawn. */
-  crash(how: 'throw' | 'hang'): void;
+  /** Test hooks: fail ('throw'), never answer ('hang'), or fail the next load ('fail-load'). */
+  crash(how: 'throw' | 'hang' | 'fail-load'): void;
 }
 
 /** A file on an instance of the lab. */

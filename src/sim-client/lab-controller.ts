@@ -74,7 +74,7 @@ export interface LabController {
    */
   runUntil(cond: RunUntil): Promise<void>;
   /** Test hook (e2e): make the worker hang or die. */
-  crashWorker(how: 'throw' | 'hang'): void;
+  crashWorker(how: 'throw' | 'hang' | 'hang-and-fail-replay'): void;
   /** Select a packet or a stage in the path view and fetch its inspection. */
   select(sel: PathSelection): Promise<void>;
   /**

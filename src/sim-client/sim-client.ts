@@ -83,6 +83,8 @@ export class SimClient {
   private generation = 0;
   private abortInflight: ((e: Error) => void) | null = null;
   restarts = 0;
+  /** Test hook (crash 'hang-and-fail-replay'): the next worker spawned fails at once. */
+  private failNextReplay = false;
   /** Ends the replay under way with the new worker's failure (set while it replays). */
   private failReplay: ((e: Error) => void) | null = null;
   /** Set after two failures in a row: the lab no longer runs this session (reopen without it). */
@@ -292,8 +294,10 @@ export class SimClient {
   }
 
   /** Test hook (e2e): make the worker hang or die. */
-  crash(how: 'throw' | 'hang'): void {
-    void this.handle?.api.crash(how);
+  crash(how: 'throw' | 'hang' | 'hang-and-fail-replay'): void {
+    // test hook: hang this worker, and make the one that replaces it fail while it replays
+    if (how === 'hang-and-fail-replay') this.failNextReplay = true;
+    void this.handle?.api.crash(how === 'hang-and-fail-replay' ? 'hang' : how);
   }
 
   dispose(): void {
@@ -325,6 +329,10 @@ export class SimClient {
       else void this.replace(`the simulation worker failed (${why})`);
     });
     this.handle = h;
+    if (this.failNextReplay && this.restarts > 0) {
+      this.failNextReplay = false;
+      void h.api.crash('fail-load');
+    }
     this.spare = undefined;
     this.sparePath = undefined;
   }
