@@ -1,7 +1,8 @@
 /**
  * The path explains its queues: the Nitro card's queue says what holds it (the per-flow limit, the
- * bandwidth or PPS allowance), from the model's shaper that blocks the waiting packets, and the
- * picture outlines that part and writes it beside the count.
+ * bandwidth allowance), from the model's shaper that blocks the waiting packets, and the picture
+ * outlines that part and writes it beside the count; the TX rings say when the card's PPS budget,
+ * gating their fetch, holds them.
  */
 import { describe, expect, it } from 'vitest';
 import { allocPathFrame } from '../../src/engine/view/path-types';
@@ -75,15 +76,42 @@ describe('what holds the Nitro queue', () => {
     expect(q!.held).toBe('bw_out_allowance_exceeded');
   });
 
-  it('small packets: the PPS allowance holds the TX fetch (nitroPpsHoldsTxFetch), so the card itself names nothing', () => {
-    // since f5f1d2f the egress PPS budget gates the ENA's TX fetch: the packets wait in the TX rings,
-    // none in the card's shapers, and the card's queue must not claim a holder it does not have
+  it('small packets: the PPS allowance holds the TX rings, before the card', () => {
+    // the egress PPS allowance is the card's budget gating the ENA device's TX fetch
+    // (nitroPpsHoldsTxFetch): the excess waits in the TX rings, none in the card's queue. Two flows
+    // on c7i.large's two queues could fetch 2 Mpps; the ≈ 1 Mpps budget is what they wait for
     const s = lab('exp3');
-    const f = playFor(s, 'iperf3 -c server -t 1 -M 128 -P 1', 200);
-    const [q] = heldOf(s, f, 'nitro_egress');
-    expect(q?.held ?? '').toBe('');
+    const f = playFor(s, 'iperf3 -c server -t 1 -M 128 -P 2', 200);
     const rings = heldOf(s, f, 'tx_ring');
-    expect(rings.some((r) => r.occ > 0)).toBe(true);
+    expect(rings).toHaveLength(2);
+    for (const r of rings) {
+      expect(r.occ).toBeGreaterThan(256); // of 512: full, or nearly
+      expect(r.held).toBe('pps_allowance_exceeded');
+    }
+    // none waits in the card's shapers, and its queue claims no holder it does not have
+    const [q] = heldOf(s, f, 'nitro_egress');
+    expect(q?.occ ?? 0).toBe(0);
+    expect(q?.held ?? '').toBe('');
+    // the picture says it after the rings' name
+    const layout = s.pathLayout();
+    for (const [w, want] of [
+      [1400, /^TX rings \(2 × 512\), held by PPS allowance$/],
+      [600, /^TX rings( \(2 × 512\))?(, held by| ·) PPS/],
+    ] as const) {
+      const { ctx, texts } = textContext();
+      drawPath(
+        ctx,
+        computeGeometry(layout, w, 700),
+        layout,
+        f.path,
+        { colourBy: 'flow', selection: null, reducedMotion: true, theme: DEFAULT_THEME, dpr: 1 },
+        allocHitData(8192),
+      );
+      expect(
+        texts.filter((t) => want.test(t)),
+        `${w}: ${texts.filter((t) => /held|PPS|TX rings/.test(t))}`,
+      ).toHaveLength(1);
+    }
   });
 
   it('the picture writes it beside the count', () => {

@@ -33,6 +33,13 @@ export class TokenBucket {
     }
   }
 
+  /** The tokens the bucket would hold at `nowNs`, without refilling it (a view's read: no state changes). */
+  tokensAt(nowNs: number): number {
+    if (this.ratePerSec === Number.POSITIVE_INFINITY) return this.depth;
+    if (nowNs <= this.lastNs) return this.tokens;
+    return Math.min(this.depth, this.tokens + ((nowNs - this.lastNs) * this.ratePerSec) / 1e9);
+  }
+
   /** True when a batch may pass now. */
   conforms(nowNs: number): boolean {
     this.refill(nowNs);

@@ -379,6 +379,22 @@ export class NitroCard {
     return false;
   };
 
+  /**
+   * What holds TX queue q's ring now (the path view's label, for a ring with packets in it): the
+   * egress PPS allowance while the queue waits for the card's budget to fetch its next batch, or
+   * while that budget is spent (the batch being fetched was the last it allowed); null otherwise
+   * (no gate, or the budget is not what the ring waits for).
+   */
+  txHeldBy(q: number): DropReason | null {
+    if (this.cfg.txFetchGate !== true) return null;
+    // read without refilling the buckets (a refill at a view's instant would change the rounding
+    // of later ones: the run must not depend on being watched)
+    const now = this.sched.now;
+    const b = this.ppsOut;
+    const spent = b.bucket.tokensAt(now) < 0 && (b.assured === null || b.assured.tokensAt(now) < 0);
+    return this.txWaiting.includes(q) || spent ? 'pps_allowance_exceeded' : null;
+  }
+
   private txGrantedCount(q: number, n: number): void {
     const start = Math.max(this.txFinish[q] ?? 0, this.txVirtual);
     this.txVirtual = start;

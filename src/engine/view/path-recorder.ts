@@ -78,6 +78,7 @@ const PASSAGE_INSIDE: number = INSIDE;
 const FABRIC = STAGE_CODE.get('fabric')!;
 const NITRO_EGRESS = STAGE_CODE.get('nitro_egress')!;
 const NITRO_INGRESS = STAGE_CODE.get('nitro_ingress')!;
+const TX_RING = STAGE_CODE.get('tx_ring')!;
 
 const STAGE_LABEL: Record<ProbeStage, string> = {
   socket_tx: 'Socket (send buffer)',
@@ -848,18 +849,26 @@ export class PathRecorder implements ProbeSink {
     }
     f.n = n;
 
-    // lanes: occupancy at toNs, peak in the window, what holds a Nitro stage's queue
+    // lanes: occupancy at toNs, peak in the window, what holds a Nitro stage's queue, and a TX
+    // ring's (the egress PPS allowance gating the card's fetch, when the card's budget does)
     const cards = this.hostNames.map((h) => this.lab.instances.get(h)!.nitro);
     for (let i = 0; i < nl; i++) {
       const lane = this.lanes[i]!;
-      const nitro =
-        lane.stage === NITRO_EGRESS || lane.stage === NITRO_INGRESS ? cards[lane.host] : undefined;
-      const held = nitro?.heldBy(lane.stage === NITRO_EGRESS ? 'egress' : 'ingress') ?? null;
-      f.laneHeld[i] = held === null ? 0 : (REASON_CODE.get(held) ?? 0);
+      const card = cards[lane.host];
+      const held =
+        card === undefined
+          ? null
+          : lane.stage === NITRO_EGRESS || lane.stage === NITRO_INGRESS
+            ? card.heldBy(lane.stage === NITRO_EGRESS ? 'egress' : 'ingress')
+            : lane.stage === TX_RING
+              ? card.txHeldBy(lane.queue)
+              : null;
       f.laneHost[i] = lane.host;
       f.laneStage[i] = lane.stage;
       f.laneQueue[i] = lane.queue;
       const [at, peak] = this.occupancy(lane, fromNs, toNs);
+      f.laneHeld[i] =
+        held === null || (lane.stage === TX_RING && at === 0) ? 0 : (REASON_CODE.get(held) ?? 0);
       f.laneOccupancy[i] = at;
       f.lanePeak[i] = peak;
       // counts only: what entered since the previous frame is the density to show

@@ -111,6 +111,25 @@ function heldPart<P extends { id: string }>(
   return code ? nitroPartFor(s.parts, layout.dropReasons[code] ?? '') : undefined;
 }
 
+/** What holds a ring stage's packets in this frame (frame.laneHeld of a lane with packets), as the pills say it. */
+function ringHeldBy(
+  s: { host: number; stage: number; lanes: readonly { queue: number }[] },
+  layout: PathLayout,
+  frame: PathFrame | null,
+  laneIdx: ReadonlyMap<number, number>,
+): string | undefined {
+  if (!frame?.laneHeld) return undefined;
+  for (const l of s.lanes) {
+    const li = laneIdx.get((s.host * 16 + s.stage) * 65536 + l.queue);
+    const code = li === undefined ? 0 : frame.laneHeld[li]!;
+    if (code && frame.laneOccupancy[li!]! > 0) {
+      const reason = layout.dropReasons[code] ?? '';
+      return SHORT_REASON[reason] ?? reason;
+    }
+  }
+  return undefined;
+}
+
 /** The Nitro part of a stage that a drop reason belongs to (undefined: not a Nitro part's drop). */
 export function nitroPartFor<P extends { id: string }>(parts: readonly P[], reason: string): P | undefined {
   for (const id of NITRO_PART_FOR_REASON[reason] ?? []) {
@@ -315,7 +334,20 @@ export function drawPath(
         : s.name === 'qdisc'
           ? `qdisc · ${s.layout.parts[0]?.label ?? ''}`
           : s.label;
-    if (!nitro) ctx.fillText(head, s.rect.x + 4, s.rect.y + 11, s.rect.w - 8);
+    // a TX ring waiting for the Nitro card's budget (the egress PPS allowance gating its fetch) says
+    // so after its name: "TX rings (2 × 512), held by PPS allowance", narrower without the size,
+    // then "TX rings · PPS allowance"
+    const ringHeld = s.name === 'tx_ring' ? ringHeldBy(s, layout, frame, laneIdx) : undefined;
+    if (!nitro && ringHeld) {
+      const w = s.rect.w - 8;
+      const forms = [
+        `${head}, held by ${ringHeld}`,
+        `${s.label}, held by ${ringHeld}`,
+        `${s.label} · ${ringHeld}`,
+      ];
+      const shown = forms.find((x) => ctx.measureText(x).width <= w) ?? forms[2]!;
+      ctx.fillText(fitText(ctx, shown, w), s.rect.x + 4, s.rect.y + 11);
+    } else if (!nitro) ctx.fillText(head, s.rect.x + 4, s.rect.y + 11, s.rect.w - 8);
     // what holds a Nitro stage's queue now (a limit or an allowance): that part is outlined
     const held = nitro ? heldPart(s, layout, frame, laneIdx) : undefined;
     for (const p of s.parts) {
