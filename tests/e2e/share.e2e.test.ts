@@ -380,15 +380,17 @@ type Msg = {
   };
 };
 const msgs = (page: Page) => page.evaluate(() => (window as unknown as { msgs: Msg[] }).msgs);
-const heard = (page: Page, test: string, arg?: unknown) =>
-  page.waitForFunction(
-    ([t, a]) => {
-      const f = new Function('m', 'a', `return ${t}`) as (m: Msg, a: unknown) => boolean;
-      return (window as unknown as { msgs: Msg[] }).msgs.some((m) => f(m, a));
-    },
-    [test, arg] as const,
-    { timeout: 60_000 },
-  );
+/** Wait until the host page has heard a message for which `test` (an expression of m and a) holds. */
+const heard = async (page: Page, test: string, arg?: unknown) => {
+  // evaluated here, not in the page: the example page's CSP refuses eval (new Function)
+  const f = new Function('m', 'a', `return ${test}`) as (m: Msg, a: unknown) => boolean;
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if ((await msgs(page)).some((m) => f(m, arg))) return;
+    if (Date.now() > until) throw new Error(`the host page never heard: ${test}`);
+    await page.waitForTimeout(50);
+  }
+};
 
 const clockAt = (lab: Frame, text: string) =>
   lab.waitForFunction((t) => document.querySelector('[data-testid=sim-time]')?.textContent === t, text, {
