@@ -333,6 +333,7 @@ export class SimService implements SimApi {
   }
 
   advance(req: AdvanceRequest): Frame {
+    const startedMs = performance.now();
     const run = this.need();
     const tl = this.needTimeline();
     const s = run.session;
@@ -456,6 +457,7 @@ export class SimService implements SimApi {
       runs: this.runs.splice(0),
     };
     this.pathFromNs = s.nowNs;
+    frame.workMs = performance.now() - startedMs;
     this.touch();
     return Comlink.transfer(frame, [
       out.sampleTimes.buffer,

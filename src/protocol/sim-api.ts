@@ -252,6 +252,11 @@ export interface Frame {
   path: PathFrame;
   /** Commands that ended in this frame, with their structured results (iperf3's -J document). */
   runs: ToolRun[];
+  /**
+   * The worker's own time for this frame (ms), without the messaging or the wait for the page's
+   * main thread: what the pump adapts its event budget to.
+   */
+  workMs?: number;
 }
 
 /** Stop a run early when something happens. */

@@ -124,9 +124,12 @@ const PATH_DETAIL_MAX_SPEED = 1e9;
 const FRAME_REQUEST_MS: readonly [number, number] = [8, 24];
 /**
  * The same when the model cannot keep up with the speed asked (requests chained back to back):
- * longer, so the fixed cost of a frame (messages, counters, the path frame) is a smaller share.
+ * longer, so the fixed cost of a frame (messages, counters, the path frame) and the wait for the
+ * main thread to take the answer (it renders the previous frame meanwhile: the charts take tens of
+ * ms, hundreds on a loaded machine) are a small share of the worker's time. Fewer frames a second
+ * at the top speed, a fast-forward anyway.
  */
-const LAGGING_REQUEST_MS: readonly [number, number] = [30, 60];
+const LAGGING_REQUEST_MS: readonly [number, number] = [120, 240];
 /** Simulated time one request of a "run until" a condition covers at most. */
 const RUN_UNTIL_SPAN_NS = 60e9;
 /** Counter samples while running until a condition (as a 600 s run to an instant keeps: ≤ 10^5 rows). */
@@ -234,7 +237,8 @@ export function createLabController(
         undefined,
         { pathDetail: detail, sampleStepNs, ...(skipIdle ? { skipIdle: true } : {}) },
         (ans) => {
-          const took = performance.now() - t0;
+          // the worker's own time (a busy main thread delays the answer, not the model)
+          const took = ans.workMs ?? performance.now() - t0;
           lagging = !ans.reached && !skipIdle;
           // model-bound, the next request goes at once: longer requests, fewer round trips
           const [lo, hi] = lagging ? LAGGING_REQUEST_MS : FRAME_REQUEST_MS;
