@@ -126,10 +126,11 @@ const FRAME_REQUEST_MS: readonly [number, number] = [8, 24];
  * The same when the model cannot keep up with the speed asked (requests chained back to back):
  * longer, so the fixed cost of a frame (messages, counters, the path frame) and the wait for the
  * main thread to take the answer (it renders the previous frame meanwhile: the charts take tens of
- * ms, hundreds on a loaded machine) are a small share of the worker's time. Fewer frames a second
- * at the top speed, a fast-forward anyway.
+ * ms, hundreds on a loaded machine, and on two cores it takes them from the worker) are a small
+ * share of the worker's time. Two to four frames a second at the top speed, a fast-forward anyway
+ * (input stays immediate: it is the main thread's, which is idle between frames).
  */
-const LAGGING_REQUEST_MS: readonly [number, number] = [120, 240];
+const LAGGING_REQUEST_MS: readonly [number, number] = [250, 500];
 /** Simulated time one request of a "run until" a condition covers at most. */
 const RUN_UNTIL_SPAN_NS = 60e9;
 /** Counter samples while running until a condition (as a 600 s run to an instant keeps: ≤ 10^5 rows). */
