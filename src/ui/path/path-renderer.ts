@@ -336,7 +336,7 @@ export function drawPath(
           : s.label;
     // a TX ring waiting for the Nitro card's budget (the egress PPS allowance gating its fetch) says
     // so after its name: "TX rings (2 × 512), held by PPS allowance", narrower without the size,
-    // then "TX rings · PPS allowance"
+    // then "TX rings · PPS allowance", "TX rings · PPS"
     const ringHeld = s.name === 'tx_ring' ? ringHeldBy(s, layout, frame, laneIdx) : undefined;
     if (!nitro && ringHeld) {
       const w = s.rect.w - 8;
@@ -344,8 +344,9 @@ export function drawPath(
         `${head}, held by ${ringHeld}`,
         `${s.label}, held by ${ringHeld}`,
         `${s.label} · ${ringHeld}`,
+        `${s.label} · ${ringHeld.replace(/ allowance$/, '')}`,
       ];
-      const shown = forms.find((x) => ctx.measureText(x).width <= w) ?? forms[2]!;
+      const shown = forms.find((x) => ctx.measureText(x).width <= w) ?? forms[3]!;
       ctx.fillText(fitText(ctx, shown, w), s.rect.x + 4, s.rect.y + 11);
     } else if (!nitro) ctx.fillText(head, s.rect.x + 4, s.rect.y + 11, s.rect.w - 8);
     // what holds a Nitro stage's queue now (a limit or an allowance): that part is outlined
