@@ -140,6 +140,15 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
   const lab = createLabController(store, client);
 
   const title = (presetId: string) => PRESETS.find((p) => p.id === presetId)?.title ?? 'the shared scenario';
+  // the tab and the history name the scenario (a link preview cannot: crawlers never see the hash)
+  const setTitle = (presetId: string) => {
+    const t = PRESETS.find((p) => p.id === presetId)?.title;
+    document.title = t ? `ec2-netlab: ${t}` : 'ec2-netlab';
+  };
+  setTitle(start.presetId);
+  store.subscribe((s, prev) => {
+    if (s.scenario.presetId !== prev.scenario.presetId) setTitle(s.scenario.presetId);
+  });
   /** Once a scenario is loaded (and run to its time): the link's selection, then autoplay. */
   const follow = async (opened: Promise<boolean>, selection: string | undefined, autoplay: boolean) => {
     if (!(await opened)) return;

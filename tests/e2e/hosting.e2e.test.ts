@@ -91,6 +91,10 @@ describe('publishing under a sub-path', () => {
     expect(seen).toContain(`${PREFIX}sw.js`);
     expect(seen.some((p) => /\/assets\/sim\.worker-[\w-]+\.js$/.test(p))).toBe(true);
     expect(await page.evaluate(() => 'netlab' in window || '__netlab' in window)).toBe(false);
+    // link previews name the lab; the tab names the scenario open
+    expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toMatch(/^ec2-netlab: /);
+    expect(await page.locator('meta[property="og:description"]').getAttribute('content')).toMatch(/iperf3/);
+    expect(await page.title()).toMatch(/^ec2-netlab: \S/);
     expect(problems).toEqual([]);
   });
 
