@@ -248,7 +248,7 @@ describe('incast: eight clients, one synchronized burst, one server', () => {
     const noCcFixture = join(tmp, 'incast-ena-express-no-cc.json');
     writeFileSync(
       noCcFixture,
-      JSON.stringify({ ...doc, params: { enaSrdInitialWindowBytes: 1e12, enaSrdDecreaseFactor: 1 } }),
+      JSON.stringify({ ...doc, params: { enaSrdInitialWindowBytes: 2 ** 30, enaSrdDecreaseFactor: 1 } }),
     );
     const script = [
       ...Array.from({ length: 8 }, (_, k) => `server: ab -q -k -n 100 -c 16 http://client${k + 1}/64k &`),
