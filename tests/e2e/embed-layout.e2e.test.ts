@@ -191,7 +191,15 @@ describe('a phone (390×844)', () => {
     await p.getByRole('button', { name: 'Pause', exact: true }).click();
     expect(await noSidewaysScroll(p)).toEqual({ scrollWidth: 390, innerWidth: 390 });
     // a packet, clicked where the scaled picture shows it, is selected
-    const packetAt = (await canvas.getAttribute('data-packet-at')) ?? '';
+    // paused: a frame already asked for may still be drawn; read the packet once the picture holds still
+    let packetAt = '';
+    for (let i = 0; i < 20; i++) {
+      const a = (await canvas.getAttribute('data-packet-at')) ?? '';
+      await p.waitForTimeout(250);
+      const b = (await canvas.getAttribute('data-packet-at')) ?? '';
+      packetAt = b;
+      if (a === b && b !== '') break;
+    }
     expect(packetAt).not.toBe('');
     const [x, y] = packetAt.split(',').map(Number);
     await canvas.click({ position: { x: x!, y: y! } });
