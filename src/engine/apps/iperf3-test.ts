@@ -11,6 +11,7 @@
  * Then the client closes its stream sockets (iperf_client_end) and the server closes each on EOF:
  * a FIN exchange per TCP stream, after the data still in the send buffers (host/tcp.ts).
  */
+import { storeAsDoubles } from '../core/doubles';
 import { Timer } from '../core/scheduler';
 import type { Vcpu } from '../host/cpu';
 import { TcpEndpoint } from '../host/tcp';
@@ -186,6 +187,16 @@ export class Iperf3Test {
     this.mss = Math.min(cfg.mssBytes ?? pathMss, pathMss) - TCP_TIMESTAMP_OPTION_BYTES;
     this.intervalTimer = new Timer(lab.sched, () => this.tick());
     this.endTimer = new Timer(lab.sched, () => this.endTest());
+    // times and byte counts pass 2^31 (core/doubles.ts)
+    storeAsDoubles(this, [
+      'startNs',
+      'testStartNs',
+      'testEndNs',
+      'endNs',
+      'lastTickNs',
+      'totalSent',
+      'committed',
+    ]);
   }
 
   start(): void {
@@ -276,6 +287,9 @@ export class Iperf3Test {
       burstLeft: 0,
       receiverStopped: false,
     };
+    // byte counts pass 2^31 (core/doubles.ts)
+    storeAsDoubles(s, ['sentBytes', 'recvBytes', 'writeBytes', 'readBytes']);
+    storeAsDoubles(s.snap, ['sent', 'recv']);
     this.streams.push(s);
     if (this.cfg.protocol === 'tcp') {
       const w = this.cfg.windowBytes;

@@ -4,6 +4,7 @@
  * share it, so a busy vCPU slows both — the mechanism behind "8 streams can't reach 10G each on
  * 2 vCPUs". Busy time is accumulated for CPU-utilisation reports.
  */
+import { storeAsDoubles } from '../core/doubles';
 import type { Scheduler } from '../core/scheduler';
 
 /** Largest piece of work `runSoon` completes at once on an idle vCPU: 50 µs. */
@@ -16,7 +17,9 @@ export class Vcpu {
   constructor(
     readonly index: number,
     private readonly sched: Scheduler,
-  ) {}
+  ) {
+    storeAsDoubles(this, ['busyUntilNs', 'busyNs']); // times past 2^31 ns (core/doubles.ts)
+  }
 
   /**
    * Run `fn(arg)` after `costNs` of this vCPU's time, starting when the vCPU is next free.

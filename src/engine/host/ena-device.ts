@@ -6,6 +6,7 @@
  * Sources: ENA-SRC, ENA-BP, ENA-README; TOONK and ENA-UTIL's ena-dts for the per-queue rate
  * (docs/domain-facts.md §1, §7). The TX and RX paths step by step: docs/design.md, "The ENA device".
  */
+import { storeAsDoubles } from '../core/doubles';
 import { Fifo } from '../core/fifo';
 import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
@@ -104,6 +105,10 @@ class TxQueue {
   doorbells = 0;
   unmask = 0;
   peakUsed = 0;
+
+  constructor() {
+    storeAsDoubles(this, ['bytes']); // passes 2^31 (core/doubles.ts)
+  }
 }
 
 /**
@@ -124,6 +129,10 @@ class Dim {
   private epochStartNs = 0;
   private prevPps = -1;
   private prevIps = -1;
+
+  constructor() {
+    storeAsDoubles(this, ['epochStartNs', 'prevPps', 'prevIps']); // times and rates (core/doubles.ts)
+  }
 
   usecs(): number {
     return DIM_RX_PROFILE_USECS[this.idx]!;
@@ -182,6 +191,10 @@ class RxQueue {
   pollDeliveries: RxDelivery[] = [];
   pollCount = 0;
   pollPackets = 0;
+
+  constructor() {
+    storeAsDoubles(this, ['bytes']); // passes 2^31 (core/doubles.ts)
+  }
 }
 
 export class EnaDevice implements EnaDeviceView {
@@ -269,7 +282,8 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   vcpuForQueue(q: number): Vcpu {
-    return this.vcpus[q % this.vcpus.length]!;
+    const n = this.vcpus.length;
+    return this.vcpus[q < n ? q : q % n]!;
   }
 
   // ------------------------------------------------------------------ TX

@@ -9,6 +9,7 @@
  * Sources: LINUX net/ipv4 (tcp_cubic.c, tcp_recovery.c, tcp_output.c, tcp_input.c), RFC 793.
  * The behaviour in detail and its simplifications: docs/design.md, "TCP".
  */
+import { storeAsDoubles } from '../core/doubles';
 import { Probe } from '../core/probe';
 import type { Scheduler } from '../core/scheduler';
 import { Timer } from '../core/scheduler';
@@ -16,6 +17,7 @@ import {
   cloneBatch,
   IPV4_HEADER_BYTES,
   type Flow,
+  newBatch,
   type Packet,
   TCP_FLAG_ACK,
   TCP_FLAG_FIN,
@@ -43,6 +45,44 @@ interface Seg {
   /** Lost and not yet retransmitted. */
   pendingRetrans: boolean;
 }
+
+/** A scoreboard entry for segments just sent (every entry is made here: one shape). */
+function newSeg(start: number, end: number, segs: number, sentNs: number): Seg {
+  return { start, end, segs, sentNs, retrans: false, sacked: false, lost: false, pendingRetrans: false };
+}
+// sequence numbers and times pass 2^31 mid-run (core/doubles.ts)
+storeAsDoubles(newSeg(0, 0, 1, 0), ['start', 'end', 'sentNs']);
+
+/** Fields of TcpEndpoint holding sequence numbers, byte counts, times or fractions (core/doubles.ts). */
+const DOUBLE_FIELDS = [
+  'sndUna',
+  'sndNxt',
+  'writeSeq',
+  'finSeq',
+  'peerFinSeq',
+  'cwnd',
+  'sackedBytes',
+  'lostBytes',
+  'recoveryPoint',
+  'srttNs',
+  'rttvarNs',
+  'rtoNs',
+  'tsqBytes',
+  'rackXmitNs',
+  'lastMaxCwnd',
+  'epochStartNs',
+  'originPoint',
+  'bicK',
+  'tcpCwndEst',
+  'ackCnt',
+  'hyRoundStartNs',
+  'hyLastAckNs',
+  'hyEndSeq',
+  'rcvNxt',
+  'rcvQueued',
+  'bytesReceived',
+  'rxReadAccBytes',
+] as const;
 
 export interface TcpHostHooks {
   /** Put a packet on the wire path of this host (qdisc → ring), after CPU cost on `vcpu`. */
@@ -103,6 +143,8 @@ export class TcpEndpoint {
   cwnd: number;
   ssthresh = Number.POSITIVE_INFINITY;
   private scoreboard: Seg[] = [];
+  /** Entries retired by cumulative ACKs, for sendNew to reuse. */
+  private readonly segPool: Seg[] = [];
   private sbHead = 0;
   private sackedBytes = 0;
   private lostBytes = 0;
@@ -188,6 +230,7 @@ export class TcpEndpoint {
     this.rtoTimer = new Timer(sched, () => this.onRto());
     this.ptoTimer = new Timer(sched, () => this.onPto());
     this.delackTimer = new Timer(sched, () => this.sendAck(1));
+    storeAsDoubles(this, DOUBLE_FIELDS);
   }
 
   private readonly maxBatchSegs: number;
@@ -356,11 +399,28 @@ export class TcpEndpoint {
   }
 
   private tsqLimit(): number {
-    // tcp_small_queue_check: max(2 skbs, ~1 ms at the pacing rate), capped by tcp_limit_output_bytes
+    // tcp_small_queue_check: max(2 skbs, ~1 ms at the pacing rate), capped by tcp_limit_output_bytes.
+    // Asked on every send and TX completion, it changes only with cwnd, ssthresh, srtt and the MSS:
+    // the last result is kept with what it was computed from.
+    const m = this.tsqMemo;
+    if (
+      this.cwnd === m.cwnd &&
+      this.srttNs === m.srttNs &&
+      this.ssthresh === m.ssthresh &&
+      this.mss === m.mss
+    )
+      return m.limit;
     const pacing = this.pacingRateBytesPerSec();
     const ms = Number.isFinite(pacing) ? pacing / 1000 : this.params.tcpLimitOutputBytes;
-    return Math.min(this.params.tcpLimitOutputBytes, Math.max(2 * this.params.gsoMaxBytes, ms));
+    m.cwnd = this.cwnd;
+    m.srttNs = this.srttNs;
+    m.ssthresh = this.ssthresh;
+    m.mss = this.mss;
+    m.limit = Math.min(this.params.tcpLimitOutputBytes, Math.max(2 * this.params.gsoMaxBytes, ms));
+    return m.limit;
   }
+
+  private readonly tsqMemo = { cwnd: Number.NaN, srttNs: 0, ssthresh: 0, mss: 0, limit: 0 };
 
   /** sk_pacing_rate: 2× cwnd/srtt in slow start, 1.2× in congestion avoidance (tcp_update_pacing_rate). */
   pacingRateBytesPerSec(): number {
@@ -419,16 +479,20 @@ export class TcpEndpoint {
   private sendNew(segs: number, payload: number): void {
     const start = this.sndNxt;
     const end = start + segs * payload;
-    this.scoreboard.push({
-      start,
-      end,
-      segs,
-      sentNs: this.sched.now,
-      retrans: false,
-      sacked: false,
-      lost: false,
-      pendingRetrans: false,
-    });
+    // an entry retired by a cumulative ACK is reused: no allocation per segment sent
+    const seg = this.segPool.pop();
+    if (seg === undefined) this.scoreboard.push(newSeg(start, end, segs, this.sched.now));
+    else {
+      seg.start = start;
+      seg.end = end;
+      seg.segs = segs;
+      seg.sentNs = this.sched.now;
+      seg.retrans = false;
+      seg.sacked = false;
+      seg.lost = false;
+      seg.pendingRetrans = false;
+      this.scoreboard.push(seg);
+    }
     this.sndNxt = end;
     // data carries the ACK of what we received: no separate delayed ACK (tcp_event_ack_sent)
     if (this.delackTimer.armed) {
@@ -509,37 +573,36 @@ export class TcpEndpoint {
   }
 
   private makePacket(count: number, payload: number, seq: number, flags: number): Packet {
-    return {
-      flow: this.flow,
+    const now = this.sched.now;
+    return newBatch(
+      this.flow,
       count,
-      sizeBytes: payload + TCP_HDR,
-      payloadBytes: payload,
+      payload + TCP_HDR,
+      payload,
       seq,
-      ack: this.rcvNxt,
+      this.rcvNxt,
       flags,
-      sack: null,
-      window: this.advertisedWindow(),
-      tos: 0,
-      sentAtNs: this.sched.now,
-      enqueuedAtNs: this.sched.now,
-      txq: -1,
-      mark: 0,
-      inner: null,
-    };
+      this.advertisedWindow(),
+      0,
+      now,
+    );
   }
 
   /** TX completion of a batch we sent (frees TCP Small Queues budget). */
   txCompleted(p: Packet, count: number): void {
     if (p.payloadBytes === 0) return;
-    const wasThrottled = this.tsqBytes >= this.tsqLimit();
+    const limit = this.tsqLimit();
+    const wasThrottled = this.tsqBytes >= limit;
     this.tsqBytes -= count * p.payloadBytes;
     if (this.tsqBytes < 0) this.tsqBytes = 0;
-    if (wasThrottled && this.tsqBytes < this.tsqLimit()) this.trySend();
+    if (wasThrottled && this.tsqBytes < limit) this.trySend();
   }
 
   private currentRto(): number {
     const base = this.srttNs > 0 ? this.srttNs + Math.max(4 * this.rttvarNs, 200_000) : this.rtoNs;
-    return Math.min(120e9, Math.max(this.params.tcpRtoMinNs, base) * 2 ** this.backoff);
+    const rto = Math.max(this.params.tcpRtoMinNs, base);
+    // × 2^0 is the identity: no power to compute for a connection that has not backed off
+    return Math.min(120e9, this.backoff === 0 ? rto : rto * 2 ** this.backoff);
   }
 
   /** Split scoreboard entry `idx` at byte `at` (segment-aligned); the entry keeps the front part. */
@@ -548,16 +611,11 @@ export class TcpEndpoint {
     const per = this.segPayload(s);
     const frontSegs = Math.round((at - s.start) / per);
     if (frontSegs <= 0 || frontSegs >= s.segs) return;
-    const back: Seg = {
-      start: at,
-      end: s.end,
-      segs: s.segs - frontSegs,
-      sentNs: s.sentNs,
-      retrans: s.retrans,
-      sacked: s.sacked,
-      lost: s.lost,
-      pendingRetrans: s.pendingRetrans,
-    };
+    const back = newSeg(at, s.end, s.segs - frontSegs, s.sentNs);
+    back.retrans = s.retrans;
+    back.sacked = s.sacked;
+    back.lost = s.lost;
+    back.pendingRetrans = s.pendingRetrans;
     s.end = at;
     s.segs = frontSegs;
     this.scoreboard.splice(idx + 1, 0, back);
@@ -600,6 +658,7 @@ export class TcpEndpoint {
           }
           newestAckedSent = Math.max(newestAckedSent, s.sentNs);
           this.scoreboard[this.sbHead++] = undefined as unknown as Seg;
+          this.segPool.push(s);
         } else if (s.start < ack) {
           // The ACK covers the front of this entry: account for the front as acked and keep the rest
           // in place. Same result as splitting at `ack` and removing the front part, without the

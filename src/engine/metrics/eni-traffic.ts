@@ -9,6 +9,7 @@
  * Guarantees: one comparison and two additions per batch; 4 doubles per simulated second (≈ 2.7 MB
  * per ENI per day); exact (per-second totals sum to the counters; a batch counts in its second).
  */
+import { storeAsDoubles } from '../core/doubles';
 
 /** Counter order inside a snapshot. */
 export const ENI_TRAFFIC_COUNTERS = ['bytesOut', 'packetsOut', 'bytesIn', 'packetsIn'] as const;
@@ -43,6 +44,11 @@ export class EniTraffic {
   allowanceSource: (() => readonly number[]) | null = null;
   private allow = new Float64Array(NA * 64);
   private nextSecondNs = SECOND_NS;
+
+  constructor() {
+    // byte counts and times pass 2^31 (core/doubles.ts)
+    storeAsDoubles(this, ['bytesOut', 'bytesIn', 'nextSecondNs']);
+  }
 
   /** `count` packets of `bytes` IP bytes in total left the card toward the network at `atNs`. */
   out(atNs: number, count: number, bytes: number): void {

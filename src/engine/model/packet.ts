@@ -9,6 +9,7 @@
  * L4 payload; link-layer overhead is added where a stage accounts for it (`ETH_HEADER_BYTES` for
  * qdisc_pkt_len, `ETH_WIRE_OVERHEAD_BYTES` on the wire).
  */
+import { storeAsDoubles } from '../core/doubles';
 /** 'gre': IP protocol 47, the outer header of a GRE/gretap tunnel (no ports: a 3-tuple flow). */
 export type L4Proto = 'tcp' | 'udp' | 'icmp' | 'gre';
 
@@ -110,6 +111,52 @@ export interface SrdTag {
   /** When the packet left the sender's SRD connection, and when it reached the receiving card. */
   departNs: number;
   arriveNs: number;
+}
+
+/**
+ * A new batch of `count` packets of `flow`, sent now: not queued yet (txq −1), no SACK blocks, not
+ * tunnelled, fragmented or on SRD. Batches are made here or by `cloneBatch` (the same fields in the
+ * same order), so every batch of a run has one shape.
+ */
+export function newBatch(
+  flow: Flow,
+  count: number,
+  sizeBytes: number,
+  payloadBytes: number,
+  seq: number,
+  ack: number,
+  flags: number,
+  window: number,
+  tos: number,
+  nowNs: number,
+): Packet {
+  return {
+    flow,
+    count,
+    sizeBytes,
+    payloadBytes,
+    seq,
+    ack,
+    flags,
+    sack: null,
+    window,
+    tos,
+    sentAtNs: nowNs,
+    enqueuedAtNs: nowNs,
+    txq: -1,
+    mark: 0,
+    inner: null,
+    frag: null,
+    srd: null,
+  };
+}
+
+// Sizes, sequence numbers and times are doubles from the first batch (they pass 2^31 mid-run: see
+// core/doubles.ts), and `sack` holds arrays as well as null.
+{
+  const b = newBatch(null as unknown as Flow, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+  storeAsDoubles(b, ['sizeBytes', 'payloadBytes', 'seq', 'ack', 'sentAtNs', 'enqueuedAtNs']);
+  b.sack = [];
 }
 
 /** Copy a batch's fields into a new batch object of `count` packets. */

@@ -6,6 +6,8 @@
  * makes the long-run rate exact for any batch size while keeping per-packet behaviour identical
  * when batches are single packets. Invariant: tokens ≤ depth.
  */
+import { storeAsDoubles } from '../core/doubles';
+
 export class TokenBucket {
   tokens: number;
   private lastNs = 0;
@@ -20,6 +22,7 @@ export class TokenBucket {
     startFull = true,
   ) {
     this.tokens = startFull ? depth : 0;
+    storeAsDoubles(this, ['tokens', 'lastNs']); // fractions, times past 2^31 ns (core/doubles.ts)
   }
 
   refill(nowNs: number): void {

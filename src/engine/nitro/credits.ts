@@ -10,6 +10,7 @@
  * the account holds at least `resumeBits` again.
  */
 import type { TokenBucket } from '../model/token-bucket';
+import { storeAsDoubles } from '../core/doubles';
 
 export class CreditAccount {
   creditsBits: number;
@@ -28,6 +29,7 @@ export class CreditAccount {
     private readonly bucketNs: number,
   ) {
     this.creditsBits = capacityBits;
+    storeAsDoubles(this, ['creditsBits', 'lastNs']); // times past 2^31 ns (core/doubles.ts)
   }
 
   get bursting(): boolean {

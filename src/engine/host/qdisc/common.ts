@@ -12,6 +12,7 @@
  * command prints.
  */
 import { type Packet, splitBatch } from '../../model/packet';
+import { storeAsDoubles } from '../../core/doubles';
 import { MODEL_PARAMS } from '../../params';
 import type { QdiscContext, QdiscStats } from './types';
 
@@ -56,6 +57,13 @@ export const MARK_SEGMENTED = 1;
 export const SKB_EPSILON = 1e-6;
 
 /**
+ * The last results of gsoSegs and skbsOf (pure functions of a payload size, and of a count and a
+ * segment count): a qdisc asks several times per packet, nearly always for the same MSS, and a
+ * division costs more than the comparison.
+ */
+const segsMemo = { payload: -1, segs: 1, count: -1, countSegs: -1, skbs: 0 };
+
+/**
  * Wire packets per skb for this batch: the GSO segment count of a full TCP skb for TCP data (ENA has
  * no TSO, so the qdisc sees GSO skbs that software GSO splits after it: docs/domain-facts.md §1.9), 1 for a
  * UDP datagram, a pure ACK, or a segment a qdisc has already software-segmented.
@@ -64,7 +72,12 @@ export function gsoSegs(p: Packet): number {
   // through a tunnel the skb is still a TCP GSO skb (gso_type adds the tunnel bit): the inner flow decides
   if (p.payloadBytes <= 0 || (p.inner ?? p.flow).tuple.proto !== 'tcp' || (p.mark & MARK_SEGMENTED) !== 0)
     return 1;
-  return Math.max(1, Math.floor((GSO_MAX_BYTES - MAX_TCP_HEADER_BYTES - 1) / p.payloadBytes));
+  const b = p.payloadBytes;
+  if (b !== segsMemo.payload) {
+    segsMemo.payload = b;
+    segsMemo.segs = Math.max(1, Math.floor((GSO_MAX_BYTES - MAX_TCP_HEADER_BYTES - 1) / b));
+  }
+  return segsMemo.segs;
 }
 
 /**
@@ -79,7 +92,14 @@ export function gsoSegs(p: Packet): number {
  * short tail skb, one skb in Linux, counts as its fraction. Figures are rounded only for display.
  */
 export function skbsOf(p: Packet): number {
-  return p.count / gsoSegs(p);
+  const segs = gsoSegs(p);
+  const c = p.count;
+  if (c !== segsMemo.count || segs !== segsMemo.countSegs) {
+    segsMemo.count = c;
+    segsMemo.countSegs = segs;
+    segsMemo.skbs = c / segs;
+  }
+  return segsMemo.skbs;
 }
 
 /** How many leading packets of `p` fit in `skbs` skbs (0 … p.count). */
@@ -281,6 +301,8 @@ export interface ClassOps {
 export function emptyStats(): QdiscStats {
   return { bytes: 0, packets: 0, drops: 0, overlimits: 0, requeues: 0, backlogBytes: 0, backlogPackets: 0 };
 }
+// byte counts pass 2^31, skb counts are fractional (core/doubles.ts)
+storeAsDoubles(emptyStats(), ['bytes', 'drops', 'backlogBytes', 'backlogPackets']);
 
 export function addStats(into: QdiscStats, s: QdiscStats): void {
   into.bytes += s.bytes;
@@ -310,6 +332,7 @@ export class BatchDeque {
 
   constructor(capacity = 16) {
     this.buf = new Array<Packet | undefined>(capacity);
+    storeAsDoubles(this, ['skbs', 'bytes']); // fractions, byte counts (core/doubles.ts)
   }
 
   get length(): number {
@@ -327,7 +350,9 @@ export class BatchDeque {
 
   pushBack(p: Packet): void {
     if (this.size === this.buf.length) this.grow();
-    this.buf[(this.head + this.size) % this.buf.length] = p;
+    const cap = this.buf.length;
+    const i = this.head + this.size;
+    this.buf[i < cap ? i : i - cap] = p;
     this.size++;
     this.packets += p.count;
     this.skbs += skbsOf(p);
@@ -336,7 +361,7 @@ export class BatchDeque {
 
   pushFront(p: Packet): void {
     if (this.size === this.buf.length) this.grow();
-    this.head = (this.head - 1 + this.buf.length) % this.buf.length;
+    this.head = (this.head === 0 ? this.buf.length : this.head) - 1;
     this.buf[this.head] = p;
     this.size++;
     this.packets += p.count;
@@ -352,7 +377,7 @@ export class BatchDeque {
     if (this.size === 0) return null;
     const p = this.buf[this.head]!;
     this.buf[this.head] = undefined;
-    this.head = (this.head + 1) % this.buf.length;
+    this.head = this.head + 1 === this.buf.length ? 0 : this.head + 1;
     this.size--;
     if (this.size === 0) {
       this.packets = 0;

@@ -8,6 +8,7 @@
  * (docs/domain-facts.md §6.1–6.2). GSO skbs, batches and the simplifications: docs/design.md,
  * "fq_codel".
  */
+import { storeAsDoubles } from '../../core/doubles';
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {
   BatchDeque,
@@ -52,7 +53,9 @@ class IndexRing {
     this.buf = new Int32Array(Math.max(capacity, 1));
   }
   push(i: number): void {
-    this.buf[(this.head + this.length) % this.buf.length] = i;
+    const cap = this.buf.length;
+    const k = this.head + this.length;
+    this.buf[k < cap ? k : k - cap] = i;
     this.length++;
   }
   peek(): number {
@@ -60,7 +63,7 @@ class IndexRing {
   }
   pop(): number {
     const v = this.buf[this.head]!;
-    this.head = (this.head + 1) % this.buf.length;
+    this.head = this.head + 1 === this.buf.length ? 0 : this.head + 1;
     this.length--;
     return v;
   }
@@ -120,6 +123,7 @@ export class FqCodelQdisc implements QdiscNode {
     this.mtuBytes = pschedMtu(ctx);
     if (opts) this.apply(opts);
     this.allocFlows();
+    storeAsDoubles(this, ['qlenSkbs', 'backlog', 'memoryUsage']); // fractions, byte counts (core/doubles.ts)
   }
 
   private allocFlows(): void {
