@@ -392,6 +392,42 @@ section('5. batching', () => {
   out();
 });
 
+// ------------------------------------------------------------------- 5b. per-packet wire rate
+// Issue 17: wire packets per wall second of the per-packet run (both ends' `ethtool -S` queue
+// tx counters), against the bare typed-array loop's events per second (section 1).
+const PPS_CMD = 'iperf3 -c server -t 5 -l 9000 -P 2';
+let wireRatio: { pps: number; bare: number } | undefined;
+section('5b. per-packet wire rate', () => {
+  progress('per-packet wire rate…');
+  const { runs, ms } = repeatRuns({ ...C7I, command: PPS_CMD, batch: 1 }, 3);
+  const lab = runInProcess({ ...C7I, command: PPS_CMD, batch: 1 }).lab!;
+  let wire = 0;
+  for (const inst of lab.instances.values())
+    for (const [k, v] of (inst.host.eth0 as { statistics(): Array<[string, number]> }).statistics())
+      if (/^queue_\d+_tx_cnt$/.test(k)) wire += v;
+  const bare = bareHeapLoop(LOOP_EVENTS, 1000, LOOP_SEED);
+  const bareRate = (LOOP_EVENTS / bare.wallMs) * 1e3;
+  const pps = (wire / ms.median) * 1e3;
+  wireRatio = { pps, bare: bareRate };
+  out(
+    `5b. Per-packet wire rate: \`${PPS_CMD}\`, c7i.large pair, batch 1; median of ${runs.length} after a warm-up`,
+  );
+  out(
+    table(
+      ['measure', 'value'],
+      [
+        ['wire packets (both ends, ethtool -S queue_N_tx_cnt)', String(wire)],
+        ['wall time of runLine (median)', `${fixed(ms.median, 0)} ms`],
+        ['wire packets per wall second', si(pps)],
+        ['bare typed-array loop', `${si(bareRate)}ev/s`],
+        ['bare loop ÷ wire rate', `${fixed(bareRate / pps, 1)}×`],
+      ],
+    ),
+  );
+  out('Where the time goes: docs/design.md, "Performance".');
+  out();
+});
+
 // ------------------------------------------------------------------------------------ 7. seek
 let seekRatio: number | undefined;
 section('7. seek', () => {
@@ -494,6 +530,13 @@ if (QUICK) {
     );
   else verdicts.push('exp5 wall: not measured (error above)');
 }
+if (wireRatio)
+  verdict(
+    'per-packet wire rate (issue 17)',
+    `${si(wireRatio.pps)}packets/s, bare loop ÷ ${fixed(wireRatio.bare / wireRatio.pps, 1)}`,
+    '≥ 1 M packets/s',
+    wireRatio.pps >= 1e6,
+  );
 if (batchDiff !== undefined)
   verdicts.push(
     `batching: 'auto' vs per-packet SUM receiver differs by ${fixed(Math.abs(batchDiff))} % ` +
