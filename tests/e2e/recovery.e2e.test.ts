@@ -26,6 +26,13 @@ describe('a worker that fails twice in a row', () => {
     const cmd = page.getByRole('textbox', { name: 'Command' });
     await cmd.fill('sleep 0.5');
     await cmd.press('Enter');
+    // the line plays by itself and pauses when sleep ends: wait for that end (the Play button is
+    // also there in the instant before the line starts playing)
+    await page.waitForFunction(
+      () => Number.parseFloat(document.querySelector('[data-testid=sim-time]')?.textContent ?? '0') >= 0.5,
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: 30_000 });
     await page.evaluate(() =>
       (window as unknown as { __netlab: { crashWorker(h: string): void } }).__netlab.crashWorker(
