@@ -100,7 +100,7 @@ describe('doc citations', () => {
       '// see ../shared/docs/x',
       '// (domain-facts §2.3)',
       '// see architecture.md',
-      '// docs/style.md',
+      '// docs/missing.md',
       '// docs/domain-facts.md §2.3, §2.5',
       '// docs/domain-facts.md §2.4–2.7, §8.2 and §9',
       '// docs/domain-facts.md §8.2): 1024 packets',
@@ -109,7 +109,7 @@ describe('doc citations', () => {
       "f.ts:1: cites '../shared', outside the repository",
       "f.ts:3: cites 'architecture.md' without its folder (docs/architecture.md)",
       "f.ts:2: cites 'domain-facts §': write docs/domain-facts.md §…",
-      'f.ts:4: cites docs/style.md, which is not a file under docs/',
+      'f.ts:4: cites docs/missing.md, which is not a file under docs/',
       'f.ts:5: cites docs/domain-facts.md §2.5, which has no such section',
       'f.ts:6: cites docs/domain-facts.md §9, which has no such section',
     ]);
