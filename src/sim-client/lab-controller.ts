@@ -381,7 +381,7 @@ export function createLabController(
       set('playback', { runTo: null });
     }
     // one frame with path detail, so the path view shows this instant (not the fast-forward)
-    await client.advance(client.simTimeNs, 1);
+    await client.advanceNow(client.simTimeNs, 1);
     return client.simTimeNs >= toNs;
   }
 
@@ -470,7 +470,7 @@ export function createLabController(
       });
     else set('env', { announcement: `Stopped at ${at} (cancelled) before ${what}` });
     // one frame with path detail, so the path view shows this instant (not the fast-forward)
-    if (!stoppedBy) await client.advance(client.simTimeNs, 1);
+    if (!stoppedBy) await client.advanceNow(client.simTimeNs, 1);
   }
 
   /**
@@ -524,7 +524,7 @@ export function createLabController(
     set('selection', { path: null });
     set('inspector', { packet: null, stage: null, nitro: null, missing: null });
     // one frame at t = 0 so counters show before anything runs (the client's onFrame applies it)
-    await client.advance(0, 1);
+    await client.advanceNow(0, 1);
     set('env', { announcement: `Loaded ${title}` });
     return true;
   }
@@ -709,7 +709,7 @@ export function createLabController(
         set('selection', { path: null });
         set('inspector', { packet: null, stage: null, nitro: null, missing: null });
         set('playback', { furthestNs: r.furthestNs, checkpoints: r.checkpoints, lastStep: null });
-        await client.advance(r.nowNs, 1);
+        await client.advanceNow(r.nowNs, 1);
         set('playback', { nowNs: client.simTimeNs });
         if (!redraw) set('env', { announcement: `Moved to ${formatSimTime(client.simTimeNs)}` });
       } finally {

@@ -155,6 +155,22 @@ export class SimClient {
     onAnswer?: (f: Frame) => void,
   ): Promise<Frame | null> {
     if (this.busy || !this.handle) return null;
+    return this.advanceNow(toNs, maxEvents, until, opts, onAnswer);
+  }
+
+  /**
+   * Advance even when a request is in flight: this one waits its turn. For the frames that show an
+   * instant the user moved to (after a seek, a run-until, a load): the pump's `advance` would answer
+   * null while its own request is out, and the picture and terminal would keep the old state.
+   */
+  async advanceNow(
+    toNs: number,
+    maxEvents: number,
+    until?: RunUntil,
+    opts: { pathDetail?: boolean; sampleStepNs?: number; step?: StepTarget; skipIdle?: boolean } = {},
+    onAnswer?: (f: Frame) => void,
+  ): Promise<Frame | null> {
+    if (!this.handle) return null;
     const f = await this.run(async () => {
       const req: AdvanceRequest = { toNs, maxEvents, ...opts };
       if (until) req.until = until;

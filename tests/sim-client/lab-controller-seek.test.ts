@@ -38,6 +38,7 @@ function spawnInProcess(opts: SimServiceOptions = {}): WorkerHandle {
 interface Lab {
   store: AppStore;
   lab: LabController;
+  client: SimClient;
   /** Run one animation frame of the pump at wall time `ms`. */
   frame(ms: number): Promise<void>;
 }
@@ -63,6 +64,7 @@ async function openLab(service: SimServiceOptions = {}, tuning: LabControllerTun
   return {
     store,
     lab,
+    client,
     frame: async (ms) => {
       const cb = next!;
       await cb(ms);
@@ -181,6 +183,30 @@ describe('lab controller: forward on the timeline', () => {
     expect(b.store.getState().terminal.chunks).toEqual(chunks.filter((c) => c.atNs <= 0.9e9));
     expect(after.text).toContain('iperf3 -c server -t 1');
     expect(after.runs).toEqual([]);
+  }, 60_000);
+});
+
+describe('lab controller: the frame that shows where a seek landed', () => {
+  it('is applied even when another request is in flight as the seek lands: back inside a run, the terminal holds the running job, not a prompt', async () => {
+    const b = await openLab();
+    expect(await b.lab.submit('iperf3 -c server -t 1')).toBe(true);
+    await b.lab.seek(1.6e9);
+    expect(b.store.getState().terminal.foreground).toBeNull();
+    // a request goes out (here the path layout; in the page an inspector, the layout, the pump's
+    // next frame) in the instant the worker answered the seek, before the controller shows it
+    const seek = b.client.seek.bind(b.client);
+    let sent = 0;
+    b.client.seek = async (...args: Parameters<SimClient['seek']>) => {
+      const r = await seek(...args);
+      sent++;
+      void b.client.pathLayout();
+      return r;
+    };
+    await b.lab.seek(0.5e9);
+    expect(sent).toBeGreaterThan(0);
+    const st = b.store.getState();
+    expect(st.playback.nowNs).toBe(0.5e9);
+    expect(st.terminal.foreground?.command).toBe('iperf3 -c server -t 1');
   }, 60_000);
 });
 
