@@ -1,0 +1,532 @@
+/**
+ * The path recorder's probe sink: listens to the lab's stage probe and keeps batch passages through
+ * every (host, stage, queue) with enter and exit times, occupancy history per lane, drops with their
+ * reason, and the flows seen. The frame writer (path-frame-writer.ts) and the inspections
+ * (path-inspections.ts) read what it holds.
+ *
+ * Guarantees: observational (copies what it needs during the probe call, never schedules or
+ * mutates); bounded memory (ring buffers; what fell out is reported as expired, never invented);
+ * a leave or drop is matched to the oldest open packets of its flow in that lane, since stages are
+ * FIFO per flow.
+ */
+import type { ProbeSink, ProbeStage } from '../core/probe';
+import { enaRxHash } from '../host/rss';
+import type { Lab } from '../lab';
+import type { DropReason } from '../model/drop-reasons';
+import type { FiveTuple, Packet } from '../model/packet';
+import { REASON_CODE } from './path-names';
+import { PASSAGE_DROPPED as DROPPED, PASSAGE_LEFT as LEFT } from './path-types';
+
+/** Passage fates as module constants (the hot path reads them on every probe call). */
+const PASSAGE_LEFT: number = LEFT;
+const PASSAGE_DROPPED: number = DROPPED;
+
+export interface PathRecorderOptions {
+  /** Completed passages kept (ring buffer). */
+  passageHistory?: number;
+  /** Drops kept (ring buffer). */
+  dropHistory?: number;
+  /** Occupancy change points kept per lane. */
+  laneHistory?: number;
+  /** Open batches kept per (lane, flow) before the oldest are forgotten. */
+  maxOpenPerFlow?: number;
+}
+
+export interface OpenBatch {
+  enterNs: number;
+  count: number;
+  seq: number;
+}
+
+export interface Lane {
+  readonly index: number;
+  readonly host: number;
+  readonly stage: number;
+  readonly queue: number;
+  occ: number;
+  entered: number;
+  /** `entered` at the previous frame (density while only counting). */
+  enteredAtFrame: number;
+  left: number;
+  dropped: number;
+  readonly dropsByReason: Map<number, number>;
+  /** Occupancy change points: ring of (t, occ). */
+  readonly histT: Float64Array;
+  readonly histV: Float64Array;
+  histStart: number;
+  histLen: number;
+  /** Open batches per flow, oldest first (array + head index). */
+  readonly open: Map<number, { q: OpenBatch[]; head: number }>;
+}
+
+export interface FlowInfo {
+  readonly id: number;
+  readonly tuple: FiveTuple;
+  readonly skbHash: number;
+  sizeBytes: number;
+  payloadBytes: number;
+  txq: number;
+  src: number;
+  dst: number;
+  /**
+   * Whether the flow's sequence numbers count bytes (TCP) or packets: the carried flow's protocol,
+   * `(p.inner ?? p.flow)`, since a tunnel's outer flow (gre, or udp for VXLAN/GENEVE) keeps the
+   * inner TCP segment's byte numbering (splitBatch does the same).
+   */
+  seqBytes: boolean;
+}
+
+/** What one packet of the flow advances its sequence number by. */
+export const seqUnit = (f: FlowInfo): number => (f.seqBytes ? f.payloadBytes : 1);
+
+export class PathSink implements ProbeSink {
+  readonly P: number;
+  readonly D: number;
+  readonly H: number;
+  private readonly maxOpen: number;
+  // ---- completed passages (ring, in exit-time order)
+  nextId = 0;
+  /** Simulated time each passage was recorded (monotonic; its exit is at most one fabric delay later). */
+  readonly pPush: Float64Array;
+  readonly pEnter: Float64Array;
+  readonly pExit: Float64Array;
+  readonly pLane: Uint32Array;
+  readonly pFlow: Uint32Array;
+  readonly pCount: Uint32Array;
+  readonly pSeq: Float64Array;
+  readonly pCpu: Int16Array;
+  readonly pFate: Uint8Array;
+  readonly pReason: Uint8Array;
+  // ---- drops (ring, in time order)
+  nextDrop = 0;
+  readonly dNs: Float64Array;
+  readonly dPush: Float64Array;
+  readonly dLane: Uint32Array;
+  readonly dFlow: Uint32Array;
+  readonly dCount: Uint32Array;
+  readonly dReason: Uint8Array;
+  // ---- lanes and flows
+  readonly lanes: Lane[] = [];
+  readonly laneByKey = new Map<number, Lane>();
+  readonly flows = new Map<number, FlowInfo>();
+  /** The same flows by id (small run-unique integers), and lanes by (host, stage) then queue: the hot-path lookups. */
+  private readonly flowById: (FlowInfo | undefined)[] = [];
+  private readonly laneByHs: (Lane[] | undefined)[] = [];
+  readonly hostNames: string[];
+  private readonly hostByIp = new Map<string, number>();
+  private detachFn: (() => void) | null = null;
+  private fabricDelay = -1;
+  private detail = true;
+  private readonly fabricPending: Array<{
+    lane: Lane;
+    flow: FlowInfo;
+    exitNs: number;
+    count: number;
+    seq: number;
+  }> = [];
+  private fabricHead = 0;
+  /** Open batches forgotten because a (lane, flow) exceeded its cap (a stage that never reports leave). */
+  forgottenOpen = 0;
+
+  constructor(
+    readonly lab: Lab,
+    opts: PathRecorderOptions = {},
+  ) {
+    this.P = opts.passageHistory ?? 1 << 16;
+    this.D = opts.dropHistory ?? 1 << 13;
+    this.H = opts.laneHistory ?? 1024;
+    this.maxOpen = opts.maxOpenPerFlow ?? 8192;
+    const P = this.P;
+    this.pPush = new Float64Array(P);
+    this.pEnter = new Float64Array(P);
+    this.pExit = new Float64Array(P);
+    this.pLane = new Uint32Array(P);
+    this.pFlow = new Uint32Array(P);
+    this.pCount = new Uint32Array(P);
+    this.pSeq = new Float64Array(P);
+    this.pCpu = new Int16Array(P);
+    this.pFate = new Uint8Array(P);
+    this.pReason = new Uint8Array(P);
+    const D = this.D;
+    this.dNs = new Float64Array(D);
+    this.dPush = new Float64Array(D);
+    this.dLane = new Uint32Array(D);
+    this.dFlow = new Uint32Array(D);
+    this.dCount = new Uint32Array(D);
+    this.dReason = new Uint8Array(D);
+    this.hostNames = [...lab.instances.keys()];
+    this.hostNames.forEach((n, i) => {
+      const inst = lab.instances.get(n)!;
+      this.hostByIp.set(inst.host.ip, i);
+    });
+  }
+
+  /** Start listening to the lab's probe (idempotent). */
+  attach(): this {
+    if (!this.detachFn) this.detachFn = this.lab.probe.attach(this);
+    return this;
+  }
+
+  detach(): void {
+    this.detachFn?.();
+    this.detachFn = null;
+  }
+
+  // ------------------------------------------------------------------ probe sink
+
+  enter(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet): void {
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
+    if (stage === 'nitro_ingress') atNs += this.fabricNs;
+    const lane = this.lane(host, stage, queue);
+    lane.entered += pkt.count;
+    lane.occ += pkt.count;
+    this.recordOcc(lane, atNs);
+    if (!this.detail) {
+      // counts only (a fast-forward): the flow is registered, its sizes refreshed with detail
+      const known = this.flowById[pkt.flow.id];
+      if (known === undefined) this.flow(pkt);
+      else if (known.txq < 0 && pkt.txq >= 0) known.txq = pkt.txq;
+      return;
+    }
+    const f = this.flow(pkt);
+    let o = lane.open.get(f.id);
+    if (!o) {
+      o = { q: [], head: 0 };
+      lane.open.set(f.id, o);
+    }
+    if (o.q.length - o.head >= this.maxOpen) {
+      // a stage that keeps entering without leaving: forget the oldest batch (not its occupancy)
+      this.forgottenOpen += o.q[o.head++]!.count;
+    }
+    o.q.push({ enterNs: atNs, count: pkt.count, seq: pkt.seq });
+  }
+
+  leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, cpu: number): void {
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
+    const lane = this.lane(host, stage, queue);
+    lane.left += pkt.count;
+    if (!this.detail) {
+      // counts only: the occupancy falls (a flight on the fabric lands when it leaves)
+      this.release(lane, stage === 'nitro_ingress' ? atNs + this.fabricNs : atNs, pkt.count);
+      return;
+    }
+    const f = this.flow(pkt);
+    if (stage === 'fabric') {
+      // the model hands the batch to the receiving card at once and lands it one delay later:
+      // it is in flight until then
+      this.fabricPending.push({
+        lane,
+        flow: f,
+        exitNs: atNs + this.fabricNs,
+        count: pkt.count,
+        seq: pkt.seq,
+      });
+      return;
+    }
+    if (stage === 'nitro_ingress') atNs += this.fabricNs;
+    this.release(lane, atNs, pkt.count);
+    this.consume(lane, f, atNs, pkt.count, pkt.seq, cpu, PASSAGE_LEFT, 0);
+  }
+
+  /** Packets left a lane (or died inside it): its occupancy falls (never below what the probe said entered). */
+  private release(lane: Lane, atNs: number, count: number): void {
+    lane.occ = lane.occ > count ? lane.occ - count : 0;
+    this.recordOcc(lane, atNs);
+  }
+
+  /**
+   * Detail on (the default): every batch is followed through every stage (passages, dwell times,
+   * inspectable packets). Off: only counts, occupancy and drops are kept, at a fraction of the cost,
+   * for long stretches the view does not animate. Turning it back on forgets the batches that were
+   * inside (their exits show as zero-length passages for the time the queues take to turn over).
+   */
+  setDetail(on: boolean): void {
+    if (on && !this.detail) for (const lane of this.lanes) lane.open.clear();
+    this.detail = on;
+  }
+
+  /**
+   * Start following batches afresh from now, whatever was recorded before: the followed batches,
+   * passages (ids restart at 0) and flights are forgotten, as they are in a recorder that never had
+   * detail on; counts, occupancy, drops and flows stay. A seek does this a fixed window before its
+   * target, so the view at the target is the same whichever checkpoint it was restored from.
+   */
+  restartDetail(): void {
+    this.flushFabric();
+    // flights not landed yet: a recorder without detail released them when they left
+    for (let i = this.fabricHead; i < this.fabricPending.length; i++) {
+      const b = this.fabricPending[i]!;
+      this.release(b.lane, this.lab.nowNs, b.count);
+    }
+    this.fabricPending.length = 0;
+    this.fabricHead = 0;
+    for (const lane of this.lanes) {
+      lane.open.clear();
+      lane.enteredAtFrame = lane.entered;
+    }
+    this.nextId = 0;
+    this.forgottenOpen = 0;
+    this.detail = true;
+  }
+
+  get detailed(): boolean {
+    return this.detail;
+  }
+
+  /**
+   * The model runs a receiving card's ingress when the sender releases a batch, one fabric delay
+   * before the batch lands in the RX ring (Lab.fabricSend). The recorder shows the physical order:
+   * in flight for the delay, then the receiving card, then the ring, by shifting the receiving
+   * card's times by the delay (its passage then ends exactly when the batch lands).
+   */
+  get fabricNs(): number {
+    if (this.fabricDelay < 0) this.fabricDelay = this.lab.oneWayDelayNs();
+    return this.fabricDelay;
+  }
+
+  /** End the flights that have landed by now (in exit order: the delay is constant). */
+  flushFabric(): void {
+    const now = this.lab.nowNs;
+    const q = this.fabricPending;
+    while (this.fabricHead < q.length && q[this.fabricHead]!.exitNs <= now) {
+      const b = q[this.fabricHead++]!;
+      this.release(b.lane, b.exitNs, b.count);
+      this.consume(b.lane, b.flow, b.exitNs, b.count, b.seq, -1, PASSAGE_LEFT, 0);
+    }
+    if (this.fabricHead > 256 && this.fabricHead * 2 > q.length) {
+      q.splice(0, this.fabricHead);
+      this.fabricHead = 0;
+    }
+  }
+
+  drop(
+    atNs: number,
+    host: number,
+    stage: ProbeStage,
+    queue: number,
+    pkt: Packet,
+    count: number,
+    reason: DropReason,
+    wasQueued: boolean,
+  ): void {
+    this.flushFabric();
+    if (stage === 'nitro_ingress') atNs += this.fabricNs;
+    const lane = this.lane(host, stage, queue);
+    const f = this.flow(pkt);
+    const code = REASON_CODE.get(reason) ?? 0;
+    lane.dropped += count;
+    lane.dropsByReason.set(code, (lane.dropsByReason.get(code) ?? 0) + count);
+    const k = this.nextDrop++ % this.D;
+    this.dNs[k] = atNs;
+    this.dPush[k] = this.lab.nowNs;
+    this.dLane[k] = lane.index;
+    this.dFlow[k] = f.id;
+    this.dCount[k] = count;
+    this.dReason[k] = code;
+    if (wasQueued) this.release(lane, atNs, count);
+    if (!this.detail) return;
+    if (wasQueued) this.consume(lane, f, atNs, count, pkt.seq, -1, PASSAGE_DROPPED, code);
+    else this.pushPassage(lane.index, f.id, atNs, atNs, count, pkt.seq, -1, PASSAGE_DROPPED, code);
+  }
+
+  /** Match `count` packets leaving (or dying in) a lane to its oldest open packets of the flow. */
+  private consume(
+    lane: Lane,
+    f: FlowInfo,
+    atNs: number,
+    count: number,
+    seq: number,
+    cpu: number,
+    fate: number,
+    code: number,
+  ): void {
+    const o = lane.open.get(f.id);
+    let left = count;
+    const unit = seqUnit(f);
+    while (o && left > 0 && o.head < o.q.length) {
+      const b = o.q[o.head]!;
+      const k = Math.min(left, b.count);
+      this.pushPassage(lane.index, f.id, b.enterNs, atNs, k, b.seq, cpu, fate, code);
+      b.count -= k;
+      b.seq += k * unit;
+      if (b.count === 0) o.head++;
+      left -= k;
+    }
+    if (o) {
+      if (o.head === o.q.length) lane.open.delete(f.id);
+      else if (o.head > 64 && o.head * 2 > o.q.length) {
+        o.q.splice(0, o.head);
+        o.head = 0;
+      }
+    }
+    // packets the stage never reported entering (refused on arrival or a stage without enter)
+    if (left > 0) this.pushPassage(lane.index, f.id, atNs, atNs, left, seq, cpu, fate, code);
+  }
+
+  private pushPassage(
+    lane: number,
+    flow: number,
+    enterNs: number,
+    exitNs: number,
+    count: number,
+    seq: number,
+    cpu: number,
+    fate: number,
+    code: number,
+  ): void {
+    const k = this.nextId++ % this.P;
+    this.pPush[k] = this.lab.nowNs;
+    this.pEnter[k] = enterNs;
+    this.pExit[k] = exitNs;
+    this.pLane[k] = lane;
+    this.pFlow[k] = flow;
+    this.pCount[k] = count;
+    this.pSeq[k] = seq;
+    this.pCpu[k] = cpu;
+    this.pFate[k] = fate;
+    this.pReason[k] = code;
+  }
+
+  private recordOcc(lane: Lane, atNs: number): void {
+    const H = this.H;
+    if (lane.histLen > 0) {
+      const last = (lane.histStart + lane.histLen - 1) % H;
+      if (lane.histT[last] === atNs) {
+        lane.histV[last] = lane.occ;
+        return;
+      }
+    }
+    let k: number;
+    if (lane.histLen < H) k = (lane.histStart + lane.histLen++) % H;
+    else {
+      k = lane.histStart;
+      lane.histStart = (lane.histStart + 1) % H;
+    }
+    lane.histT[k] = atNs;
+    lane.histV[k] = lane.occ;
+  }
+
+  private lane(host: number, stage: ProbeStage, queue: number): Lane {
+    // hot path (every probe call): arrays indexed by (host, stage) then queue, no hashing
+    const s = stageIndex(stage);
+    const hs = host * 16 + s;
+    let byQueue = this.laneByHs[hs];
+    if (byQueue === undefined) this.laneByHs[hs] = byQueue = [];
+    let l = byQueue[queue];
+    if (l === undefined) {
+      const key = hs * 65536 + queue;
+      l = {
+        index: this.lanes.length,
+        host,
+        stage: s,
+        queue,
+        occ: 0,
+        entered: 0,
+        enteredAtFrame: 0,
+        left: 0,
+        dropped: 0,
+        dropsByReason: new Map(),
+        histT: new Float64Array(this.H),
+        histV: new Float64Array(this.H),
+        histStart: 0,
+        histLen: 0,
+        open: new Map(),
+      };
+      this.lanes.push(l);
+      this.laneByKey.set(key, l);
+      byQueue[queue] = l;
+    }
+    return l;
+  }
+
+  private flow(p: Packet): FlowInfo {
+    let f = this.flowById[p.flow.id];
+    if (f === undefined) {
+      const t = p.flow.tuple;
+      f = {
+        id: p.flow.id,
+        tuple: t,
+        skbHash: p.flow.skbHash,
+        sizeBytes: p.sizeBytes,
+        payloadBytes: p.payloadBytes,
+        txq: p.txq,
+        src: this.hostByIp.get(t.srcIp) ?? -1,
+        dst: this.hostByIp.get(t.dstIp) ?? -1,
+        seqBytes: (p.inner ?? p.flow).tuple.proto === 'tcp',
+      };
+      this.flows.set(f.id, f);
+      this.flowById[f.id] = f;
+    } else {
+      if (p.payloadBytes > 0) {
+        f.sizeBytes = p.sizeBytes;
+        f.payloadBytes = p.payloadBytes;
+      }
+      if (p.txq >= 0) f.txq = p.txq;
+    }
+    return f;
+  }
+
+  /** Where the receiver steers a flow: RSS (Toeplitz or CRC32) hash → indirection → queue → vCPU, or an n-tuple rule. */
+  rxSteering(fl: FlowInfo) {
+    if (fl.dst < 0) return null;
+    const inst = this.lab.instances.get(this.hostNames[fl.dst]!)!;
+    const eth0 = inst.host.eth0;
+    const rss = eth0.rss();
+    const t = fl.tuple;
+    const ports = t.proto === 'tcp' || t.proto === 'udp';
+    const hash = enaRxHash(
+      { key: rss.key, hfunc: rss.hfunc, keyConfigurable: rss.keyConfigurable },
+      ports ? { srcIp: t.srcIp, dstIp: t.dstIp, srcPort: t.srcPort, dstPort: t.dstPort } : t,
+    );
+    const indirIndex = hash % rss.indir.length;
+    let ntupleRule: number | null = null;
+    let queue = rss.indir[indirIndex]!;
+    for (const r of eth0.ntupleRules()) {
+      if ((r.flowType === 'tcp4') !== (t.proto === 'tcp')) continue;
+      if (r.flowType === 'udp4' && t.proto !== 'udp') continue;
+      if (r.srcIp !== undefined && r.srcIp !== t.srcIp) continue;
+      if (r.dstIp !== undefined && r.dstIp !== t.dstIp) continue;
+      if (r.srcPort !== undefined && r.srcPort !== t.srcPort) continue;
+      if (r.dstPort !== undefined && r.dstPort !== t.dstPort) continue;
+      ntupleRule = r.loc;
+      queue = r.action;
+      break;
+    }
+    return {
+      hashFunction: rss.keyConfigurable ? rss.hfunc : 'toeplitz (device default key, symmetric)',
+      keyConfigurable: rss.keyConfigurable,
+      hash,
+      indirIndex,
+      indirSize: rss.indir.length,
+      queue,
+      cpu: eth0.vcpuForQueue(queue).index,
+      ntupleRule,
+    };
+  }
+}
+
+/**
+ * PROBE_STAGE_INDEX[stage] as a switch: the recorder looks the stage up on every probe call, and a
+ * keyed load with eight different string keys goes megamorphic (a tenth of the recorder's time in
+ * a fast-forward, tests/bench page vs CLI).
+ */
+export function stageIndex(stage: ProbeStage): number {
+  switch (stage) {
+    case 'socket_tx':
+      return 0;
+    case 'qdisc':
+      return 1;
+    case 'tx_ring':
+      return 2;
+    case 'nitro_egress':
+      return 3;
+    case 'fabric':
+      return 4;
+    case 'nitro_ingress':
+      return 5;
+    case 'rx_ring':
+      return 6;
+    default:
+      return 7;
+  }
+}
