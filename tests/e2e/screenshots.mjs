@@ -1,4 +1,5 @@
-// Screenshots of the main states of the built site (run after `npx vite build`):
+// Screenshots of the main states of the built site (run after `VITE_NETLAB_TEST_HOOKS=1 npx vite build`:
+// the pages are driven through the test hooks, absent from a production build):
 //   node tests/e2e/screenshots.mjs [outDir]
 // Serves dist/ with Vite's preview(), drives Chromium via playwright-core, writes PNGs of the
 // viewport (what a person sees without scrolling): the first screen, an iperf3 run in progress
