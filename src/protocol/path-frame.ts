@@ -21,6 +21,7 @@ export type {
   PathStagePart,
   StageInspection,
   StageParam,
+  StageStateValue,
 } from '../engine/view/path-types';
 
 /** Bump when the layout or frame shape changes incompatibly. */

@@ -4,7 +4,7 @@
  * swing and its mean, not a block of overlapping steps.
  */
 import { describe, expect, it } from 'vitest';
-import { bucketLevelText } from '../../src/engine/view/path-recorder';
+import { bucketLevelText, fmtStateValue } from '../../src/ui/inspectors/format';
 import { fmtIdle } from '../../src/ui/inspectors/nitro-tables';
 import { historyColumns } from '../../src/ui/inspectors/stage-inspector';
 
@@ -49,5 +49,17 @@ describe('a Nitro token bucket in the stage inspector', () => {
       'empty, 409,367 bytes owed (of 1,562,500): the last batch took more than was left',
     );
     expect(bucketLevelText(0, 1000, 'packets')).toBe('0 of 1,000 packets');
+  });
+});
+
+describe("a stage's live state: the engine gives values with units, the inspector words them", () => {
+  it('counts, ring descriptors, buckets and burst credits', () => {
+    expect(fmtStateValue({ kind: 'count', n: 12_345, unit: 'packets' })).toBe('12,345 packets');
+    expect(fmtStateValue({ kind: 'count', n: 7, unit: '' })).toBe('7');
+    expect(fmtStateValue({ kind: 'pair', now: 465, peak: 512 })).toBe('465 / 512');
+    expect(fmtStateValue({ kind: 'bucket', tokens: -5, depth: 1000, unit: 'packets' })).toBe(
+      'empty, 5 packets owed (of 1,000): the last batch took more than was left',
+    );
+    expect(fmtStateValue({ kind: 'share', fraction: 0.4567, mode: 'bursting' })).toBe('45.7% (bursting)');
   });
 });

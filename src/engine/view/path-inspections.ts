@@ -23,20 +23,11 @@ import {
   type PacketStageVisit,
   type StageInspection,
   type StageParam,
+  type StageStateValue,
 } from './path-types';
 
 const PASSAGE_DROPPED: number = DROPPED;
 const STAGE_CODE = new Map<string, number>(PROBE_STAGES.map((s, i) => [s, i]));
-
-/**
- * A token bucket's level for the stage inspector. A batch that conforms takes its whole cost, so a
- * bucket can be below empty after it; that shows as a debt, not as a negative fill.
- */
-export function bucketLevelText(tokens: number, depth: number, unit: string): string {
-  return tokens >= 0
-    ? `${fmtCount(tokens)} of ${fmtCount(depth)} ${unit}`
-    : `empty, ${fmtCount(-tokens)} ${unit} owed (of ${fmtCount(depth)}): the last batch took more than was left`;
-}
 
 export class PathInspections {
   constructor(private readonly s: PathSink) {}
@@ -427,40 +418,52 @@ export class PathInspections {
     stage: ProbeStage,
     queue: number,
     lane: Lane | undefined,
-  ): Array<{ name: string; value: string }> {
-    const out: Array<{ name: string; value: string }> = [
-      { name: 'inside now', value: `${fmtCount(lane?.occ ?? 0)} packets` },
+  ): Array<{ name: string; value: StageStateValue }> {
+    const count = (n: number, unit = ''): StageStateValue => ({ kind: 'count', n, unit });
+    const out: Array<{ name: string; value: StageStateValue }> = [
+      { name: 'inside now', value: count(lane?.occ ?? 0, 'packets') },
     ];
     const card = inst.nitro;
     if (stage === 'tx_ring' || stage === 'rx_ring') {
       const occ = inst.host.eth0.occupancy();
       const pair = (stage === 'tx_ring' ? occ.tx : occ.rx)[queue];
-      if (pair) out.push({ name: 'descriptors used (now / peak)', value: `${pair[0]} / ${pair[1]}` });
+      if (pair)
+        out.push({
+          name: 'descriptors used (now / peak)',
+          value: { kind: 'pair', now: pair[0], peak: pair[1] },
+        });
     }
     if (stage === 'nitro_egress' || stage === 'nitro_ingress') {
       const bw = stage === 'nitro_egress' ? card.bwOut : card.bwIn;
       // tokens as of the bucket's last update: refilling here would change the model's arithmetic.
       out.push(
-        { name: 'bandwidth bucket (last update)', value: bucketLevelText(bw.tokens, bw.depth, 'bytes') },
+        {
+          name: 'bandwidth bucket (last update)',
+          value: { kind: 'bucket', tokens: bw.tokens, depth: bw.depth, unit: 'bytes' },
+        },
         {
           name: 'PPS bucket (last update)',
-          value: bucketLevelText(card.pps.tokens, card.pps.depth, 'packets'),
+          value: { kind: 'bucket', tokens: card.pps.tokens, depth: card.pps.depth, unit: 'packets' },
         },
       );
       const credits = stage === 'nitro_egress' ? card.creditsOut : card.creditsIn;
       if (credits)
         out.push({
           name: 'burst credits',
-          value: `${((100 * credits.creditsBits) / credits.capacityBits).toFixed(1)}% (${credits.bursting ? 'bursting' : 'at baseline'})`,
+          value: {
+            kind: 'share',
+            fraction: credits.creditsBits / credits.capacityBits,
+            mode: credits.bursting ? 'bursting' : 'at baseline',
+          },
         });
       const c = card.counters();
       out.push(
         {
           name: stage === 'nitro_egress' ? 'bw_out_allowance_exceeded' : 'bw_in_allowance_exceeded',
-          value: String(stage === 'nitro_egress' ? c.bw_out_allowance_exceeded : c.bw_in_allowance_exceeded),
+          value: count(stage === 'nitro_egress' ? c.bw_out_allowance_exceeded : c.bw_in_allowance_exceeded),
         },
-        { name: 'pps_allowance_exceeded', value: String(c.pps_allowance_exceeded) },
-        { name: 'conntrack_allowance_exceeded', value: String(c.conntrack_allowance_exceeded) },
+        { name: 'pps_allowance_exceeded', value: count(c.pps_allowance_exceeded) },
+        { name: 'conntrack_allowance_exceeded', value: count(c.conntrack_allowance_exceeded) },
       );
     }
     return out;

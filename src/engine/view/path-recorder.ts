@@ -17,7 +17,7 @@ import type {
   StageInspection,
 } from './path-types';
 
-export { bucketLevelText, fmtNs } from './path-inspections';
+export { fmtNs } from './path-inspections';
 export { DROP_REASON_LIST, hostLayerNames } from './path-names';
 export type { PathRecorderOptions } from './path-sink';
 

@@ -357,14 +357,31 @@ export interface StageParam {
   readonly note?: string;
 }
 
+/**
+ * One live-state value of a stage, with its unit; the UI words it (src/ui/inspectors/format.ts).
+ * `count`: a number of `unit` (a counter when unit is ''); `pair`: now and peak of a ring's
+ * descriptors; `bucket`: a token bucket's level as of its last update (below 0: a debt); `share`:
+ * a fraction of a capacity (burst credits) and what the account is doing.
+ */
+export type StageStateValue =
+  | { readonly kind: 'count'; readonly n: number; readonly unit: string }
+  | { readonly kind: 'pair'; readonly now: number; readonly peak: number }
+  | {
+      readonly kind: 'bucket';
+      readonly tokens: number;
+      readonly depth: number;
+      readonly unit: 'bytes' | 'packets';
+    }
+  | { readonly kind: 'share'; readonly fraction: number; readonly mode: string };
+
 export interface StageInspection {
   readonly host: string;
   readonly stage: string;
   readonly label: string;
   readonly queue: number;
   readonly params: readonly StageParam[];
-  /** Live state in words (ring used/size, bucket tokens, credits, backlog). */
-  readonly state: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+  /** Live state (packets inside, ring used/peak, bucket tokens, credits, counters) as values with units. */
+  readonly state: ReadonlyArray<{ readonly name: string; readonly value: StageStateValue }>;
   /** Occupancy change points (time, wire packets) the recorder holds, oldest first. */
   readonly historyNs: readonly number[];
   readonly historyOccupancy: readonly number[];

@@ -4,7 +4,7 @@
  * reason, and its occupancy history (the change points the recorder holds) as a step chart.
  */
 import type { StageInspection } from '../../protocol/path-frame';
-import { fmtInt, fmtNs } from './format';
+import { fmtInt, fmtNs, fmtStateValue } from './format';
 import './inspectors.css';
 
 export interface StageInspectorProps {
@@ -28,7 +28,7 @@ export function StageInspector({ inspection: s, onClose }: StageInspectorProps) 
       <ul className="inspector__state">
         {s.state.map((x) => (
           <li key={x.name}>
-            {x.name}: <strong>{x.value}</strong>
+            {x.name}: <strong>{fmtStateValue(x.value)}</strong>
           </li>
         ))}
         <li>

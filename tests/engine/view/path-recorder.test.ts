@@ -327,7 +327,17 @@ describe('PathRecorder (inspectors on a real lab)', () => {
     expect(q.value).toContain('1000000');
     expect(q.source).toBe('overridden by the scenario');
     expect(eg.params.find((p) => p.name === 'per-flow limit')!.value).toBe('10 Gbps');
-    expect(eg.state.some((s) => s.name === 'burst credits')).toBe(true);
+    // live state as values with units (the inspector words them): credits full, may burst
+    expect(eg.state.find((s) => s.name === 'burst credits')?.value).toEqual({
+      kind: 'share',
+      fraction: 1,
+      mode: 'bursting',
+    });
+    expect(eg.state.find((s) => s.name === 'inside now')?.value).toEqual({
+      kind: 'count',
+      n: 0,
+      unit: 'packets',
+    });
     const tables = rec.nitroTables(0)!;
     expect(tables.adjacency.map((a) => a.target)).toContain('IGW');
   });
