@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AWS_EC2_OPERATIONS } from '../../src/engine/shell/commands/aws';
 import { BUILTINS, TOOLS } from '../../src/engine/shell/commands/builtins';
-import { AWS_CLOUDWATCH_OPERATIONS } from '../../src/engine/shell/commands/cloudwatch';
+import { AWS_CLOUDWATCH_OPERATIONS } from '../../src/engine/shell/commands/aws/cloudwatch';
 import {
   AWS_CLOUDWATCH_OPS,
   AWS_EC2_OPS,

@@ -8,19 +8,29 @@
  * Sources: CW-UG, CWA-SRC, the GetMetricData API reference (docs/domain-facts.md §3). How the
  * datapoints are built and why: docs/design.md, "CloudWatch on Nitro".
  */
-import type { Lab } from '../../lab';
-import type { AllowanceCounter, EniTrafficCounter } from '../../metrics/eni-traffic';
-import { ALLOWANCE_COUNTERS } from '../../metrics/eni-traffic';
+import type { Lab } from '../../../lab';
+import type { AllowanceCounter, EniTrafficCounter } from '../../../metrics/eni-traffic';
+import { ALLOWANCE_COUNTERS } from '../../../metrics/eni-traffic';
 import {
   mergeStatisticSet,
   STATISTICS,
   type Statistic,
   type StatisticSet,
   statisticValue,
-} from '../../../lib/statistic-set';
-import { isoUtc, parseIso8601 } from '../../../lib/time';
-import { type CommandOutcome, done, fail } from '../types';
-import { AWS_EXIT, AWS_USAGE, type ParamSpec, type ParsedArgs, parseOperationArgs } from './aws';
+} from '../../../../lib/statistic-set';
+import { isoUtc, parseIso8601 } from '../../../../lib/time';
+import { type CommandOutcome, done, fail } from '../../types';
+import {
+  AWS_EXIT,
+  callOperation,
+  isOut,
+  type ParamSpec,
+  type ParsedArgs,
+  PlainError,
+  parseArgs,
+  svc,
+  usage,
+} from './cli';
 
 const OPERATIONS: Record<string, string> = {
   'get-metric-statistics': 'GetMetricStatistics',
@@ -29,17 +39,6 @@ const OPERATIONS: Record<string, string> = {
 
 /** The operations modelled (for completion). */
 export const AWS_CLOUDWATCH_OPERATIONS: readonly string[] = Object.keys(OPERATIONS);
-
-class ServiceError {
-  constructor(
-    readonly code: string,
-    readonly message: string,
-  ) {}
-}
-class PlainError {
-  constructor(readonly message: string) {}
-}
-const svc = (code: string, message: string) => new ServiceError(code, message);
 
 const EC2_METRICS: Record<string, { counter: EniTrafficCounter; unit: 'Bytes' | 'Count' }> = {
   NetworkOut: { counter: 'bytesOut', unit: 'Bytes' },
@@ -62,33 +61,13 @@ export function runCloudWatch(op: string | undefined, args: string[], lab: Lab):
       `aws: cloudwatch ${op} is not simulated in ec2-netlab (modelled: ${Object.keys(OPERATIONS).join(', ')})`,
       AWS_EXIT.usage,
     );
-  try {
-    return op === 'get-metric-statistics' ? getMetricStatistics(args, lab) : getMetricData(args, lab);
-  } catch (e) {
-    if (e instanceof ServiceError)
-      return fail(
-        `\nAn error occurred (${e.code}) when calling the ${opName} operation: ${e.message}\n`,
-        AWS_EXIT.service,
-      );
-    if (e instanceof PlainError) return fail(`\n${e.message}\n`, AWS_EXIT.usage);
-    throw e;
-  }
+  return callOperation(opName, () =>
+    op === 'get-metric-statistics' ? getMetricStatistics(args, lab) : getMetricData(args, lab),
+  );
 }
 
-const usage = (message: string): CommandOutcome =>
-  fail(`${AWS_USAGE}\naws: error: ${message}\n`, AWS_EXIT.usage);
-
-function parse(args: string[], specs: Record<string, ParamSpec>): ParsedArgs | CommandOutcome {
-  const r = parseOperationArgs(args, specs);
-  if ('kind' in r)
-    return r.kind === 'usage'
-      ? usage(r.message)
-      : r.kind === 'raw'
-        ? fail(r.message, AWS_EXIT.usage)
-        : fail(`\n${r.message}\n`, AWS_EXIT.usage);
-  return r;
-}
-const isOut = (x: ParsedArgs | CommandOutcome): x is CommandOutcome => !('values' in x);
+const parse = (args: string[], specs: Record<string, ParamSpec>): ParsedArgs | CommandOutcome =>
+  parseArgs(args, specs);
 
 /** A CLI timestamp argument: ISO 8601 (UTC when no zone is given) or Unix seconds. */
 function readTime(member: string, text: string): number {
