@@ -7,6 +7,7 @@
 import * as Comlink from 'comlink';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { LESSON_DOCUMENTS } from './lessons/documents';
 import type { SimApi } from './protocol/sim-api';
 import { PRESETS } from './scenario/presets';
 import {
@@ -21,6 +22,7 @@ import {
 } from './share/app-link';
 import { type CountersSnapshot, observeDocumentHeight, startBridge } from './share/bridge';
 import { formatLinkSeconds, parseLinkTime, type ViewState } from './share/codec';
+import { formatHashParams } from './share/hash-params';
 import { embedSnippet } from './share/embed';
 import { createLabController } from './sim-client/lab-controller';
 import { SimClient, type WorkerHandle } from './sim-client/sim-client';
@@ -107,6 +109,7 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
       ...(flags.chart ? { chart: flags.chart } : {}),
       controls: flags.controls,
       linkChanges: start.changes,
+      restored: fromSaved,
     },
   });
   patch(store, 'view', {
@@ -125,8 +128,9 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
     replayTimeoutMs: 120_000,
     transfer: Comlink.transfer,
     onFrame: (f) => applyFrame(store, f),
-    onRestart: (message) => patch(store, 'env', { notice: message, announcement: message }),
-    onError: (message) => patch(store, 'env', { notice: message, announcement: message }),
+    // a notice replaces the one before, with its link (a link belongs to the notice it came with)
+    onRestart: (message) => patch(store, 'env', { notice: message, noticeLink: null, announcement: message }),
+    onError: (message) => patch(store, 'env', { notice: message, noticeLink: null, announcement: message }),
     // failed twice in a row: offer the scenario without its session (what was typed), which the
     // model could not replay
     onFailed: () => {
@@ -139,7 +143,10 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
   });
   const lab = createLabController(store, client);
 
-  const title = (presetId: string) => PRESETS.find((p) => p.id === presetId)?.title ?? 'the shared scenario';
+  const title = (presetId: string) =>
+    PRESETS.find((p) => p.id === presetId)?.title ??
+    LESSON_DOCUMENTS.find((l) => `lesson:${l.id}` === presetId)?.title ??
+    (fromSaved ? 'your last session' : 'the shared scenario');
   // the tab and the history name the scenario (a link preview cannot: crawlers never see the hash)
   const setTitle = (presetId: string) => {
     const t = PRESETS.find((p) => p.id === presetId)?.title;
@@ -156,25 +163,41 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
     if (sel) await lab.select(sel.kind === 'packet' ? { ...sel, id: -1 } : sel);
     if (autoplay) lab.play();
   };
-  void follow(
-    start.fromLink || start.toNs > 0
-      ? lab.loadShared({
-          presetId: start.presetId,
-          doc: start.doc,
-          log: start.log,
-          toNs: start.toNs,
-          title: title(start.presetId),
-        })
-      : lab.loadPreset(start.presetId).then(() => true),
-    view.selection,
-    flags.autoplay,
-  );
+  // a lesson link (or a session kept in a lesson): the lessons panel opens it at its step
+  const lesson = start.lesson;
+  if (lesson) patch(store, 'env', { openLesson: { lessonId: lesson.id, step: lesson.step } });
+  const opening =
+    lesson && start.presetId === `lesson:${lesson.id}` && start.log.length === 0 && start.toNs === 0
+      ? lab.loadLesson(lesson.id, start.doc, title(start.presetId)).then(() => true)
+      : start.fromLink || start.toNs > 0
+        ? lab
+            .loadShared({
+              presetId: start.presetId,
+              doc: start.doc,
+              log: start.log,
+              toNs: start.toNs,
+              title: title(start.presetId),
+            })
+            // the step's window starts where the session was (what it passed is in its progress)
+            .then(async (ok) => {
+              if (ok && lesson) await lab.lessonBegin();
+              return ok;
+            })
+        : lab.loadPreset(start.presetId).then(() => true);
+  void follow(opening, view.selection, flags.autoplay);
 
   // the page's URL without its hash: links are made from it
   const base = `${location.origin}${location.pathname}${location.search}`;
+  /** The open lesson and step as a link names them (only while its scenario is the one loaded). */
+  const lessonView = (): Pick<ViewState, 'lesson' | 'step'> => {
+    const open = store.getState().env.lesson;
+    const doc = open ? LESSON_DOCUMENTS.find((l) => l.id === open.lessonId) : undefined;
+    const step = doc?.steps[open!.step];
+    return doc && step ? { lesson: doc.id, step: step.id } : {};
+  };
   const currentHash = () => {
     const st = store.getState();
-    const v: ViewState = { timeNs: st.playback.nowNs };
+    const v: ViewState = { timeNs: st.playback.nowNs, ...lessonView() };
     const sel = st.selection.path;
     const s = formatSelection(
       sel === null
@@ -184,7 +207,7 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
           : sel,
     );
     if (s !== undefined) v.selection = s;
-    return shareHash(st.scenario.doc, lab.commandLog(), v, presets);
+    return shareHash(st.scenario.doc, lab.commandLog(), v, presets, st.scenario.presetId);
   };
   const sharing: Sharing = {
     link: () => `${base}${currentHash()}`,
@@ -198,6 +221,15 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
         ...(opts.origin !== undefined ? { origin: opts.origin } : {}),
       }),
     fullLabLink: () => fullLabUrl(`${base}${currentHash()}`),
+    lessonLink: () => {
+      const l = lessonView();
+      return l.lesson
+        ? `${base}${formatHashParams([
+            ['lesson', l.lesson],
+            ['step', l.step!],
+          ])}`
+        : null;
+    },
     formatTime: formatLinkSeconds,
     parseTime: parseLinkTime,
   };
@@ -210,7 +242,9 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
   if (import.meta.env.VITE_NETLAB_TEST_HOOKS === '1')
     (window as unknown as { __netlab: unknown }).__netlab = { crashWorker: lab.crashWorker, store };
 
-  registerServiceWorker((message) => patch(store, 'env', { notice: message, announcement: message }));
+  registerServiceWorker((message) =>
+    patch(store, 'env', { notice: message, noticeLink: null, announcement: message }),
+  );
 
   if (root) {
     createRoot(root).render(
@@ -242,8 +276,8 @@ function keepSession(store: AppStore, hash: () => string): void {
     timer = null;
     if (sessionBroken) return;
     const st = store.getState();
-    // nothing done yet: nothing to keep (a fresh lab opens as it always does)
-    if (st.playback.nowNs === 0 && st.terminal.chunks.length === 0) {
+    // nothing done yet: nothing to keep (a fresh lab opens as it always does); an open lesson is kept
+    if (st.playback.nowNs === 0 && st.terminal.chunks.length === 0 && st.env.lesson === null) {
       storage.removeItem(SESSION_KEY);
       return;
     }
@@ -253,6 +287,7 @@ function keepSession(store: AppStore, hash: () => string): void {
         storage.removeItem(SESSION_KEY);
         if (!warned)
           patch(store, 'env', {
+            noticeLink: null,
             notice: `This session is too long to keep across a reload (${h.length.toLocaleString('en-US')} characters of link; the limit is ${MAX_SESSION_CHARS.toLocaleString('en-US')}).`,
           });
         warned = true;
@@ -265,7 +300,8 @@ function keepSession(store: AppStore, hash: () => string): void {
     if (
       st.playback.nowNs === prev.playback.nowNs &&
       st.scenario === prev.scenario &&
-      st.terminal === prev.terminal
+      st.terminal === prev.terminal &&
+      st.env.lesson === prev.env.lesson
     )
       return;
     if (timer === null) timer = setTimeout(write, 1_000);

@@ -43,6 +43,9 @@ export interface ViewState {
   selection?: string;
   panels?: Panel[];
   theme?: Theme;
+  /** The lesson open (its id) and its step (the step's id, or its number from 1); checked by the app. */
+  lesson?: string;
+  step?: string;
 }
 
 export interface ShareState {
@@ -83,6 +86,8 @@ export type DecodeResult =
 
 const SELECTION_RE = /^[A-Za-z0-9._:/-]{1,128}$/;
 const PRESET_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/** A lesson's or a step's id (or a step's number): what the lesson catalogue's ids look like. */
+const LESSON_ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 function fail(kind: ShareLinkErrorKind, detail: string): DecodeResult {
   return { ok: false, error: { kind, message: `this link could not be read: ${detail}` } };
@@ -177,6 +182,8 @@ function viewEntries(view: ViewState | undefined): Array<[LinkKey, string]> {
   if (view.selection !== undefined) out.push(['sel', view.selection]);
   if (view.panels !== undefined) out.push(['panels', view.panels.join(',')]);
   if (view.theme !== undefined) out.push(['theme', view.theme]);
+  if (view.lesson !== undefined) out.push(['lesson', view.lesson]);
+  if (view.lesson !== undefined && view.step !== undefined) out.push(['step', view.step]);
   return out;
 }
 
@@ -210,19 +217,39 @@ export function parseView(params: ReadonlyMap<string, string>, notes: string[]):
     if ((THEMES as readonly string[]).includes(theme)) view.theme = theme as Theme;
     else notes.push(`theme: "${clip(theme)}" is not ${THEMES.join(' or ')}; ignored`);
   }
+  // which lesson and step: the syntax here; whether they exist is the app's to say (app-link.ts)
+  const lesson = params.get('lesson');
+  const step = params.get('step');
+  if (lesson !== undefined) {
+    if (LESSON_ID_RE.test(lesson)) view.lesson = lesson;
+    else
+      notes.push(`lesson: "${clip(lesson)}" is not a lesson id (lower-case letters, digits and -); ignored`);
+  }
+  if (step !== undefined) {
+    if (view.lesson === undefined) {
+      if (lesson === undefined) notes.push('step: the link names no lesson (lesson=…); ignored');
+    } else if (LESSON_ID_RE.test(step)) view.step = step;
+    else notes.push(`step: "${clip(step)}" is not a step id or number; the lesson opens at its first step`);
+  }
   return view;
 }
 
 /**
  * The link's hash (`#v=…`) for a scenario and view. `presets` are tried as bases; the shortest
- * link wins. Throws only when `state.scenario` is not a valid Scenario (a caller bug).
+ * link wins; `prefer` (the preset on screen) wins when the scenario is that preset's unchanged, so
+ * the link names it (two presets may share a document; a small one is shorter whole).
+ * Throws only when `state.scenario` is not a valid Scenario (a caller bug).
  */
-export function encodeShareLink(state: ShareState, presets: PresetTable = {}): string {
+export function encodeShareLink(state: ShareState, presets: PresetTable = {}, prefer?: string): string {
   const doc = scenarioDocument(state.scenario);
   const view = viewEntries(state.view);
   const v = String(SCENARIO_VERSION);
   const candidates: Array<Array<[LinkKey, string]>> = [[['v', v], ['s', packJson(doc)], ...view]];
-  for (const name of Object.keys(presets).sort()) {
+  const names = Object.keys(presets).sort();
+  if (prefer !== undefined && names.includes(prefer)) names.sort((a, b) => +(b === prefer) - +(a === prefer));
+  /** The preset on screen, unchanged: named by the link even when the whole scenario is shorter. */
+  let named: Array<[LinkKey, string]> | null = null;
+  for (const name of names) {
     if (!PRESET_RE.test(name)) continue;
     const base = presetBase(presets[name]);
     if (!base) continue;
@@ -233,9 +260,13 @@ export function encodeShareLink(state: ShareState, presets: PresetTable = {}): s
       ['ph', base.print],
     ];
     if (canonicalJson(patch) !== '{}') entries.push(['d', packJson(patch)]);
+    // the preset itself, with a session typed on it or none
+    const { session: _, ...changed } = patch as Record<string, unknown>;
+    if (name === prefer && canonicalJson(changed) === '{}') named = [...entries, ...view];
     candidates.push([...entries, ...view]);
   }
   const links = candidates.map((c) => formatHashParams(c)).sort((a, b) => a.length - b.length);
+  if (named) links.unshift(formatHashParams(named));
   const want = canonicalJson(state.scenario);
   for (const link of links) {
     const back = decodeShareLink(link, presets);

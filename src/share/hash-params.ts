@@ -26,6 +26,8 @@ export const LINK_KEYS = [
   'sel',
   'panels',
   'theme',
+  'lesson',
+  'step',
   // embed
   'embed',
   'chart',

@@ -199,6 +199,14 @@ export interface EnvSlice {
   linkChanges: string[];
   /** The lesson in progress, if any (the lessons panel keeps it current). */
   lesson: LessonProgressState | null;
+  /**
+   * A lesson for the lessons panel to open (a lesson link, a session kept across a reload), at a
+   * step (index; null: where the learner's progress is). The panel takes it and sets this to null;
+   * whoever sets it has loaded the scenario.
+   */
+  openLesson: { lessonId: string; step: number | null } | null;
+  /** The scenario on screen is the session kept in this browser, opened again at start ("Your last session"). */
+  restored: boolean;
   /** The last thing worth telling a screen-reader user (live region). */
   announcement: string;
   /** A notice shown in the header (worker restarted …). */
@@ -278,6 +286,8 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
       hostKeepsProgress: false,
       linkChanges: [],
       lesson: null,
+      openLesson: null,
+      restored: false,
       announcement: '',
       notice: null,
       ...init.env,

@@ -39,6 +39,7 @@ export function App({
   const presetId = useApp((s) => s.scenario.presetId);
   const announcement = useApp((s) => s.env.announcement);
   const introOpen = useApp((s) => s.view.introOpen);
+  const restored = useApp((s) => s.env.restored);
   const preset = PRESETS.find((p) => p.id === presetId) ?? PRESETS[0]!;
   // a lesson's scenario is loaded: the header and the guide name the lesson, not a preset
   const lesson = presetId.startsWith('lesson:')
@@ -88,7 +89,7 @@ export function App({
             ) : null}
             {presetId === 'link' ? (
               <option value="link" disabled>
-                A shared scenario
+                {restored ? 'Your last session' : 'A shared scenario'}
               </option>
             ) : null}
             {PRESETS.map((p) => (

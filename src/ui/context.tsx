@@ -31,6 +31,8 @@ export interface Sharing {
   parseTime(text: string): number | { error: string };
   /** This run in the full lab (no embed flags). */
   fullLabLink(): string;
+  /** A link that opens the lesson open here at its current step, afresh (null: no lesson open). */
+  lessonLink?(): string | null;
 }
 
 export const StoreContext = createContext<AppStore | null>(null);

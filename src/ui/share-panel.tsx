@@ -57,6 +57,8 @@ export function ShareButton() {
   const loading = useApp((s) => s.scenario.loading);
   const [open, setOpen] = useState(false);
   const [link, setLink] = useState('');
+  const [lessonLink, setLessonLink] = useState<string | null>(null);
+  const lessonStep = useApp((s) => s.env.lesson);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -89,6 +91,7 @@ export function ShareButton() {
     }
     setError(null);
     setLink(url);
+    setLessonLink(sharing.lessonLink?.() ?? null);
     setOpen(true);
     setStatus('Copying…');
     const ok = await copyText(url);
@@ -151,6 +154,23 @@ export function ShareButton() {
                 scenario, each command with the simulated instant it was typed, the clock); opening it replays
                 the run with the same seed. Nothing is sent anywhere.
               </p>
+              {lessonLink !== null && lessonStep ? (
+                <>
+                  <label className="share-field">
+                    <span>Lesson</span>
+                    <input
+                      readOnly
+                      value={lessonLink}
+                      aria-label="Link to this lesson step"
+                      onFocus={(e) => e.currentTarget.select()}
+                    />
+                  </label>
+                  <p className="muted share-note">
+                    Opens this lesson at step {lessonStep.step + 1} in a fresh lab, without what was typed
+                    (for a course page or a bookmark).
+                  </p>
+                </>
+              ) : null}
             </>
           )}
           <EmbedCode />
@@ -342,6 +362,7 @@ export function SharedScenarioBox() {
   const lab = useLab();
   const doc = useApp((s) => s.scenario.doc);
   const instances = useApp((s) => s.scenario.instances);
+  const restored = useApp((s) => s.env.restored);
   const d = (typeof doc === 'object' && doc !== null ? doc : {}) as Record<string, unknown>;
   const script = Array.isArray(d['script'])
     ? d['script'].filter((x): x is string => typeof x === 'string')
@@ -349,10 +370,11 @@ export function SharedScenarioBox() {
   const placement = typeof d['placement'] === 'string' ? d['placement'] : 'cluster';
   return (
     <section className="experiment" aria-label="This experiment">
-      <h2>A shared scenario</h2>
+      <h2>{restored ? 'Your last session' : 'A shared scenario'}</h2>
       <p>
-        Opened from a link: {instances.map((i) => `${i.name} (${i.type})`).join(', ')}, placement {placement}.
-        What was typed in the terminal has been replayed, each line at the simulated instant it was typed.
+        {restored ? 'Kept in this browser' : 'Opened from a link'}:{' '}
+        {instances.map((i) => `${i.name} (${i.type})`).join(', ')}, placement {placement}. What was typed in
+        the terminal has been replayed, each line at the simulated instant it was typed.
       </p>
       {script.length > 0 ? (
         <>

@@ -6,6 +6,7 @@
  * lab" drops exactly the embed flags.
  */
 import { describe, expect, it } from 'vitest';
+import { LESSON_DOCUMENTS } from '../../src/lessons/documents';
 import { DEFAULT_PRESET_ID, PRESETS } from '../../src/scenario/presets';
 import { parseScenario } from '../../src/scenario/schema';
 import {
@@ -13,6 +14,7 @@ import {
   fullLabUrl,
   type LogEntry,
   parseSelection,
+  presetTable,
   readStartLink,
   shareHash,
 } from '../../src/share/app-link';
@@ -139,5 +141,140 @@ describe('links out', () => {
     expect(formatSelection(null)).toBeUndefined();
     expect(parseSelection('host:client')).toBeNull();
     expect(parseSelection('stage:1/2')).toBeNull();
+  });
+});
+
+describe('lesson and step permalinks', () => {
+  const journey = LESSON_DOCUMENTS.find((l) => l.id === 'packet-journey')!;
+
+  it('#lesson=…&step=… opens the lesson’s own scenario, fresh, at that step (by id or number)', () => {
+    const r = readStartLink('#lesson=packet-journey&step=one-flow');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.changes).toEqual([]);
+    expect(r.lesson).toEqual({ id: 'packet-journey', step: 1 });
+    expect(r.presetId).toBe('lesson:packet-journey');
+    expect(r.doc).toBe(journey.scenario);
+    expect(r.log).toEqual([]);
+    const n = readStartLink('#lesson=packet-journey&step=3');
+    expect(n.ok && n.lesson).toEqual({ id: 'packet-journey', step: 2 });
+    // no step: where the learner's progress is (the panel decides)
+    const none = readStartLink('#lesson=packet-journey');
+    expect(none.ok && none.lesson).toEqual({ id: 'packet-journey', step: null });
+  });
+
+  it('a bad lesson or step id gives a clear note and the lab still opens', () => {
+    const r = readStartLink('#lesson=no-such-lesson&step=2');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.lesson).toBeUndefined();
+    expect(r.presetId).toBe(DEFAULT_PRESET_ID);
+    expect(r.changes).toHaveLength(1);
+    expect(r.changes[0]).toMatch(/^lesson: there is no lesson "no-such-lesson" \(lessons: packet-journey, /);
+    expect(r.changes[0]).toContain('the lab opens without it');
+
+    const s = readStartLink('#lesson=packet-journey&step=warp-drive');
+    expect(s.ok && s.lesson).toEqual({ id: 'packet-journey', step: 0 });
+    expect(s.ok && s.changes).toEqual([
+      `step: the lesson "${journey.title}" has no step "warp-drive" (steps: 1 queues, 2 one-flow, 3 many-flows); it opens at its first step`,
+    ]);
+    for (const bad of ['0', '4', '999']) {
+      const b = readStartLink(`#lesson=packet-journey&step=${bad}`);
+      expect(b.ok && b.lesson).toEqual({ id: 'packet-journey', step: 0 });
+      expect(b.ok && b.changes[0]).toContain(`has no step "${bad}"`);
+    }
+    // not an id at all (the codec's syntax check), and a step without a lesson
+    const x = readStartLink('#lesson=%3Cscript%3E');
+    expect(x.ok && x.lesson).toBeUndefined();
+    expect(x.ok && x.changes).toEqual([
+      'lesson: "<script>" is not a lesson id (lower-case letters, digits and -); ignored',
+    ]);
+    const y = readStartLink('#step=2');
+    expect(y.ok && y.changes).toEqual(['step: the link names no lesson (lesson=…); ignored']);
+    // a draft lesson is not opened
+    const draft = readStartLink('#lesson=d1', presetTable(), [
+      {
+        id: 'd1',
+        title: 'Draft one',
+        scenario: journey.scenario,
+        steps: [{ id: 'a' }],
+        draft: { needs: ['x'] },
+      },
+    ]);
+    expect(draft.ok && draft.lesson).toBeUndefined();
+    expect(draft.ok && draft.changes).toEqual([
+      'lesson: "Draft one" is a draft, not open yet; the lab opens without it',
+    ]);
+  });
+
+  it('a session in a lesson round-trips: scenario, session, time, lesson and step', () => {
+    const log: LogEntry[] = [{ atNs: 5_000_000, kind: 'line', line: 'iperf3 -c server -t 1' }];
+    const hash = shareHash(journey.scenario, log, {
+      timeNs: 700_000_000,
+      lesson: 'packet-journey',
+      step: 'one-flow',
+    });
+    expect(hash).toMatch(/&lesson=packet-journey&step=one-flow$/);
+    expect(hash.length).toBeLessThan(2_000);
+    const r = readStartLink(hash);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.changes).toEqual([]);
+    expect(r.presetId).toBe('lesson:packet-journey');
+    expect(r.lesson).toEqual({ id: 'packet-journey', step: 1 });
+    expect(r.log).toEqual(log);
+    expect(r.toNs).toBe(700_000_000);
+  });
+
+  it('a lesson over another scenario opens the lesson, the scenario named as what it is', () => {
+    const exp5 = PRESETS.find((p) => p.id === 'exp5')!;
+    const hash = shareHash(
+      exp5.scenario,
+      [],
+      { lesson: 'packet-journey', step: 'queues' },
+      presetTable(),
+      'exp5',
+    );
+    const r = readStartLink(hash);
+    expect(r.ok && r.presetId).toBe('exp5');
+    expect(r.ok && r.lesson).toEqual({ id: 'packet-journey', step: 0 });
+  });
+});
+
+describe('what a link’s scenario is called', () => {
+  it('a preset unchanged keeps the preset’s name, with a session typed on it too', () => {
+    // Share names the preset on screen (main.tsx's prefer), though the whole scenario is shorter
+    const hash = shareHash(exp3.scenario, LOG, { timeNs: 2e9 }, presetTable(), 'exp3');
+    expect(hash).toMatch(/^#v=4&p=exp3&ph=[0-9a-f]{8}&d=[\w-]+&t=2s$/);
+    const r = readStartLink(hash);
+    expect(r.ok && r.presetId).toBe('exp3');
+    // a link written whole (s=, an older link): named after the one preset of that document, and
+    // not named when several presets share it (exp1 and exp3 do)
+    const whole = shareHash(exp3.scenario, LOG, { timeNs: 2e9 });
+    expect(whole).toMatch(/^#v=4&s=/);
+    const w = readStartLink(whole);
+    expect(w.ok && w.presetId).toBe('link');
+    const only = { exp3: exp3.scenario, exp5: PRESETS.find((p) => p.id === 'exp5')!.scenario };
+    const u = readStartLink(shareHash(exp3.scenario, LOG, {}, only), only);
+    expect(u.ok && u.presetId).toBe('exp3');
+  });
+
+  it('a preset changed is a shared scenario, not the preset (its name would say what is not there)', () => {
+    const exp5 = PRESETS.find((p) => p.id === 'exp5')!;
+    const hash = shareHash({ ...exp5.scenario, seed: 42 }, LOG, {}, presetTable(), 'exp5');
+    expect(hash).toMatch(/^#v=4&p=exp5&ph=[0-9a-f]{8}&d=/);
+    const r = readStartLink(hash);
+    expect(r.ok && r.presetId).toBe('link');
+    const small = readStartLink(shareHash({ ...exp3.scenario, seed: 42 }, LOG, {}, presetTable(), 'exp3'));
+    expect(small.ok && small.presetId).toBe('link');
+  });
+
+  it('two presets of the same document: the one on screen is the link’s base, and is named', () => {
+    const [a, b] = ['exp5', 'exp6'].map((id) => PRESETS.find((p) => p.id === id)!);
+    expect(canonicalJson(a!.scenario)).toBe(canonicalJson(b!.scenario));
+    const hash = shareHash(b!.scenario, [], {}, presetTable(), 'exp6');
+    expect(hash).toContain('p=exp6&');
+    expect(readStartLink(hash).ok && (readStartLink(hash) as { presetId: string }).presetId).toBe('exp6');
+    expect(shareHash(a!.scenario, [], {}, presetTable(), 'exp5')).toContain('p=exp5&');
   });
 });

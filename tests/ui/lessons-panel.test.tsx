@@ -227,4 +227,31 @@ describe('lessons panel', () => {
     expect(el.textContent).toContain('Step passed.');
     expect(storage.data.size).toBeGreaterThan(0);
   }, 60_000);
+
+  it('opens the lesson and step a link asks for (env.openLesson), and publishes it for Share', async () => {
+    const storage = new MemStorage();
+    const { store, lab } = mount(false, storage);
+    // what main.tsx does for #lesson=flow-setup&step=keepalive: load the lesson's scenario, ask the panel
+    const flow = LESSON_DOCUMENTS.find((l) => l.id === 'flow-setup')!;
+    await act(async () => {
+      await lab.loadLesson(flow.id, flow.scenario, flow.title);
+      patch(store, 'env', { openLesson: { lessonId: 'flow-setup', step: 2 } });
+    });
+    await settle();
+    expect(el.querySelector('h3')?.textContent).toBe(`Step 3 of 3: ${flow.steps[2]!.title}`);
+    expect(store.getState().env.openLesson).toBeNull();
+    expect(store.getState().env.lesson).toEqual({ lessonId: 'flow-setup', step: 2, steps: 3, done: false });
+    expect(JSON.parse(storage.data.get(PROGRESS_KEY)!).lessons['flow-setup'].current).toBe(2);
+    // no step named: where the learner's progress is
+    await click(button('All lessons'));
+    await act(async () => patch(store, 'env', { openLesson: { lessonId: 'flow-setup', step: null } }));
+    await settle();
+    expect(el.querySelector('h3')?.textContent).toBe(`Step 3 of 3: ${flow.steps[2]!.title}`);
+    // a lesson the panel does not know: nothing opens, the request is dropped
+    await click(button('All lessons'));
+    await act(async () => patch(store, 'env', { openLesson: { lessonId: 'nope', step: 0 } }));
+    await settle();
+    expect(el.querySelector('h3')).toBeNull();
+    expect(store.getState().env.openLesson).toBeNull();
+  }, 60_000);
 });

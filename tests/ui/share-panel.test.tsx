@@ -11,7 +11,7 @@ import { formatLinkSeconds, parseLinkTime } from '../../src/share/codec';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
 import { ControllerContext, type Sharing, SharingContext, StoreContext } from '../../src/ui/context';
-import { LinkChangesNotice, ShareButton } from '../../src/ui/share-panel';
+import { LinkChangesNotice, ShareButton, SharedScenarioBox } from '../../src/ui/share-panel';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -26,6 +26,8 @@ const sharing: Sharing = {
     return `<iframe src="${LINK}&amp;embed=1"></iframe>`;
   },
   fullLabLink: () => LINK,
+  lessonLink: () =>
+    store.getState().env.lesson ? 'https://lab.example/#lesson=flow-setup&step=keepalive' : null,
   formatTime: formatLinkSeconds,
   parseTime: parseLinkTime,
 };
@@ -105,6 +107,21 @@ describe('Share', () => {
     expect(field.readOnly).toBe(true);
     expect(field.value).toBe(LINK);
     expect(store.getState().env.announcement).toBe('Link copied to the clipboard.');
+  });
+
+  it('offers a link to the lesson step when a lesson is open, and none otherwise', async () => {
+    clipboard(true);
+    render(<ShareButton />);
+    await click(button('Share'));
+    expect(el.querySelector('input[aria-label="Link to this lesson step"]')).toBeNull();
+    await click(button('Close'));
+    act(() => patch(store, 'env', { lesson: { lessonId: 'flow-setup', step: 2, steps: 3, done: false } }));
+    await click(button('Share'));
+    const field = el.querySelector('input[aria-label="Link to this lesson step"]') as HTMLInputElement;
+    expect(field.value).toBe('https://lab.example/#lesson=flow-setup&step=keepalive');
+    expect(el.textContent).toContain('Opens this lesson at step 3 in a fresh lab, without what was typed');
+    // the run's own link is still the one copied
+    expect(copied).toEqual([LINK, LINK]);
   });
 
   it('when the browser refuses the clipboard, shows the link in a read-only field and says how to copy it', async () => {
@@ -221,5 +238,17 @@ describe('the repaired-link notice', () => {
     await click(button('Dismiss'));
     expect(store.getState().env.linkChanges).toEqual([]);
     expect(el.querySelector('[role=alert]')).toBeNull();
+  });
+});
+
+describe('the box of a scenario that is not a preset', () => {
+  it('says "A shared scenario" for a link, "Your last session" for the session kept in this browser', () => {
+    patch(store, 'scenario', { instances: [{ name: 'client', type: 'c7i.large' }] as never });
+    render(<SharedScenarioBox />);
+    expect(el.querySelector('h2')?.textContent).toBe('A shared scenario');
+    expect(el.textContent).toContain('Opened from a link: client (c7i.large)');
+    act(() => patch(store, 'env', { restored: true }));
+    expect(el.querySelector('h2')?.textContent).toBe('Your last session');
+    expect(el.textContent).toContain('Kept in this browser: client (c7i.large)');
   });
 });

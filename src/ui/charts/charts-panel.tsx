@@ -355,7 +355,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
         .then((b) => download(b, name('png')))
         .catch((e: unknown) =>
           store.setState((s) => ({
-            env: { ...s.env, notice: `PNG export failed: ${(e as Error).message}` },
+            env: { ...s.env, notice: `PNG export failed: ${(e as Error).message}`, noticeLink: null },
           })),
         );
     }

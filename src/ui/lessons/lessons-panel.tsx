@@ -63,6 +63,26 @@ export function LessonsPanel({
   const inFlight = useRef(false);
   const dirty = useRef(false);
 
+  // a lesson link (or a session kept across a reload) asks for a lesson at a step: its scenario is
+  // loaded already; the panel shows it
+  const request = useApp((s) => s.env.openLesson);
+  useEffect(() => {
+    if (!request) return;
+    store.setState((s) => ({ env: { ...s.env, openLesson: null } }));
+    const l = lessons.find((x) => x.id === request.lessonId);
+    if (!l) return;
+    const i = Math.min(request.step ?? progress.get(l.id).current, l.steps.length - 1);
+    setLessonId(l.id);
+    setStepIndex(i);
+    progress.setCurrent(l.id, i);
+    setResult(null);
+    setGuessText('');
+    setLocked(null);
+    setPrediction(null);
+    setHintsShown(0);
+    setShowSolution(false);
+  }, [request, lessons, progress, store]);
+
   const lesson = lessons.find((l) => l.id === lessonId) ?? null;
   const step: StepDoc | null = lesson?.steps[stepIndex] ?? null;
   // another scenario was loaded (the experiment picker): the lesson is left
