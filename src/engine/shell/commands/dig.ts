@@ -13,8 +13,12 @@ import type { Instance, Lab } from '../../lab';
 import { vpcState } from '../../vpc';
 import { LAB_EPOCH_UNIX_S, utcFields } from '../../../lib/time';
 import type { CommandOutcome, Job } from '../types';
+import { DIG_HELP, labNote } from './real-help';
 
 export const DIG_VERSION = '9.18.33';
+/** dig's usage() on a bad option (stderr, exit 1): print_usage, then where the full list is. */
+const DIG_USAGE = `${DIG_HELP.slice(0, DIG_HELP.indexOf('Where:'))}\nUse "dig -h" (or "dig -h | more") for complete list of options\n`;
+const DIG_NOTE = labNote('dig', '@SERVER (the VPC resolver), NAME, A/AAAA, IN and +short');
 const TIMEOUT_NS = 5e9;
 const TRIES = 3;
 
@@ -52,12 +56,11 @@ export function runDig(argv: string[], lab: Lab, self: Instance): CommandOutcome
       if (a === '+short') short = true;
       else if (a === '+noall' || a === '+answer' || a === '+stats' || a === '+nostats' || a === '+cmd')
         return fail(`dig: option ${a} is not simulated in ec2-netlab (only +short is)\n`, 1);
-      else
-        return fail(
-          `Invalid option: ${a}\nUsage:  dig [@global-server] [domain] [q-type] [q-class] {q-opt}\n`,
-          1,
-        );
-    } else if (a.startsWith('-')) return fail(`dig: option ${a} is not simulated in ec2-netlab\n`, 1);
+      else return fail(`Invalid option: ${a}\n${DIG_USAGE}`, 1);
+    } else if (a === '-h')
+      return { kind: 'done', out: { stdout: DIG_HELP + DIG_NOTE, stderr: '', exitCode: 0 } };
+    else if (a.startsWith('--')) return fail(`Invalid option: ${a}\n${DIG_USAGE}`, 1);
+    else if (a.startsWith('-')) return fail(`dig: option ${a} is not simulated in ec2-netlab\n`, 1);
     else if (/^(A|AAAA)$/i.test(a) && name !== null) type = a.toUpperCase() as 'A' | 'AAAA';
     else if (/^(MX|TXT|NS|SOA|CNAME|PTR|SRV|ANY|CAA|DS|DNSKEY)$/i.test(a) && name !== null)
       return fail(`dig: record type ${a.toUpperCase()} is not simulated in ec2-netlab (A and AAAA are)\n`, 1);

@@ -11,6 +11,7 @@
 import { TestpmdApp, type TestpmdConfig, type TestpmdMode } from '../../apps/dpdk-testpmd';
 import type { Instance, Lab } from '../../lab';
 import type { CommandOutcome, CommandOutput, Job } from '../types';
+import { EAL_USAGE, labNote, testpmdUsage } from './real-help';
 
 const PROG = 'dpdk-testpmd';
 const MAX_PKT_BURST = 512;
@@ -317,6 +318,7 @@ export function parseTestpmd(argv: string[], lab: Lab, host: Instance): ParseRes
       break;
     }
     if (!a.startsWith('-')) break; // getopt stops at the first non-option
+    if (a === '-h') return ealHelp(nCpu);
     const short = /^-([lcnmaw])(.*)$/.exec(a);
     if (short && !a.startsWith('--')) {
       const opt = short[1]!;
@@ -356,7 +358,8 @@ export function parseTestpmd(argv: string[], lab: Lab, host: Instance): ParseRes
         val = argv[++i]!;
       }
       if (EAL_NOT_SIMULATED.has(hit)) return labRefuse(`EAL option --${hit} is not simulated in ec2-netlab`);
-      if (hit === 'help' || hit === 'version') return labRefuse(`--${hit} is not simulated in ec2-netlab`);
+      if (hit === 'help') return ealHelp(nCpu);
+      if (hit === 'version') return labRefuse(`--${hit} is not simulated in ec2-netlab`);
       if (hit === 'main-lcore' || hit === 'master-lcore') {
         const n = strictUint(val ?? '');
         if (n === null) return ealFail('EAL: invalid parameter for --main-lcore\n');
@@ -406,7 +409,16 @@ export function parseTestpmd(argv: string[], lab: Lab, host: Instance): ParseRes
   let txIpGiven = false;
   let txpktsArg: number[] | null = null;
   const nbLcores = fwdLcoreIds.length;
-  const usageHead = `\nUsage: ${PROG} [EAL options] -- [testpmd options]\n\n`;
+  const usageHead = testpmdUsage(nbLcores);
+  /** testpmd's `-h`/`--help`: EAL is up (its lines), what was parsed so far, usage(); exit 0. */
+  const testpmdHelp = (): ParseResult => ({
+    ok: false,
+    out: {
+      stdout: `${[...ealInitLines(nCpu), ...parseOut].join('\n')}\n${usageHead}${labNote(PROG, TESTPMD_SIMULATED)}`,
+      stderr: '',
+      exitCode: 0,
+    },
+  });
   const bad = (what: string): ParseResult =>
     rteExit('Command line is incomplete or incorrect', usageHead, `${what}\n`);
 
@@ -423,7 +435,7 @@ export function parseTestpmd(argv: string[], lab: Lab, host: Instance): ParseRes
             '-i: interactive mode is not simulated in ec2-netlab; testpmd starts forwarding at once, stop it with Ctrl-C or run it under `timeout`',
           );
         else if (ch === 'a') parseOut.push('Auto-start selected');
-        else if (ch === 'h') return labRefuse('-h: the usage text is not simulated in ec2-netlab');
+        else if (ch === 'h') return testpmdHelp();
         else return bad(`${PROG}: invalid option -- '${ch}'\nInvalid option: ${a}`);
       }
       continue;
@@ -450,7 +462,7 @@ export function parseTestpmd(argv: string[], lab: Lab, host: Instance): ParseRes
           '--interactive: interactive mode is not simulated in ec2-netlab; testpmd starts forwarding at once, stop it with Ctrl-C or run it under `timeout`',
         );
       case 'help':
-        return labRefuse('--help: the usage text is not simulated in ec2-netlab');
+        return testpmdHelp();
       case 'forward-mode':
         if (!KNOWN_MODES.includes(val)) {
           parseErr.push(`Invalid ${val} packet forwarding mode`);
@@ -701,14 +713,9 @@ export function formatNicStats(
   return s;
 }
 
-function startupText(p: ParsedTestpmd, host: Instance, app: TestpmdApp, layout: TestpmdApp['cfg']): string {
-  const nCpu = host.host.vcpus.length;
-  const nbLcores = p.eal.lcores.length - 1;
-  const dev = host.host.eth0;
-  const rings = dev.rings();
-  const nbMbuf = (2048 + nbLcores * 250 + 2048 + MAX_PKT_BURST) * 32;
-  const mac = dev.link().mac.toUpperCase();
-  const lines: string[] = [
+/** What rte_eal_init prints on the instance before testpmd parses its own options. */
+function ealInitLines(nCpu: number): string[] {
+  return [
     `EAL: Detected CPU lcores: ${nCpu}`,
     'EAL: Detected NUMA nodes: 1',
     'EAL: Detected static linkage of DPDK',
@@ -717,6 +724,31 @@ function startupText(p: ParsedTestpmd, host: Instance, app: TestpmdApp, layout: 
     'EAL: VFIO support initialized',
     `EAL: Probe PCI driver: net_ena (1d0f:ec20) device: ${ENA_PCI} (socket 0)`,
     'TELEMETRY: No legacy callbacks, legacy socket not created',
+  ];
+}
+
+const TESTPMD_SIMULATED =
+  'EAL -l/-c, -n, -m, -a/--allow, --main-lcore; testpmd --forward-mode=io|rxonly|txonly, --nb-cores, --rxq/--txq, --rxd/--txd, --burst, --txpkts, --tx-ip, --tx-udp, --txonly-multi-flow, --stats-period, --eth-peer, --mbuf-size, -a/--auto-start';
+
+/** `-h`/`--help`: EAL's usage (rte_eal_init has detected the CPUs, then exits 0). */
+const ealHelp = (nCpu: number): ParseResult => ({
+  ok: false,
+  out: {
+    stdout: `${ealInitLines(nCpu).slice(0, 2).join('\n')}\n${EAL_USAGE}${labNote(PROG, TESTPMD_SIMULATED)}`,
+    stderr: '',
+    exitCode: 0,
+  },
+});
+
+function startupText(p: ParsedTestpmd, host: Instance, app: TestpmdApp, layout: TestpmdApp['cfg']): string {
+  const nCpu = host.host.vcpus.length;
+  const nbLcores = p.eal.lcores.length - 1;
+  const dev = host.host.eth0;
+  const rings = dev.rings();
+  const nbMbuf = (2048 + nbLcores * 250 + 2048 + MAX_PKT_BURST) * 32;
+  const mac = dev.link().mac.toUpperCase();
+  const lines: string[] = [
+    ...ealInitLines(nCpu),
     ...p.parseOut,
     `testpmd: create a new mbuf pool <mb_pool_0>: n=${nbMbuf}, size=${p.mbufSize}, socket=0`,
     'testpmd: preferred mempool ops selected: ring_mp_mc',

@@ -10,6 +10,7 @@
  */
 import type { DeviceOp, EnaDeviceView, Errno, NtupleFlowType, NtupleRule } from '../../host/device-view';
 import { defaultIndirectionTable, parseIpv4 } from '../../host/rss';
+import { ETHTOOL_HELP, labNote } from './real-help';
 import { type CommandOutcome, done, fail } from '../types';
 
 export type DeviceLookup = (name: string) => EnaDeviceView | undefined;
@@ -269,7 +270,11 @@ export function runEthtool(argv: string[], dev: DeviceLookup): CommandOutcome {
   if (args.length === 0) return badArgs();
   const first = args[0]!;
   if (first === '--version') return done(`ethtool version ${ETHTOOL_VERSION}\n`);
-  if (first === '-h' || first === '--help') return notSimulated('option -h');
+  if (first === '-h' || first === '--help')
+    return done(
+      ETHTOOL_HELP +
+        labNote('ethtool', '-i, -S, -g/-G, -l/-L, -c/-C, -x/-X, -n/-N (ntuple rules) and --version'),
+    );
   if (!first.startsWith('-')) {
     // "ethtool DEVNAME" shows link settings.
     return notSimulated('showing link settings (ethtool DEVNAME)');

@@ -1,10 +1,11 @@
 /**
  * `TOOL --help` / `-h` for the tools whose own parser has no help of its own: the real tool's text
  * (curl 8.5's stripped menu, coreutils 9's sleep/timeout, iputils ping's usage, iproute2's `ip
- * help`, GNU grep's first lines), on the stream and with the exit status the real tool uses.
+ * help`; GNU ls/rm from real-help.ts), on the stream and with the exit status the real tool uses.
  * iperf3, tc, ab, lab, ec2-metadata, dnsperf and date print their own.
  */
 import { type CommandOutcome, done, fail } from '../types';
+import { GNU_HELP, labNote, NETPERF_USAGE, NETSERVER_USAGE } from './real-help';
 
 const COREUTILS_TAIL = (tool: string) =>
   `\nGNU coreutils online help: <https://www.gnu.org/software/coreutils/>\nFull documentation <https://www.gnu.org/software/coreutils/${tool}>\nor available locally via: info '(coreutils) ${tool} invocation'\n`;
@@ -143,39 +144,6 @@ where  OBJECT := { address | addrlabel | amt | fou | help | ila | ioam | l2tp | 
                     -c[olor]}
 `;
 
-const GREP = `Usage: grep [OPTION]... PATTERNS [FILE]...
-Search for PATTERNS in each FILE.
-Example: grep -i 'hello world' menu.h main.c
-PATTERNS can contain multiple patterns separated by newlines.
-
-Pattern selection and interpretation:
-  -E, --extended-regexp     PATTERNS are extended regular expressions
-  -F, --fixed-strings       PATTERNS are strings
-  -G, --basic-regexp        PATTERNS are basic regular expressions
-  -e, --regexp=PATTERNS     use PATTERNS for matching
-  -i, --ignore-case         ignore case distinctions in patterns and data
-  -w, --word-regexp         match only whole words
-  -x, --line-regexp         match only whole lines
-
-Miscellaneous:
-  -s, --no-messages         suppress error messages
-  -v, --invert-match        select non-matching lines
-
-Output control:
-  -m, --max-count=NUM       stop after NUM selected lines
-  -n, --line-number         print line number with output lines
-  -H, --with-filename       print file name with output lines
-  -h, --no-filename         suppress the file name prefix on output
-  -o, --only-matching       show only nonempty parts of lines that match
-  -q, --quiet, --silent     suppress all normal output
-  -c, --count               print only a count of selected lines per FILE
-
-(ec2-netlab: the options above are simulated; the others are refused.)
-When FILE is '-', read standard input.  With no FILE, read standard input.
-Exit status is 0 if any line is selected, 1 otherwise;
-if any error occurs and -q is not given, the exit status is 2.
-`;
-
 /** The help a tool prints for `--help` (or `-h` where that is its help), or null to let the tool parse. */
 export function helpText(cmd: string, args: string[]): CommandOutcome | null {
   const a = args[0];
@@ -189,14 +157,31 @@ export function helpText(cmd: string, args: string[]): CommandOutcome | null {
     case 'sleep':
       return a === '--help' ? done(SLEEP) : null;
     case 'timeout':
-      return a === '--help' ? done(TIMEOUT) : null;
+      if (a === '--help') return done(TIMEOUT);
+      return fail("timeout: invalid option -- 'h'\nTry 'timeout --help' for more information.", 125);
     case 'ping':
       return a === '-h' ? fail(PING, 2) : null;
     case 'ip':
       // `ip -h` is -human-readable: with no object, ip prints its usage (iproute2's usage(): stderr, exit 255)
       return fail(IP, 255);
-    case 'grep':
-      return a === '--help' ? done(GREP) : null;
+    case 'ls':
+    case 'rm':
+      return a === '--help'
+        ? done(GNU_HELP[cmd]! + labNote(cmd, cmd === 'ls' ? '-l, -a, -1' : '-f, -r'))
+        : null;
+    case 'netperf':
+    case 'netserver': {
+      // plain getopt: -h prints the usage (stderr, exit 1); --help is the invalid option '-' first
+      const usage = cmd === 'netperf' ? NETPERF_USAGE : NETSERVER_USAGE;
+      const note = labNote(
+        cmd,
+        cmd === 'netperf' ? '-H, -t, -l, -p, -f, -P, -v, -V and -- -m' : '-p, -4, -D, -f, -V',
+      );
+      return fail(`${a === '--help' ? `${cmd}: invalid option -- '-'\n` : ''}${usage}${note}`, 1);
+    }
+    case 'date':
+      // -h is no option of date's (getopt's message, then the hint)
+      return a === '-h' ? fail("date: invalid option -- 'h'\nTry 'date --help' for more information.") : null;
     default:
       return null;
   }

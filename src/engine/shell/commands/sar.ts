@@ -10,11 +10,17 @@
  */
 import type { Instance, Lab } from '../../lab';
 import { utcFields } from '../../../lib/time';
-import { type CommandOutcome, fail, type Job } from '../types';
+import { type CommandOutcome, done, fail, type Job } from '../types';
+import { labNote, SAR_HELP, SAR_USAGE } from './real-help';
 
-const USAGE =
-  'Usage: sar [ options ] [ <interval> [ <count> ] ]\n' +
-  'Main options and reports (report name between square brackets):\n';
+/** sar.c usage() (stderr, exit 1): a missing or unknown keyword, a bad interval or count. */
+const USAGE = SAR_USAGE;
+/** The -n keywords sysstat 12.5 knows (display_help); only DEV and UDP are simulated. */
+const NET_KEYWORDS = new Set(
+  'DEV EDEV NFS NFSD SOCK IP EIP ICMP EICMP TCP ETCP UDP SOCK6 IP6 EIP6 ICMP6 EICMP6 UDP6 FC SOFT ALL'.split(
+    ' ',
+  ),
+);
 
 const COLS = ['rxpck/s', 'txpck/s', 'rxkB/s', 'txkB/s', 'rxcmp/s', 'txcmp/s', 'rxmcst/s', '%ifutil'];
 const UDP_COLS = ['idgm/s', 'odgm/s', 'noport/s', 'idgmerr/s'];
@@ -37,6 +43,9 @@ interface Sample {
 export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome {
   let keyword: string | null = null;
   const nums: string[] = [];
+  // sar reads its options in order; --help prints the help wherever it stands and exits
+  if (argv.includes('--help'))
+    return done(SAR_HELP + labNote('sar', '-n DEV and -n UDP with an interval and count'));
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '-n') {
@@ -49,6 +58,7 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
   }
   if (keyword === null)
     return fail('sar: only the network reports (sar -n DEV, sar -n UDP) are simulated in ec2-netlab', 1);
+  if (!keyword.split(',').every((k) => NET_KEYWORDS.has(k))) return fail(USAGE, 1);
   if (keyword !== 'DEV' && keyword !== 'UDP')
     return fail(`sar: -n ${keyword} is not simulated in ec2-netlab (only -n DEV and -n UDP)`, 1);
   const udp = keyword === 'UDP';

@@ -5,6 +5,7 @@
  * options the lab does not simulate are refused by name. Messages and exit statuses as the real
  * tools: grep 0 selected / 1 none / 2 error, the others 1 on a missing file.
  */
+import { GNU_HELP, labNote } from './real-help';
 import type { CommandOutput } from '../types';
 
 export interface FilterIo {
@@ -67,6 +68,10 @@ function getopt(
     if (a.startsWith('--')) {
       const [name, val] = a.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
       const short = spec.long?.[name];
+      if (name === 'help' && val === undefined && GNU_HELP[tool]) {
+        const letters = [...spec.flags, ...spec.withArg].map((c) => `-${c}`).join(' ');
+        return { error: out(GNU_HELP[tool] + labNote(tool, `${letters} (and their long forms)`)) };
+      }
       if (short === undefined) {
         if (spec.refused?.includes(`--${name}`)) return { error: notSim(tool, `--${name}`) };
         return {
