@@ -7,8 +7,8 @@
  * What the server serves, its CPU cost and who closes when: docs/design.md, "HTTP".
  */
 import type { Vcpu } from '../host/cpu';
-import type { TcpEndpoint } from '../host/tcp';
-import { TcpEndpoint as Tcp } from '../host/tcp';
+import type { TcpEndpoint } from '../host/tcp/endpoint';
+import { TcpEndpoint as Tcp } from '../host/tcp/endpoint';
 import type { Instance, Lab } from '../lab';
 import { type Flow, type Packet, TCP_FLAG_SYN, TCP_TIMESTAMP_OPTION_BYTES } from '../model/packet';
 

@@ -14,7 +14,7 @@
 import { storeAsDoubles } from '../core/doubles';
 import { Timer } from '../core/scheduler';
 import type { Vcpu } from '../host/cpu';
-import { TcpEndpoint } from '../host/tcp';
+import { TcpEndpoint } from '../host/tcp/endpoint';
 import { UDP_IP_OVERHEAD, UdpSocket } from '../host/udp';
 import type { Instance, Lab } from '../lab';
 import { type Packet, splitBatch, TCP_TIMESTAMP_OPTION_BYTES } from '../model/packet';

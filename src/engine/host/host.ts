@@ -22,7 +22,7 @@ import type { EnaDevice, RxDelivery } from './ena-device';
 import { fragment, type IpFragMib, Reassembly } from './ip-fragment';
 import type { QdiscManager } from './qdisc/tree';
 import type { QdiscContext } from './qdisc/types';
-import type { TcpEndpoint } from './tcp';
+import type { TcpEndpoint } from './tcp/endpoint';
 import type { TunnelStack } from './tunnel';
 import type { UdpMib, UdpSocket } from './udp';
 

@@ -1,22 +1,20 @@
 /**
- * A Linux-like TCP endpoint: one direction of bulk data with its ACK stream. Sender: CUBIC with
- * HyStart's ACK-train detection, SACK with RACK, Tail Loss Probe, fast retransmit, RTO with backoff,
- * the receive window, TCP Small Queues and a growing send buffer. Receiver: cumulative ACKs with up
- * to 4 SACK blocks, delayed ACKs, a receive buffer the application drains. Close: FIN exchange.
- * Data leaves in batches of equal segments (a GSO super-packet); sequence numbers are byte offsets
- * from 0.
- *
- * Sources: LINUX net/ipv4 (tcp_cubic.c, tcp_recovery.c, tcp_output.c, tcp_input.c), RFC 793.
- * The behaviour in detail and its simplifications: docs/design.md, "TCP".
+ * A Linux-like TCP endpoint: one direction of bulk data with its ACK stream (the socket, tcp_sock).
+ * Sender: what cwnd, the receive window, TCP Small Queues and a growing send buffer allow, with its
+ * congestion control behind `TcpCongestionOps` (cong.ts: CUBIC or Reno), its SACK scoreboard
+ * (scoreboard.ts) and loss recovery (recovery.ts: RACK, TLP, RTO). Receiver: cumulative ACKs with up
+ * to 4 SACK blocks, delayed ACKs, a receive buffer the application drains. Close: close.ts. Data
+ * leaves in batches of equal segments (a GSO super-packet); sequence numbers are byte offsets from 0.
+ * Sources: LINUX net/ipv4 (tcp_output.c, tcp_input.c), RFC 793. Design: docs/design.md, "TCP".
  */
-import { storeAsDoubles } from '../core/doubles';
-import { Probe } from '../core/probe';
-import type { Scheduler } from '../core/scheduler';
-import { Timer } from '../core/scheduler';
+import { storeAsDoubles } from '../../core/doubles';
+import { Probe } from '../../core/probe';
+import type { Scheduler } from '../../core/scheduler';
+import { Timer } from '../../core/scheduler';
 import {
   cloneBatch,
-  IPV4_HEADER_BYTES,
   type Flow,
+  IPV4_HEADER_BYTES,
   newBatch,
   type Packet,
   TCP_FLAG_ACK,
@@ -24,60 +22,28 @@ import {
   TCP_FLAG_SYN,
   TCP_HEADER_BYTES,
   TCP_TIMESTAMP_OPTION_BYTES,
-} from '../model/packet';
-import type { ParamValues } from '../params';
-import type { Vcpu } from './cpu';
+} from '../../model/packet';
+import type { ParamValues } from '../../params';
+import type { Vcpu } from '../cpu';
+import { newCongestionOps } from './algorithms';
+import { TcpClose } from './close';
+import type { TcpCongestionName, TcpCongestionOps } from './cong';
+import { LossRecovery } from './recovery';
+import { Scoreboard, type Seg, segPayload } from './scoreboard';
 
-const BETA = 717 / 1024;
-const CUBIC_C = 0.4;
 /** LINUX net.ipv4.tcp_reordering default (tp->reordering of a new socket). */
 const TCP_REORDERING = 3;
 const TCP_HDR = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + TCP_TIMESTAMP_OPTION_BYTES; // 52
-
-interface Seg {
-  start: number;
-  end: number;
-  segs: number;
-  sentNs: number;
-  retrans: boolean;
-  sacked: boolean;
-  lost: boolean;
-  /** Lost and not yet retransmitted. */
-  pendingRetrans: boolean;
-}
-
-/** A scoreboard entry for segments just sent (every entry is made here: one shape). */
-function newSeg(start: number, end: number, segs: number, sentNs: number): Seg {
-  return { start, end, segs, sentNs, retrans: false, sacked: false, lost: false, pendingRetrans: false };
-}
-// sequence numbers and times pass 2^31 mid-run (core/doubles.ts)
-storeAsDoubles(newSeg(0, 0, 1, 0), ['start', 'end', 'sentNs']);
 
 /** Fields of TcpEndpoint holding sequence numbers, byte counts, times or fractions (core/doubles.ts). */
 const DOUBLE_FIELDS = [
   'sndUna',
   'sndNxt',
   'writeSeq',
-  'finSeq',
-  'peerFinSeq',
   'cwnd',
-  'sackedBytes',
-  'lostBytes',
-  'recoveryPoint',
   'srttNs',
   'rttvarNs',
-  'rtoNs',
   'tsqBytes',
-  'rackXmitNs',
-  'lastMaxCwnd',
-  'epochStartNs',
-  'originPoint',
-  'bicK',
-  'tcpCwndEst',
-  'ackCnt',
-  'hyRoundStartNs',
-  'hyLastAckNs',
-  'hyEndSeq',
   'rcvNxt',
   'rcvQueued',
   'bytesReceived',
@@ -113,22 +79,12 @@ export class TcpEndpoint {
   established = false;
   onEstablished: (() => void) | null = null;
 
-  // ---- close (FIN)
-  /** The application closed the socket: a FIN follows the data written. */
-  private finPending = false;
-  /** Sequence number of our FIN (the byte count written at close), -1 before close(). */
-  finSeq = -1;
-  /** Our FIN has been sent (sndNxt is past it). */
-  finSent = false;
-  /** The peer's FIN: its sequence number once seen (-1 before), and whether it was taken in order. */
-  private peerFinSeq = -1;
-  peerFinReceived = false;
+  // ---- close
   /** close() before the handshake completed: the socket is gone, nothing more is sent. */
   aborted = false;
-  /** Both FINs exchanged and ours acknowledged. */
-  closed = false;
   /** Called once when the peer's FIN is taken in order (the application reads EOF). */
   onPeerFin: (() => void) | null = null;
+  private readonly fin: TcpClose;
 
   // ---- sender state
   mss: number;
@@ -142,38 +98,18 @@ export class TcpEndpoint {
   readonly sndbufAuto: boolean;
   cwnd: number;
   ssthresh = Number.POSITIVE_INFINITY;
-  private scoreboard: Seg[] = [];
-  /** Entries retired by cumulative ACKs, for sendNew to reuse. */
-  private readonly segPool: Seg[] = [];
-  private sbHead = 0;
-  private sackedBytes = 0;
-  private lostBytes = 0;
-  private inRecovery = false;
-  private recoveryPoint = 0;
+  /** The congestion control (icsk_ca_ops with its private state). */
+  readonly ca: TcpCongestionOps;
+  /** The retransmission queue. */
+  readonly sb = new Scoreboard();
+  private readonly rec: LossRecovery;
   srttNs = 0;
   rttvarNs = 0;
   minRttNs = Number.POSITIVE_INFINITY;
-  private rtoNs: number;
-  private backoff = 0;
-  private readonly rtoTimer: Timer;
-  private readonly ptoTimer: Timer;
   totalRetransSegs = 0;
   /** Bytes handed to the host and not yet TX-completed (TCP Small Queues). */
   tsqBytes = 0;
   peerWindow: number;
-  private rackXmitNs = 0;
-  // cubic
-  private lastMaxCwnd = 0;
-  private epochStartNs = 0;
-  private originPoint = 0;
-  private bicK = 0;
-  private tcpCwndEst = 0;
-  private ackCnt = 0;
-  // HyStart (tcp_cubic.c, hystart_detect ACK_TRAIN)
-  private hyFound = false;
-  private hyRoundStartNs = 0;
-  private hyLastAckNs = 0;
-  private hyEndSeq = 0;
   /** tp->is_cwnd_limited: sending was last stopped by the congestion window (cwnd grows only then). */
   private cwndLimited = false;
   /** Called when send-buffer space frees up (the app may write again). */
@@ -215,6 +151,8 @@ export class TcpEndpoint {
       rcvbufBytes: number;
       maxBatchSegs: number;
       nodelay?: boolean;
+      /** TCP_CONGESTION (default: cubic, Linux's net.ipv4.tcp_congestion_control). */
+      congestion?: TcpCongestionName;
     },
   ) {
     this.nodelay = opts.nodelay ?? false;
@@ -225,10 +163,10 @@ export class TcpEndpoint {
     this.rcvbufBytes = opts.rcvbufBytes;
     this.maxBatchSegs = opts.maxBatchSegs;
     this.cwnd = params.tcpInitCwnd;
-    this.rtoNs = 1_000_000_000; // RFC 6298 initial RTO 1 s
     this.peerWindow = 65535;
-    this.rtoTimer = new Timer(sched, () => this.onRto());
-    this.ptoTimer = new Timer(sched, () => this.onPto());
+    this.ca = newCongestionOps(opts.congestion ?? 'cubic', params);
+    this.rec = new LossRecovery(sched, params, this, () => this.onRto());
+    this.fin = new TcpClose(this);
     this.delackTimer = new Timer(sched, () => this.sendAck(1));
     storeAsDoubles(this, DOUBLE_FIELDS);
   }
@@ -251,13 +189,31 @@ export class TcpEndpoint {
   connect(): void {
     this.connecting = true;
     this.transmitControl(TCP_FLAG_SYN);
-    this.rtoTimer.armAt(this.sched.now + this.rtoNs);
+    this.rec.rtoTimer.armAt(this.sched.now + this.rec.initialRtoNs);
   }
 
   private transmitControl(flags: number): void {
     const p = this.makePacket(1, 0, 0, flags);
     p.sizeBytes = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + 20; // SYN options: MSS, SACK-perm, TS, WS
     this.hooks.transmit(p);
+  }
+
+  /** The RTO fired: the SYN again during the handshake (tcp_syn_retries), else loss recovery's. */
+  private onRto(): void {
+    if (this.aborted) return;
+    if (this.connecting && !this.established) {
+      if (this.synRetries >= 6) {
+        this.connecting = false;
+        this.connectFailed = true;
+        this.onConnectFailed?.();
+        return;
+      }
+      this.synRetries++;
+      this.transmitControl(TCP_FLAG_SYN);
+      this.rec.rtoTimer.armAt(this.sched.now + this.rec.initialRtoNs * 2 ** this.synRetries);
+      return;
+    }
+    if (this.rec.retransmitTimer()) this.fin.onRto();
   }
 
   // ================================================================ application side
@@ -292,67 +248,41 @@ export class TcpEndpoint {
    * handshake completed, the connection is dropped without a packet.
    */
   close(): void {
-    if (this.finPending || this.aborted) return;
+    if (this.fin.finPending || this.aborted) return;
     if (!this.established) {
       this.aborted = true;
       this.connecting = false;
-      this.rtoTimer.stop();
-      this.ptoTimer.stop();
+      this.rec.stopTimers();
       this.delackTimer.stop();
       return;
     }
-    this.finPending = true;
-    this.finSeq = this.writeSeq;
-    this.trySend();
+    this.fin.close();
   }
 
-  /** The FIN leaves once everything written before it has been sent. */
-  private sendFin(): void {
-    this.finSent = true;
-    this.sndNxt = this.finSeq + 1;
-    // the FIN carries the ACK of what we received (a pending delayed ACK rides on it)
-    if (this.delackTimer.armed) {
-      this.delackTimer.stop();
-      this.unackedSegs = 0;
-    }
-    this.transmitFin();
-    if (!this.rtoTimer.armed) this.rtoTimer.armAt(this.sched.now + this.currentRto());
+  /** Sequence number of our FIN (the byte count written at close), −1 before close(). */
+  get finSeq(): number {
+    return this.fin.finSeq;
+  }
+  /** Our FIN has been sent (sndNxt is past it). */
+  get finSent(): boolean {
+    return this.fin.finSent;
+  }
+  get peerFinReceived(): boolean {
+    return this.fin.peerFinReceived;
+  }
+  /** Both FINs exchanged and ours acknowledged. */
+  get closed(): boolean {
+    return this.fin.closed;
   }
 
-  private transmitFin(): void {
-    this.hooks.transmit(this.makePacket(1, 0, this.finSeq, TCP_FLAG_FIN | TCP_FLAG_ACK));
+  transmitFin(finSeq: number): void {
+    this.hooks.transmit(this.makePacket(1, 0, finSeq, TCP_FLAG_FIN | TCP_FLAG_ACK));
   }
 
   /** A FIN arrived (its ACK part already taken by onAck). */
   onFin(p: Packet): void {
     if (this.aborted) return;
-    if (this.peerFinSeq < 0) this.peerFinSeq = p.seq;
-    if (!this.peerFinReceived && this.rcvNxt === this.peerFinSeq) this.takeFin();
-    else this.sendAck(1); // a retransmitted FIN (our ACK was lost), or one ahead of missing data
-  }
-
-  /** tcp_fin: the peer's FIN in order. */
-  private takeFin(): void {
-    this.peerFinReceived = true;
-    this.rcvNxt += 1;
-    if (this.finSent) {
-      // FIN_WAIT → TIME_WAIT (or CLOSING): ACK at once
-      this.sendAck(1);
-      this.checkClosed();
-      return;
-    }
-    // CLOSE_WAIT: the application reads EOF; a prompt close() sends a FIN carrying the ACK,
-    // otherwise a delayed ACK (Linux enters pingpong mode on a FIN)
-    this.onPeerFin?.();
-    if (!this.finSent && !this.delackTimer.armed)
-      this.delackTimer.armAt(this.sched.now + this.params.tcpDelAckNs);
-  }
-
-  private checkClosed(): void {
-    if (this.closed || !this.finSent || this.sndUna <= this.finSeq || !this.peerFinReceived) return;
-    this.closed = true;
-    this.rtoTimer.stop();
-    this.ptoTimer.stop();
+    this.fin.onFin(p.seq);
   }
 
   /** The application wrote `bytes` (already charged to its vCPU). */
@@ -395,7 +325,7 @@ export class TcpEndpoint {
 
   /** Bytes in flight as the pipe estimate (RFC 6675): sent − SACKed − lost-not-retransmitted. */
   pipeBytes(): number {
-    return this.sndNxt - this.sndUna - this.sackedBytes - this.lostBytes;
+    return this.sndNxt - this.sndUna - this.sb.sackedBytes - this.sb.lostBytes;
   }
 
   private tsqLimit(): number {
@@ -433,26 +363,28 @@ export class TcpEndpoint {
   trySend(): void {
     if (!this.established || this.aborted) return;
     const window = Math.min(Math.floor(this.cwnd) * this.mss, this.peerWindow);
+    const sb = this.sb;
     for (let guard = 0; guard < 10_000; guard++) {
       if (this.tsqBytes >= this.tsqLimit()) return; // throttled until TX completion
       const room = window - this.pipeBytes();
       if (room < this.mss && window === Math.floor(this.cwnd) * this.mss) this.cwndLimited = true;
       // 1. retransmit lost segments first
-      if (this.lostBytes > 0) {
-        const idx = this.firstPendingRetrans();
+      if (sb.lostBytes > 0) {
+        const idx = sb.firstPendingRetrans();
         if (idx >= 0) {
-          const seg = this.scoreboard[idx]!;
+          const seg = sb.entries[idx]!;
           if (room < this.mss) return;
           const maxSegs = Math.max(1, Math.min(this.maxBatchSegs, Math.floor(room / this.mss)));
-          if (seg.segs > maxSegs) this.splitSeg(idx, seg.start + maxSegs * this.segPayload(seg));
-          this.retransmit(seg);
+          if (seg.segs > maxSegs) sb.split(idx, seg.start + maxSegs * segPayload(seg));
+          this.transmitSeg(seg);
+          this.rec.armRtoIfIdle();
           continue;
         }
       }
       // 2. new data
       const avail = this.writeSeq - this.sndNxt;
       if (avail <= 0) {
-        if (this.finPending && !this.finSent && this.sndNxt === this.finSeq) this.sendFin();
+        this.fin.sendIfDue();
         return;
       }
       if (room < this.mss && !(avail < this.mss && room >= avail)) return;
@@ -472,104 +404,28 @@ export class TcpEndpoint {
     }
   }
 
-  private segPayload(s: Seg): number {
-    return (s.end - s.start) / s.segs;
-  }
-
-  private sendNew(segs: number, payload: number): void {
+  /** Send `segs` new segments of `payload` bytes from sndNxt. */
+  sendNew(segs: number, payload: number): void {
     const start = this.sndNxt;
     const end = start + segs * payload;
-    // an entry retired by a cumulative ACK is reused: no allocation per segment sent
-    const seg = this.segPool.pop();
-    if (seg === undefined) this.scoreboard.push(newSeg(start, end, segs, this.sched.now));
-    else {
-      seg.start = start;
-      seg.end = end;
-      seg.segs = segs;
-      seg.sentNs = this.sched.now;
-      seg.retrans = false;
-      seg.sacked = false;
-      seg.lost = false;
-      seg.pendingRetrans = false;
-      this.scoreboard.push(seg);
-    }
+    this.sb.add(start, end, segs, this.sched.now);
     this.sndNxt = end;
     // data carries the ACK of what we received: no separate delayed ACK (tcp_event_ack_sent)
-    if (this.delackTimer.armed) {
-      this.delackTimer.stop();
-      this.unackedSegs = 0;
-    }
+    this.cancelDelayedAck();
     const p = this.makePacket(segs, payload, start, TCP_FLAG_ACK);
     this.tsqBytes += segs * payload;
     this.hooks.transmit(p);
-    if (!this.rtoTimer.armed) this.rtoTimer.armAt(this.sched.now + this.currentRto());
-    this.armPto();
+    this.rec.armRtoIfIdle();
+    this.rec.armPto();
   }
 
-  /** tcp_schedule_loss_probe: PTO = 2·SRTT + 2 ms (+ RTO_MIN with one segment out), never after the RTO. */
-  private armPto(): void {
-    if (this.inRecovery || this.srttNs <= 0 || this.sndUna >= this.sndNxt) return;
-    const outSegs = (this.sndNxt - this.sndUna) / this.mss;
-    const pto = 2 * this.srttNs + (outSegs <= 1 ? this.params.tcpRtoMinNs : 2_000_000);
-    const at = Math.min(this.sched.now + pto, this.rtoTimer.expiresAtNs);
-    this.ptoTimer.armAt(at);
-  }
-
-  /** tcp_send_loss_probe: new data if the window allows, else the last segment again. */
-  private onPto(): void {
-    if (this.inRecovery || this.sndUna >= this.sndNxt) return;
-    const avail = this.writeSeq - this.sndNxt;
-    if (avail >= this.mss && this.peerWindow - (this.sndNxt - this.sndUna) >= this.mss) {
-      this.sendNew(1, this.mss);
-      return;
-    }
-    // re-send the highest outstanding segment
-    for (let j = this.scoreboard.length - 1; j >= this.sbHead; j--) {
-      const s = this.scoreboard[j]!;
-      if (s.sacked) continue;
-      const per = this.segPayload(s);
-      if (s.segs > 1) {
-        this.splitSeg(j, s.end - per);
-        const tail = this.scoreboard[j + 1]!;
-        this.probe(tail);
-      } else this.probe(s);
-      return;
-    }
-  }
-
-  private probe(seg: Seg): void {
-    if (seg.pendingRetrans) {
-      seg.pendingRetrans = false;
-      this.lostBytes -= seg.end - seg.start;
-    }
-    seg.retrans = true;
-    seg.sentNs = this.sched.now;
+  /** tcp_retransmit_skb: a scoreboard entry again (a lost one, or the tail loss probe's). */
+  transmitSeg(seg: Seg): void {
+    this.sb.markRetransmitted(seg, this.sched.now);
     this.totalRetransSegs += seg.segs;
-    const p = this.makePacket(seg.segs, this.segPayload(seg), seg.start, TCP_FLAG_ACK);
+    const p = this.makePacket(seg.segs, segPayload(seg), seg.start, TCP_FLAG_ACK);
     this.tsqBytes += seg.end - seg.start;
     this.hooks.transmit(p);
-  }
-
-  private retransmit(seg: Seg): void {
-    seg.pendingRetrans = false;
-    seg.retrans = true;
-    seg.sentNs = this.sched.now;
-    this.lostBytes -= seg.end - seg.start;
-    this.totalRetransSegs += seg.segs;
-    const payload = this.segPayload(seg);
-    const p = this.makePacket(seg.segs, payload, seg.start, TCP_FLAG_ACK);
-    this.tsqBytes += seg.end - seg.start;
-    this.hooks.transmit(p);
-    if (!this.rtoTimer.armed) this.rtoTimer.armAt(this.sched.now + this.currentRto());
-  }
-
-  /** Index of the first scoreboard entry waiting for retransmission, or -1. */
-  private firstPendingRetrans(): number {
-    const sb = this.scoreboard;
-    for (let i = this.sbHead; i < sb.length; i++) {
-      if (sb[i]!.pendingRetrans) return i;
-    }
-    return -1;
   }
 
   private makePacket(count: number, payload: number, seq: number, flags: number): Packet {
@@ -598,27 +454,12 @@ export class TcpEndpoint {
     if (wasThrottled && this.tsqBytes < limit) this.trySend();
   }
 
-  private currentRto(): number {
-    const base = this.srttNs > 0 ? this.srttNs + Math.max(4 * this.rttvarNs, 200_000) : this.rtoNs;
-    const rto = Math.max(this.params.tcpRtoMinNs, base);
-    // × 2^0 is the identity: no power to compute for a connection that has not backed off
-    return Math.min(120e9, this.backoff === 0 ? rto : rto * 2 ** this.backoff);
+  armRtoIfIdle(): void {
+    this.rec.armRtoIfIdle();
   }
 
-  /** Split scoreboard entry `idx` at byte `at` (segment-aligned); the entry keeps the front part. */
-  private splitSeg(idx: number, at: number): void {
-    const s = this.scoreboard[idx]!;
-    const per = this.segPayload(s);
-    const frontSegs = Math.round((at - s.start) / per);
-    if (frontSegs <= 0 || frontSegs >= s.segs) return;
-    const back = newSeg(at, s.end, s.segs - frontSegs, s.sentNs);
-    back.retrans = s.retrans;
-    back.sacked = s.sacked;
-    back.lost = s.lost;
-    back.pendingRetrans = s.pendingRetrans;
-    s.end = at;
-    s.segs = frontSegs;
-    this.scoreboard.splice(idx + 1, 0, back);
+  stopTimers(): void {
+    this.rec.stopTimers();
   }
 
   /** An ACK arrived (the segment's header fields); runs in softirq on `vcpu`. */
@@ -630,7 +471,7 @@ export class TcpEndpoint {
       if (!this.established) {
         this.established = true;
         this.connecting = false;
-        this.rtoTimer.stop();
+        this.rec.rtoTimer.stop();
         const rtt = now - p.sentAtNs;
         this.rttSample(Math.max(rtt, 1));
         this.peerWindow = p.window;
@@ -642,114 +483,26 @@ export class TcpEndpoint {
     }
     this.peerWindow = p.window;
     const ack = p.ack;
-    let ackedBytes = 0;
-    let newestAckedSent = -1;
-    let rttSampleNs = -1;
-    // cumulative ACK
+    const sb = this.sb;
+    sb.beginAck();
     if (ack > this.sndUna) {
-      while (this.sbHead < this.scoreboard.length) {
-        const s = this.scoreboard[this.sbHead]!;
-        if (s.end <= ack) {
-          if (s.sacked) this.sackedBytes -= s.end - s.start;
-          else {
-            ackedBytes += s.end - s.start;
-            if (s.pendingRetrans) this.lostBytes -= s.end - s.start;
-            if (!s.retrans) rttSampleNs = now - s.sentNs;
-          }
-          newestAckedSent = Math.max(newestAckedSent, s.sentNs);
-          this.scoreboard[this.sbHead++] = undefined as unknown as Seg;
-          this.segPool.push(s);
-        } else if (s.start < ack) {
-          // The ACK covers the front of this entry: account for the front as acked and keep the rest
-          // in place. Same result as splitting at `ack` and removing the front part, without the
-          // splice (O(scoreboard)) and the extra entry.
-          const frontSegs = Math.round((ack - s.start) / this.segPayload(s));
-          if (frontSegs <= 0 || frontSegs >= s.segs) {
-            this.splitSeg(this.sbHead, ack);
-            continue;
-          }
-          const bytes = ack - s.start;
-          if (s.sacked) this.sackedBytes -= bytes;
-          else {
-            ackedBytes += bytes;
-            if (s.pendingRetrans) this.lostBytes -= bytes;
-            if (!s.retrans) rttSampleNs = now - s.sentNs;
-          }
-          newestAckedSent = Math.max(newestAckedSent, s.sentNs);
-          s.start = ack;
-          s.segs -= frontSegs;
-          break;
-        } else break;
-      }
-      if (this.sbHead > 1024 && this.sbHead * 2 > this.scoreboard.length) {
-        this.scoreboard = this.scoreboard.slice(this.sbHead);
-        this.sbHead = 0;
-      }
+      sb.cumulativeAck(ack, now);
       this.sndUna = ack;
-      this.backoff = 0;
-      if (this.finSent) this.checkClosed();
+      this.rec.backoff = 0;
+      if (this.fin.finSent) this.fin.checkClosed();
     }
-    // SACK blocks
-    if (p.sack) {
-      for (let i = 0; i < p.sack.length; i += 2) {
-        const bs = p.sack[i]!;
-        const be = p.sack[i + 1]!;
-        for (let j = this.sbHead; j < this.scoreboard.length; j++) {
-          const s = this.scoreboard[j]!;
-          if (s.start >= be) break;
-          if (s.end <= bs || s.sacked) continue;
-          if (s.start < bs) {
-            this.splitSeg(j, bs);
-            continue;
-          }
-          if (s.end > be) this.splitSeg(j, be);
-          s.sacked = true;
-          this.sackedBytes += s.end - s.start;
-          ackedBytes += s.end - s.start;
-          if (s.pendingRetrans) {
-            s.pendingRetrans = false;
-            this.lostBytes -= s.end - s.start;
-          }
-          newestAckedSent = Math.max(newestAckedSent, s.sentNs);
-          if (!s.retrans) rttSampleNs = Math.max(rttSampleNs, now - s.sentNs);
-        }
-      }
-    }
-    if (rttSampleNs > 0) this.rttSample(rttSampleNs);
-    if (newestAckedSent > this.rackXmitNs) this.rackXmitNs = newestAckedSent;
-    // RACK: anything sent before the newest delivered segment, beyond the reordering window, is lost
-    const reoWnd = Number.isFinite(this.minRttNs) ? this.minRttNs / 4 : 0;
-    let newLoss = false;
-    // Without a hole (SACKed data) or a recovery in progress nothing can be marked lost: skip the scan.
-    if (this.sackedBytes > 0 || this.inRecovery) {
-      const threshold = this.rackXmitNs - reoWnd;
-      for (let j = this.sbHead; j < this.scoreboard.length; j++) {
-        const s = this.scoreboard[j]!;
-        if (!s.sacked && !s.pendingRetrans && s.sentNs < threshold) {
-          s.pendingRetrans = true;
-          s.lost = true;
-          this.lostBytes += s.end - s.start;
-          newLoss = true;
-        }
-      }
-    }
-    if (newLoss && !this.inRecovery) this.enterRecovery();
-    if (this.inRecovery && this.sndUna >= this.recoveryPoint) this.inRecovery = false;
+    if (p.sack) sb.sackTag(p.sack, now);
+    const ackedBytes = sb.acked;
+    if (sb.rttNs > 0) this.rttSample(sb.rttNs);
+    this.rec.onAck(sb.deliveredSentNs);
     const ackedSegs = ackedBytes / this.mss;
     // tcp_cong_avoid only when cwnd-limited (tcp_is_cwnd_limited; in slow start also while cwnd < 2 × in flight)
     const inFlightSegs = (this.sndNxt - this.sndUna) / this.mss;
     const limited = this.cwndLimited || (this.cwnd < this.ssthresh && this.cwnd < 2 * inFlightSegs);
-    if (this.cwnd < this.ssthresh && ackedBytes > 0) this.hystartUpdate(now);
-    if (!this.inRecovery && ackedSegs > 0 && limited) this.congAvoid(ackedSegs, now);
+    if (ackedBytes > 0) this.ca.pktsAcked(this, now);
+    if (!this.rec.inRecovery && ackedSegs > 0 && limited) this.ca.congAvoid(this, ackedSegs, now);
     this.cwndLimited = false;
-    // RTO management
-    if (this.sndUna >= this.sndNxt) {
-      this.rtoTimer.stop();
-      this.ptoTimer.stop();
-    } else if (ack > 0 && ackedBytes > 0) {
-      this.rtoTimer.armAt(now + this.currentRto());
-      this.armPto();
-    }
+    this.rec.restartTimers(ack > 0 && ackedBytes > 0);
     this.trySend();
     // tcp_data_snd_check → tcp_check_space → tcp_new_space: after sending, grow the send buffer
     // unless the congestion window is full (tcp_should_expand_sndbuf), then wake the writer
@@ -769,121 +522,6 @@ export class TcpEndpoint {
       this.srttNs += err / 8;
       this.rttvarNs += (Math.abs(err) - this.rttvarNs) / 4;
     }
-  }
-
-  /**
-   * hystart_update, ACK-train part (Linux ≥ 5.6): a new round starts when snd_una passes the end of
-   * the previous one; ACKs closer than 2 ms apart extend the train; once the train is longer than
-   * (delay_min + ack delay)/2 (no pacing), the pipe is full: ssthresh = cwnd ends slow start.
-   * Only from cwnd ≥ 16 (hystart_low_window).
-   */
-  private hystartUpdate(now: number): void {
-    if (this.hyFound || this.cwnd < 16 || !Number.isFinite(this.minRttNs)) return;
-    if (this.sndUna > this.hyEndSeq) {
-      this.hyRoundStartNs = now;
-      this.hyLastAckNs = now;
-      this.hyEndSeq = this.sndNxt;
-      return;
-    }
-    if (now - this.hyLastAckNs <= 2_000_000) {
-      this.hyLastAckNs = now;
-      const pacing = this.pacingRateBytesPerSec();
-      const ackDelay = Number.isFinite(pacing)
-        ? Math.min(1_000_000, ((this.params.gsoMaxBytes * 4) / pacing) * 1e9)
-        : 0;
-      const threshold = (this.minRttNs + ackDelay) / 2;
-      if (now - this.hyRoundStartNs > threshold) {
-        this.hyFound = true;
-        this.ssthresh = this.cwnd;
-      }
-    }
-  }
-
-  private enterRecovery(): void {
-    this.inRecovery = true;
-    this.recoveryPoint = this.sndNxt;
-    this.cubicOnLoss();
-    this.cwnd = this.ssthresh;
-  }
-
-  private cubicOnLoss(): void {
-    this.epochStartNs = 0;
-    this.hyFound = false;
-    if (this.cwnd < this.lastMaxCwnd)
-      this.lastMaxCwnd = (this.cwnd * (1 + BETA)) / 2; // fast convergence
-    else this.lastMaxCwnd = this.cwnd;
-    this.ssthresh = Math.max(this.cwnd * BETA, 2);
-  }
-
-  private onRto(): void {
-    if (this.aborted) return;
-    if (this.connecting && !this.established) {
-      if (this.synRetries >= 6) {
-        this.connecting = false;
-        this.connectFailed = true;
-        this.onConnectFailed?.();
-        return;
-      }
-      this.synRetries++;
-      this.transmitControl(TCP_FLAG_SYN);
-      this.rtoTimer.armAt(this.sched.now + this.rtoNs * 2 ** this.synRetries);
-      return;
-    }
-    if (this.sndUna >= this.sndNxt) return;
-    this.cubicOnLoss();
-    this.cwnd = 1;
-    this.inRecovery = false;
-    this.backoff = Math.min(this.backoff + 1, 15);
-    for (let j = this.sbHead; j < this.scoreboard.length; j++) {
-      const s = this.scoreboard[j]!;
-      if (!s.sacked && !s.pendingRetrans) {
-        s.pendingRetrans = true;
-        s.lost = true;
-        this.lostBytes += s.end - s.start;
-      }
-    }
-    this.rtoTimer.armAt(this.sched.now + this.currentRto());
-    this.trySend();
-    // only the FIN is outstanding: send it again
-    if (this.finSent && this.sndUna === this.finSeq) this.transmitFin();
-  }
-
-  /** Linux bictcp_cong_avoid with float cwnd. */
-  private congAvoid(acked: number, now: number): void {
-    if (this.cwnd < this.ssthresh) {
-      const room = this.ssthresh - this.cwnd;
-      const inc = Math.min(acked, room);
-      this.cwnd += inc;
-      acked -= inc;
-      if (acked <= 0) return;
-    }
-    if (this.epochStartNs === 0) {
-      this.epochStartNs = now;
-      this.ackCnt = acked;
-      this.tcpCwndEst = this.cwnd;
-      if (this.lastMaxCwnd <= this.cwnd) {
-        this.bicK = 0;
-        this.originPoint = this.cwnd;
-      } else {
-        this.bicK = Math.cbrt((this.lastMaxCwnd - this.cwnd) / CUBIC_C);
-        this.originPoint = this.lastMaxCwnd;
-      }
-    } else {
-      this.ackCnt += acked;
-    }
-    const minRtt = Number.isFinite(this.minRttNs) ? this.minRttNs : 0;
-    const t = (now - this.epochStartNs + minRtt) / 1e9;
-    const target = this.originPoint + CUBIC_C * (t - this.bicK) ** 3;
-    let cnt = target > this.cwnd ? this.cwnd / (target - this.cwnd) : 100 * this.cwnd;
-    // TCP-friendly region: estimate Reno's cwnd and grow at least as fast
-    const renoDelta = (3 * BETA) / (2 - BETA) / this.cwnd; // segments per acked segment
-    this.tcpCwndEst += acked * renoDelta;
-    if (this.tcpCwndEst > this.cwnd) {
-      const maxCnt = this.cwnd / (this.tcpCwndEst - this.cwnd);
-      if (cnt > maxCnt) cnt = maxCnt;
-    }
-    if (cnt < 2) cnt = 2; // cubic never more than 1.5× per RTT
-    this.cwnd += acked / cnt;
   }
 
   // ================================================================ receiver
@@ -946,11 +584,8 @@ export class TcpEndpoint {
     // out of order; otherwise a delayed ACK. One ACK per GRO skb.
     if (outOfOrder || this.unackedSegs >= 2) {
       this.sendAck(Math.max(1, Math.min(skbs, this.unackedSegs)));
-    } else if (!this.delackTimer.armed) {
-      this.delackTimer.armAt(this.sched.now + this.params.tcpDelAckNs);
-    }
-    // a FIN that arrived ahead of missing data is taken once the data is in
-    if (!this.peerFinReceived && this.peerFinSeq >= 0 && this.rcvNxt === this.peerFinSeq) this.takeFin();
+    } else this.delayAck();
+    this.fin.afterData();
   }
 
   private deliverInOrder(bytes: number): void {
@@ -975,8 +610,21 @@ export class TcpEndpoint {
     }
   }
 
+  /** Arm the delayed ACK unless it is armed. */
+  delayAck(): void {
+    if (!this.delackTimer.armed) this.delackTimer.armAt(this.sched.now + this.params.tcpDelAckNs);
+  }
+
+  /** A pending delayed ACK is dropped: what is sent now carries the ACK. */
+  cancelDelayedAck(): void {
+    if (this.delackTimer.armed) {
+      this.delackTimer.stop();
+      this.unackedSegs = 0;
+    }
+  }
+
   /** Send `count` ACK packets (a batch standing for one ACK per GRO skb); the last carries the state. */
-  private sendAck(count: number): void {
+  sendAck(count: number): void {
     this.delackTimer.stop();
     this.unackedSegs = 0;
     const p = this.makePacket(count, 0, 0, TCP_FLAG_ACK);

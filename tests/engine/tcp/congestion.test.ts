@@ -1,0 +1,129 @@
+/**
+ * TCP's congestion control behind its ops interface (src/engine/host/tcp/cong.ts), and the SACK
+ * scoreboard with RACK's loss marking (scoreboard.ts), each driven directly.
+ */
+import { describe, expect, it } from 'vitest';
+import { newCongestionOps } from '../../../src/engine/host/tcp/algorithms';
+import { type TcpCongSocket, TCP_CONGESTION_ALGORITHMS } from '../../../src/engine/host/tcp/cong';
+import { Scoreboard } from '../../../src/engine/host/tcp/scoreboard';
+import { resolveParams } from '../../../src/engine/params';
+
+const params = resolveParams();
+
+function socket(cwnd: number, ssthresh = Number.POSITIVE_INFINITY): TcpCongSocket {
+  return {
+    cwnd,
+    ssthresh,
+    sndUna: 0,
+    sndNxt: 0,
+    mss: 1448,
+    minRttNs: 1_000_000,
+    pacingRateBytesPerSec: () => Number.POSITIVE_INFINITY,
+  };
+}
+
+const RTT_NS = 100_000_000;
+
+/** Congestion avoidance from `fromS` to `toS` seconds, one window of ACKs per 100 ms round. */
+function avoid(
+  ca: ReturnType<typeof newCongestionOps>,
+  tp: TcpCongSocket,
+  fromS: number,
+  toS: number,
+): number {
+  for (let t = fromS * 1e9 + 1; t < toS * 1e9; t += RTT_NS) ca.congAvoid(tp, tp.cwnd, t);
+  return tp.cwnd;
+}
+
+describe('congestion control ops', () => {
+  it('lists cubic (the default) and reno', () => {
+    expect(TCP_CONGESTION_ALGORITHMS).toEqual(['cubic', 'reno']);
+    expect(newCongestionOps('cubic', params).name).toBe('cubic');
+    expect(newCongestionOps('reno', params).name).toBe('reno');
+  });
+
+  it('ssthresh after a loss: CUBIC keeps 717/1024 of cwnd, Reno half, both at least 2', () => {
+    expect(newCongestionOps('cubic', params).ssthresh(socket(1000))).toBeCloseTo((1000 * 717) / 1024, 9);
+    expect(newCongestionOps('reno', params).ssthresh(socket(1000))).toBe(500);
+    expect(newCongestionOps('cubic', params).ssthresh(socket(2))).toBe(2);
+    expect(newCongestionOps('reno', params).ssthresh(socket(3))).toBe(2);
+  });
+
+  it('slow start grows by the segments acknowledged up to ssthresh, the rest by the algorithm', () => {
+    for (const name of TCP_CONGESTION_ALGORITHMS) {
+      const tp = socket(10, 14);
+      newCongestionOps(name, params).congAvoid(tp, 3, 1);
+      expect(tp.cwnd, name).toBe(13);
+      newCongestionOps(name, params).congAvoid(tp, 3, 2);
+      expect(tp.cwnd, name).toBeGreaterThan(14); // 1 segment to ssthresh, 2 left for avoidance
+      expect(tp.cwnd, name).toBeLessThan(15);
+    }
+  });
+
+  it('Reno adds one segment per window acknowledged', () => {
+    const tp = socket(100, 100);
+    const ca = newCongestionOps('reno', params);
+    ca.congAvoid(tp, 100, 1);
+    expect(tp.cwnd).toBeCloseTo(101, 9);
+  });
+
+  it('CUBIC returns to the cwnd of the last loss after K = cbrt(W·(1−β)/C) and plateaus there', () => {
+    // After a loss at 1000 segments, cwnd restarts at β·1000 ≈ 700; K = cbrt(300 / 0.4) ≈ 9.1 s.
+    // With 100 ms rounds Reno's estimate (the TCP-friendly region) stays below the cubic curve.
+    const w = 1000;
+    const loss = (name: 'cubic' | 'reno') => {
+      const tp = socket(w);
+      tp.minRttNs = RTT_NS;
+      const ca = newCongestionOps(name, params);
+      tp.ssthresh = ca.ssthresh(tp);
+      tp.cwnd = tp.ssthresh;
+      return { tp, ca };
+    };
+    const { tp, ca } = loss('cubic');
+    const k = Math.cbrt((w * (1 - 717 / 1024)) / 0.4);
+    const half = avoid(ca, tp, 0, k / 2);
+    expect(half).toBeGreaterThan(950); // concave: most of the way back in half the time
+    expect(half).toBeLessThan(w);
+    expect(Math.abs(avoid(ca, tp, k / 2, k) - w)).toBeLessThan(5);
+    expect(avoid(ca, tp, k, k + 1)).toBeLessThan(w * 1.01); // the plateau around the last maximum
+    // Reno from its own loss adds one segment per round: 500 + about 45 in the same time
+    const reno = loss('reno');
+    expect(avoid(reno.ca, reno.tp, 0, k / 2)).toBeCloseTo(500 + (k / 2) * 10, -1);
+  });
+});
+
+describe('SACK scoreboard', () => {
+  it('a SACK block splits an entry, the cumulative ACK retires the front, RACK marks the hole lost', () => {
+    const sb = new Scoreboard();
+    // two batches of 4 segments of 1000 bytes, sent at 10 and 20 µs
+    sb.add(0, 4000, 4, 10_000);
+    sb.add(4000, 8000, 4, 20_000);
+    sb.beginAck();
+    sb.cumulativeAck(2000, 100_000); // the first 2 segments
+    sb.sackTag([5000, 8000], 100_000); // segments 6-8 of the second batch
+    expect(sb.acked).toBe(2000 + 3000);
+    expect(sb.sackedBytes).toBe(3000);
+    expect(sb.deliveredSentNs).toBe(20_000);
+    expect(sb.rttNs).toBe(90_000);
+    expect(sb.entries.slice(sb.head).map((s) => [s.start, s.end, s.segs, s.sacked])).toEqual([
+      [2000, 4000, 2, false],
+      [4000, 5000, 1, false],
+      [5000, 8000, 3, true],
+    ]);
+    // RACK: what was sent before the newest delivered segment (20 µs) is lost; 4000-5000 was sent with it
+    expect(sb.markLostSentBefore(20_000)).toBe(true);
+    expect(sb.lostBytes).toBe(2000);
+    expect(sb.firstPendingRetrans()).toBe(sb.head);
+    sb.markRetransmitted(sb.entries[sb.head]!, 200_000);
+    expect(sb.lostBytes).toBe(0);
+    // the tail loss probe's segment: the last one not SACKed, alone in its entry
+    expect(sb.lastUnsackedSegment()).toMatchObject({ start: 4000, end: 5000, segs: 1 });
+    // the cumulative ACK past everything retires it all
+    sb.beginAck();
+    sb.cumulativeAck(8000, 300_000);
+    expect(sb.length).toBe(0);
+    expect(sb.sackedBytes).toBe(0);
+    expect(sb.acked).toBe(2000 + 1000); // the retransmitted 2000 and 4000-5000; SACKed bytes were counted before
+    expect(sb.rttNs).toBe(300_000 - 20_000); // only never-retransmitted entries give a sample
+  });
+});
