@@ -77,6 +77,9 @@ export function pathOfAttributes(
   return 'xen-pv';
 }
 
+/** TX fetch gate keys on a card with several devices: device index × TXQ_KEY + queue. */
+const TXQ_KEY = 4096;
+
 export type QdiscTreeFactory = (ctx: QdiscContext, defaultQdisc: 'fq_codel' | 'pfifo_fast') => QdiscManager;
 
 export class Lab {
@@ -91,6 +94,10 @@ export class Lab {
   /** The VPC's link-local services (the Amazon DNS resolver) behind every card's link-local allowance. */
   readonly linkLocal: LinkLocalServices = new LinkLocalServices(this);
   private readonly byIp = new Map<string, Instance>();
+  /** The device index of the interface holding an address (absent: eth0). */
+  private readonly devOfIp = new Map<string, number>();
+  /** The receiving device index of a flow at its destination (filled with dstByFlow). */
+  private readonly rxDevByFlow: number[] = [];
   private nextFlowId = 1;
   private nextSocketId = 1;
   readonly maxBatch: number;
@@ -260,6 +267,10 @@ export class Lab {
     const eth0 = inst.host.eth0 as EnaDevice;
     const nitro = inst.nitro;
     const delay = this.fabricDelayNs;
+    if (inst.path !== 'xen-pv' && inst.host.ifaces.length > 1) {
+      this.wireInterfaces(inst);
+      return;
+    }
     if (inst.path !== 'xen-pv') {
       inst.backend = null;
       nitro.ingressLeftByHost = false;
@@ -292,6 +303,107 @@ export class Lab {
     nb.toGuest = (p) => eth0.receive(p);
   }
 
+  /**
+   * Several interfaces on one card (eth0 and the attached secondary ENIs' eth1…): each device hands
+   * its TX to the instance's one card, whose shapers and PPS budget they share; the card completes a
+   * flow's TX on the device that sent it, asks the TX fetch gate with a key naming device and queue
+   * (`TXQ_KEY` × device index + queue), and hands what it receives to the device of the interface
+   * that holds the destination address (the fabric notes it per flow).
+   */
+  private wireInterfaces(inst: Instance): void {
+    const nitro = inst.nitro;
+    const delay = this.fabricDelayNs;
+    const ifaces = inst.host.ifaces;
+    const eth0 = inst.host.eth0 as EnaDevice;
+    const txDev = inst.host.txDevByFlow;
+    const rxDev = this.rxDevByFlow;
+    const gate = nitro.cfg.txFetchGate === true;
+    inst.backend = null;
+    nitro.ingressLeftByHost = false;
+    ifaces.forEach((ifc, d) => {
+      if (ifc === undefined) return;
+      const dev = ifc.dev;
+      dev.toNitro = (p) => {
+        txDev[p.flow.id] = d;
+        nitro.egress(p);
+      };
+      dev.txGate = gate ? (q, p) => nitro.txGate(d * TXQ_KEY + q, p) : null;
+    });
+    const devOf = (d: number | undefined) => ifaces[d ?? 0]?.dev ?? eth0;
+    nitro.onTxGranted = (k) => {
+      const d = Math.floor(k / TXQ_KEY);
+      return ifaces[d]?.dev.txGranted(k - d * TXQ_KEY) ?? 0;
+    };
+    nitro.txComplete = (p, n) => devOf(txDev[p.flow.id]).completeTx(p, n);
+    nitro.toHost = (p) => devOf(rxDev[p.flow.id]).receiveAt(p, this.sched.now + delay);
+  }
+
+  /**
+   * Attach a secondary ENI to `inst` as device `eni.deviceIndex` (eth1 …): a new ENA device with its
+   * own queues, rings, RSS key and MAC (drawn from the ENI's own seeded stream, so attaching changes
+   * no other draw), its own qdisc tree, the ENI's addresses on the data path (the fabric delivers
+   * them to this device; what the host sends from them leaves by it), and the instance's one PPS
+   * budget shrunk by MODEL_PARAMS.nitroPpsExtraEniPenalty. Returns null, or why it cannot be.
+   */
+  attachInterface(
+    inst: Instance,
+    eni: { deviceIndex: number; eniId: string; ip: string; secondaryIps: readonly string[] },
+  ): string | null {
+    if (inst.path !== 'nitro')
+      return `several network interfaces on a Xen instance (${inst.spec.name}) are not simulated in ec2-netlab`;
+    const idx = eni.deviceIndex;
+    if (idx < 1 || inst.host.ifaces[idx] !== undefined) return `device index ${idx} is in use`;
+    const rng = new Rng(this.scenario.seed, `eni/${eni.eniId}`);
+    const key = new Uint8Array(40);
+    for (let b = 0; b < 40; b++) key[b] = rng.nextU32() & 0xff;
+    const mac = `02:${[0, 0, 0, 0, 0].map(() => (rng.nextU32() & 0xff).toString(16).padStart(2, '0')).join(':')}`;
+    const spec = inst.spec;
+    const dev = new EnaDevice(
+      this.sched,
+      {
+        hostName: inst.name,
+        name: `eth${idx}`,
+        ifindex: 2 + idx,
+        mac,
+        mtu: MTU_BYTES.withinVpc.value,
+        maxMtu: MTU_BYTES.withinVpc.value,
+        ntupleCapacity: Math.max(8, spec.vcpus.value * 4),
+        rssKey: key,
+        nitroGeneration: spec.nitroGeneration.value,
+        ...deviceConfig(spec, inst.path, this.params),
+      },
+      this.params,
+      inst.host.vcpus,
+      this.drops,
+      cachedRssHash(),
+    );
+    dev.wire();
+    dev.probe = this.probe;
+    dev.probeHost = inst.nitro.probeHost;
+    dev.nitroCounters = (inst.host.eth0 as EnaDevice).nitroCounters;
+    inst.host.attachIface(idx, dev);
+    for (const ip of [eni.ip, ...eni.secondaryIps]) this.addAddress(inst, ip, idx);
+    this.wirePath(inst);
+    this.budgetForInterfaces(inst);
+    return null;
+  }
+
+  /** Detach the interface of device index `idx` (not eth0): its addresses leave the data path. */
+  detachInterface(inst: Instance, idx: number): void {
+    if (idx < 1 || inst.host.ifaces[idx] === undefined) return;
+    for (const [ip, d] of this.devOfIp) if (d === idx && this.byIp.get(ip) === inst) this.removeAddress(ip);
+    inst.host.detachIface(idx);
+    this.wirePath(inst);
+    this.budgetForInterfaces(inst);
+  }
+
+  /** The instance's PPS budget for the interfaces it has (all share it; each extra one costs a little). */
+  private budgetForInterfaces(inst: Instance): void {
+    const n = inst.host.ifaces.filter((i) => i !== undefined).length;
+    const factor = Math.max(0, 1 - this.params.nitroPpsExtraEniPenalty * (n - 1));
+    inst.nitro.setPpsAllowance(inst.nitro.cfg.ppsAllowance * factor);
+  }
+
   /** `aws ec2 stop-instances`: the instance's network path goes down (its packets are not delivered). */
   stopInstance(inst: Instance): void {
     inst.stopped = true;
@@ -310,8 +422,7 @@ export class Lab {
     if (inst.spec.hypervisor.value === 'nitro' && !inst.attrs.enaSupport)
       return `Enhanced networking with the Elastic Network Adapter (ENA) is required for the '${inst.spec.name}' instance type. Ensure that your instance '${inst.name}' is enabled for ENA.`;
     const path = pathOfAttributes(inst.spec, inst.attrs);
-    const eth0 = inst.host.eth0 as EnaDevice;
-    eth0.relaunch(deviceConfig(inst.spec, path, this.params));
+    for (const ifc of inst.host.ifaces) ifc?.dev.relaunch(deviceConfig(inst.spec, path, this.params));
     inst.path = path;
     inst.enhancedNetworking = path !== 'xen-pv';
     this.wirePath(inst);
@@ -386,8 +497,10 @@ export class Lab {
     const id = p.flow.id;
     let dst = this.dstByFlow[id];
     if (dst === undefined) {
-      dst = this.byIp.get(p.flow.tuple.dstIp)?.nitro ?? null;
+      const dstIp = p.flow.tuple.dstIp;
+      dst = this.byIp.get(dstIp)?.nitro ?? null;
       this.dstByFlow[id] = dst;
+      this.rxDevByFlow[id] = this.devOfIp.get(dstIp) ?? 0;
     }
     // a stopped instance has no network path: what is sent to it goes nowhere
     if (dst !== null && this.stoppedCards.size > 0 && this.stoppedCards.has(dst)) dst = null;
@@ -420,16 +533,29 @@ export class Lab {
     return this.instances.get(nameOrIp)?.host.ip;
   }
 
-  /** Give `inst` another private address on the data path (assign-private-ip-addresses). */
-  addAddress(inst: Instance, ip: string): void {
+  /**
+   * Give `inst` another private address on the data path (assign-private-ip-addresses, an attached
+   * interface's addresses) on the interface of device index `dev`.
+   */
+  addAddress(inst: Instance, ip: string, dev = 0): void {
     this.byIp.set(ip, inst);
+    if (dev !== 0) this.devOfIp.set(ip, dev);
+    else this.devOfIp.delete(ip);
+    inst.host.setSourceIface(ip, dev);
     this.dstByFlow.length = 0; // flows cached before the change look their destination up again
   }
 
-  /** Take a secondary address off the data path (unassign-private-ip-addresses). */
+  /** Take an address off the data path (unassign-private-ip-addresses, a detached interface's). */
   removeAddress(ip: string): void {
+    this.byIp.get(ip)?.host.setSourceIface(ip, undefined);
     this.byIp.delete(ip);
+    this.devOfIp.delete(ip);
     this.dstByFlow.length = 0;
+  }
+
+  /** The device index of the interface holding `ip` on its instance (0: eth0, or not held). */
+  deviceOfAddress(ip: string): number {
+    return this.devOfIp.get(ip) ?? 0;
   }
 
   /** Create a flow (one direction of a 5-tuple). skb->hash is a per-host keyed hash of the tuple. */

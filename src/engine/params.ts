@@ -155,6 +155,13 @@ export const MODEL_PARAMS = {
     'STRESSGRID (m5.metal: a 2.2 Mpps budget shared by inbound and outbound; a UDP echo server peaks at ≈ 1 M echoes/s with idgm/s ≈ odgm/s); AWS-ENAPERF ("bidirectional PPS")',
     "Share of the instance PPS allowance each direction is assured; a direction may borrow the rest of the shared budget while the other leaves it unused (an HTB class borrowing from its parent: a batch passes when its direction's share or the shared bucket holds tokens, and is charged to both). So one direction alone gets the whole allowance, and two saturated directions get half each: an echo server flooded inbound still sends its replies (in ≈ out ≈ 1.1 Mpps on m5.metal, as STRESSGRID saw). AWS does not describe the arbitration; 0.5 is the even split STRESSGRID's echo test shows. 0 = no assured share: the directions take the shared budget first come, first served (the lab's earlier design, under which a flooded echo server admitted the whole budget inbound and dropped its replies).",
   ),
+  nitroPpsExtraEniPenalty: p(
+    0.02,
+    'fraction of the PPS allowance per extra interface',
+    'assumed',
+    'STRESSGRID (m5.metal with several network interfaces, flooded round-robin: "a small decrease in performance for all packet sizes, except 8 kbytes … the same budget gets split between multiple network interfaces, with some additional performance penalty")',
+    "The instance's one PPS allowance, which all its interfaces share, shrinks by this fraction for each interface attached beyond the first (budget × (1 − penalty × (interfaces − 1)), at least 0). STRESSGRID saw a small loss with several interfaces wherever packets bound (not with 8 KB datagrams, which the bandwidth allowance binds) and read it as one physical interface multiplexed across several logical ones; the article gives no figure, so 2 % per interface is a guess at 'small'. 0 = none: two interfaces then do exactly as well as one. The sharing itself is not a parameter: every interface's packets are charged to the instance's one budget.",
+  ),
   nitroPpsHoldsTxFetch: p(
     1,
     '1 = yes, 0 = no',
@@ -579,6 +586,7 @@ export const PARAM_RANGES = {
   nitroShaperFairBufferShare: int(0, 1),
   nitroPpsAssuredShare: r(0, 1),
   nitroPpsHoldsTxFetch: int(0, 1),
+  nitroPpsExtraEniPenalty: r(0, 1),
   ixgbevfQueuePacketNs: r(1, 1e6),
   xenNetbackTxPacketNs: cpuNs,
   xenNetbackTxByteNs: r(0, 1_000),

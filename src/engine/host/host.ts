@@ -35,16 +35,38 @@ export type SocketHandler =
   | { kind: 'udp'; sock: UdpSocket }
   | { kind: 'raw'; deliver: (p: Packet) => void };
 
+/**
+ * One network interface of the host: an ENA device (eth0, or eth1… of an attached secondary ENI)
+ * with its own qdisc tree and qdisc watchdog.
+ */
+export interface HostIface {
+  readonly dev: EnaDevice;
+  readonly qdisc: QdiscManager;
+  readonly watchdog: Timer;
+}
+
 export class Host {
   /** The vCPU whose context is running now (softirq or a thread), for charging send costs. */
   ctxVcpu: Vcpu | null = null;
-  qdisc!: QdiscManager;
+  /**
+   * The host's ENA interfaces by device index (eth0 = 0; eth1… of attached secondary ENIs; a hole
+   * where one was detached).
+   */
+  readonly ifaces: (HostIface | undefined)[] = [];
+  /**
+   * The interface a locally sent packet leaves by, by its source address (amazon-ec2-net-utils'
+   * per-ENI policy routing: `from <ENI address> lookup <ENI table>`, whose default route is that
+   * ENI's); an address not listed leaves by eth0 (the main table's default route).
+   */
+  private readonly ifaceBySrc = new Map<string, number>();
+  private multiIface = false;
+  /** The device index each flow's last batch was fetched by (the card completes its TX there; set by the lab). */
+  readonly txDevByFlow: number[] = [];
   /** Socket handlers by flow id (ids are small run-unique integers: arrays, not maps, on the hot path). */
   private readonly rxBySrcFlow: (SocketHandler | undefined)[] = [];
   private readonly txByFlow: (SocketHandler | undefined)[] = [];
   private readonly listeners = new Map<string, (p: Packet) => void>();
   private readonly pacing = new Map<number, TcpEndpoint>();
-  private readonly watchdog: Timer;
   /** UDP datagrams to closed ports (UDP NoPorts), TCP resets not modelled. */
   noPorts = 0;
   /** The host's UDP MIB (/proc/net/snmp Udp:), summed over its sockets as they count (sar -n UDP). */
@@ -79,33 +101,8 @@ export class Host {
     private readonly drops: DropCounters,
     makeQdiscTree: (ctx: QdiscContext) => QdiscManager,
   ) {
-    this.watchdog = new Timer(sched, () => this.runAllQueues());
-    const ctx: QdiscContext = {
-      mtu: () => this.eth0.mtu,
-      txQueueLen: () => 1000,
-      numTxQueues: () => this.eth0.queueCount,
-      drop: (p, count, reason) => {
-        this.drops.add(this.name, 'qdisc', reason, count, count * p.sizeBytes, p.flow.id);
-        this.probe.sink?.drop(
-          this.sched.now,
-          this.probeHost,
-          'qdisc',
-          this.qdiscQueueOf(p),
-          p,
-          count,
-          reason,
-          true,
-        );
-        // the skb is freed: release its TCP Small Queues / wmem charge (after the qdisc operation)
-        if (this.qdiscDepth > 0) this.deferredReleases.push({ p, count });
-        else this.releaseTx(p, count);
-      },
-      socketPacingRateBytesPerSec: (socketId) =>
-        this.pacing.get(socketId)?.pacingRateBytesPerSec() ?? Number.POSITIVE_INFINITY,
-    };
-    this.qdisc = makeQdiscTree(ctx);
-    eth0.onTxRoom = (q) => (this.qdisc.rootKind === 'mq' ? this.runQueue(q) : this.runAllQueues());
-    eth0.onTxComplete = (p, count) => this.releaseTx(p, count);
+    this.makeQdiscTree = makeQdiscTree;
+    this.attachIface(0, eth0);
     this.reassembly = new Reassembly(sched, this.ipFragMib, (p, n) => {
       this.drops.add(this.name, 'socket', 'ip_reassembly_failed', n, n * p.sizeBytes, p.flow.id);
       this.probe.sink?.drop(
@@ -119,8 +116,79 @@ export class Host {
         false,
       );
     });
-    eth0.onRx = (d, vcpu) => this.receive(d, vcpu);
-    eth0.qdiscKind = () => this.qdisc.rootKind;
+  }
+
+  private readonly makeQdiscTree: (ctx: QdiscContext) => QdiscManager;
+
+  /** eth0's qdisc tree. */
+  get qdisc(): QdiscManager {
+    return this.ifaces[0]!.qdisc;
+  }
+
+  /**
+   * Attach an ENA device as the interface of device index `index` (eth0 at construction; eth1… when
+   * a secondary ENI is attached): its own qdisc tree (the scenario's default qdisc), watchdog and
+   * callbacks; received packets go to the same stack.
+   */
+  attachIface(index: number, dev: EnaDevice): void {
+    let ifc: HostIface | undefined;
+    const watchdog = new Timer(this.sched, () => this.runAllQueues(ifc!));
+    const ctx: QdiscContext = {
+      mtu: () => dev.mtu,
+      txQueueLen: () => 1000,
+      numTxQueues: () => dev.queueCount,
+      drop: (p, count, reason) => {
+        this.drops.add(this.name, 'qdisc', reason, count, count * p.sizeBytes, p.flow.id);
+        this.probe.sink?.drop(
+          this.sched.now,
+          this.probeHost,
+          'qdisc',
+          qdiscQueueOf(ifc!.qdisc, p),
+          p,
+          count,
+          reason,
+          true,
+        );
+        // the skb is freed: release its TCP Small Queues / wmem charge (after the qdisc operation)
+        if (this.qdiscDepth > 0) this.deferredReleases.push({ p, count });
+        else this.releaseTx(p, count);
+      },
+      socketPacingRateBytesPerSec: (socketId) =>
+        this.pacing.get(socketId)?.pacingRateBytesPerSec() ?? Number.POSITIVE_INFINITY,
+    };
+    const qdisc = this.makeQdiscTree(ctx);
+    ifc = { dev, qdisc, watchdog };
+    this.ifaces[index] = ifc;
+    const me = ifc;
+    dev.onTxRoom = (q) => (qdisc.rootKind === 'mq' ? this.runQueue(q, me) : this.runAllQueues(me));
+    dev.onTxComplete = (p, count) => this.releaseTx(p, count);
+    dev.onRx = (d, vcpu) => this.receive(d, vcpu);
+    dev.qdiscKind = () => qdisc.rootKind;
+    this.multiIface = this.ifaces.length > 1;
+  }
+
+  /** Detach the interface of device index `index` (not eth0): its queued packets are freed. */
+  detachIface(index: number): void {
+    const ifc = this.ifaces[index];
+    if (index === 0 || ifc === undefined) return;
+    ifc.watchdog.stop();
+    this.ifaces[index] = undefined;
+    while (this.ifaces.length > 1 && this.ifaces[this.ifaces.length - 1] === undefined) this.ifaces.length--;
+    for (const [ip, i] of this.ifaceBySrc) if (i === index) this.ifaceBySrc.delete(ip);
+    this.multiIface = this.ifaces.length > 1;
+  }
+
+  /** Packets sent from `ip` leave by interface `index` (the ENI's policy rule); undefined: remove the rule. */
+  setSourceIface(ip: string, index: number | undefined): void {
+    if (index === undefined || index === 0) this.ifaceBySrc.delete(ip);
+    else this.ifaceBySrc.set(ip, index);
+  }
+
+  /** The interface a packet leaves by: its source address's ENI, else eth0. */
+  private ifaceOf(p: Packet): HostIface {
+    if (!this.multiIface) return this.ifaces[0]!;
+    const i = this.ifaceBySrc.get(p.flow.tuple.srcIp);
+    return (i !== undefined ? this.ifaces[i] : undefined) ?? this.ifaces[0]!;
   }
 
   /**
@@ -166,11 +234,6 @@ export class Host {
     if (h.kind === 'udp') h.sock.mib = this.udpMib;
   }
 
-  /** The probe's queue for a qdisc packet: the mq child (TX queue) it sits in, else 0 (one root). */
-  private qdiscQueueOf(p: Packet): number {
-    return this.qdisc.rootKind === 'mq' && p.txq >= 0 ? p.txq : 0;
-  }
-
   unregister(flowIds: number[]): void {
     for (const id of flowIds) {
       this.rxBySrcFlow[id] = undefined;
@@ -213,24 +276,27 @@ export class Host {
    * socket_tx stage is passed through here: entered and left at the instant the batch goes down.
    */
   enqueue(p: Packet): void {
+    const ifc = this.ifaceOf(p);
+    const mtu = ifc.dev.mtu;
     // ip_fragment (before the device): a datagram over the device MTU is cut into fragments (UDP and
     // ping sockets fragment locally by default, IP_PMTUDISC_WANT; TCP segments always fit the MSS)
-    if (p.sizeBytes > this.eth0.mtu && p.frag == null && (p.inner ?? p.flow).tuple.proto !== 'tcp') {
-      const frags = fragment(p, this.eth0.mtu);
+    if (p.sizeBytes > mtu && p.frag == null && (p.inner ?? p.flow).tuple.proto !== 'tcp') {
+      const frags = fragment(p, mtu);
       let n = 0;
       for (const f of frags) n += f.count;
       this.ipFragMib.fragOks += p.count;
       this.ipFragMib.fragCreates += n;
       // one more skb to build per extra fragment, on the sending context's vCPU
       this.ctxVcpu?.charge((n - p.count) * this.params.hostTxSegmentNs);
-      for (const f of frags) this.enqueueOne(f);
+      for (const f of frags) this.enqueueOne(f, ifc);
       return;
     }
-    this.enqueueOne(p);
+    this.enqueueOne(p, ifc);
   }
 
-  private enqueueOne(p: Packet): void {
-    const n = this.eth0.queueCount;
+  private enqueueOne(p: Packet, ifc: HostIface): void {
+    const qdisc = ifc.qdisc;
+    const n = ifc.dev.queueCount;
     p.txq = Math.floor(((p.flow.skbHash >>> 0) * n) / 4294967296);
     p.enqueuedAtNs = this.sched.now;
     const sink = this.probe.sink;
@@ -238,13 +304,13 @@ export class Host {
       const now = this.sched.now;
       sink.enter(now, this.probeHost, 'socket_tx', 0, p);
       sink.leave(now, this.probeHost, 'socket_tx', 0, p, this.ctxVcpu?.index ?? -1);
-      sink.enter(now, this.probeHost, 'qdisc', this.qdiscQueueOf(p), p);
+      sink.enter(now, this.probeHost, 'qdisc', qdiscQueueOf(qdisc, p), p);
     }
     this.qdiscDepth++;
     try {
-      this.qdisc.enqueue(p, this.sched.now);
-      if (this.qdisc.rootKind === 'mq') this.runQueue(p.txq);
-      else this.runAllQueues();
+      qdisc.enqueue(p, this.sched.now);
+      if (qdisc.rootKind === 'mq') this.runQueue(p.txq, ifc);
+      else this.runAllQueues(ifc);
     } finally {
       this.qdiscDepth--;
     }
@@ -267,32 +333,32 @@ export class Host {
     }
   }
 
-  private runAllQueues(): void {
-    for (let q = 0; q < this.eth0.queueCount; q++) this.runQueue(q);
+  private runAllQueues(ifc: HostIface): void {
+    for (let q = 0; q < ifc.dev.queueCount; q++) this.runQueue(q, ifc);
   }
 
-  /** __qdisc_run for TX queue q. */
-  runQueue(q: number): void {
+  /** __qdisc_run for TX queue q of an interface (eth0 by default). */
+  runQueue(q: number, ifc: HostIface = this.ifaces[0]!): void {
     this.qdiscDepth++;
     try {
-      this.runQueueLocked(q);
+      this.runQueueLocked(q, ifc);
     } finally {
       this.qdiscDepth--;
     }
     this.releaseDeferred();
   }
 
-  private runQueueLocked(q: number): void {
+  private runQueueLocked(q: number, ifc: HostIface): void {
     const now = this.sched.now;
-    const qdisc = this.qdisc;
-    const eth0 = this.eth0;
+    const qdisc = ifc.qdisc;
+    const eth0 = ifc.dev;
     const mq = qdisc.rootKind === 'mq';
     for (let guard = 0; guard < 100_000; guard++) {
       if (mq && eth0.txRoom(q) <= 0) return;
       const p = qdisc.dequeue(q, now);
       if (!p) {
         const wake = qdisc.nextWakeNs(now);
-        if (Number.isFinite(wake)) this.watchdog.armNoLaterThan(wake);
+        if (Number.isFinite(wake)) ifc.watchdog.armNoLaterThan(wake);
         return;
       }
       const target = p.txq >= 0 && p.txq < eth0.queueCount ? p.txq : q;
@@ -382,4 +448,9 @@ export class Host {
         this.drops.add(this.name, 'socket', 'socket_rcvbuf_full', dropped, dropped * p.sizeBytes, p.flow.id);
     }
   }
+}
+
+/** The probe's queue for a qdisc packet: the mq child (TX queue) it sits in, else 0 (one root). */
+function qdiscQueueOf(qdisc: QdiscManager, p: Packet): number {
+  return qdisc.rootKind === 'mq' && p.txq >= 0 ? p.txq : 0;
 }

@@ -343,6 +343,19 @@ export class NitroCard {
     );
   }
 
+  /**
+   * Set the instance's PPS budget from now on (the allowance scaled for the interfaces attached:
+   * MODEL_PARAMS.nitroPpsExtraEniPenalty); each direction's assured share follows it.
+   */
+  setPpsAllowance(ppsPerSec: number): void {
+    const now = this.sched.now;
+    const depth = Math.max(1, ppsPerSec * (this.params.ppsBucketNs / 1e9));
+    this.pps.setRate(now, ppsPerSec, depth);
+    const share = this.params.nitroPpsAssuredShare;
+    for (const b of [this.ppsOut, this.ppsIn])
+      b.assured?.setRate(now, ppsPerSec * share, Math.max(1, depth * share));
+  }
+
   // ---------------------------------------------------------------- TX fetch gate (egress PPS)
   /**
    * The ENA device's TX queues waiting for the egress PPS allowance, in the order they asked. NET402
@@ -674,7 +687,6 @@ export class NitroCard {
   /** The full processing path (flow-cache miss, stale epoch, ICMP). */
   private slowPath(p: Packet, direction: 'egress' | 'ingress'): void {
     const vpc = this.vpc!;
-    const eni = this.eni!;
     const table = this.flows;
     const now = this.sched.now;
     const t = p.flow.tuple;
@@ -735,7 +747,8 @@ export class NitroCard {
     // no longer allow it (AWS-CT). Only a new connection's first packet opens a conntrack entry.
     const untrackedBefore = existing !== undefined && existing.ct === null;
     if (ct === undefined && !untrackedBefore) {
-      const track = trackingDecision(vpc.groups(eni.securityGroups), t, direction);
+      const local = this.localEni(direction === 'egress' ? t.srcIp : t.dstIp);
+      const track = trackingDecision(vpc.groups(local.securityGroups), t, direction);
       if (track.tracked) {
         if (!table.hasRoom(now)) {
           table.allowanceExceeded += p.count;
@@ -750,7 +763,7 @@ export class NitroCard {
           state: 'Invalid',
           tracked: true,
           reason: track.reason,
-          timeoutNs: flowIdleTimeoutS(vpc.timeouts(eni), t.proto) * 1e9,
+          timeoutNs: flowIdleTimeoutS(vpc.timeouts(local), t.proto) * 1e9,
           lastSeenNs: now,
         };
         table.addConnection(ct);
@@ -821,9 +834,19 @@ export class NitroCard {
     return held;
   }
 
+  /**
+   * This instance's interface holding `ip` (a secondary ENI's own groups and subnet apply to what it
+   * sends and receives), else the primary one. One flow table serves all of the instance's
+   * interfaces (AWS keeps one per ENI; the lab's conntrack allowance is the instance's).
+   */
+  private localEni(ip: string): Eni {
+    const e = this.vpc!.eniByIp(ip);
+    return e !== undefined && e.instanceName === this.cfg.hostName ? e : this.eni!;
+  }
+
   private ingressStagesOf(t: Packet['flow']['tuple']): StageDecision[] {
     const vpc = this.vpc!;
-    const eni = this.eni!;
+    const eni = this.localEni(t.dstIp);
     const src = vpc.eniByIp(t.srcIp);
     const sameSubnet = src !== undefined && src.subnetId === eni.subnetId;
     return evaluateSide(vpc, 'ingress', eni, src?.securityGroups ?? [], sameSubnet, t).stages;

@@ -371,7 +371,12 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return fail('usage: sudo -h | -K | -k | -V\nusage: sudo [-AbEHknPS] [-u user] command');
     [cmd, ...args] = args as [string, ...string[]];
   }
-  const dev = (name: string) => (name === 'eth0' ? host.host.eth0 : undefined);
+  // the host's ENA interfaces by name: eth0 and the attached secondary ENIs' eth1 …
+  const dev = (name: string) => {
+    const m = /^eth(\d+)$/.exec(name);
+    return m ? host.host.ifaces[Number(m[1])]?.dev : undefined;
+  };
+  const ifaceNames = host.host.ifaces.flatMap((ifc) => (ifc ? [ifc.dev.name] : []));
   const help = helpText(cmd, args);
   if (help) return help;
   switch (cmd) {
@@ -401,7 +406,7 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runEthtool(args, dev);
     case 'ip':
       return runIp(args, dev, {
-        deviceNames: ['eth0'],
+        deviceNames: ifaceNames,
         tunnels: { peek: () => host.host.tunnels, get: () => tunnelStack(lab, host), eth0Ip: host.host.ip },
         addresses: () => {
           const vpc = vpcState(lab);
@@ -425,7 +430,10 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
         },
       });
     case 'tc':
-      return runTc(args, new Map([['eth0', host.host.qdisc]]));
+      return runTc(
+        args,
+        new Map(host.host.ifaces.flatMap((ifc) => (ifc ? [[ifc.dev.name, ifc.qdisc]] : []))),
+      );
     case 'ping':
       return runPing(args, lab, host);
     case 'tcpdump':

@@ -37,12 +37,18 @@ import {
   type VpcTuple,
 } from './rules';
 
-/** One network interface (the model has one per instance). */
+/**
+ * One network interface. Each instance has its primary one (device index 0, eth0); secondary ones
+ * (device index 1…, eth1…) are attached from the scenario or by AttachNetworkInterface, and an
+ * interface made by CreateNetworkInterface is 'available' (no instance) until attached.
+ */
 export interface Eni {
-  readonly instanceName: string;
-  readonly instanceType: string;
-  readonly spec: InstanceTypeSpec;
-  readonly instanceId: string;
+  /** The instance it is attached to ('' while available). */
+  instanceName: string;
+  instanceType: string;
+  /** The instance's type (for an available interface: the type of the instance it was made beside). */
+  spec: InstanceTypeSpec;
+  instanceId: string;
   readonly eniId: string;
   readonly ip: string;
   readonly secondaryIps: readonly string[];
@@ -50,6 +56,16 @@ export interface Eni {
   securityGroups: string[];
   enaSrd: EnaSrdSpecification;
   connectionTracking: ConnectionTrackingSpecification;
+  /** Attachment.DeviceIndex (0: the primary interface, eth0); -1 while available. */
+  deviceIndex: number;
+  /** Attachment.AttachmentId ('' while available). */
+  attachmentId: string;
+  /** Attachment.AttachTime, simulated ns. */
+  attachedAtNs: number;
+  /** Description (CreateNetworkInterface --description). */
+  description: string;
+  /** SourceDestCheck: the card drops what the interface sends from, or receives for, an address not its own. */
+  sourceDestCheck: boolean;
 }
 
 export type MutationKind = 'security-group' | 'network-acl' | 'route-table' | 'network-interface';
@@ -101,7 +117,12 @@ export class VpcState {
         securityGroups: [...inst.securityGroups],
         enaSrd: structuredClone(inst.enaSrd),
         connectionTracking: { ...inst.connectionTracking },
-      };
+        deviceIndex: 0,
+        attachmentId: `eni-attach-${inst.eniId.slice(4)}`,
+        attachedAtNs: 0,
+        description: '',
+        sourceDestCheck: true,
+      } satisfies Eni;
     });
   }
 
@@ -146,8 +167,14 @@ export class VpcState {
     return (explicit ?? this.vpc.NetworkAcls.find((a) => a.IsDefault) ?? this.vpc.NetworkAcls[0])!;
   }
 
+  /** The instance's primary interface (device index 0). */
   eniOfInstance(name: string): Eni | undefined {
-    return this.enis.find((e) => e.instanceName === name);
+    return this.enis.find((e) => e.instanceName === name && e.deviceIndex === 0);
+  }
+
+  /** The interfaces attached to an instance, by device index. */
+  enisOfInstance(name: string): Eni[] {
+    return this.enis.filter((e) => e.instanceName === name).sort((a, b) => a.deviceIndex - b.deviceIndex);
   }
 
   eniById(id: string): Eni | undefined {
@@ -156,7 +183,7 @@ export class VpcState {
 
   /** The ENI holding `ip` as its primary or a secondary private address. */
   eniByIp(ip: string): Eni | undefined {
-    return this.enis.find((e) => e.ip === ip || e.secondaryIps.includes(ip));
+    return this.enis.find((e) => e.deviceIndex >= 0 && (e.ip === ip || e.secondaryIps.includes(ip)));
   }
 
   timeouts(eni: Eni): EffectiveConntrackTimeouts {
@@ -300,7 +327,10 @@ export function evaluateFlow(
 ): FlowDecision {
   const srcName = typeof src === 'string' ? src : src.name;
   const stages: StageDecision[] = [];
-  const srcEni = state.eniOfInstance(srcName);
+  // the sending interface: the instance's interface holding the source address (a secondary ENI's
+  // own subnet and groups apply to what leaves by it), else its primary one
+  const bySrc = state.eniByIp(tuple.srcIp);
+  const srcEni = bySrc !== undefined && bySrc.instanceName === srcName ? bySrc : state.eniOfInstance(srcName);
   const fromInternet = !srcEni && state.client?.name === srcName;
   const base = { epoch: state.mutationEpoch, enaExpress: false };
   const dropped = (destination: FlowDecision['destination']): FlowDecision => ({
