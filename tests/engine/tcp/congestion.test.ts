@@ -10,14 +10,14 @@ import { resolveParams } from '../../../src/engine/params';
 
 const params = resolveParams();
 
-function socket(cwnd: number, ssthresh = Number.POSITIVE_INFINITY): TcpCongSocket {
+function socket(cwnd: number, ssthresh = Number.POSITIVE_INFINITY, minRttNs = 1_000_000): TcpCongSocket {
   return {
     cwnd,
     ssthresh,
     sndUna: 0,
     sndNxt: 0,
     mss: 1448,
-    minRttNs: 1_000_000,
+    minRttNs,
     pacingRateBytesPerSec: () => Number.POSITIVE_INFINITY,
   };
 }
@@ -72,8 +72,7 @@ describe('congestion control ops', () => {
     // With 100 ms rounds Reno's estimate (the TCP-friendly region) stays below the cubic curve.
     const w = 1000;
     const loss = (name: 'cubic' | 'reno') => {
-      const tp = socket(w);
-      tp.minRttNs = RTT_NS;
+      const tp = socket(w, Number.POSITIVE_INFINITY, RTT_NS);
       const ca = newCongestionOps(name, params);
       tp.ssthresh = ca.ssthresh(tp);
       tp.cwnd = tp.ssthresh;
