@@ -491,6 +491,14 @@ export class WireMapper {
 
   /** The `count` wire packets of a batch, as seen at `atNs` going `tx` (sent by this host) or received. */
   map(p: Packet, atNs: number, tx: boolean, out: (w: WirePacket) => void): void {
+    for (let k = 0; k < p.count; k++) out(this.mapOne(p, k, atNs, tx));
+  }
+
+  /**
+   * The k-th wire packet of a batch (what `map` hands out; the packet list calls it per row). The
+   * mapper keeps per-flow state (IP ids, the peer's last TS value): call it in capture order.
+   */
+  mapOne(p: Packet, k: number, atNs: number, tx: boolean): WirePacket {
     const t = p.flow.tuple;
     const wall = this.lab.wallClockStartS * 1e6 + Math.floor(atNs / 1000);
     const sec = Math.floor(wall / 1e6);
@@ -499,7 +507,7 @@ export class WireMapper {
     const dstMac = this.mac(t.dstIp);
     const proto = t.proto === 'tcp' ? 6 : t.proto === 'udp' ? 17 : t.proto === 'icmp' ? 1 : 47;
     const fid = p.flow.id;
-    for (let k = 0; k < p.count; k++) {
+    {
       // an object literal with every field (one shape, no spread: the capture sees every packet)
       const w: WirePacket = {
         sec,
@@ -566,7 +574,7 @@ export class WireMapper {
           w.mf = !p.frag.last;
         }
       }
-      out(w);
+      return w;
     }
   }
 
