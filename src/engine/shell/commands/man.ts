@@ -52,11 +52,11 @@ const PAGES: Record<string, Page> = {
   tcpdump: {
     section: 8,
     name: 'dump traffic on a network (4.99 output)',
-    lab: "Prints the packets eth0 sends (after the qdisc, as the kernel's taps see them) and receives (before the socket), one line each, with the lab's wall clock. Batches of identical packets are printed packet by packet (no GRO merging). -w writes a pcap file (LINKTYPE_ETHERNET) in the instance's files: download it from the page, or `npm run lab -- --out DIR`.",
+    lab: "Prints the packets eth0 sends (after the qdisc, as the kernel's taps see them) and receives (before the socket), one line each, with the lab's wall clock. Batches of identical packets are printed packet by packet (no GRO merging). -w writes a pcap file (LINKTYPE_ETHERNET) in the instance's files: download it from the page, or `npm run lab -- --out DIR`. Checksums (-v TCP, -vv UDP) are as the capture point sees them: a packet this instance sent carries only the pseudo-header sum (the ENA device fills in the rest), so tcpdump calls it incorrect, as on a real sender; received ones are correct (for the zero payload).",
     options:
-      '-i eth0|any  -n  -nn  -c COUNT  -s SNAPLEN  -v  -e  -q  -t  -tttt  -w FILE  -r FILE\nFilter: host, src/dst host, net CIDR, port, src/dst port, portrange, tcp, udp, icmp, ip,\nand/or/not (&& || !), parentheses, tcp[tcpflags] & (tcp-syn|tcp-ack|…) != 0, greater/less LEN.',
+      '-i eth0|any  -n  -nn  -c COUNT  -s SNAPLEN  -v  -vv  -e  -q  -t  -tttt  -w FILE  -r FILE\n-x -xx -X -XX -A -AA (the payload is zeros: the lab models sizes, not contents)\nFilter: host, src/dst host, net CIDR, port, src/dst port, portrange, tcp, udp, icmp, ip,\nand/or/not (&& || !), parentheses, tcp[tcpflags] & (tcp-syn|tcp-ack|…) != 0, greater/less LEN.',
     refused:
-      '-vv, -X, -A (payload is not modelled), -Z, -G, -C and other options. A capture runs until -c COUNT packets or Ctrl-C: in the background use `timeout 5 tcpdump -w cap.pcap &` or -c.',
+      '-Z, -G, -C and other options; -xx/-XX/-AA with -i any. A capture runs until -c COUNT packets or Ctrl-C: in the background use `timeout 5 tcpdump -w cap.pcap &` or -c.',
     seeAlso: 'pcap-filter(7), wireshark(1)',
   },
   ethtool: {
