@@ -77,9 +77,9 @@ const PAGES: Record<string, Page> = {
   ip: {
     section: 8,
     name: 'show / manipulate routing, network devices, tunnels (iproute2 6.1)',
-    lab: 'eth0 and the GRE/VXLAN tunnels the lab models.',
+    lab: 'eth0, the attached secondary ENIs (eth1 …) and the GRE/VXLAN tunnels the lab models.',
     options:
-      'link show, -s [-s] link, link set dev eth0 mtu N, address show [dev NAME], tunnel/link add gre|gretap|vxlan',
+      'link show, -s [-s] link, link set dev eth0 mtu N, address show [dev NAME], route show [table N], rule show, tunnel/link add gre|gretap|vxlan',
     refused:
       'address add/del/flush (use aws ec2 assign-private-ip-addresses), route add/get, neigh and the other objects.',
   },
@@ -132,7 +132,7 @@ const PAGES: Record<string, Page> = {
   aws: {
     section: 1,
     name: 'AWS CLI v2 (JSON output)',
-    lab: "aws ec2 (security groups, network ACLs, route tables, ENIs, describe-instances, modify-network-interface-attribute, assign-private-ip-addresses and unassign-private-ip-addresses (secondary addresses, reachable at once); stop-instances, start-instances, modify-instance-attribute and describe-instance-attribute for enhanced networking) and aws cloudwatch (get-metric-statistics, get-metric-data on AWS/EC2 network metrics and CWAgent ethtool counters), on the lab's wall clock (`date`). Changes take effect at the simulated instant.",
+    lab: "aws ec2 (security groups, network ACLs, route tables, ENIs, describe-instances, modify-network-interface-attribute, assign-private-ip-addresses and unassign-private-ip-addresses (secondary addresses, reachable at once), create-, attach-, detach- and delete-network-interface (eth1 … on the instance at once, sharing its Nitro card's allowances); stop-instances, start-instances, modify-instance-attribute and describe-instance-attribute for enhanced networking) and aws cloudwatch (get-metric-statistics, get-metric-data on AWS/EC2 network metrics and CWAgent ethtool counters), on the lab's wall clock (`date`). Changes take effect at the simulated instant.",
     options: 'see `aws ec2 help`-style errors; --region us-east-1 only',
   },
   'ec2-metadata': {
