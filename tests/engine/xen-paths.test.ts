@@ -60,9 +60,27 @@ describe('seed SRIOV: c3.8xlarge with and without SR-IOV, UDP 1–2.5 Gbps', () 
     expect(pv[1]!.lost).toBeGreaterThan(0.1);
     for (let i = 2; i < rates.length; i++)
       expect(pv[i]!.lost, rates[i]).toBeGreaterThanOrEqual(pv[i - 1]!.lost);
-    // the receiver gets what dom0's netback can copy into the guest: ≈ 0.8 Gbps whatever is sent
-    for (const r of pv.slice(1)) expect(r.gbps).toBeGreaterThan(0.7);
-    for (const r of pv.slice(1)) expect(r.gbps).toBeLessThan(0.9);
+    // the receiver gets what dom0 can copy into the guest, and less the more is offered: dom0's
+    // softirq work for every arriving datagram, dropped or not, is taken from netback (receive
+    // livelock). 2G and 2.5G offer the same (the PV sender's own netback caps what it sends).
+    expect(pv[1]!.gbps).toBeGreaterThan(0.65);
+    expect(pv[1]!.gbps).toBeLessThan(0.85);
+    expect(pv[2]!.gbps).toBeLessThan(pv[1]!.gbps - 0.05);
+    expect(pv[3]!.gbps).toBeLessThan(pv[2]!.gbps - 0.05);
+  });
+
+  it('receive livelock is the cause of the fall: without the softirq cost the receiver stays flat', () => {
+    const got = (rate: string) =>
+      udp(
+        new LabSession(pair('c3.8xlarge', false, 'same-az', { xenDom0RxPacketNs: 0 })).run(
+          `iperf3 -c server -u -b ${rate} -l 1470 -t 1 -J`,
+        )[0]!,
+      ).gbps;
+    // both past the knee (dom0 then copies 100 kpps, 1.2 Gbps)
+    const at15 = got('1.5G');
+    const at2 = got('2G');
+    expect(at15).toBeGreaterThan(1);
+    expect(Math.abs(at2 - at15)).toBeLessThan(0.03);
   });
 
   it('SR-IOV delivers every rate with minimal loss', () => {
@@ -75,15 +93,16 @@ describe('seed SRIOV: c3.8xlarge with and without SR-IOV, UDP 1–2.5 Gbps', () 
 
   it('the backend is the cause: with a dom0 four times faster PV keeps up at 1 Gbps', () => {
     const lab = pair('c3.8xlarge', false, 'same-az', {
-      xenNetbackRxPacketNs: 2_500,
+      xenNetbackRxPacketNs: 1_700,
       xenNetbackRxByteNs: 0.5,
+      xenDom0RxPacketNs: 750,
       xenDom0PreemptNs: 0,
     });
     const r = udp(new LabSession(lab).run('iperf3 -c server -u -b 1G -l 1470 -t 1 -J')[0]!);
     expect(r.lost).toBeLessThan(0.001);
   });
 
-  it('TCP in one subnet with SR-IOV at MTU 1500 reaches ≈ 9.6 Gbps (the 10 GbE port); PV about 2', () => {
+  it('TCP in one subnet with SR-IOV at MTU 1500 reaches ≈ 9.6 Gbps (the 10 GbE port); PV about 3 (GSO through netfront)', () => {
     const lab = pair('c3.8xlarge', true);
     const s = new LabSession(lab);
     s.run('ip link set dev eth0 mtu 1500');
@@ -98,8 +117,44 @@ describe('seed SRIOV: c3.8xlarge with and without SR-IOV, UDP 1–2.5 Gbps', () 
     const pvGbps =
       (p.result as { end: { sum_received: { bits_per_second: number } } }).end.sum_received.bits_per_second /
       1e9;
-    expect(pvGbps).toBeGreaterThan(1);
+    // netfront hands netback 64 KB GSO skbs: netback's per-request cost is paid per 64 KB, not per
+    // segment (at the per-datagram cost of the UDP knee, MTU-sized requests would cap it near 1 Gbps)
+    expect(pvGbps).toBeGreaterThan(2.5);
     expect(pvGbps).toBeLessThan(3.5);
+  });
+});
+
+describe('jitter: dom0 wake-ups on the PV path, the 82599 VF throttle on SR-IOV', () => {
+  const jitter = (enhanced: boolean, rate: string, params: Record<string, number> = {}, server = '') => {
+    const s = new LabSession(pair('c3.8xlarge', enhanced, 'same-az', params));
+    if (server) s.run(`server: ${server}`);
+    return udp(s.run(`iperf3 -c server -u -b ${rate} -l 1470 -t 1 -J`)[0]!).jitterMs;
+  };
+
+  it('at 0.1 Gbps dom0 sleeps between datagrams: each wake-up differs, PV jitters where SR-IOV does not', () => {
+    const pvJ = jitter(false, '0.1G');
+    const srJ = jitter(true, '0.1G');
+    // a lone datagram after a quiet spell interrupts the VF at once (EITR is an interval since the
+    // last interrupt): every datagram takes the same time through the SR-IOV path
+    expect(srJ).toBeLessThan(0.002);
+    expect(pvJ).toBeGreaterThan(0.005);
+    // the cause is dom0's: a wake-up of fixed length and no preemptions leave no jitter either
+    expect(jitter(false, '0.1G', { xenDom0WakeSpreadNs: 0, xenDom0PreemptNs: 0 })).toBeLessThan(0.002);
+    // a larger spread of the wake-up, more jitter
+    expect(jitter(false, '0.1G', { xenDom0WakeSpreadNs: 50_000, xenDom0PreemptNs: 0 })).toBeGreaterThan(
+      jitter(false, '0.1G', { xenDom0PreemptNs: 0 }),
+    );
+  });
+
+  it("ixgbevf's dynamic ITR batches what arrives within its interval; rx-usecs 0 turns it off", () => {
+    // 0.5 Gbps is 62 bytes/µs: the bulk class, an 84 µs interval, 3-4 datagrams per interrupt
+    const dynamic = jitter(true, '0.5G');
+    expect(dynamic).toBeGreaterThan(0.015);
+    expect(jitter(true, '0.5G', {}, 'ethtool -C eth0 rx-usecs 0')).toBeLessThan(0.002);
+    const c = sh(pair('c3.8xlarge', true), 'client', 'ethtool -c eth0').stdout;
+    expect(c).toContain('Adaptive RX: n/a  TX: n/a\n');
+    expect(c).toContain('rx-usecs:\t1\n');
+    expect(c).toContain('tx-usecs:\t0\n');
   });
 });
 

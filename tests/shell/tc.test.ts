@@ -3,17 +3,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createQdiscTree, type QdiscManager } from '../../src/engine/host/qdisc/tree';
-import { runTc, type TcDevices } from '../../src/engine/shell/commands/tc';
-import { FQ_CODEL_USAGE } from '../../src/engine/shell/commands/tc/q-fq-codel';
-import { HTB_USAGE } from '../../src/engine/shell/commands/tc/q-htb';
 import {
+  FQ_CODEL_USAGE,
   getRate64,
   getSize,
   getTime,
+  HTB_USAGE,
+  runTc,
   sprintRate,
   sprintSize,
   sprintTime,
-} from '../../src/engine/shell/commands/tc/utils';
+  type TcDevices,
+} from '../../src/engine/shell/commands/tc';
 import { fakeCtx, flow, pkt } from '../engine/qdisc/fake-ctx';
 
 function devices(

@@ -80,6 +80,17 @@ export interface RxDelivery {
   skbs: number;
 }
 
+/**
+ * A driver's coalescing settings at probe: ENA adaptive-rx with rx-usecs 20 and tx-usecs 64;
+ * netfront none (netback's event per batch raises the interrupt at once); ixgbevf rx-usecs 1, its
+ * dynamic ITR (tx-usecs reads 0: its vectors serve RX and TX together, ixgbevf_get_coalesce).
+ */
+function defaultCoalesce(driver: NetDriver | undefined): CoalesceParams {
+  if (driver === 'vif') return { adaptiveRx: false, adaptiveTx: false, rxUsecs: 0, txUsecs: 0 };
+  if (driver === 'ixgbevf') return { adaptiveRx: false, adaptiveTx: false, rxUsecs: 1, txUsecs: 0 };
+  return { adaptiveRx: true, adaptiveTx: false, rxUsecs: 20, txUsecs: 64 };
+}
+
 const TX_WAKEUP_THRESH = 17 + 2; // MAX_SKB_FRAGS + 2 (ENA_TX_WAKEUP_THRESH)
 const INDIR_SIZE = 128;
 
@@ -166,8 +177,63 @@ class Dim {
   }
 }
 
+/**
+ * The 82599 VF's interrupt throttling as ixgbevf drives it (ixgbevf_main.c ixgbevf_update_itr,
+ * ixgbevf_set_itr; ethtool.c ixgbevf_set_coalesce). EITR is a minimum interval between two
+ * interrupts of a vector: a packet after a quiet spell interrupts at once, one soon after the last
+ * interrupt waits for the interval to run out. rx-usecs 1 (the default) is dynamic: at each NAPI
+ * completion the bytes received since the last update, divided by the current interval, pick a
+ * latency class (≤ 10 B/µs lowest: 100K ints/s; ≤ 20 B/µs low: 20K; above: bulk, 12K), moving one
+ * class at a time, and the interval moves towards the class's with the driver's exponential
+ * smoothing. rx-usecs 0: no throttling; above 1: a fixed interval.
+ */
+export class IxgbevfItr {
+  /** The current interval, µs (q_vector->itr >> 2; IXGBE_20K_ITR at start). */
+  usecs = 50;
+  /** ring_container->itr: 0 lowest_latency, 1 low_latency, 2 bulk_latency. */
+  private cls = 0;
+  private bytes = 0;
+  lastIrqNs = Number.NEGATIVE_INFINITY;
+
+  /** IXGBE_100K_ITR, IXGBE_20K_ITR, IXGBE_12K_ITR in µs (40, 200, 336 >> 2). */
+  static readonly CLASS_USECS = [10, 50, 84] as const;
+
+  constructor() {
+    storeAsDoubles(this, ['bytes', 'lastIrqNs']);
+  }
+
+  count(bytes: number): void {
+    this.bytes += bytes;
+  }
+
+  /** When an interrupt asked for at `atNs` fires: not before the interval since the last one. */
+  fireAt(atNs: number, setting: number): number {
+    if (setting === 0) return atNs;
+    const us = setting === 1 ? this.usecs : setting;
+    return Math.max(atNs, this.lastIrqNs + Math.round(us * 1000));
+  }
+
+  /** ixgbevf_set_itr at a NAPI completion (dynamic mode only). */
+  update(): void {
+    if (this.bytes === 0) return;
+    const perUs = Math.floor(this.bytes / Math.max(1, Math.floor(this.usecs)));
+    this.bytes = 0;
+    if (this.cls === 0) {
+      if (perUs > 10) this.cls = 1;
+    } else if (this.cls === 1) {
+      if (perUs > 20) this.cls = 2;
+      else if (perUs <= 10) this.cls = 0;
+    } else if (perUs <= 20) this.cls = 1;
+    const target = IxgbevfItr.CLASS_USECS[this.cls]!;
+    // the driver smooths in EITR units (0.25 µs); the formula is homogeneous, so µs give the same
+    if (target !== this.usecs) this.usecs = (10 * target * this.usecs) / (9 * target + this.usecs);
+  }
+}
+
 class RxQueue {
   dim = new Dim();
+  /** ixgbevf: the vector's interrupt throttle (EITR) state, see IxgbevfItr. */
+  itr = new IxgbevfItr();
   /** A poll-mode driver owns this queue: no interrupts, the application polls the ring. */
   polled = false;
   ring = new Fifo<Packet>(64);
@@ -258,7 +324,7 @@ export class EnaDevice implements EnaDeviceView {
     this.nQueues = cfg.queues;
     // netfront has no interrupt moderation: netback's event-channel notification (one per batch
     // it copied) raises the guest's interrupt at once
-    if (cfg.driver === 'vif') this.coal = { adaptiveRx: false, adaptiveTx: false, rxUsecs: 0, txUsecs: 0 };
+    this.coal = defaultCoalesce(cfg.driver);
     this.rssState = {
       key: cfg.rssKey,
       indir: Array.from({ length: INDIR_SIZE }, (_, i) => i % cfg.queues),
@@ -377,8 +443,21 @@ export class EnaDevice implements EnaDeviceView {
     t.awaitingCounts[k] = count;
     if (!t.cleanArmed) {
       t.cleanArmed = true;
-      this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[p.txq]!, undefined);
+      this.sched.after(this.txCleanNs(p.txq), this.cleanFns[p.txq]!, undefined);
     }
+  }
+
+  /**
+   * Delay before completed TX descriptors are cleaned: ENA's tx-usecs; ixgbevf's TX rings share
+   * their vector with RX (TxRx vectors), so its throttle interval (the RX queue of the same index).
+   */
+  private txCleanNs(q: number): number {
+    if (this.cfg.driver === 'ixgbevf') {
+      const r = this.rx[q % this.rx.length]!;
+      const s = this.coal.rxUsecs;
+      return Math.round((s === 1 ? r.itr.usecs : s) * 1000);
+    }
+    return this.coal.txUsecs * 1000;
   }
 
   private makeClean(q: number) {
@@ -409,7 +488,7 @@ export class EnaDevice implements EnaDeviceView {
       this.onTxRoom(q);
       if (t.awaitingLen > 0 && !t.cleanArmed) {
         t.cleanArmed = true;
-        this.sched.after(this.coal.txUsecs * 1000, this.cleanFns[q]!, undefined);
+        this.sched.after(this.txCleanNs(q), this.cleanFns[q]!, undefined);
       }
     };
   }
@@ -488,9 +567,19 @@ export class EnaDevice implements EnaDeviceView {
     }
     if (r.irqArmed && !r.irqPending && !r.polling) {
       r.irqPending = true;
-      const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
-      this.sched.after(usecs * 1000, this.irqFns[q]!, undefined);
+      this.sched.at(this.irqTime(r, now), this.irqFns[q]!, undefined);
     }
+  }
+
+  /**
+   * When the interrupt of a queue that has packets from `fromNs` on fires: the moderation interval
+   * after the first packet (ENA), or the 82599's throttle interval since the last interrupt
+   * (ixgbevf, IxgbevfItr).
+   */
+  private irqTime(r: RxQueue, fromNs: number): number {
+    if (this.cfg.driver === 'ixgbevf') return r.itr.fireAt(fromNs, this.coal.rxUsecs);
+    const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
+    return fromNs + usecs * 1000;
   }
 
   private readonly receiveFn = (arg: unknown) => this.receive(arg as Packet);
@@ -524,8 +613,7 @@ export class EnaDevice implements EnaDeviceView {
     r.landing.push(p);
     if (r.irqArmed && !r.irqPending && !r.polling) {
       r.irqPending = true;
-      const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
-      this.sched.at(atNs + usecs * 1000, this.irqFns[q]!, undefined);
+      this.sched.at(this.irqTime(r, atNs), this.irqFns[q]!, undefined);
     }
   }
 
@@ -579,6 +667,7 @@ export class EnaDevice implements EnaDeviceView {
       const r = this.rx[q]!;
       r.irqPending = false;
       r.irqArmed = false;
+      r.itr.lastIrqNs = this.sched.now;
       if (r.landing.length > 0) this.landDue(q, this.sched.now);
       if (this.coal.adaptiveRx) r.dim.sample(this.sched.now, r.used);
       this.poll(q);
@@ -610,6 +699,7 @@ export class EnaDevice implements EnaDeviceView {
       n += p.count;
       r.cnt += p.count;
       r.bytes += p.count * p.sizeBytes;
+      r.itr.count(p.count * p.sizeBytes);
       if (p.sizeBytes <= 256) r.copybreak += p.count;
       // GRO looks through a tunnel's outer header (gre_gro_receive, udp_gro_receive): the inner flow
       const f = p.inner ?? p.flow;
@@ -685,15 +775,14 @@ export class EnaDevice implements EnaDeviceView {
         // the poll wait for the next (moderated) interrupt, which is what batches NAPI under load.
         r.polling = false;
         r.irqArmed = true;
+        if (this.cfg.driver === 'ixgbevf' && this.coal.rxUsecs === 1) r.itr.update();
         if (r.ring.length > 0 && !r.polled) {
           r.irqPending = true;
-          const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
-          this.sched.after(usecs * 1000, this.irqFns[q]!, undefined);
+          this.sched.at(this.irqTime(r, this.sched.now), this.irqFns[q]!, undefined);
         } else if (r.landing.length > 0) {
           // the next landing packet arms it when it arrives (see receiveAt)
           r.irqPending = true;
-          const usecs = this.coal.adaptiveRx ? r.dim.usecs() : this.coal.rxUsecs;
-          this.sched.at(r.landing.peek().enqueuedAtNs + usecs * 1000, this.irqFns[q]!, undefined);
+          this.sched.at(this.irqTime(r, r.landing.peek().enqueuedAtNs), this.irqFns[q]!, undefined);
         }
       }
     };
@@ -807,10 +896,7 @@ export class EnaDevice implements EnaDeviceView {
     this.txRingSize = this.cfg.txRing;
     this.rxRingSize = this.cfg.rxRing;
     this.nQueues = this.cfg.queues;
-    this.coal =
-      this.cfg.driver === 'vif'
-        ? { adaptiveRx: false, adaptiveTx: false, rxUsecs: 0, txUsecs: 0 }
-        : { adaptiveRx: true, adaptiveTx: false, rxUsecs: 20, txUsecs: 64 };
+    this.coal = defaultCoalesce(this.cfg.driver);
     this.rssState = {
       key: this.cfg.rssKey,
       indir: Array.from({ length: INDIR_SIZE }, (_, i) => i % this.cfg.queues),
@@ -1083,6 +1169,15 @@ export class EnaDevice implements EnaDeviceView {
   setCoalesce(p: Partial<CoalesceParams>): Errno | null {
     if (this.driver === 'vif') return 'EOPNOTSUPP';
     if (p.adaptiveTx) return 'EOPNOTSUPP';
+    if (this.driver === 'ixgbevf') {
+      // ixgbevf_set_coalesce: no TX setting on mixed RxTx vectors; at most IXGBE_MAX_EITR >> 2 µs
+      if (p.adaptiveRx !== undefined) return 'EOPNOTSUPP';
+      if (p.txUsecs) return 'EINVAL';
+      if (p.rxUsecs !== undefined && (!Number.isInteger(p.rxUsecs) || p.rxUsecs < 0 || p.rxUsecs > 1022))
+        return 'EINVAL';
+      this.coal = { ...this.coal, ...p };
+      return null;
+    }
     for (const v of [p.rxUsecs, p.txUsecs]) {
       if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > 0xffff)) return 'EINVAL';
     }

@@ -3,8 +3,10 @@
  * the host's device with driver 'vif') and the host's VPC layer. One worker per vif serves both
  * directions in arrival order: guest TX copied one packet at a time, backpressure through the
  * 256-slot ring; guest RX waiting in dom0's 32-packet queue (XENVIF_QUEUE_LENGTH), dropped there
- * when full, then grant-copied into the guest. dom0's other work preempts the worker at random
- * (this backend's own seeded stream). All costs are assumed (AWS never published its dom0).
+ * when full, then grant-copied into the guest in batches. An idle worker sleeps: new work wakes it
+ * after dom0's vCPU is scheduled again. TCP moves as GSO skbs (netfront's feature-gso-tcpv4): the
+ * per-packet costs are per skb. dom0's other work preempts the worker at random (this backend's own
+ * seeded streams). All costs are assumed (AWS never published its dom0).
  * In the probe it is the host's network layer stage, which the path view labels dom0.
  *
  * Sources: XEN-NETBACK, XEN-NETFRONT (docs/domain-facts.md §0). The service, the preemptions and
@@ -17,8 +19,9 @@ import type { Scheduler } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import { type Packet, splitBatch } from '../model/packet';
 import type { ParamValues } from '../params';
+import { gsoSegs, SKB_EPSILON, skbsOf } from './qdisc/common';
 
-/** Packets netback copies to the guest per batch (xen-netback rx.c RX_BATCH_SIZE). */
+/** skbs netback copies to the guest per batch (xen-netback rx.c RX_BATCH_SIZE). */
 const RX_BATCH = 64;
 
 interface Work {
@@ -28,9 +31,13 @@ interface Work {
 
 export class XenNetback {
   private readonly work = new Fifo<Work>(64);
+  /** The worker is awake: waking up, or serving. */
   private busy = false;
-  /** Packets waiting for the guest (bounded by xenNetbackRxQueuePackets). */
+  /** skbs waiting for the guest (bounded by xenNetbackRxQueuePackets; a TCP GSO batch is a fraction). */
   private rxQueued = 0;
+  /** Times the sleeping worker was woken, and the batches it copied into the guest (lab-only). */
+  wakeups = 0;
+  rxBatches = 0;
   /** Counters (lab-only: dom0's, not the guest's). */
   txPackets = 0;
   rxPackets = 0;
@@ -51,13 +58,15 @@ export class XenNetback {
     private readonly params: ParamValues,
     private readonly drops: DropCounters,
     private readonly rng: Rng,
+    /** The worker's wake-up delays (its own stream: the preemptions draw as they did without it). */
+    private readonly wakeRng: Rng,
   ) {}
 
   /** A packet the guest posted on its netfront TX ring. */
   fromGuest(p: Packet): void {
     this.probe.sink?.enter(this.sched.now, this.probeHost, 'nitro_egress', 0, p);
     this.work.push({ p, rx: false });
-    if (!this.busy) this.serveNext();
+    this.kick();
   }
 
   /**
@@ -65,17 +74,41 @@ export class XenNetback {
    * entered there and is left when the packet reaches the guest).
    */
   forGuest(p: Packet): void {
-    const room = this.params.xenNetbackRxQueuePackets - this.rxQueued;
+    // dom0 received it from the wire and passed it to the vif (NIC softirq, bridge, netback's
+    // start_xmit) on the worker's vCPU before knowing whether there is room: a serving worker loses
+    // that time, a dropped packet included (receive livelock)
+    if (this.serving) this.stolenNs += p.count * this.params.xenDom0RxPacketNs;
+    // the queue holds skbs: a TCP batch is the fraction of a GRO'd 64 KB skb it is (dom0's GRO)
+    const roomSkbs = this.params.xenNetbackRxQueuePackets - this.rxQueued;
+    const room = Math.floor(roomSkbs * gsoSegs(p) + SKB_EPSILON);
     if (room <= 0) {
       this.dropRx(p);
       return;
     }
     if (p.count > room) this.dropRx(splitBatch(p, room));
-    this.rxQueued += p.count;
+    this.rxQueued += skbsOf(p);
     if (this.rxQueued > this.peakRxQueued) this.peakRxQueued = this.rxQueued;
     this.work.push({ p, rx: true });
-    if (!this.busy) this.serveNext();
+    this.kick();
   }
+
+  /**
+   * New work for the worker. A sleeping worker (netback's kthread or NAPI context in dom0, its vCPU
+   * idle) runs again only once dom0's vCPU is woken and scheduled by Xen: xenDom0WakeNs plus an
+   * exponential part of mean xenDom0WakeSpreadNs. What arrives meanwhile joins the first batch.
+   */
+  private kick(): void {
+    if (this.busy) return;
+    this.busy = true;
+    this.wakeups++;
+    const fixed = this.params.xenDom0WakeNs;
+    const spread = this.params.xenDom0WakeSpreadNs;
+    const delay = Math.round(fixed + (spread > 0 ? this.wakeRng.exp(spread) : 0));
+    if (delay <= 0) this.serveNext();
+    else this.sched.after(delay, this.wokenFn, undefined);
+  }
+
+  private readonly wokenFn = () => this.serveNext();
 
   /** Packets waiting for the worker, each way (for the inspectors). */
   backlog(): { tx: number; rx: number } {
@@ -84,7 +117,7 @@ export class XenNetback {
       const w = this.work.at(i);
       if (!w.rx) tx += w.p.count;
     }
-    return { tx, rx: this.rxQueued };
+    return { tx, rx: Math.round(this.rxQueued * 1000) / 1000 };
   }
 
   private dropRx(p: Packet): void {
@@ -146,29 +179,40 @@ export class XenNetback {
     const head = this.work.peek();
     let cost = 0;
     if (head.rx) {
-      // guest RX: take what dom0 holds for the guest, up to one batch (xen-netback rx.c
+      // guest RX: take what dom0 holds for the guest, up to one batch of skbs (xen-netback rx.c
       // RX_BATCH_SIZE 64), grant-copy it with one hypercall and notify the guest once at the end
-      let n = 0;
-      while (this.work.length > 0 && this.work.peek().rx && n < RX_BATCH) {
+      // (xenNetbackRxBatchNs); a TCP batch pays the per-skb cost for the fraction of a GRO'd skb it is
+      let skbs = 0;
+      cost = this.params.xenNetbackRxBatchNs;
+      while (this.work.length > 0 && this.work.peek().rx && skbs < RX_BATCH - SKB_EPSILON) {
         const w = this.work.peek();
-        if (n + w.p.count > RX_BATCH) this.work.replaceHead({ p: splitBatch(w.p, RX_BATCH - n), rx: true });
+        const fits = Math.max(1, Math.floor((RX_BATCH - skbs) * gsoSegs(w.p) + SKB_EPSILON));
+        if (w.p.count > fits) this.work.replaceHead({ p: splitBatch(w.p, fits), rx: true });
         else this.work.shift();
-        n += w.p.count;
+        const k = skbsOf(w.p);
+        skbs += k;
         cost +=
-          w.p.count * (this.params.xenNetbackRxPacketNs + w.p.sizeBytes * this.params.xenNetbackRxByteNs);
+          k * this.params.xenNetbackRxPacketNs + w.p.count * w.p.sizeBytes * this.params.xenNetbackRxByteNs;
         this.inService.push(w.p);
       }
-      this.rxQueued -= n;
+      this.rxQueued = Math.max(0, this.rxQueued - skbs);
+      if (this.rxQueued < SKB_EPSILON) this.rxQueued = 0;
+      this.rxBatches++;
     } else {
-      // guest TX: one request at a time, each released to dom0's stack when copied
+      // guest TX: one request at a time (a GSO skb of TCP data: up to 64 KB of segments, one
+      // netfront request), each released to dom0's stack when copied
       const w = this.work.peek();
-      if (w.p.count > 1) this.work.replaceHead({ p: splitBatch(w.p, 1), rx: false });
+      const segs = gsoSegs(w.p);
+      if (w.p.count > segs) this.work.replaceHead({ p: splitBatch(w.p, segs), rx: false });
       else this.work.shift();
-      cost = this.params.xenNetbackTxPacketNs + w.p.sizeBytes * this.params.xenNetbackTxByteNs;
+      cost =
+        skbsOf(w.p) * this.params.xenNetbackTxPacketNs +
+        w.p.count * w.p.sizeBytes * this.params.xenNetbackTxByteNs;
       this.inService.push(w.p);
       this.inServiceRx = false;
     }
     if (head.rx) this.inServiceRx = true;
+    this.serving = true;
     this.sched.at(Math.max(this.sched.now + 1, this.serviceEnd(Math.round(cost))), this.servedFn, undefined);
   }
 
@@ -176,7 +220,19 @@ export class XenNetback {
   private readonly inService: Packet[] = [];
   private inServiceRx = false;
 
+  /** The worker is copying (not waking up): dom0's RX softirq takes its time from it. */
+  private serving = false;
+  /** dom0 time taken from the service under way (its end moves later by as much). */
+  private stolenNs = 0;
+
   private readonly servedFn = () => {
+    if (this.stolenNs > 0) {
+      const d = Math.max(1, Math.round(this.stolenNs));
+      this.stolenNs = 0;
+      this.sched.at(this.serviceEnd(d), this.servedFn, undefined);
+      return;
+    }
+    this.serving = false;
     const sink = this.probe.sink;
     for (const p of this.inService) {
       if (this.inServiceRx) {

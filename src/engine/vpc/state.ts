@@ -19,7 +19,6 @@ import {
   type NetworkAcl,
   parseCidr,
   parseIpv4,
-  resourceId,
   type RouteTable,
   type SecurityGroup,
   type Subnet,
@@ -98,7 +97,7 @@ export class VpcState {
   readonly mutations: VpcMutation[] = [];
 
   constructor(
-    scenario: Pick<Scenario, 'vpc' | 'instances' | 'client'> & { readonly seed?: number },
+    scenario: Pick<Scenario, 'vpc' | 'instances' | 'client'>,
     private readonly clock: () => number = () => 0,
   ) {
     this.vpc = structuredClone(scenario.vpc);
@@ -119,7 +118,7 @@ export class VpcState {
         enaSrd: structuredClone(inst.enaSrd),
         connectionTracking: { ...inst.connectionTracking },
         deviceIndex: 0,
-        attachmentId: resourceId('eni-attach', scenario.seed ?? 1, inst.eniId),
+        attachmentId: `eni-attach-${inst.eniId.slice(4)}`,
         attachedAtNs: 0,
         description: '',
         sourceDestCheck: true,

@@ -535,11 +535,13 @@ function doShowCoalesce(c: Ctx): CommandOutcome {
   if (c.args.length > 0) return fail(`ethtool: unexpected parameter '${c.args[0]}'`, 1);
   if (!c.dev) return nlNoDevice(new Out(), 1);
   const k = c.dev.coalesce();
-  // ENA advertises ETHTOOL_COALESCE_USECS | ETHTOOL_COALESCE_USE_ADAPTIVE_RX: every other attribute
-  // is absent from the kernel's reply and shows as n/a.
+  // ENA advertises ETHTOOL_COALESCE_USECS | ETHTOOL_COALESCE_USE_ADAPTIVE_RX, ixgbevf only
+  // ETHTOOL_COALESCE_USECS (its rx-usecs 1 is its own dynamic mode): every other attribute is absent
+  // from the kernel's reply and shows as n/a.
+  const adaptive = coalesceSupported(c.dev).has('adaptive-rx') ? (k.adaptiveRx ? 'on' : 'off') : 'n/a';
   const text =
     `Coalesce parameters for ${c.devname}:\n` +
-    `Adaptive RX: ${k.adaptiveRx ? 'on' : 'off'}  TX: n/a\n` +
+    `Adaptive RX: ${adaptive}  TX: n/a\n` +
     'stats-block-usecs:\tn/a\n' +
     'sample-interval:\tn/a\n' +
     'pkt-rate-low:\t\tn/a\n' +
@@ -607,6 +609,12 @@ const SCOALESCE_PARAMS: NlParam[] = [
   { name: 'tx-aggr-time-usecs', kind: 'u32' },
 ];
 const ENA_COALESCE_SUPPORTED = new Set(['adaptive-rx', 'rx-usecs', 'tx-usecs']);
+const IXGBEVF_COALESCE_SUPPORTED = new Set(['rx-usecs', 'tx-usecs']);
+
+/** The driver's supported_coalesce_params, as ethtool attribute names. */
+function coalesceSupported(dev: { driverInfo(): { driver: string } }): ReadonlySet<string> {
+  return dev.driverInfo().driver === 'ixgbevf' ? IXGBEVF_COALESCE_SUPPORTED : ENA_COALESCE_SUPPORTED;
+}
 
 function doSetCoalesce(c: Ctx): CommandOutcome {
   const parsed = nlParse('-C', c.args, SCOALESCE_PARAMS, c.devname);
@@ -614,7 +622,8 @@ function doSetCoalesce(c: Ctx): CommandOutcome {
   const o = new Out();
   if (!c.dev) return nlNoDevice(o, 1);
   // ethnl_set_coalesce_validate: any attribute outside supported_coalesce_params is refused.
-  const unsupported = parsed.find((p) => !ENA_COALESCE_SUPPORTED.has(p.name));
+  const supported = coalesceSupported(c.dev);
+  const unsupported = parsed.find((p) => !supported.has(p.name));
   if (unsupported)
     return nlError(o, 'EINVAL', 'cannot modify an unsupported parameter', unsupported.offset, 1);
   const cur = c.dev.coalesce();

@@ -88,9 +88,8 @@ const assign: Handler = (args, state, lab, opName) => {
     );
   dryRun(p);
   setSecondaries(eni, [...eni.secondaryIps, ...add]);
-  // on the data path while the interface is attached (by its device: eth0, eth1 …)
-  const inst = lab.instance(eni.instanceName);
-  if (inst && eni.deviceIndex >= 0) for (const ip of add) lab.addAddress(inst, ip, eni.deviceIndex);
+  const inst = lab.instance(eni.instanceName)!;
+  for (const ip of add) lab.addAddress(inst, ip);
   state.recordMutation('network-interface', eni.eniId, opName);
   return json({
     NetworkInterfaceId: eni.eniId,
@@ -122,7 +121,7 @@ const unassign: Handler = (args, state, lab, opName) => {
     eni,
     eni.secondaryIps.filter((ip) => !drop.includes(ip)),
   );
-  if (eni.deviceIndex >= 0) for (const ip of drop) lab.removeAddress(ip);
+  for (const ip of drop) lab.removeAddress(ip);
   state.recordMutation('network-interface', eni.eniId, opName);
   return silent();
 };
