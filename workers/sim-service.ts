@@ -9,6 +9,8 @@
  */
 import type { Observation } from '../src/lessons/observation';
 import { LessonObserver } from './lesson-observer';
+import { PacketList } from './packet-list';
+import { CaptureRing } from '../src/engine/view/capture-ring';
 import * as Comlink from 'comlink';
 import type { ProbeSink, ProbeStage } from '../src/engine/core/probe';
 import { InteractiveSession } from '../src/engine/interactive-session';
@@ -40,6 +42,11 @@ import type {
   LabEvent,
   LabFileInfo,
   LoadResult,
+  PacketDetails,
+  PacketExport,
+  PacketListAnswer,
+  PacketListRequest,
+  PacketSelection,
   RunUntil,
   SeekOptions,
   SimApi,
@@ -94,6 +101,8 @@ const STEP_MAX_EVENTS = 1_000_000;
 class ServiceRun implements TimelineRun {
   readonly path: PathRecorder;
   readonly charts: ChartRecorder;
+  /** The packet list's capture (every run keeps its own: a seek makes another run the live one). */
+  readonly capture: CaptureRing;
   /** Packets dropped, per instance in lab order, since t = 0. */
   readonly drops: number[];
   /** Lab events for the next frame (collected only while this is the live run). */
@@ -103,9 +112,13 @@ class ServiceRun implements TimelineRun {
   haltOn: 'drop' | 'credits' | null = null;
   private readonly unsubscribe: () => void;
 
-  constructor(readonly session: InteractiveSession) {
+  constructor(
+    readonly session: InteractiveSession,
+    captureCap?: number,
+  ) {
     const lab = session.lab;
     this.path = new PathRecorder(lab).attach();
+    this.capture = new CaptureRing(lab, captureCap).attach();
     this.charts = new ChartRecorder(lab.instances.size);
     const detachCharts = lab.probe.attach(this.charts);
     const names = [...lab.instances.keys()];
@@ -134,6 +147,7 @@ class ServiceRun implements TimelineRun {
     this.unsubscribe = () => {
       unsubscribe();
       detachCharts();
+      this.capture.detach();
     };
   }
 
@@ -151,8 +165,6 @@ class ServiceRun implements TimelineRun {
   }
 }
 
-const makeRun = (lab: Lab) => new ServiceRun(new InteractiveSession(lab));
-
 export interface SimServiceOptions {
   /** Build seek checkpoints with timers while no request comes (the worker; tests call `buildCheckpoints`). */
   background?: boolean;
@@ -160,6 +172,8 @@ export interface SimServiceOptions {
   timeline?: TimelineOptions;
   /** Checkpoint building while playing, in events per live event (default PLAY_BUILD_RATIO; 0: only while idle). */
   playBuildRatio?: number;
+  /** Rows the packet list's capture keeps per run (default CAPTURE_CAP; a power of two). */
+  captureCap?: number;
 }
 
 export class SimService implements SimApi {
@@ -205,7 +219,12 @@ export class SimService implements SimApi {
     this.scenario = parsed.scenario;
     this.timeline?.dispose();
     this.run = null;
-    const tl = new Timeline(parsed.scenario, makeRun, this.opts.timeline);
+    const cap = this.opts.captureCap;
+    const tl = new Timeline(
+      parsed.scenario,
+      (lab: Lab) => new ServiceRun(new InteractiveSession(lab), cap),
+      this.opts.timeline,
+    );
     this.timeline = tl;
     // the replay's output, for a respawned worker: only what the client has not shown yet
     let replayed: TerminalChunk[] = [];
@@ -668,6 +687,30 @@ export class SimService implements SimApi {
       nowNs: now,
     };
     return Comlink.transfer(out, [out.fine.bytes.buffer as ArrayBuffer, out.ms.bytes.buffer as ArrayBuffer]);
+  }
+
+  /** The live run's packet list (a new one when a seek or a load makes another run live). */
+  private packets: PacketList | null = null;
+
+  private packetListOf(): PacketList {
+    const run = this.need();
+    if (!this.packets || this.packets.ring !== run.capture)
+      this.packets = new PacketList(run.capture, run.session.lab);
+    return this.packets;
+  }
+
+  packetList(req: PacketListRequest): PacketListAnswer {
+    return this.packetListOf().list(req);
+  }
+
+  packetDetails(no: number): PacketDetails | null {
+    const d = this.packetListOf().details(no);
+    return d?.bytes ? Comlink.transfer(d, [d.bytes.buffer as ArrayBuffer]) : d;
+  }
+
+  packetExport(sel: PacketSelection, format: 'pcap' | 'csv'): PacketExport {
+    const r = this.packetListOf().export(sel, format);
+    return r.ok ? Comlink.transfer(r, [r.data.buffer as ArrayBuffer]) : r;
   }
 
   /** Test hook: the next load fails (a session whose replay crashes the model). */

@@ -40,6 +40,7 @@ import { NitroCard } from './nitro/nitro-card';
 import { type ParamValues, resolveParams } from './params';
 import { LabFiles } from './shell/files';
 import { LinkLocalServices } from './vpc/link-local';
+import { interfaceHardware } from './vpc/interfaces';
 import { vpcState } from './vpc/state';
 
 export interface Instance {
@@ -354,10 +355,7 @@ export class Lab {
       return `several network interfaces on a Xen instance (${inst.spec.name}) are not simulated in ec2-netlab`;
     const idx = eni.deviceIndex;
     if (idx < 1 || inst.host.ifaces[idx] !== undefined) return `device index ${idx} is in use`;
-    const rng = new Rng(this.scenario.seed, `eni/${eni.eniId}`);
-    const key = new Uint8Array(40);
-    for (let b = 0; b < 40; b++) key[b] = rng.nextU32() & 0xff;
-    const mac = `02:${[0, 0, 0, 0, 0].map(() => (rng.nextU32() & 0xff).toString(16).padStart(2, '0')).join(':')}`;
+    const { key, mac } = interfaceHardware(this.scenario.seed, eni.eniId);
     const spec = inst.spec;
     const dev = new EnaDevice(
       this.sched,

@@ -60,11 +60,14 @@ export const COMMANDS: readonly string[] = [
 
 export const AWS_EC2_OPS: readonly string[] = [
   'assign-private-ip-addresses',
+  'attach-network-interface',
   'authorize-security-group-egress',
   'authorize-security-group-ingress',
   'create-network-acl-entry',
+  'create-network-interface',
   'create-route',
   'delete-network-acl-entry',
+  'delete-network-interface',
   'delete-route',
   'describe-instance-attribute',
   'describe-instances',
@@ -72,6 +75,7 @@ export const AWS_EC2_OPS: readonly string[] = [
   'describe-network-interfaces',
   'describe-route-tables',
   'describe-security-groups',
+  'detach-network-interface',
   'modify-instance-attribute',
   'modify-network-interface-attribute',
   'replace-network-acl-entry',

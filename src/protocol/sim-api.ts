@@ -23,8 +23,9 @@ import type {
  * 4: `seek` takes an event budget and answers `seeking` while its replay goes on; `seekContinue`,
  *    `seekCancel`.
  * 5: `advance` takes `skipIdle` (auto speed's jump to the next packet).
+ * 6: the packet list: `packetList`, `packetDetails`, `packetExport`.
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** One user action at a simulated instant (a line typed, or Ctrl-C): what a rewind or respawn replays. */
 export type CommandLogEntry = SessionLogEntry;
@@ -354,10 +355,89 @@ export interface SimApi {
   labFiles(): LabFileInfo[];
   /** One file's bytes (text files UTF-8), or null when there is no such file. */
   readLabFile(host: string, path: string): Uint8Array | null;
+  /** The packet list: rows `offset` … of the capture the selection picks (a bad filter: its error). */
+  packetList(req: PacketListRequest): PacketListAnswer;
+  /** One row's layers and fields, or null when the ring no longer holds it. */
+  packetDetails(no: number): PacketDetails | null;
+  /** The selected rows as a pcap file (packets only: drops and events are left out, the note says) or CSV. */
+  packetExport(sel: PacketSelection, format: 'pcap' | 'csv'): PacketExport;
   /** Test hook: make the worker die (throw from the event loop) or hang, to exercise respawn. */
   /** Test hooks: fail ('throw'), never answer ('hang'), or fail the next load ('fail-load'). */
   crash(how: 'throw' | 'hang' | 'fail-load'): void;
 }
+
+/** The packet list's time window: the whole capture, the last `ns` before the clock, or a range. */
+export type PacketWindow =
+  | { kind: 'all' }
+  | { kind: 'last'; ns: number }
+  | { kind: 'range'; fromNs: number; toNs: number };
+
+/** Which rows of the capture: a display filter (src/lib/display-filter.ts), an instance (null: all), a window. */
+export interface PacketSelection {
+  filter: string;
+  host: string | null;
+  window: PacketWindow;
+}
+
+/** Ask for rows `offset` … `offset + limit` of the filtered list (what the list draws). */
+export interface PacketListRequest extends PacketSelection {
+  offset: number;
+  limit: number;
+  /** A row number (No.) whose position in the filtered list to find (the selected row). */
+  locate?: number | null;
+}
+
+/** One row as the list shows it (Wireshark's columns, plus where it was seen). */
+export interface PacketRow {
+  /** No.: the row's number in the capture since t = 0, from 1. */
+  no: number;
+  atNs: number;
+  host: string;
+  /** out / in: sent or received at tcpdump's capture points; drop; credits (a burst-credit event). */
+  kind: 'out' | 'in' | 'drop' | 'credits';
+  stage: string;
+  src: string;
+  dst: string;
+  protocol: string;
+  /** Frame length on the wire (bytes), 0 for an event without a packet. */
+  length: number;
+  info: string;
+}
+
+export type PacketListAnswer =
+  | {
+      ok: true;
+      /** Rows the filter selects. */
+      matched: number;
+      offset: number;
+      rows: PacketRow[];
+      /** Rows recorded since t = 0, rows still held, rows dropped from the ring (the oldest), its cap. */
+      recorded: number;
+      held: number;
+      evicted: number;
+      cap: number;
+      /** The position of `locate` in the filtered list (-1: not in it). */
+      located: number;
+      nowNs: number;
+    }
+  | { ok: false; error: string; start: number; end: number };
+
+/** A row's details as Wireshark's packet details pane shows them: layers of fields. */
+export interface PacketDetails {
+  no: number;
+  atNs: number;
+  host: string;
+  kind: PacketRow['kind'];
+  layers: Array<{ title: string; fields: Array<{ label: string; value: string; field?: string }> }>;
+  /** The frame's header bytes as captured (payload zeros left out), for a hex view; null for events. */
+  bytes: Uint8Array | null;
+  /** The packet for the path view and its inspector (flow id and the packet's sequence number). */
+  ref: { flow: number; seq: number; count: number } | null;
+}
+
+export type PacketExport =
+  | { ok: true; data: Uint8Array; rows: number; note: string }
+  | { ok: false; error: string };
 
 /** A file on an instance of the lab. */
 export interface LabFileInfo {

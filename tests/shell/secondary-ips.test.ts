@@ -119,12 +119,12 @@ describe('secondary private addresses', () => {
         'aws ec2 unassign-private-ip-addresses --network-interface-id eni-0123456789abcdef0 --private-ip-addresses 10.0.0.51',
       ])[0]!.output,
     ).toContain('(InvalidNetworkInterfaceID.NotFound)');
-    // several interfaces per instance are not modelled: said so, with what the lab has instead
+    // attach-network-interface reads its IDs as the API does (tests/shell/network-interfaces.test.ts)
     const attach = out(l, [
       'aws ec2 attach-network-interface --network-interface-id eni-1 --instance-id i-1 --device-index 1',
     ])[0]!;
-    expect(attach.exitCode).toBe(252);
-    expect(attach.output).toContain('each instance has one network interface (eth0)');
+    expect(attach.exitCode).toBe(254);
+    expect(attach.output).toContain('(InvalidNetworkInterfaceID.NotFound)');
   }, 60_000);
 
   it('ip route shows the main table systemd-networkd leaves (DHCP routes, metric 512)', () => {

@@ -3,18 +3,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createQdiscTree, type QdiscManager } from '../../src/engine/host/qdisc/tree';
+import { runTc, type TcDevices } from '../../src/engine/shell/commands/tc';
+import { FQ_CODEL_USAGE } from '../../src/engine/shell/commands/tc/q-fq-codel';
+import { HTB_USAGE } from '../../src/engine/shell/commands/tc/q-htb';
 import {
-  FQ_CODEL_USAGE,
   getRate64,
   getSize,
   getTime,
-  HTB_USAGE,
-  runTc,
   sprintRate,
   sprintSize,
   sprintTime,
-  type TcDevices,
-} from '../../src/engine/shell/commands/tc';
+} from '../../src/engine/shell/commands/tc/utils';
 import { fakeCtx, flow, pkt } from '../engine/qdisc/fake-ctx';
 
 function devices(

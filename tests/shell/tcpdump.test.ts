@@ -111,7 +111,12 @@ describe('tcpdump lines', () => {
     expect(s.run('tcpdump host nowhere')[0]!.stderr).toBe(
       "tcpdump: can't parse filter expression: unknown host 'nowhere'\n",
     );
-    expect(s.run('tcpdump -X')[0]!.stderr).toMatch(/option -X is not simulated in ec2-netlab/);
+    expect(s.run('tcpdump -Z x')[0]!.stderr).toMatch(/option -Z is not simulated in ec2-netlab/);
+    // with -v the banner has no hint to use -v (tcpdump.c)
+    expect(s.run('timeout 0.01 tcpdump -v')[0]!.stderr).toMatch(
+      /^tcpdump: listening on eth0, link-type EN10MB/,
+    );
+    expect(s.run('tcpdump -i any -XX')[0]!.stderr).toMatch(/-XX and -AA with -i any .* not simulated/);
     expect(s.run('tcpdump -r none.pcap')[0]!.stderr).toBe('tcpdump: none.pcap: No such file or directory\n');
   });
 });
@@ -124,13 +129,18 @@ describe('the pcap file and the real tcpdump', () => {
   s.run('ping -c 2 -i 0.01 server > /dev/null');
   s.run('ping -c 1 -s 12000 server > /dev/null');
   s.run('iperf3 -c server -u -b 1M -t 1 -l 1000 > /dev/null');
+  s.run('dig server > /dev/null');
   s.run('sleep 0.5');
   s.close();
   const dir = mkdtempSync(join(tmpdir(), 'netlab-pcap-'));
   const file = join(dir, 'cap.pcap');
   writeFileSync(file, lab.files.read('client', '/home/ec2-user/cap.pcap')!.data as Uint8Array);
   const real = (args: string[]) =>
-    execFileSync('tcpdump', ['-r', file, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    execFileSync('tcpdump', ['-r', file, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 1 << 26,
+    });
   const ours = (args: string) => stdout(new LabSession(lab).run(`tcpdump -r cap.pcap ${args}`)[0]!);
   const quote = (e: string) => `'${e}'`;
 
@@ -159,6 +169,31 @@ describe('the pcap file and the real tcpdump', () => {
       /\n {4}10\.0\.0\.11\.5201 > 10\.0\.0\.10\.45000: Flags \[S\.\], cksum 0x[0-9a-f]{4} \(correct\), seq /,
     );
     expect(real(['-nn']).startsWith(EXCHANGE[0]!)).toBe(true);
+  });
+
+  it('-vv, -vvv and the raw dumps (-x -xx -X -XX -A -AA) byte for byte as tcpdump 4.99 prints them', () => {
+    for (const mode of ['-nn -vv', '-nn -vvv', '-nn -q -vv'])
+      expect(ours(mode), mode).toBe(real(mode.split(' ')));
+    // -vv: UDP checksums as the capture point sees them, a pure ACK's seq
+    const vv = real(['-nn', '-vv']);
+    expect(vv).toMatch(
+      / 10\.0\.0\.10\.\d+ > 10\.0\.0\.11\.5201: \[bad udp cksum 0x[0-9a-f]{4} -> 0x[0-9a-f]{4}!\] UDP, length 1000\n/,
+    );
+    expect(vv).toMatch(/ 10\.0\.0\.2\.53 > 10\.0\.0\.10\.\d+: \[udp sum ok\] 0 \[0q\] \(\d+\)\n/);
+    expect(vv).toMatch(/Flags \[\.\], cksum 0x[0-9a-f]{4} \(correct\), seq 1, ack \d+, win/);
+    // the dumps: the first 12 packets (SYN, SYN-ACK, 9001-byte segments), then ICMP and UDP with DNS
+    for (const dump of ['-x', '-xx', '-X', '-XX', '-A', '-AA', '-vv -X -e'])
+      for (const sel of ['-c 12', 'udp or icmp']) {
+        const args = [
+          ...'-nn'.split(' '),
+          ...dump.split(' '),
+          ...(sel.startsWith('-') ? sel.split(' ') : [sel]),
+        ];
+        const r = real(args);
+        expect(r.split('\n').length, `${dump} ${sel}`).toBeGreaterThan(40);
+        expect(ours(`-nn ${dump} ${sel.startsWith('-') ? sel : quote(sel)}`), `${dump} ${sel}`).toBe(r);
+      }
+    expect(real(['-nn', '-X', '-c', '1'])).toContain('\n\t0x0000:  4500 003c ');
   });
 
   it('libpcap’s filters select the same packets as ours', () => {

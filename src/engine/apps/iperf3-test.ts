@@ -747,6 +747,23 @@ export class Iperf3Test {
     return this.lab.nowNs;
   }
 
+  /**
+   * What a running test's progress text depends on: the intervals every stream has ended and how
+   * many leading streams (in id order) are connected, packed as intervals·2^16 + connected (−2: no
+   * stream yet). The terminal polls it every millisecond; result() builds the whole result object.
+   */
+  progressKey(): number {
+    let n = Number.POSITIVE_INFINITY;
+    let up = 0;
+    let leading = true;
+    for (const st of this.streams) {
+      if (st.res.intervals.length < n) n = st.res.intervals.length;
+      if (leading && st.res.connectedNs >= 0) up++;
+      else leading = false;
+    }
+    return n === Number.POSITIVE_INFINITY ? -2 : n * 65536 + up;
+  }
+
   result(): Iperf3TestResult {
     const dur = Math.max(1, this.testEndNs - this.testStartNs);
     const cpu = (inst: Instance, at: number) =>

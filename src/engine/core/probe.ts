@@ -74,7 +74,26 @@ export class Probe {
     const ls = this.listeners.slice();
     if (ls.length === 0) this.sink = null;
     else if (ls.length === 1) this.sink = ls[0]!;
-    else
+    else if (ls.length === 2) {
+      // the worker's pair (path and chart recorders): two direct calls, each call site sees one
+      // receiver, instead of a loop whose call site sees both
+      const a = ls[0]!;
+      const b = ls[1]!;
+      this.sink = {
+        enter: (t, h, s, q, p) => {
+          a.enter(t, h, s, q, p);
+          b.enter(t, h, s, q, p);
+        },
+        leave: (t, h, s, q, p, c) => {
+          a.leave(t, h, s, q, p, c);
+          b.leave(t, h, s, q, p, c);
+        },
+        drop: (t, h, s, q, p, n, r, w) => {
+          a.drop(t, h, s, q, p, n, r, w);
+          b.drop(t, h, s, q, p, n, r, w);
+        },
+      };
+    } else
       this.sink = {
         enter: (t, h, s, q, p) => {
           for (const l of ls) l.enter(t, h, s, q, p);

@@ -47,7 +47,9 @@ export const LATENCY_QUANTILES = [0.5, 0.99, 0.999] as const;
 class HistTier {
   private cur = -1;
   private readonly open = new Float64Array(LATENCY_BINS);
-  private readonly touched: number[] = [];
+  /** Bins the open bucket touched (first `nTouched`): a typed array sorts numerically without a comparator. */
+  private readonly touched = new Uint16Array(LATENCY_BINS);
+  private nTouched = 0;
   private openMin = Number.POSITIVE_INFINITY;
   private openMax = 0;
   // entries (absolute numbering; entry k lives at k % capacity)
@@ -75,7 +77,7 @@ class HistTier {
   add(atNs: number, bin: number, ns: number, count: number): void {
     const b = Math.floor(atNs / this.stepNs);
     if (b !== this.cur) this.close(b);
-    if (this.open[bin] === 0) this.touched.push(bin);
+    if (this.open[bin] === 0) this.touched[this.nTouched++] = bin;
     this.open[bin]! += count;
     if (ns < this.openMin) this.openMin = ns;
     if (ns > this.openMax) this.openMax = ns;
@@ -83,16 +85,18 @@ class HistTier {
 
   /** Write the open bucket's entries (ascending bins) and start bucket `next`. */
   private close(next: number): void {
-    if (this.cur >= 0 && this.touched.length > 0) {
+    const n = this.nTouched;
+    if (this.cur >= 0 && n > 0) {
       const start = this.written;
-      this.touched.sort((a, b) => a - b);
-      for (const bin of this.touched) {
+      const bins = n > 1 ? this.touched.subarray(0, n).sort() : this.touched;
+      for (let i = 0; i < n; i++) {
+        const bin = bins[i]!;
         this.push(bin, this.open[bin]!);
         this.open[bin] = 0;
       }
       this.setMeta(this.cur, start, this.written, this.openMin, this.openMax);
-    }
-    this.touched.length = 0;
+    } else for (let i = 0; i < n; i++) this.open[this.touched[i]!] = 0;
+    this.nTouched = 0;
     this.openMin = Number.POSITIVE_INFINITY;
     this.openMax = 0;
     this.cur = next;
@@ -170,8 +174,8 @@ class HistTier {
   mergeInto(b0: number, b1: number, h: SparseHist): void {
     for (let b = b0; b < b1; b++) {
       if (b === this.cur) {
-        for (const bin of this.touched) h.add(bin, this.open[bin]!);
-        if (this.touched.length > 0) h.bound(this.openMin, this.openMax);
+        for (let i = 0; i < this.nTouched; i++) h.add(this.touched[i]!, this.open[this.touched[i]!]!);
+        if (this.nTouched > 0) h.bound(this.openMin, this.openMax);
         continue;
       }
       const k = this.bucket(b);

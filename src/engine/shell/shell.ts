@@ -408,23 +408,19 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runIp(args, dev, {
         deviceNames: ifaceNames,
         tunnels: { peek: () => host.host.tunnels, get: () => tunnelStack(lab, host), eth0Ip: host.host.ip },
-        addresses: () => {
+        addresses: (name) => {
           const vpc = vpcState(lab);
-          const eni = vpc.eniOfInstance(host.name);
-          const cidr = eni ? vpc.subnet(eni.subnetId)?.CidrBlock : undefined;
+          const eni = vpc.enisOfInstance(host.name).find((e) => `eth${e.deviceIndex}` === name);
+          if (!eni) return undefined;
+          const subnet =
+            vpc.subnet(eni.subnetId)?.CidrBlock ?? `${eni.ip.split('.').slice(0, 3).join('.')}.0/24`;
           return {
-            primary: host.host.ip,
-            prefix: cidr ? Number(cidr.split('/')[1]) : 24,
-            secondaries: eni?.secondaryIps ?? [],
+            primary: eni.ip,
+            prefix: Number(subnet.split('/')[1]),
+            secondaries: eni.secondaryIps,
             nowS: lab.nowNs / 1e9,
-          };
-        },
-        networks: () => {
-          const vpc = vpcState(lab);
-          const eni = vpc.eniOfInstance(host.name);
-          const subnet = eni ? vpc.subnet(eni.subnetId)?.CidrBlock : undefined;
-          return {
-            subnet: subnet ?? `${host.host.ip.split('.').slice(0, 3).join('.')}.0/24`,
+            deviceIndex: eni.deviceIndex,
+            subnet,
             vpc: vpc.vpc.CidrBlock,
           };
         },

@@ -391,25 +391,26 @@ export class PathFrameWriter {
 
   /** Occupancy of a lane at toNs and its peak over [fromNs, toNs] (from the change points held). */
   private occupancy(lane: Lane, fromNs: number, toNs: number): [number, number] {
-    const H = this.s.H;
-    if (lane.histLen === 0) return [0, 0];
+    const s = this.s;
+    const len = s.histLen(lane);
+    if (len === 0) return [0, 0];
     // last change point ≤ t, as a logical index (−1: before the oldest held)
     const lastAtOrBefore = (t: number): number => {
       let lo = 0;
-      let hi = lane.histLen;
+      let hi = len;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (lane.histT[(lane.histStart + mid) % H]! <= t) lo = mid + 1;
+        if (lane.histT[s.histIndex(lane, mid)]! <= t) lo = mid + 1;
         else hi = mid;
       }
       return lo - 1;
     };
     const iTo = lastAtOrBefore(toNs);
-    const at = iTo < 0 ? 0 : lane.histV[(lane.histStart + iTo) % H]!;
+    const at = iTo < 0 ? 0 : lane.histV[s.histIndex(lane, iTo)]!;
     const iFrom = lastAtOrBefore(fromNs);
-    let peak = iFrom < 0 ? 0 : lane.histV[(lane.histStart + iFrom) % H]!;
+    let peak = iFrom < 0 ? 0 : lane.histV[s.histIndex(lane, iFrom)]!;
     for (let i = Math.max(0, iFrom + 1); i <= iTo; i++) {
-      const v = lane.histV[(lane.histStart + i) % H]!;
+      const v = lane.histV[s.histIndex(lane, i)]!;
       if (v > peak) peak = v;
     }
     return [at, Math.max(peak, at)];

@@ -260,13 +260,12 @@ export class PathInspections {
     const inst = this.s.lab.instances.get(name)!;
     const ps = stage as ProbeStage;
     const lane = this.s.laneByKey.get((host * 16 + s) * 65536 + queue);
-    const H = this.s.H;
     const historyNs: number[] = [];
     const historyOccupancy: number[] = [];
     if (lane)
-      for (let i = 0; i < lane.histLen; i++) {
-        historyNs.push(lane.histT[(lane.histStart + i) % H]!);
-        historyOccupancy.push(lane.histV[(lane.histStart + i) % H]!);
+      for (let i = 0; i < this.s.histLen(lane); i++) {
+        historyNs.push(lane.histT[this.s.histIndex(lane, i)]!);
+        historyOccupancy.push(lane.histV[this.s.histIndex(lane, i)]!);
       }
     return {
       host: name,

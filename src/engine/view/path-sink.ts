@@ -53,8 +53,8 @@ export interface Lane {
   /** Occupancy change points: ring of (t, occ). */
   readonly histT: Float64Array;
   readonly histV: Float64Array;
-  histStart: number;
-  histLen: number;
+  /** Change points ever written (wrapped below 2^30 by a multiple of the ring): the newest is at (histN − 1) & histMask. */
+  histN: number;
   /** Open batches per flow, oldest first (array + head index). */
   readonly open: Map<number, { q: OpenBatch[]; head: number }>;
 }
@@ -83,6 +83,9 @@ export class PathSink implements ProbeSink {
   readonly P: number;
   readonly D: number;
   readonly H: number;
+  /** The occupancy history ring's size (H rounded up to a power of 2) and its index mask. */
+  private readonly histRing: number;
+  private readonly histMask: number;
   private readonly maxOpen: number;
   // ---- completed passages (ring, in exit-time order)
   nextId = 0;
@@ -135,6 +138,8 @@ export class PathSink implements ProbeSink {
     this.P = opts.passageHistory ?? 1 << 16;
     this.D = opts.dropHistory ?? 1 << 13;
     this.H = opts.laneHistory ?? 1024;
+    this.histRing = 2 ** Math.ceil(Math.log2(Math.max(1, this.H)));
+    this.histMask = this.histRing - 1;
     this.maxOpen = opts.maxOpenPerFlow ?? 8192;
     const P = this.P;
     this.pPush = new Float64Array(P);
@@ -388,22 +393,29 @@ export class PathSink implements ProbeSink {
   }
 
   private recordOcc(lane: Lane, atNs: number): void {
-    const H = this.H;
-    if (lane.histLen > 0) {
-      const last = (lane.histStart + lane.histLen - 1) % H;
+    // hot path (every probe call): a power-of-2 ring, a change at the same instant overwrites
+    const n = lane.histN;
+    const m = this.histMask;
+    if (n > 0) {
+      const last = (n - 1) & m;
       if (lane.histT[last] === atNs) {
         lane.histV[last] = lane.occ;
         return;
       }
     }
-    let k: number;
-    if (lane.histLen < H) k = (lane.histStart + lane.histLen++) % H;
-    else {
-      k = lane.histStart;
-      lane.histStart = (lane.histStart + 1) % H;
-    }
+    const k = n & m;
     lane.histT[k] = atNs;
     lane.histV[k] = lane.occ;
+    lane.histN = n + 1 < 0x40000000 ? n + 1 : n + 1 - 0x20000000;
+  }
+
+  /** Change points of `lane` held (at most H), and the ring index of the i-th oldest of them. */
+  histLen(lane: Lane): number {
+    return lane.histN < this.H ? lane.histN : this.H;
+  }
+
+  histIndex(lane: Lane, i: number): number {
+    return (lane.histN - this.histLen(lane) + i) & this.histMask;
   }
 
   private lane(host: number, stage: ProbeStage, queue: number): Lane {
@@ -426,10 +438,9 @@ export class PathSink implements ProbeSink {
         left: 0,
         dropped: 0,
         dropsByReason: new Map(),
-        histT: new Float64Array(this.H),
-        histV: new Float64Array(this.H),
-        histStart: 0,
-        histLen: 0,
+        histT: new Float64Array(this.histRing),
+        histV: new Float64Array(this.histRing),
+        histN: 0,
         open: new Map(),
       };
       this.lanes.push(l);

@@ -7,8 +7,21 @@
  * NetworkInfo.MaximumNetworkInterfaces (the catalog's maxEnis) for AttachmentLimitExceeded.
  */
 import { cidrContains, formatIpv4, parseCidr, parseIpv4, resourceId } from '../../scenario/vpc';
+import { Rng } from '../core/rng';
 import type { Lab } from '../lab';
 import type { Eni, VpcState } from './state';
+
+/**
+ * A secondary interface's MAC address and its device's RSS key (netdev_rss_key_fill), drawn from the
+ * interface's own seeded stream: the same whichever instance it is attached to, and before it is.
+ */
+export function interfaceHardware(seed: number, eniId: string): { key: Uint8Array; mac: string } {
+  const rng = new Rng(seed, `eni/${eniId}`);
+  const key = new Uint8Array(40);
+  for (let b = 0; b < 40; b++) key[b] = rng.nextU32() & 0xff;
+  const mac = `02:${[0, 0, 0, 0, 0].map(() => (rng.nextU32() & 0xff).toString(16).padStart(2, '0')).join(':')}`;
+  return { key, mac };
+}
 
 /** An API error: its code and message, as the CLI prints them. */
 export class InterfaceError extends Error {

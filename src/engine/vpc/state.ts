@@ -19,6 +19,7 @@ import {
   type NetworkAcl,
   parseCidr,
   parseIpv4,
+  resourceId,
   type RouteTable,
   type SecurityGroup,
   type Subnet,
@@ -97,7 +98,7 @@ export class VpcState {
   readonly mutations: VpcMutation[] = [];
 
   constructor(
-    scenario: Pick<Scenario, 'vpc' | 'instances' | 'client'>,
+    scenario: Pick<Scenario, 'vpc' | 'instances' | 'client'> & { readonly seed?: number },
     private readonly clock: () => number = () => 0,
   ) {
     this.vpc = structuredClone(scenario.vpc);
@@ -118,7 +119,7 @@ export class VpcState {
         enaSrd: structuredClone(inst.enaSrd),
         connectionTracking: { ...inst.connectionTracking },
         deviceIndex: 0,
-        attachmentId: `eni-attach-${inst.eniId.slice(4)}`,
+        attachmentId: resourceId('eni-attach', scenario.seed ?? 1, inst.eniId),
         attachedAtNs: 0,
         description: '',
         sourceDestCheck: true,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tcMake } from '../../../src/engine/host/qdisc/common';
 import { HtbQdisc } from '../../../src/engine/host/qdisc/htb';
-import { getRate64, xmitTimeNs } from '../../../src/engine/shell/commands/tc';
+import { getRate64, xmitTimeNs } from '../../../src/engine/shell/commands/tc/utils';
 import { bytesBy, drain } from './drive';
 import { fakeCtx, flow, pkt } from './fake-ctx';
 

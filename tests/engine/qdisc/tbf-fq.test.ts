@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FqQdisc } from '../../../src/engine/host/qdisc/fq';
 import { TbfQdisc } from '../../../src/engine/host/qdisc/tbf';
-import { xmitTimeNs } from '../../../src/engine/shell/commands/tc';
+import { xmitTimeNs } from '../../../src/engine/shell/commands/tc/utils';
 import { bytesBy, drain } from './drive';
 import { fakeCtx, flow, pkt } from './fake-ctx';
 

@@ -126,29 +126,6 @@ export function displayStats(s: QdiscStats): QdiscStats {
   return { ...s, drops: displaySkbs(s.drops), backlogPackets: displaySkbs(s.backlogPackets) };
 }
 
-export type QdiscKind =
-  | 'pfifo'
-  | 'bfifo'
-  | 'pfifo_fast'
-  | 'fq_codel'
-  | 'fq'
-  | 'htb'
-  | 'tbf'
-  | 'mq'
-  | 'noqueue';
-
-export const MODELLED_KINDS: readonly QdiscKind[] = [
-  'pfifo',
-  'bfifo',
-  'pfifo_fast',
-  'fq_codel',
-  'fq',
-  'htb',
-  'tbf',
-  'mq',
-  'noqueue',
-];
-
 /**
  * Option records as the kernel receives them (netlink attributes). `undefined` = attribute absent
  * (kernel default on create, unchanged on change). Times in microseconds (tc's TIME_UNITS), rates in
@@ -206,6 +183,8 @@ export interface PlainOptions {
   kind: 'pfifo_fast' | 'mq' | 'noqueue';
 }
 export type QdiscOptions = FifoOptions | FqCodelOptions | FqOptions | HtbOptions | TbfOptions | PlainOptions;
+/** The kinds the lab's kernel knows (each has its entry in registry.ts). */
+export type QdiscKind = QdiscOptions['kind'];
 
 export interface HtbClassOptions {
   /** bytes/s */

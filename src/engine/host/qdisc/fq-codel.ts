@@ -1,8 +1,8 @@
 /**
  * fq_codel: Fair Queuing with Controlled Delay, as Linux's sch_fq_codel.c: flows hashed with
- * reciprocal_scale, DRR over new and old flow lists, CoDel per flow on dequeue (drops or ECN marks
- * spaced interval/√count), overflow drops from the fattest flow's head. Counters in skbs as Linux
- * counts them, "Sent … pkt" in wire packets.
+ * reciprocal_scale, DRR over new and old flow lists, CoDel per flow on dequeue (codel.ts: drops
+ * or ECN marks spaced interval/√count), overflow drops from the fattest flow's head. Counters in
+ * skbs as Linux counts them, "Sent … pkt" in wire packets.
  *
  * Sources: LINUX net/sched/sch_fq_codel.c, include/net/codel_impl.h; IPROUTE2 tc-fq_codel(8)
  * (docs/domain-facts.md §6.1–6.2). GSO skbs, batches and the simplifications: docs/design.md,
@@ -22,10 +22,19 @@ import {
   type QdiscNode,
   type QdiscOptions,
   SKB_EPSILON,
-  skbBytesOf,
   skbsOf,
   type TcResult,
 } from './common';
+import {
+  CODEL_EMPTY,
+  CODEL_MARK,
+  type CodelParams,
+  type CodelQueue,
+  type CodelStats,
+  CodelVars,
+  codelDequeue,
+  packetsOfSkb,
+} from './codel';
 import type { QdiscContext, QdiscStats } from './types';
 
 /** Assumed skb truesize overhead per skb (sk_buff + shared info), for memory_limit accounting. */
@@ -73,7 +82,7 @@ class IndexRing {
   }
 }
 
-export class FqCodelQdisc implements QdiscNode {
+export class FqCodelQdisc implements QdiscNode, CodelQueue {
   readonly kind = 'fq_codel';
   handle = 0;
   parent = 0;
@@ -82,24 +91,18 @@ export class FqCodelQdisc implements QdiscNode {
   limit = 10240;
   flowsCnt = 1024;
   quantum: number;
-  targetNs = 5_000_000;
-  intervalNs = 100_000_000;
+  /** CoDel's parameters (fq_codel's defaults: ECN on). */
+  readonly cparams: CodelParams;
   ceThresholdNs = Number.POSITIVE_INFINITY;
   memoryLimit = 32 << 20;
-  ecn = true;
   dropBatchSize = 64;
-  private readonly mtuBytes: number;
 
   private flows: Array<BatchDeque | undefined> = [];
   private deficit = new Float64Array(0);
   private backlogs = new Float64Array(0);
   private inList = new Uint8Array(0);
-  private cCount = new Float64Array(0);
-  private cLastCount = new Float64Array(0);
-  private cDropping = new Uint8Array(0);
-  private cDropNext = new Float64Array(0);
-  private cFirstAbove = new Float64Array(0);
-  private cLdelay = new Float64Array(0);
+  /** Each flow's CoDel state. */
+  private cvars = new CodelVars(0);
   private newFlows = new IndexRing(0);
   private oldFlows = new IndexRing(0);
 
@@ -108,11 +111,10 @@ export class FqCodelQdisc implements QdiscNode {
   private backlog = 0;
   private memoryUsage = 0;
   private readonly st: QdiscStats = emptyStats();
-  private maxpacket = 0;
+  private readonly cstats: CodelStats = { maxpacket: 0, ecnMark: 0 };
   private dropOverlimit = 0;
   private dropOvermemory = 0;
   private newFlowCount = 0;
-  private ecnMark = 0;
 
   constructor(
     private readonly ctx: QdiscContext,
@@ -120,7 +122,7 @@ export class FqCodelQdisc implements QdiscNode {
   ) {
     // fq_codel_init: quantum = psched_mtu(dev); codel mtu = psched_mtu(dev).
     this.quantum = pschedMtu(ctx);
-    this.mtuBytes = pschedMtu(ctx);
+    this.cparams = { targetNs: 5_000_000, intervalNs: 100_000_000, mtuBytes: pschedMtu(ctx), ecn: true };
     if (opts) this.apply(opts);
     this.allocFlows();
     storeAsDoubles(this, ['qlenSkbs', 'backlog', 'memoryUsage']); // fractions, byte counts (core/doubles.ts)
@@ -132,12 +134,7 @@ export class FqCodelQdisc implements QdiscNode {
     this.deficit = new Float64Array(n);
     this.backlogs = new Float64Array(n);
     this.inList = new Uint8Array(n);
-    this.cCount = new Float64Array(n);
-    this.cLastCount = new Float64Array(n);
-    this.cDropping = new Uint8Array(n);
-    this.cDropNext = new Float64Array(n);
-    this.cFirstAbove = new Float64Array(n);
-    this.cLdelay = new Float64Array(n);
+    this.cvars = new CodelVars(n);
     this.newFlows = new IndexRing(n);
     this.oldFlows = new IndexRing(n);
   }
@@ -146,12 +143,12 @@ export class FqCodelQdisc implements QdiscNode {
     if (o.limit !== undefined) this.limit = o.limit;
     if (o.flows !== undefined) this.flowsCnt = o.flows;
     if (o.quantum !== undefined) this.quantum = Math.max(256, o.quantum);
-    if (o.targetUs !== undefined) this.targetNs = o.targetUs * 1000;
-    if (o.intervalUs !== undefined) this.intervalNs = o.intervalUs * 1000;
+    if (o.targetUs !== undefined) this.cparams.targetNs = o.targetUs * 1000;
+    if (o.intervalUs !== undefined) this.cparams.intervalNs = o.intervalUs * 1000;
     if (o.ceThresholdUs !== undefined) this.ceThresholdNs = o.ceThresholdUs * 1000;
     // min(1U << 31, memory_limit): unsigned in the kernel (1 << 31 is negative in JS).
     if (o.memoryLimit !== undefined) this.memoryLimit = Math.min(2 ** 31, o.memoryLimit);
-    if (o.ecn !== undefined) this.ecn = o.ecn;
+    if (o.ecn !== undefined) this.cparams.ecn = o.ecn;
     if (o.dropBatch !== undefined) this.dropBatchSize = Math.max(1, o.dropBatch);
   }
 
@@ -256,47 +253,20 @@ export class FqCodelQdisc implements QdiscNode {
     return i;
   }
 
-  private shouldDrop(f: number, p: Packet | null, nowNs: number): boolean {
-    if (!p) {
-      this.cFirstAbove[f] = 0;
-      return false;
-    }
-    // The head skb's qdisc_pkt_len (a GSO skb: all its segments).
-    const len = skbBytesOf(p);
-    this.cLdelay[f] = nowNs - p.enqueuedAtNs;
-    if (len > this.maxpacket) this.maxpacket = len;
-    // Linux checks the backlog after this skb was taken off the queue.
-    if (this.cLdelay[f]! < this.targetNs || this.backlog - len <= this.mtuBytes) {
-      this.cFirstAbove[f] = 0;
-      return false;
-    }
-    if (this.cFirstAbove[f] === 0) {
-      this.cFirstAbove[f] = nowNs + this.intervalNs;
-      return false;
-    }
-    return nowNs > this.cFirstAbove[f]!;
+  codelHead(f: number): Packet | null {
+    return this.flows[f]!.peek();
   }
-
-  private controlLaw(t: number, count: number): number {
-    return t + this.intervalNs / Math.sqrt(count);
+  codelBacklogBytes(): number {
+    return this.backlog;
   }
-
-  private isEct(p: Packet): boolean {
-    return (p.tos & 3) !== 0;
-  }
-
-  /**
-   * CoDel drops the head skb: one skb's worth of segments, gathered across head batches that are
-   * smaller than an skb (per-packet mode drops the same segments as batched mode).
-   */
-  private codelDrop(f: number): void {
+  /** CoDel drops the head skb of flow `f`: one skb's worth of segments, across head batches. */
+  codelDropHead(f: number): void {
     const q = this.flows[f]!;
     let want = 1;
     while (want > SKB_EPSILON) {
       const head = q.peek();
       if (!head) break;
-      const k = Math.min(head.count, Math.max(1, Math.ceil((want - SKB_EPSILON) * gsoSegs(head))));
-      const part = q.takeFront(k)!;
+      const part = q.takeFront(packetsOfSkb(head, want))!;
       const skbs = this.unaccount(f, part);
       this.st.drops += skbs;
       want -= skbs;
@@ -313,58 +283,17 @@ export class FqCodelQdisc implements QdiscNode {
     return part;
   }
 
-  /** codel_dequeue for flow f: returns the batch to send or null if the flow emptied. */
+  /** codel_dequeue for flow f: the batch to send, or null if the flow emptied. */
   private codelDequeue(f: number, nowNs: number): Packet | null {
-    const q = this.flows[f]!;
-    let skb = q.peek();
-    if (!skb) {
-      this.cDropping[f] = 0;
-      return null;
-    }
-    let drop = this.shouldDrop(f, skb, nowNs);
-    let markOne = false;
-    if (this.cDropping[f]) {
-      if (!drop) {
-        this.cDropping[f] = 0;
-      } else if (nowNs >= this.cDropNext[f]!) {
-        while (this.cDropping[f] && nowNs >= this.cDropNext[f]!) {
-          this.cCount[f]! += 1;
-          if (this.ecn && skb && this.isEct(skb)) {
-            this.ecnMark++;
-            this.cDropNext[f] = this.controlLaw(this.cDropNext[f]!, this.cCount[f]!);
-            markOne = true;
-            break;
-          }
-          this.codelDrop(f);
-          skb = q.peek();
-          if (!this.shouldDrop(f, skb, nowNs)) this.cDropping[f] = 0;
-          else this.cDropNext[f] = this.controlLaw(this.cDropNext[f]!, this.cCount[f]!);
-        }
-      }
-    } else if (drop) {
-      if (this.ecn && this.isEct(skb)) {
-        this.ecnMark++;
-        markOne = true;
-      } else {
-        this.codelDrop(f);
-        skb = q.peek();
-        drop = this.shouldDrop(f, skb, nowNs);
-      }
-      this.cDropping[f] = 1;
-      const delta = this.cCount[f]! - this.cLastCount[f]!;
-      if (delta > 1 && nowNs - this.cDropNext[f]! < 16 * this.intervalNs) this.cCount[f] = delta;
-      else this.cCount[f] = 1;
-      this.cLastCount[f] = this.cCount[f]!;
-      this.cDropNext[f] = this.controlLaw(nowNs, this.cCount[f]!);
-    }
-    if (!skb) return null;
-    if (markOne) {
+    const verdict = codelDequeue(this, f, this.cparams, this.cvars, this.cstats, nowNs);
+    if (verdict === CODEL_EMPTY) return null;
+    if (verdict === CODEL_MARK) {
       // A GSO skb is marked as a whole: every segment GSO makes of it carries CE.
       const one = this.takeSkb(f);
       one.tos |= 3; // INET_ECN_set_ce
       return one;
     }
-    const p = q.popFront()!;
+    const p = this.flows[f]!.popFront()!;
     this.unaccount(f, p);
     return p;
   }
@@ -428,22 +357,22 @@ export class FqCodelQdisc implements QdiscNode {
       limit: this.limit,
       flows: this.flowsCnt,
       quantum: this.quantum,
-      target: this.targetNs / 1000,
+      target: this.cparams.targetNs / 1000,
     };
     if (Number.isFinite(this.ceThresholdNs)) o.ce_threshold = this.ceThresholdNs / 1000;
-    o.interval = this.intervalNs / 1000;
+    o.interval = this.cparams.intervalNs / 1000;
     o.memory_limit = this.memoryLimit;
-    if (this.ecn) o.ecn = true;
+    if (this.cparams.ecn) o.ecn = true;
     o.drop_batch = this.dropBatchSize;
     return o;
   }
 
   xstats(): Record<string, number> {
     return {
-      maxpacket: this.maxpacket,
+      maxpacket: this.cstats.maxpacket,
       drop_overlimit: displaySkbs(this.dropOverlimit),
       new_flow_count: this.newFlowCount,
-      ecn_mark: this.ecnMark,
+      ecn_mark: this.cstats.ecnMark,
       memory_used: Math.round(this.memoryUsage),
       drop_overmemory: displaySkbs(this.dropOvermemory),
       new_flows_len: this.newFlows.length,
@@ -461,10 +390,10 @@ export class FqCodelQdisc implements QdiscNode {
   } {
     return {
       deficit: this.deficit[idx] ?? 0,
-      count: this.cCount[idx] ?? 0,
-      lastcount: this.cLastCount[idx] ?? 0,
-      ldelayNs: this.cLdelay[idx] ?? 0,
-      dropping: this.cDropping[idx] === 1,
+      count: this.cvars.count[idx] ?? 0,
+      lastcount: this.cvars.lastCount[idx] ?? 0,
+      ldelayNs: this.cvars.ldelay[idx] ?? 0,
+      dropping: this.cvars.dropping[idx] === 1,
     };
   }
 
@@ -484,8 +413,7 @@ export class FqCodelQdisc implements QdiscNode {
     for (const q of this.flows) q?.clear();
     this.backlogs.fill(0);
     this.inList.fill(NONE);
-    this.cDropping.fill(0);
-    this.cFirstAbove.fill(0);
+    this.cvars.reset();
     this.newFlows.clear();
     this.oldFlows.clear();
     this.qlenSkbs = 0;

@@ -11,11 +11,8 @@
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {
-  addStats,
   type ClassDump,
-  type ClassOps,
   displaySkbs,
-  emptyStats,
   type HtbClassOptions,
   isTcError,
   type QdiscKind,
@@ -28,135 +25,13 @@ import {
   tcMake,
   tcMinor,
 } from './common';
-import { FifoQdisc, NoqueueQdisc, PfifoFastQdisc } from './fifo';
-import { FqQdisc } from './fq';
+import { NoqueueQdisc, PfifoFastQdisc } from './fifo';
 import { FqCodelQdisc } from './fq-codel';
-import { HtbQdisc } from './htb';
-import { TbfQdisc } from './tbf';
+import { MqQdisc } from './mq';
+import { createQdisc, QDISC_OPS } from './registry';
 import type { QdiscContext, QdiscStats, QdiscTree } from './types';
 
 export type DefaultQdiscKind = 'fq_codel' | 'pfifo_fast' | 'noqueue';
-
-/** mq: one child per TX queue; the host dequeues each child for its own queue (sch_mq.c). */
-export class MqQdisc implements QdiscNode {
-  readonly kind = 'mq';
-  handle = 0;
-  parent = TC_H_ROOT;
-  readonly children: QdiscNode[];
-  readonly classOps: ClassOps;
-  /** Which children are defaults (created by mq itself). */
-  private readonly isDefault: boolean[];
-
-  constructor(
-    n: number,
-    private readonly makeDefault: () => QdiscNode,
-  ) {
-    this.children = [];
-    this.isDefault = [];
-    for (let i = 0; i < n; i++) {
-      const c = makeDefault();
-      c.parent = tcMake(0, i + 1);
-      this.children.push(c);
-      this.isDefault.push(true);
-    }
-    this.classOps = this.makeClassOps();
-  }
-
-  /** Re-parent children after the mq handle is known. */
-  setHandle(h: number): void {
-    this.handle = h;
-    this.children.forEach((c, i) => {
-      c.parent = tcMake(tcMajor(h), i + 1);
-    });
-  }
-
-  private pick(txq: number): QdiscNode {
-    const n = this.children.length;
-    return this.children[txq >= 0 && txq < n ? txq : ((txq % n) + n) % n]!;
-  }
-  enqueue(p: Packet, nowNs: number): void {
-    this.pick(p.txq).enqueue(p, nowNs);
-  }
-  dequeueTx(txq: number, nowNs: number): Packet | null {
-    return this.pick(txq).dequeue(nowNs);
-  }
-  dequeue(nowNs: number): Packet | null {
-    for (const c of this.children) {
-      const p = c.dequeue(nowNs);
-      if (p) return p;
-    }
-    return null;
-  }
-  nextWakeNs(nowNs: number): number {
-    let t = Number.POSITIVE_INFINITY;
-    for (const c of this.children) t = Math.min(t, c.nextWakeNs(nowNs));
-    return t;
-  }
-  qlen(): number {
-    let n = 0;
-    for (const c of this.children) n += c.qlen();
-    return n;
-  }
-  backlogBytes(): number {
-    let n = 0;
-    for (const c of this.children) n += c.backlogBytes();
-    return n;
-  }
-  /** mq_dump: the sum of the children's statistics. */
-  stats(): QdiscStats {
-    const s = emptyStats();
-    for (const c of this.children) addStats(s, c.stats());
-    return s;
-  }
-  dumpOptions(): Record<string, never> {
-    return {};
-  }
-  xstats(): null {
-    return null;
-  }
-  change(): TcResult {
-    return { errno: 'EINVAL', extack: 'Change operation not supported by specified qdisc' };
-  }
-  reset(): void {
-    for (const c of this.children) c.reset();
-  }
-  childQdiscs(): QdiscNode[] {
-    return [...this.children];
-  }
-  private makeClassOps(): ClassOps {
-    const index = (id: number): number =>
-      tcMajor(id) === tcMajor(this.handle) && tcMinor(id) >= 1 && tcMinor(id) <= this.children.length
-        ? tcMinor(id) - 1
-        : -1;
-    return {
-      has: (id) => index(id) >= 0,
-      leaf: (id) => (index(id) >= 0 ? this.children[index(id)]! : null),
-      canGraft: (id) => index(id) >= 0,
-      graft: (id, q): TcResult => {
-        const i = index(id);
-        if (i < 0) return { errno: 'ENOENT', extack: 'Specified class not found' };
-        this.children[i]!.reset();
-        const next = q ?? this.makeDefault();
-        next.parent = id;
-        this.children[i] = next;
-        this.isDefault[i] = q === null;
-        return {};
-      },
-      dump: (): ClassDump[] =>
-        this.children.map((c, i) => ({
-          kind: 'mq',
-          classid: tcMake(tcMajor(this.handle), i + 1),
-          parent: TC_H_ROOT,
-          leafHandle: c.handle,
-          options: {},
-          stats: c.stats(),
-          xstats: null,
-        })),
-      change: () => ({ errno: 'EOPNOTSUPP' }),
-      remove: () => ({ errno: 'EOPNOTSUPP' }),
-    };
-  }
-}
 
 /** One qdisc as `tc -s -j qdisc show` reports it. */
 export interface QdiscDump {
@@ -220,53 +95,6 @@ export interface CreateQdiscTreeOptions {
 /** Build a device's qdisc tree in its boot state. */
 export function createQdiscTree(ctx: QdiscContext, opts: CreateQdiscTreeOptions): QdiscManager {
   return new QdiscTreeImpl(ctx, opts.defaultQdisc);
-}
-
-/** Create a qdisc of `opts.kind` (qdisc_create): validation errors are returned, not thrown. */
-export function createQdisc(
-  ctx: QdiscContext,
-  opts: QdiscOptions,
-  parent: number,
-  nowNs = 0,
-): QdiscNode | { errno: TcResult & { errno: string } } {
-  let q: QdiscNode;
-  switch (opts.kind) {
-    case 'pfifo':
-    case 'bfifo':
-      q = new FifoQdisc(ctx, opts.kind, opts.limit);
-      break;
-    case 'pfifo_fast':
-      q = new PfifoFastQdisc(ctx);
-      break;
-    case 'noqueue':
-      q = new NoqueueQdisc(ctx);
-      break;
-    case 'fq_codel': {
-      const v = FqCodelQdisc.validate(opts, true);
-      if (isTcError(v)) return { errno: v };
-      q = new FqCodelQdisc(ctx, opts);
-      break;
-    }
-    case 'fq': {
-      const v = FqQdisc.validate(opts);
-      if (isTcError(v)) return { errno: v };
-      q = new FqQdisc(ctx, opts);
-      break;
-    }
-    case 'htb':
-      q = new HtbQdisc(ctx, opts);
-      break;
-    case 'tbf':
-      q = new TbfQdisc(ctx, opts, nowNs);
-      break;
-    case 'mq':
-      // mq_init: only at the root of a multi-queue device.
-      if (parent !== TC_H_ROOT || ctx.numTxQueues() <= 1) return { errno: { errno: 'EOPNOTSUPP' } };
-      q = new MqQdisc(ctx.numTxQueues(), () => new FqCodelQdisc(ctx));
-      break;
-  }
-  q.parent = parent;
-  return q;
 }
 
 class QdiscTreeImpl implements QdiscManager {
@@ -367,12 +195,11 @@ class QdiscTreeImpl implements QdiscManager {
     this.requeueCounts.set(owner, (this.requeueCounts.get(owner) ?? 0) + 1);
   }
 
-  /** Whether any qdisc in the tree can hold packets back on a timer (htb, tbf, fq); null = recompute. */
+  /** Whether any qdisc in the tree can hold packets back on a timer (QdiscOps.shapes); null = recompute. */
   private shaping: boolean | null = null;
 
   nextWakeNs(nowNs: number): number {
-    if (this.shaping === null)
-      this.shaping = this.dumpQdiscs().some((q) => q.kind === 'htb' || q.kind === 'tbf' || q.kind === 'fq');
+    if (this.shaping === null) this.shaping = this.dumpQdiscs().some((q) => QDISC_OPS[q.kind].shapes);
     if (!this.shaping) return Number.POSITIVE_INFINITY;
     // Requeued packets wait for their TX ring to be woken by the driver, not for a watchdog: reporting
     // them here would re-arm the watchdog at the current instant forever.
@@ -592,7 +419,7 @@ class QdiscTreeImpl implements QdiscManager {
     const located = this.locateClassQdisc(req.parent, req.classid);
     if ('errno' in located) return located;
     const q = located.q;
-    if (!q.classOps || !q.classOps.has(located.classid)) return { errno: 'ENOENT' };
+    if (!q.classOps?.has(located.classid)) return { errno: 'ENOENT' };
     const leaf = q.classOps.leaf(located.classid);
     const r = q.classOps.remove(located.classid);
     if (!isTcError(r) && leaf) for (const n of this.subtree(leaf)) this.visible.delete(n);

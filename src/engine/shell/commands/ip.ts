@@ -20,11 +20,29 @@ export interface IpOptions {
   deviceNames?: string[];
   /** The host's tunnel devices: `peek` without creating the stack, `get` creating it (ip link add). */
   tunnels?: { peek: () => TunnelStack | null; get: () => TunnelStack; eth0Ip: string };
-  /** eth0's IPv4 addresses (`ip address show`): primary, prefix length, secondaries; now for lifetimes. */
-  addresses?: () => { primary: string; prefix: number; secondaries: readonly string[]; nowS: number };
-  /** The subnet's and the VPC's CIDR blocks (`ip route show`: the DHCP routes). */
-  networks?: () => { subnet: string; vpc: string };
+  /**
+   * An ENA interface's IPv4 addressing (`ip address show`, `ip route`, `ip rule`): its ENI's primary
+   * and secondary addresses, prefix length, device number (0 for eth0) and subnet, the VPC's block;
+   * now for lifetimes. Undefined for a device without an ENI.
+   */
+  addresses?: (dev: string) => IfAddressing | undefined;
 }
+
+export interface IfAddressing {
+  primary: string;
+  prefix: number;
+  secondaries: readonly string[];
+  nowS: number;
+  /** The ENI's device number (eth0: 0). */
+  deviceIndex: number;
+  /** The subnet's and the VPC's CIDR blocks. */
+  subnet: string;
+  vpc: string;
+}
+
+/** amazon-ec2-net-utils 2.x (lib/lib.sh): route metric 512 + 10 × device number; rules and tables from 10000. */
+const METRIC_BASE = 512;
+const RULE_BASE = 10_000;
 
 const DEFAULT_NAMES = ['eth0', 'eth1', 'eth2', 'eth3', 'eth4', 'eth5', 'eth6', 'eth7'];
 /** carrier_changes of a device brought up once at boot: one carrier-up, the probe-time off is not counted. */
@@ -163,6 +181,7 @@ export function runIp(argv: string[], dev: DeviceLookup, opts: IpOptions = {}): 
     return addrAdd(argv.slice(i + 2), tun.peek(), (n) => dev(n) !== undefined);
   if (obj === 'address') return addressShow(argv.slice(i + 1), dev, opts);
   if (obj === 'route') return routeShow(argv.slice(i + 1), opts);
+  if (obj === 'rule') return ruleShow(argv.slice(i + 1), opts);
   if (obj !== 'link') return notSimulated(`ip ${obj}`);
   const rest = argv.slice(i + 1);
   const cmd = rest[0];
@@ -317,7 +336,6 @@ function addressShow(args: string[], dev: DeviceLookup, opts: IpOptions): Comman
     if (!d) return fail(`Device "${filterDev}" does not exist.`, 1);
     devs = [d];
   }
-  const a = opts.addresses?.();
   let text = '';
   for (const d of devs) {
     text += formatLink(d, 0, false);
@@ -329,11 +347,12 @@ function addressShow(args: string[], dev: DeviceLookup, opts: IpOptions): Comman
       text += addr('inet6 ::1/128 scope host ', forever);
       continue;
     }
-    if (name === 'eth0' && a) {
+    const a = opts.addresses?.(name);
+    if (a) {
       const brd = broadcast(a.primary, a.prefix);
       const left = 3600 - (Math.floor(a.nowS) % 1800);
       text += addr(
-        `inet ${a.primary}/${a.prefix} metric 512 brd ${brd} scope global dynamic ${name}`,
+        `inet ${a.primary}/${a.prefix} metric ${METRIC_BASE + 10 * a.deviceIndex} brd ${brd} scope global dynamic ${name}`,
         `valid_lft ${left}sec preferred_lft ${left}sec`,
       );
       for (const s of a.secondaries)
@@ -368,28 +387,77 @@ function routeShow(args: string[], opts: IpOptions): CommandOutcome {
     return exitMinus1(`Command "${cmd}" is unknown, try "ip route help".`);
   }
   if (cmd !== undefined) rest = rest.slice(1);
-  if (rest.length === 2 && matches(rest[0]!, 'table') && rest[1] === 'main') rest = [];
+  // the main table, or an ENI's own table (amazon-ec2-net-utils: 10000 + device number)
+  let table = 'main';
+  if (rest.length === 2 && matches(rest[0]!, 'table')) {
+    table = rest[1]!;
+    rest = [];
+  }
   if (rest.length > 0) return notSimulated(`ip route show ${rest.join(' ')}`);
   if ((opts.tunnels?.peek()?.devices.length ?? 0) > 0)
     return notSimulated('ip route show with tunnel devices');
-  const a = opts.addresses?.();
-  const n = opts.networks?.();
-  if (!a || !n) return done('');
+  const ifs = (opts.deviceNames ?? ['eth0']).flatMap((name) => {
+    const a = opts.addresses?.(name);
+    return a ? [{ name, a }] : [];
+  });
+  let shown: typeof ifs;
+  if (table === 'main' || table === '254') shown = ifs.filter((x) => x.a.deviceIndex === 0);
+  else if (/^\d+$/.test(table))
+    shown = ifs.filter((x) => x.a.deviceIndex > 0 && RULE_BASE + x.a.deviceIndex === Number(table));
+  else if (['local', 'default', 'all', '255', '253', '0'].includes(table))
+    return notSimulated(`ip route show table ${table}`);
+  else return exitMinus1(`Error: argument "${table}" is wrong: table id value is invalid`);
+  return done(shown.map((x) => dhcpRoutes(x.name, x.a)).join(''));
+}
+
+/**
+ * The routes systemd-networkd's DHCP client installs for an interface (eth0's in the main table, a
+ * secondary ENI's in its own table): the default route via the subnet's router (its base + 1), the
+ * subnet's connected route, host routes to the router and to the DNS server the lease names (the
+ * VPC resolver, the VPC block's base + 2), in the FIB's key order, each line ending with the space
+ * iproute2's print_route leaves.
+ */
+function dhcpRoutes(name: string, a: IfAddressing): string {
   const toInt = (ip: string) => ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
   const toIp = (x: number) => [x >>> 24, (x >>> 16) & 255, (x >>> 8) & 255, x & 255].join('.');
-  const [subnetIp, subnetLen] = n.subnet.split('/') as [string, string];
+  const [subnetIp, subnetLen] = a.subnet.split('/') as [string, string];
   const router = toIp(toInt(subnetIp) + 1);
-  const dns = toIp(toInt(n.vpc.split('/')[0]!) + 2);
-  const src = `src ${a.primary} metric 512 `;
+  const dns = toIp(toInt(a.vpc.split('/')[0]!) + 2);
+  const src = `src ${a.primary} metric ${METRIC_BASE + 10 * a.deviceIndex} `;
   const routes: [number, number, string][] = [
-    [0, 0, `default via ${router} dev eth0 proto dhcp ${src}`],
-    [toInt(subnetIp), Number(subnetLen), `${n.subnet} dev eth0 proto kernel scope link ${src}`],
-    [toInt(router), 32, `${router} dev eth0 proto dhcp scope link ${src}`],
+    [0, 0, `default via ${router} dev ${name} proto dhcp ${src}`],
+    [toInt(subnetIp), Number(subnetLen), `${a.subnet} dev ${name} proto kernel scope link ${src}`],
+    [toInt(router), 32, `${router} dev ${name} proto dhcp scope link ${src}`],
   ];
   if (!routes.some((r) => r[0] === toInt(dns) && r[1] === 32))
-    routes.push([toInt(dns), 32, `${dns} dev eth0 proto dhcp scope link ${src}`]);
+    routes.push([toInt(dns), 32, `${dns} dev ${name} proto dhcp scope link ${src}`]);
   routes.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  return done(routes.map((r) => `${r[2]}\n`).join(''));
+  return routes.map((r) => `${r[2]}\n`).join('');
+}
+
+/**
+ * `ip rule [show|list]`: the kernel's three default rules and, for each secondary ENI's address,
+ * amazon-ec2-net-utils' `from ADDRESS lookup 10000+N` at priority 10000 + N (eth0 has none: its
+ * traffic follows the main table).
+ */
+function ruleShow(args: string[], opts: IpOptions): CommandOutcome {
+  const cmd = args[0];
+  if (cmd !== undefined && !matches(cmd, 'show') && !matches(cmd, 'list')) {
+    if (['add', 'delete', 'flush', 'save', 'restore'].some((k) => matches(cmd, k)))
+      return notSimulated(`ip rule ${cmd}`);
+    return exitMinus1(`Command "${cmd}" is unknown, try "ip rule help".`);
+  }
+  if (args.length > 1) return notSimulated(`ip rule show ${args.slice(1).join(' ')}`);
+  const lines = ['0:\tfrom all lookup local '];
+  for (const name of opts.deviceNames ?? ['eth0']) {
+    const a = opts.addresses?.(name);
+    if (!a || a.deviceIndex === 0) continue;
+    const id = RULE_BASE + a.deviceIndex;
+    for (const ip of [a.primary, ...a.secondaries])
+      lines.push(`${id}:\tfrom ${ip} lookup ${id} proto static `);
+  }
+  lines.push('32766:\tfrom all lookup main ', '32767:\tfrom all lookup default ');
+  return done(lines.map((l) => `${l}\n`).join(''));
 }
 
 function broadcast(ip: string, prefix: number): string {

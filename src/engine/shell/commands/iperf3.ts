@@ -139,7 +139,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
   test.start();
   busyPorts(target).add(o.port);
   let interrupted = false;
-  let printed = { intervals: -1, connected: -1, text: '' };
+  let printed = { key: -1, intervals: -1, connected: -1, text: '' };
   const job: Job = {
     done: () => test.done(),
     deadlineNs: () => test.deadlineNs(),
@@ -166,6 +166,9 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     // and each stream's "[  5] local … connected to …" line as soon as that stream is connected
     progress: () => {
       if (o.json) return '';
+      // polled every millisecond: the text is rebuilt only when what it shows changed
+      const key = test.progressKey();
+      if (key === printed.key) return printed.text;
       const r = test.result();
       const n = Math.min(...r.streams.map((s) => s.intervals.length));
       // streams in id order, as the final output lists them: the leading ones that are up
@@ -174,6 +177,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
       if (n !== printed.intervals || up !== printed.connected) {
         const data = toRunData(r, o, lab, self, target, false, true);
         printed = {
+          key,
           intervals: n,
           connected: up,
           text: formatIperf3TextProgress(data, { format: o.format, title: o.title }, up),

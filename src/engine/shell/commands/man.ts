@@ -52,11 +52,11 @@ const PAGES: Record<string, Page> = {
   tcpdump: {
     section: 8,
     name: 'dump traffic on a network (4.99 output)',
-    lab: "Prints the packets eth0 sends (after the qdisc, as the kernel's taps see them) and receives (before the socket), one line each, with the lab's wall clock. Batches of identical packets are printed packet by packet (no GRO merging). -w writes a pcap file (LINKTYPE_ETHERNET) in the instance's files: download it from the page, or `npm run lab -- --out DIR`.",
+    lab: "Prints the packets eth0 sends (after the qdisc, as the kernel's taps see them) and receives (before the socket), one line each, with the lab's wall clock. Batches of identical packets are printed packet by packet (no GRO merging). -w writes a pcap file (LINKTYPE_ETHERNET) in the instance's files: download it from the page, or `npm run lab -- --out DIR`. Checksums (-v TCP, -vv UDP) are as the capture point sees them: a packet this instance sent carries only the pseudo-header sum (the ENA device fills in the rest), so tcpdump calls it incorrect, as on a real sender; received ones are correct (for the zero payload).",
     options:
-      '-i eth0|any  -n  -nn  -c COUNT  -s SNAPLEN  -v  -e  -q  -t  -tttt  -w FILE  -r FILE\nFilter: host, src/dst host, net CIDR, port, src/dst port, portrange, tcp, udp, icmp, ip,\nand/or/not (&& || !), parentheses, tcp[tcpflags] & (tcp-syn|tcp-ack|…) != 0, greater/less LEN.',
+      '-i eth0|any  -n  -nn  -c COUNT  -s SNAPLEN  -v  -vv  -e  -q  -t  -tttt  -w FILE  -r FILE\n-x -xx -X -XX -A -AA (the payload is zeros: the lab models sizes, not contents)\nFilter: host, src/dst host, net CIDR, port, src/dst port, portrange, tcp, udp, icmp, ip,\nand/or/not (&& || !), parentheses, tcp[tcpflags] & (tcp-syn|tcp-ack|…) != 0, greater/less LEN.',
     refused:
-      '-vv, -X, -A (payload is not modelled), -Z, -G, -C and other options. A capture runs until -c COUNT packets or Ctrl-C: in the background use `timeout 5 tcpdump -w cap.pcap &` or -c.',
+      '-Z, -G, -C and other options; -xx/-XX/-AA with -i any. A capture runs until -c COUNT packets or Ctrl-C: in the background use `timeout 5 tcpdump -w cap.pcap &` or -c.',
     seeAlso: 'pcap-filter(7), wireshark(1)',
   },
   ethtool: {
@@ -77,9 +77,9 @@ const PAGES: Record<string, Page> = {
   ip: {
     section: 8,
     name: 'show / manipulate routing, network devices, tunnels (iproute2 6.1)',
-    lab: 'eth0 and the GRE/VXLAN tunnels the lab models.',
+    lab: 'eth0, the attached secondary ENIs (eth1 …) and the GRE/VXLAN tunnels the lab models.',
     options:
-      'link show, -s [-s] link, link set dev eth0 mtu N, address show [dev NAME], tunnel/link add gre|gretap|vxlan',
+      'link show, -s [-s] link, link set dev eth0 mtu N, address show [dev NAME], route show [table N], rule show, tunnel/link add gre|gretap|vxlan',
     refused:
       'address add/del/flush (use aws ec2 assign-private-ip-addresses), route add/get, neigh and the other objects.',
   },
@@ -132,7 +132,7 @@ const PAGES: Record<string, Page> = {
   aws: {
     section: 1,
     name: 'AWS CLI v2 (JSON output)',
-    lab: "aws ec2 (security groups, network ACLs, route tables, ENIs, describe-instances, modify-network-interface-attribute, assign-private-ip-addresses and unassign-private-ip-addresses (secondary addresses, reachable at once); stop-instances, start-instances, modify-instance-attribute and describe-instance-attribute for enhanced networking) and aws cloudwatch (get-metric-statistics, get-metric-data on AWS/EC2 network metrics and CWAgent ethtool counters), on the lab's wall clock (`date`). Changes take effect at the simulated instant.",
+    lab: "aws ec2 (security groups, network ACLs, route tables, ENIs, describe-instances, modify-network-interface-attribute, assign-private-ip-addresses and unassign-private-ip-addresses (secondary addresses, reachable at once), create-, attach-, detach- and delete-network-interface (eth1 … on the instance at once, sharing its Nitro card's allowances); stop-instances, start-instances, modify-instance-attribute and describe-instance-attribute for enhanced networking) and aws cloudwatch (get-metric-statistics, get-metric-data on AWS/EC2 network metrics and CWAgent ethtool counters), on the lab's wall clock (`date`). Changes take effect at the simulated instant.",
     options: 'see `aws ec2 help`-style errors; --region us-east-1 only',
   },
   'ec2-metadata': {

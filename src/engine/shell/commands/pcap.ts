@@ -1,6 +1,7 @@
 /**
  * Packets as bytes: the wire form of a captured packet (Ethernet II, IPv4, TCP with Linux's
- * options, UDP, ICMP echo; zero payload, which the lab does not model) and the classic pcap file
+ * options, UDP, ICMP echo; zero payload, which the lab does not model; checksums as the capture
+ * point sees them: see WirePacket.tcpSum/udpSum) and the classic pcap file
  * format (tcpdump.org/manpages/pcap-savefile.5: magic 0xa1b2c3d4, version 2.4, LINKTYPE_ETHERNET),
  * written by `tcpdump -w` and read back by `tcpdump -r`.
  */
@@ -41,6 +42,11 @@ export interface WirePacket {
    * calls it incorrect, as on a real sender.
    */
   tcpSum?: number;
+  /**
+   * The UDP checksum field as captured, on the same terms: absent, the correct one (what the
+   * sender's NIC wrote: a received datagram, or one Linux checksummed itself before fragmenting).
+   */
+  udpSum?: number;
   /** ICMP */
   icmpType: number;
   icmpId: number;
@@ -164,6 +170,9 @@ export function encodeFrame(p: WirePacket, limit = Number.POSITIVE_INFINITY): Ui
   } else if (p.proto === 17) {
     const ulen = p.ipLen - 20;
     frame.set([p.sport >> 8, p.sport & 0xff, p.dport >> 8, p.dport & 0xff, ulen >> 8, ulen & 0xff], l4);
+    const sum = p.udpSum ?? udpChecksum(p);
+    frame[l4 + 6] = sum >> 8;
+    frame[l4 + 7] = sum & 0xff;
   } else if (p.proto === 1) {
     frame.set([p.icmpType, 0, 0, 0, p.icmpId >> 8, p.icmpId & 0xff, p.icmpSeq >> 8, p.icmpSeq & 0xff], l4);
     // the zero payload adds nothing to the sum
@@ -174,17 +183,38 @@ export function encodeFrame(p: WirePacket, limit = Number.POSITIVE_INFINITY): Ui
   return size > limit ? frame.slice(0, limit) : frame;
 }
 
-/** The pseudo-header sum (RFC 793) of a TCP segment of `tcpLen` bytes, folded, not complemented. */
-export function tcpPseudoSum(p: WirePacket, tcpLen: number): number {
+/**
+ * The pseudo-header sum (RFC 793, RFC 768) of a `len`-byte segment of IP protocol `proto`, folded,
+ * not complemented: what Linux leaves in the checksum field for the NIC (CHECKSUM_PARTIAL).
+ */
+export function pseudoSum(p: WirePacket, proto: number, len: number): number {
   let s = 0;
   for (const ip of [p.srcIp, p.dstIp]) {
     const b = ipBytes(ip);
     s += (b[0]! << 8) | b[1]!;
     s += (b[2]! << 8) | b[3]!;
   }
-  s += 6 + tcpLen;
+  s += proto + len;
   while (s > 0xffff) s = (s & 0xffff) + (s >>> 16);
   return s;
+}
+
+/** The pseudo-header sum of a TCP segment of `tcpLen` bytes. */
+export const tcpPseudoSum = (p: WirePacket, tcpLen: number): number => pseudoSum(p, 6, tcpLen);
+
+/** The correct UDP checksum of a datagram with a zero payload (RFC 768: a computed 0 is sent as 0xffff). */
+export function udpChecksum(p: WirePacket): number {
+  const ulen = p.ipLen - 20;
+  const h = new Uint8Array([
+    p.sport >> 8,
+    p.sport & 0xff,
+    p.dport >> 8,
+    p.dport & 0xff,
+    ulen >> 8,
+    ulen & 0xff,
+  ]);
+  const c = checksum(h, 0, 6, pseudoSum(p, 17, ulen));
+  return c === 0 ? 0xffff : c;
 }
 
 /** The correct TCP checksum of a segment whose header (checksum field zero) is `header`; the payload is zeros. */
@@ -264,6 +294,7 @@ export function decodeFrame(f: Uint8Array, sec: number, usec: number): WirePacke
   } else if (p.proto === 17) {
     p.sport = (f[l4]! << 8) | f[l4 + 1]!;
     p.dport = (f[l4 + 2]! << 8) | f[l4 + 3]!;
+    p.udpSum = (f[l4 + 6]! << 8) | f[l4 + 7]!;
   } else if (p.proto === 1) {
     p.icmpType = f[l4]!;
     p.icmpId = (f[l4 + 4]! << 8) | f[l4 + 5]!;

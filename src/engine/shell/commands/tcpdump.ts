@@ -30,7 +30,9 @@ import {
   TH,
   type TcpOption,
   tcpChecksum,
+  pseudoSum,
   tcpPseudoSum,
+  udpChecksum,
   type WirePacket,
 } from './pcap';
 
@@ -259,8 +261,11 @@ export function parseFilter(expr: string, resolve: (host: string) => string | nu
 // ------------------------------------------------------------------ printing (print-*.c)
 
 export interface PrintOptions {
-  /** -v: the IP header line and the TCP checksum. */
-  vflag?: boolean;
+  /**
+   * -v (1): the IP header line and the TCP checksum; -vv (2, and -vvv): also the IPv4 UDP
+   * checksum and a pure ACK's seq (print-udp.c, print-tcp.c: ndo_vflag > 1).
+   */
+  vflag?: number;
   /** 0: names, 1: -n (no host names), 2: -nn (no port names either). */
   numeric: 0 | 1 | 2;
   eflag: boolean;
@@ -280,6 +285,7 @@ const PORT_NAMES: Record<number, string> = {
 /** tcpdump's per-connection state for relative sequence numbers (print-tcp.c, tcp_seq_hash). */
 export class TcpdumpPrinter {
   private readonly seqBase = new Map<string, { seq: number; ack: number }>();
+  private caplen = Number.POSITIVE_INFINITY;
   constructor(readonly o: PrintOptions) {}
 
   private host(ip: string): string {
@@ -298,7 +304,12 @@ export class TcpdumpPrinter {
     return this.o.tstamp === 4 ? `${f.year}-${p2(f.month)}-${p2(f.day)} ${t} ` : `${t} `;
   }
 
-  line(p: WirePacket): string {
+  /**
+   * The packet's line(s), newline-terminated. `caplen`: the bytes captured (a checksum is checked
+   * only when the whole segment was, as ND_TTEST_LEN asks).
+   */
+  line(p: WirePacket, caplen = Number.POSITIVE_INFINITY): string {
+    this.caplen = caplen;
     let s = this.stamp(p);
     // print-ether.c: -q names the type without its number
     if (this.o.eflag)
@@ -329,7 +340,18 @@ export class TcpdumpPrinter {
       return `${s}${src}.${this.port(p.sport, 6)} > ${dst}.${this.port(p.dport, 6)}: ${this.tcp(p)}\n`;
     if (p.proto === 17) {
       const ulen = p.ipLen - 20 - 8;
-      const head = `${s}${src}.${this.port(p.sport, 17)} > ${dst}.${this.port(p.dport, 17)}: `;
+      let head = `${s}${src}.${this.port(p.sport, 17)} > ${dst}.${this.port(p.dport, 17)}: `;
+      // -vv: the IPv4 UDP checksum, when the whole datagram was captured (print-udp.c)
+      if ((this.o.vflag ?? 0) > 1 && !p.mf && this.caplen >= 14 + p.ipLen) {
+        const stored = p.udpSum ?? udpChecksum(p);
+        const good = udpChecksum(p);
+        head +=
+          stored === 0
+            ? '[no cksum] '
+            : stored === good
+              ? '[udp sum ok] '
+              : `[bad udp cksum 0x${hex4(stored)} -> 0x${hex4(good)}!] `;
+      }
       // DNS: the lab's queries carry no payload bytes; tcpdump decodes the zero header it writes
       if ((p.sport === 53 || p.dport === 53) && !this.o.qflag) return `${head}0 [0q] (${ulen})\n`;
       return `${head}UDP, length ${ulen}\n`;
@@ -369,7 +391,7 @@ export class TcpdumpPrinter {
       }
     }
     let s = `Flags [${tcpFlags(flags)}]`;
-    if (this.o.vflag) {
+    if (this.o.vflag && this.caplen >= 14 + p.ipLen) {
       const hdr = encodeFrame({ ...p, tcpSum: 0 }, 34 + hlen).subarray(34, 34 + hlen);
       const good = tcpChecksum(p, hdr);
       const stored = p.tcpSum ?? good;
@@ -378,7 +400,7 @@ export class TcpdumpPrinter {
           ? `, cksum 0x${hex4(stored)} (correct)`
           : `, cksum 0x${hex4(stored)} (incorrect -> 0x${hex4(good)})`;
     }
-    if (length > 0 || flags & (TH.SYN | TH.FIN | TH.RST)) {
+    if ((this.o.vflag ?? 0) > 1 || length > 0 || flags & (TH.SYN | TH.FIN | TH.RST)) {
       s += `, seq ${seq}`;
       if (length > 0) s += `:${(seq + length) >>> 0}`;
     }
@@ -441,6 +463,93 @@ export function tcpFlags(f: number): string {
   return s || 'none';
 }
 
+// ------------------------------------------------------------------ raw data (print.c, print-ascii.c)
+
+export interface DumpFlags {
+  x: number;
+  X: number;
+  A: number;
+}
+
+/** The Ethernet header's length: what -x, -X and -A leave out (print.c's ndo_ll_hdr_len). */
+const LL_HDR_LEN = 14;
+
+/** ND_ASCII_ISGRAPH: printable and not a space. */
+const isGraph = (c: number) => c > 0x20 && c <= 0x7e;
+
+/**
+ * What pretty_print_packet prints after the packet's line for a captured frame: -X (hex and ASCII)
+ * before -x (hex) before -A (ASCII); doubled, from the link-layer header on, else from the network
+ * layer (nothing when nothing is past the link header).
+ */
+export function rawDump(frame: Uint8Array, f: DumpFlags): string {
+  const kind = f.X ? 'X' : f.x ? 'x' : f.A ? 'A' : null;
+  if (kind === null) return '';
+  const whole = f[kind] > 1;
+  if (!whole && frame.length <= LL_HDR_LEN) return '';
+  const b = whole ? frame : frame.subarray(LL_HDR_LEN);
+  return kind === 'X' ? hexAndAscii(b) : kind === 'x' ? hexOnly(b) : asciiOnly(b);
+}
+
+const h2 = (n: number) => n.toString(16).padStart(2, '0');
+const off4 = (n: number) => `\n\t0x${n.toString(16).padStart(4, '0')}: `;
+
+/** hex_and_ascii_print_with_offset: 8 groups of 2 bytes, padded to 40 columns, 2 blanks, the ASCII. */
+function hexAndAscii(b: Uint8Array): string {
+  let out = '';
+  let hex = '';
+  let asc = '';
+  let oset = 0;
+  let i = 0;
+  for (; i + 1 < b.length; i += 2) {
+    hex += ` ${h2(b[i]!)}${h2(b[i + 1]!)}`;
+    asc +=
+      (isGraph(b[i]!) ? String.fromCharCode(b[i]!) : '.') +
+      (isGraph(b[i + 1]!) ? String.fromCharCode(b[i + 1]!) : '.');
+    if (hex.length === 40) {
+      out += `${off4(oset)}${hex}  ${asc}`;
+      hex = '';
+      asc = '';
+      oset += 16;
+    }
+  }
+  if (b.length & 1) {
+    hex += ` ${h2(b[i]!)}`;
+    asc += isGraph(b[i]!) ? String.fromCharCode(b[i]!) : '.';
+  }
+  if (hex) out += `${off4(oset)}${hex.padEnd(40)}  ${asc}`;
+  return out;
+}
+
+/** hex_print_with_offset: 8 groups of 2 bytes a line, an odd last byte alone. */
+function hexOnly(b: Uint8Array): string {
+  let out = '';
+  let n = 0;
+  let i = 0;
+  for (; i + 1 < b.length; i += 2) {
+    if (n++ % 8 === 0) out += off4(i);
+    out += ` ${h2(b[i]!)}${h2(b[i + 1]!)}`;
+  }
+  if (b.length & 1) {
+    if (n % 8 === 0) out += off4(i);
+    out += ` ${h2(b[i]!)}`;
+  }
+  return out;
+}
+
+/** ascii_print: a newline, then each byte: graphic, tab, blank and newline as they are, '.' otherwise; a CR only where no LF follows it. */
+function asciiOnly(b: Uint8Array): string {
+  let out = '\n';
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    const left = b.length - i - 1;
+    if (c === 0x0d) {
+      if (left > 1 && b[i + 1] !== 0x0a) out += '.';
+    } else out += isGraph(c) || c === 0x09 || c === 0x20 || c === 0x0a ? String.fromCharCode(c) : '.';
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ capture: the lab's packets as wire packets
 
 const NO_OPTIONS: TcpOption[] = [];
@@ -491,6 +600,14 @@ export class WireMapper {
 
   /** The `count` wire packets of a batch, as seen at `atNs` going `tx` (sent by this host) or received. */
   map(p: Packet, atNs: number, tx: boolean, out: (w: WirePacket) => void): void {
+    for (let k = 0; k < p.count; k++) out(this.mapOne(p, k, atNs, tx));
+  }
+
+  /**
+   * The k-th wire packet of a batch (what `map` hands out; the packet list calls it per row). The
+   * mapper keeps per-flow state (IP ids, the peer's last TS value): call it in capture order.
+   */
+  mapOne(p: Packet, k: number, atNs: number, tx: boolean): WirePacket {
     const t = p.flow.tuple;
     const wall = this.lab.wallClockStartS * 1e6 + Math.floor(atNs / 1000);
     const sec = Math.floor(wall / 1e6);
@@ -499,7 +616,7 @@ export class WireMapper {
     const dstMac = this.mac(t.dstIp);
     const proto = t.proto === 'tcp' ? 6 : t.proto === 'udp' ? 17 : t.proto === 'icmp' ? 1 : 47;
     const fid = p.flow.id;
-    for (let k = 0; k < p.count; k++) {
+    {
       // an object literal with every field (one shape, no spread: the capture sees every packet)
       const w: WirePacket = {
         sec,
@@ -524,6 +641,7 @@ export class WireMapper {
         options: NO_OPTIONS,
         df: true,
         tcpSum: undefined,
+        udpSum: undefined,
         icmpType: 0,
         icmpId: 0,
         icmpSeq: 0,
@@ -541,6 +659,9 @@ export class WireMapper {
         // sent: the pseudo-header sum only (checksum offload); received: the sender's NIC filled it in
         if (tx) w.tcpSum = tcpPseudoSum(w, w.ipLen - 20);
       } else if (t.proto === 'udp') {
+        // sent whole: the pseudo-header sum only (the NIC fills the rest); a datagram Linux
+        // fragments it checksums itself first (skb_checksum_help), as the receiver sees it
+        if (tx && !p.frag) w.udpSum = pseudoSum(w, 17, w.ipLen - 20);
         if (p.frag) {
           // fragments of one datagram: the first carries the UDP header
           w.fragOffset = p.frag.last
@@ -566,7 +687,7 @@ export class WireMapper {
           w.mf = !p.frag.last;
         }
       }
-      out(w);
+      return w;
     }
   }
 
@@ -646,7 +767,9 @@ interface Opts {
   snaplen: number;
   eflag: boolean;
   qflag: boolean;
-  vflag: boolean;
+  vflag: number;
+  /** -x/-xx, -X/-XX, -A/-AA: how many times each was given (print.c's ndo_xflag, Xflag, Aflag). */
+  dump: DumpFlags;
   tstamp: 0 | -1 | 4;
   write: string | null;
   read: string | null;
@@ -660,7 +783,8 @@ function parseArgs(args: string[]): Opts | CommandOutcome {
     count: 0,
     snaplen: DEFAULT_SNAPLEN,
     eflag: false,
-    vflag: false,
+    vflag: 0,
+    dump: { x: 0, X: 0, A: 0 },
     qflag: false,
     tstamp: 0,
     write: null,
@@ -698,8 +822,12 @@ function parseArgs(args: string[]): Opts | CommandOutcome {
           o.eflag = true;
           break;
         case 'v':
-          if (a.startsWith('-vv')) return fail('tcpdump: -vv and -vvv are not simulated in ec2-netlab (-v)');
-          o.vflag = true;
+          o.vflag++;
+          break;
+        case 'x':
+        case 'X':
+        case 'A':
+          o.dump[c]++;
           break;
         case 'q':
           o.qflag = true;
@@ -735,7 +863,7 @@ function parseArgs(args: string[]): Opts | CommandOutcome {
           break;
         }
         default:
-          if ('AbdDfHIJKlLNOpStuUxX#BCEFGjMQTVWyZz'.includes(c))
+          if ('bdDfHIJKlLNOpStuU#BCEFGjMQTVWyZz'.includes(c))
             return fail(`tcpdump: option -${c} is not simulated in ec2-netlab (see man tcpdump)`);
           return fail(`tcpdump: invalid option -- '${c}'\n${USAGE}`);
       }
@@ -781,12 +909,18 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
     lab.files.write(host.name, writePath, writer.file(), lab.nowNs);
   }
   const banner =
-    (o.write === null
+    // tcpdump.c: the hint only when neither -v nor -w was given
+    (o.write === null && !o.vflag
       ? 'tcpdump: verbose output suppressed, use -v[v]... for full protocol decode\n'
       : 'tcpdump: ') +
     `listening on ${iface}, link-type ${iface === 'any' ? 'LINUX_SLL2 (Linux cooked v2)' : 'EN10MB (Ethernet)'}, snapshot length ${o.snaplen} bytes\n`;
   if (iface === 'any' && writer)
     return fail('tcpdump: -i any with -w is not simulated in ec2-netlab (LINUX_SLL2 files): use -i eth0');
+  if (iface === 'any' && (o.dump.x > 1 || o.dump.X > 1 || o.dump.A > 1))
+    return fail(
+      'tcpdump: -xx, -XX and -AA with -i any (the LINUX_SLL2 header) are not simulated in ec2-netlab: use -i eth0',
+    );
+  const dumping = o.dump.x + o.dump.X + o.dump.A > 0;
   const me = [...lab.instances.values()].indexOf(host);
   const mapper = new WireMapper(lab, host.host.eth0.link().mtu);
   let out = '';
@@ -803,10 +937,11 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
       else if (!note)
         note = `tcpdump: lab note: ${o.write} reached ${MAX_FILE_BYTES / 1048576} MiB, the lab's limit for a file; later packets were counted, not written (use -c or -s)\n`;
     } else if (lines < MAX_LINES) {
-      out +=
-        iface === 'any'
-          ? printer.line(w).replace(/^(\S+ )IP /, `$1eth0  ${txDir ? 'Out' : 'In '} IP `)
-          : printer.line(w);
+      const caplen = Math.min(o.snaplen, 14 + w.ipLen);
+      let line = printer.line(w, caplen);
+      if (iface === 'any') line = line.replace(/^(\S+ )IP /, `$1eth0  ${txDir ? 'Out' : 'In '} IP `);
+      if (dumping) line = `${line.slice(0, -1)}${rawDump(encodeFrame(w, o.snaplen), o.dump)}\n`;
+      out += line;
       lines++;
     } else if (!note)
       note = `tcpdump: lab note: more than ${MAX_LINES} lines; later packets were counted, not printed (use -c or a filter)\n`;
@@ -863,12 +998,14 @@ function readFile(lab: Lab, host: Instance, o: Opts, filter: Pred, printer: Tcpd
   if ('error' in r) return fail(`tcpdump: ${o.read}: ${r.error}`);
   if (r.linktype !== 1)
     return fail(`tcpdump: ${o.read}: link-type ${r.linktype} is not simulated in ec2-netlab (Ethernet only)`);
+  const dumping = o.dump.x + o.dump.X + o.dump.A > 0;
   let out = '';
   let n = 0;
   for (const rec of r.packets) {
     const w = decodeFrame(rec.data, rec.sec, rec.usec);
     if (!w || !filter(w)) continue;
-    out += printer.line(w);
+    const line = printer.line(w, rec.data.length);
+    out += dumping ? `${line.slice(0, -1)}${rawDump(rec.data, o.dump)}\n` : line;
     n++;
     if (o.count > 0 && n >= o.count) break;
   }

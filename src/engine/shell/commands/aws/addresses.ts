@@ -88,8 +88,9 @@ const assign: Handler = (args, state, lab, opName) => {
     );
   dryRun(p);
   setSecondaries(eni, [...eni.secondaryIps, ...add]);
-  const inst = lab.instance(eni.instanceName)!;
-  for (const ip of add) lab.addAddress(inst, ip);
+  // on the data path while the interface is attached (by its device: eth0, eth1 …)
+  const inst = lab.instance(eni.instanceName);
+  if (inst && eni.deviceIndex >= 0) for (const ip of add) lab.addAddress(inst, ip, eni.deviceIndex);
   state.recordMutation('network-interface', eni.eniId, opName);
   return json({
     NetworkInterfaceId: eni.eniId,
@@ -121,7 +122,7 @@ const unassign: Handler = (args, state, lab, opName) => {
     eni,
     eni.secondaryIps.filter((ip) => !drop.includes(ip)),
   );
-  for (const ip of drop) lab.removeAddress(ip);
+  if (eni.deviceIndex >= 0) for (const ip of drop) lab.removeAddress(ip);
   state.recordMutation('network-interface', eni.eniId, opName);
   return silent();
 };

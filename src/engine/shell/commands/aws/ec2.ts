@@ -29,25 +29,12 @@ const OPERATIONS: Record<string, Ec2Operation> = {
   ...instanceAttributeOperations,
 };
 
-/** Several interfaces per instance: refused with a pointer to what the lab has instead. */
-const ENI_OPS = [
-  'create-network-interface',
-  'attach-network-interface',
-  'detach-network-interface',
-  'delete-network-interface',
-];
-
 /** The operations modelled (for completion). */
 export const AWS_EC2_OPERATIONS: readonly string[] = Object.keys(OPERATIONS);
 
 export function runEc2(op: string | undefined, args: string[], lab: Lab): CommandOutcome {
   if (op === undefined) return usage('the following arguments are required: operation');
   const operation = Object.hasOwn(OPERATIONS, op) ? OPERATIONS[op] : undefined;
-  if (!operation && ENI_OPS.includes(op))
-    return fail(
-      `aws: ec2 ${op} is not simulated in ec2-netlab: each instance has one network interface (eth0); for more addresses on it use aws ec2 assign-private-ip-addresses`,
-      AWS_EXIT.usage,
-    );
   if (!operation)
     return fail(
       `aws: ec2 ${op} is not simulated in ec2-netlab (modelled: ${AWS_EC2_OPERATIONS.join(', ')})`,

@@ -1,6 +1,7 @@
 /**
  * `aws ec2 modify-network-interface-attribute` (ENA Express, connection tracking timeouts, security
- * groups) and `describe-network-interfaces` on the lab's interfaces (one per instance, eth0).
+ * groups), `describe-network-interfaces`, and `create-`, `attach-`, `detach-` and
+ * `delete-network-interface` (secondary interfaces, eth1 …: engine/vpc/interfaces.ts).
  * Sources: the EC2 API reference (ModifyNetworkInterfaceAttribute, EnaSrdSpecification,
  * ConnectionTrackingSpecificationRequest); where AWS's text is not public (ENA Express on an
  * unsupported type) the message is ours in AWS's shape.
@@ -21,6 +22,8 @@ import {
 } from './request';
 import { checkGroupId } from './security-groups';
 import { eniOut, json, silent } from './shapes';
+import { attachInterface, createInterface, detachInterface, InterfaceError } from '../../../vpc/interfaces';
+import type { Lab } from '../../../lab';
 
 export function findEni(state: VpcState, id: string): Eni {
   if (!id.startsWith('eni-')) throw malformed('eni', id, 'InvalidNetworkInterfaceID.Malformed');
@@ -140,6 +143,12 @@ const describeNetworkInterfaces: Handler = (args, state, lab) => {
   const out = applyFilters(enis, readFilters(p.values.get('filters')), {
     'network-interface-id': (e) => [e.eniId],
     'attachment.instance-id': (e) => [e.instanceId],
+    'attachment.attachment-id': (e) => [e.attachmentId],
+    'attachment.device-index': (e) => (e.deviceIndex >= 0 ? [String(e.deviceIndex)] : []),
+    'attachment.status': (e) => (e.deviceIndex >= 0 ? ['attached'] : []),
+    status: (e) => [e.deviceIndex >= 0 ? 'in-use' : 'available'],
+    description: (e) => [e.description],
+    'mac-address': (e) => [eniOut(state, lab, e)['MacAddress'] as string],
     'subnet-id': (e) => [e.subnetId],
     'vpc-id': () => [state.vpc.VpcId],
     'private-ip-address': (e) => [e.ip, ...e.secondaryIps],
@@ -150,7 +159,149 @@ const describeNetworkInterfaces: Handler = (args, state, lab) => {
   return json({ NetworkInterfaces: out.map((e) => eniOut(state, lab, e)) });
 };
 
+/** Run an interface operation of engine/vpc/interfaces.ts, its API errors as the CLI prints them. */
+function apiCall<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof InterfaceError) throw svc(e.code, e.message);
+    throw e;
+  }
+}
+
+const createNetworkInterface: Handler = (args, state, lab) => {
+  const p = parse(args, {
+    'subnet-id': { kind: 'string', required: true },
+    description: { kind: 'string' },
+    'private-ip-address': { kind: 'string' },
+    groups: { kind: 'list' },
+    'private-ip-addresses': { kind: 'struct-list' },
+    'secondary-private-ip-address-count': { kind: 'string' },
+    'interface-type': { kind: 'string' },
+    'ipv6-address-count': { kind: 'string' },
+    'ipv6-addresses': { kind: 'struct-list' },
+    'ipv4-prefixes': { kind: 'struct-list' },
+    'ipv4-prefix-count': { kind: 'string' },
+    'tag-specifications': { kind: 'struct-list' },
+    'enable-primary-ipv6': { kind: 'flag', negates: 'no-enable-primary-ipv6' },
+    'no-enable-primary-ipv6': { kind: 'flag', negates: 'enable-primary-ipv6' },
+    'connection-tracking-specification': { kind: 'struct' },
+    'client-token': { kind: 'string' },
+  });
+  if (isOut(p)) return p;
+  const v = p.values;
+  for (const k of [
+    'interface-type',
+    'ipv6-address-count',
+    'ipv6-addresses',
+    'ipv4-prefixes',
+    'ipv4-prefix-count',
+    'tag-specifications',
+    'enable-primary-ipv6',
+    'connection-tracking-specification',
+    'client-token',
+  ])
+    if (v.has(k)) return fail(`aws: --${k} is not simulated in ec2-netlab`, AWS_EXIT.usage);
+  const subnetId = v.get('subnet-id') as string;
+  if (!subnetId.startsWith('subnet-')) throw malformed('subnet', subnetId, 'InvalidSubnetID.Malformed');
+  const groups = v.get('groups') as string[] | undefined;
+  for (const g of groups ?? []) checkGroupId(state, g);
+  // --private-ip-addresses PrivateIpAddress=…,Primary=true …: the primary and the secondaries
+  let ip = v.get('private-ip-address') as string | undefined;
+  const secondaries: string[] = [];
+  for (const a of (v.get('private-ip-addresses') as Array<Record<string, unknown>> | undefined) ?? []) {
+    const addr = String(a['PrivateIpAddress'] ?? '');
+    const primary = asBool(a['Primary'] ?? false);
+    if (primary && ip !== undefined && ip !== addr)
+      throw svc('InvalidParameterValue', 'Only one primary private IP address can be specified.');
+    if (primary) ip = addr;
+    else secondaries.push(addr);
+  }
+  if (v.has('secondary-private-ip-address-count'))
+    return fail(
+      'aws: --secondary-private-ip-address-count is not simulated in ec2-netlab here (create the interface, then aws ec2 assign-private-ip-addresses --secondary-private-ip-address-count N)',
+      AWS_EXIT.usage,
+    );
+  dryRun(p);
+  const eni = apiCall(() =>
+    createInterface(lab, state, {
+      subnetId,
+      ip,
+      secondaryIps: secondaries,
+      groups,
+      description: v.get('description') as string | undefined,
+    }),
+  );
+  return json({ NetworkInterface: eniOut(state, lab, eni, 'pending') });
+};
+
+function instanceNameOf(state: VpcState, lab: Lab, id: string): string {
+  if (!id.startsWith('i-')) throw malformed('i', id, 'InvalidInstanceID.Malformed');
+  const e = state.enis.find((x) => x.instanceId === id && x.deviceIndex === 0);
+  if (!e || !lab.instance(e.instanceName))
+    throw svc('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
+  return e.instanceName;
+}
+
+const attachNetworkInterface: Handler = (args, state, lab) => {
+  const p = parse(args, {
+    'network-interface-id': { kind: 'string', required: true },
+    'instance-id': { kind: 'string', required: true },
+    'device-index': { kind: 'string', required: true },
+    'network-card-index': { kind: 'string' },
+    'ena-srd-specification': { kind: 'struct' },
+    'ena-queue-count': { kind: 'string' },
+  });
+  if (isOut(p)) return p;
+  const v = p.values;
+  for (const k of ['ena-srd-specification', 'ena-queue-count'])
+    if (v.has(k)) return fail(`aws: --${k} is not simulated in ec2-netlab`, AWS_EXIT.usage);
+  const card = v.get('network-card-index');
+  if (card !== undefined && asInt(card) !== 0)
+    throw svc(
+      'InvalidParameterValue',
+      `Invalid value '${card}' for NetworkCardIndex: the instance type has one network card.`,
+    );
+  const index = asInt(v.get('device-index'));
+  if (index === null) return plain(invalidType('DeviceIndex', v.get('device-index'), 'int'));
+  const eni = findEni(state, v.get('network-interface-id') as string);
+  const name = instanceNameOf(state, lab, v.get('instance-id') as string);
+  dryRun(p);
+  const e = apiCall(() => attachInterface(lab, state, eni, name, index));
+  return json({ AttachmentId: e.attachmentId, NetworkCardIndex: 0 });
+};
+
+const detachNetworkInterface: Handler = (args, state, lab) => {
+  const p = parse(args, {
+    'attachment-id': { kind: 'string', required: true },
+    force: { kind: 'flag', negates: 'no-force' },
+    'no-force': { kind: 'flag', negates: 'force' },
+  });
+  if (isOut(p)) return p;
+  const id = p.values.get('attachment-id') as string;
+  if (!id.startsWith('eni-attach-')) throw malformed('eni-attach', id, 'InvalidAttachmentID.Malformed');
+  dryRun(p);
+  apiCall(() => detachInterface(lab, state, id));
+  return silent();
+};
+
+const deleteNetworkInterface: Handler = (args, state) => {
+  const p = parse(args, { 'network-interface-id': { kind: 'string', required: true } });
+  if (isOut(p)) return p;
+  const eni = findEni(state, p.values.get('network-interface-id') as string);
+  if (eni.deviceIndex >= 0)
+    throw svc('InvalidNetworkInterface.InUse', `Network interface '${eni.eniId}' is currently in use.`);
+  dryRun(p);
+  state.enis.splice(state.enis.indexOf(eni), 1);
+  state.recordMutation('network-interface', eni.eniId, 'DeleteNetworkInterface');
+  return silent();
+};
+
 export const networkInterfaceOperations: Record<string, Ec2Operation> = {
+  'create-network-interface': { api: 'CreateNetworkInterface', run: createNetworkInterface },
+  'attach-network-interface': { api: 'AttachNetworkInterface', run: attachNetworkInterface },
+  'detach-network-interface': { api: 'DetachNetworkInterface', run: detachNetworkInterface },
+  'delete-network-interface': { api: 'DeleteNetworkInterface', run: deleteNetworkInterface },
   'modify-network-interface-attribute': {
     api: 'ModifyNetworkInterfaceAttribute',
     run: modifyNetworkInterfaceAttribute,

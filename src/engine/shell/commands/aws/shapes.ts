@@ -16,6 +16,7 @@ import {
   type SecurityGroup,
 } from '../../../../scenario/vpc';
 import type { Instance, Lab } from '../../../lab';
+import { interfaceHardware } from '../../../vpc/interfaces';
 import type { Eni, VpcState } from '../../../vpc/state';
 import { type CommandOutcome, done } from '../../types';
 import { instanceIdentity, privateDnsName, ROOT_DEVICE_NAME } from '../instance-identity';
@@ -162,39 +163,56 @@ function privateIpAddresses(e: Eni) {
   }));
 }
 
-export function eniOut(state: VpcState, lab: Lab, e: Eni) {
-  const subnet = state.subnet(e.subnetId);
-  const mac = lab.instance(e.instanceName)?.host.eth0.link().mac ?? '';
-  const o: Record<string, unknown> = {
-    Attachment: {
-      AttachTime: isoUtc(lab.wallClockStartS),
-      AttachmentId: resourceId('eni-attach', lab.scenario.seed, e.eniId),
-      DeleteOnTermination: true,
-      DeviceIndex: 0,
-      NetworkCardIndex: 0,
-      InstanceId: e.instanceId,
-      InstanceOwnerId: LAB_ACCOUNT_ID,
-      Status: 'attached',
-      EnaSrdSpecification: enaSrdSpecification(e),
-    },
-    AvailabilityZone: subnet?.AvailabilityZone,
+/** The MAC of an interface: its device's when attached, else the one it will have. */
+function macOf(lab: Lab, e: Eni): string {
+  const dev = e.deviceIndex >= 0 ? lab.instance(e.instanceName)?.host.ifaces[e.deviceIndex]?.dev : undefined;
+  if (dev) return dev.link().mac;
+  return interfaceHardware(lab.scenario.seed, e.eniId).mac;
+}
+
+/** An interface's Attachment (absent while it is available). */
+function attachmentOut(lab: Lab, e: Eni, forInstance: boolean) {
+  const at = isoUtc(lab.wallClockStartS + Math.floor(e.attachedAtNs / 1e9));
+  const common = {
+    AttachTime: at,
+    AttachmentId: e.attachmentId,
+    DeleteOnTermination: e.deviceIndex === 0,
+    DeviceIndex: e.deviceIndex,
   };
+  return forInstance
+    ? { ...common, Status: 'attached', NetworkCardIndex: 0, EnaSrdSpecification: enaSrdSpecification(e) }
+    : {
+        ...common,
+        NetworkCardIndex: 0,
+        InstanceId: e.instanceId,
+        InstanceOwnerId: LAB_ACCOUNT_ID,
+        Status: 'attached',
+        EnaSrdSpecification: enaSrdSpecification(e),
+      };
+}
+
+/** One interface as DescribeNetworkInterfaces prints it (`status` overrides, e.g. CreateNetworkInterface's 'pending'). */
+export function eniOut(state: VpcState, lab: Lab, e: Eni, status?: string) {
+  const subnet = state.subnet(e.subnetId);
+  const o: Record<string, unknown> = {};
+  if (e.deviceIndex >= 0) o['Attachment'] = attachmentOut(lab, e, false);
+  o['AvailabilityZone'] = subnet?.AvailabilityZone;
   if (Object.keys(e.connectionTracking).length > 0)
     o['ConnectionTrackingConfiguration'] = connectionTrackingConfiguration(state, e);
   Object.assign(o, {
-    Description: '',
+    Description: e.description,
     Groups: e.securityGroups.map((id) => ({ GroupName: state.group(id)?.GroupName ?? '', GroupId: id })),
     InterfaceType: 'interface',
     Ipv6Addresses: [],
-    MacAddress: mac,
+    MacAddress: macOf(lab, e),
     NetworkInterfaceId: e.eniId,
     OwnerId: LAB_ACCOUNT_ID,
     PrivateDnsName: privateDnsName(e.ip),
     PrivateIpAddress: e.ip,
     PrivateIpAddresses: privateIpAddresses(e),
     RequesterManaged: false,
-    SourceDestCheck: true,
-    Status: 'in-use',
+    SourceDestCheck: e.sourceDestCheck,
+    Status: status ?? (e.deviceIndex >= 0 ? 'in-use' : 'available'),
     SubnetId: e.subnetId,
     TagSet: [],
     VpcId: state.vpc.VpcId,
@@ -212,33 +230,32 @@ export function eniOut(state: VpcState, lab: Lab, e: Eni) {
  */
 export function instanceOut(state: VpcState, lab: Lab, e: Eni) {
   const id = instanceIdentity(lab, state, e);
-  const nic: Record<string, unknown> = {
-    Attachment: {
-      AttachTime: id.launchTime,
-      AttachmentId: resourceId('eni-attach', lab.scenario.seed, e.eniId),
-      DeleteOnTermination: true,
-      DeviceIndex: 0,
-      Status: 'attached',
-      NetworkCardIndex: 0,
-      EnaSrdSpecification: enaSrdSpecification(e),
-    },
-    Description: '',
-    Groups: id.securityGroups,
-    Ipv6Addresses: [],
-    MacAddress: id.macAddress,
-    NetworkInterfaceId: e.eniId,
-    OwnerId: LAB_ACCOUNT_ID,
-    PrivateDnsName: id.privateDnsName,
-    PrivateIpAddress: e.ip,
-    PrivateIpAddresses: privateIpAddresses(e),
-    SourceDestCheck: true,
-    Status: 'in-use',
-    SubnetId: e.subnetId,
-    VpcId: id.vpcId,
-    InterfaceType: 'interface',
-  };
-  if (Object.keys(e.connectionTracking).length > 0)
-    nic['ConnectionTrackingConfiguration'] = connectionTrackingConfiguration(state, e);
+  // every interface attached to the instance, by device index (the primary's AttachTime is the launch)
+  const nics = state.enisOfInstance(e.instanceName).map((n) => {
+    const nic: Record<string, unknown> = {
+      Attachment: {
+        ...attachmentOut(lab, n, true),
+        ...(n.deviceIndex === 0 ? { AttachTime: id.launchTime } : {}),
+      },
+      Description: n.description,
+      Groups: n.securityGroups.map((g) => ({ GroupName: state.group(g)?.GroupName ?? '', GroupId: g })),
+      Ipv6Addresses: [],
+      MacAddress: n.deviceIndex === 0 ? id.macAddress : macOf(lab, n),
+      NetworkInterfaceId: n.eniId,
+      OwnerId: LAB_ACCOUNT_ID,
+      PrivateDnsName: privateDnsName(n.ip),
+      PrivateIpAddress: n.ip,
+      PrivateIpAddresses: privateIpAddresses(n),
+      SourceDestCheck: n.sourceDestCheck,
+      Status: 'in-use',
+      SubnetId: n.subnetId,
+      VpcId: id.vpcId,
+      InterfaceType: 'interface',
+    };
+    if (Object.keys(n.connectionTracking).length > 0)
+      nic['ConnectionTrackingConfiguration'] = connectionTrackingConfiguration(state, n);
+    return nic;
+  });
   return {
     AmiLaunchIndex: id.amiLaunchIndex,
     ImageId: id.imageId,
@@ -277,11 +294,11 @@ export function instanceOut(state: VpcState, lab: Lab, e: Eni) {
     ...(lab.instance(e.instanceName)?.attrs.sriovNetSupport ? { SriovNetSupport: 'simple' } : {}),
     // what the API prints for Nitro instances too
     Hypervisor: 'xen',
-    NetworkInterfaces: [nic],
+    NetworkInterfaces: nics,
     RootDeviceName: ROOT_DEVICE_NAME,
     RootDeviceType: 'ebs',
     SecurityGroups: id.securityGroups,
-    SourceDestCheck: true,
+    SourceDestCheck: e.sourceDestCheck,
     VirtualizationType: 'hvm',
     CpuOptions: { CoreCount: id.coreCount, ThreadsPerCore: id.threadsPerCore },
   };

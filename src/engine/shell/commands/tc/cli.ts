@@ -1,0 +1,163 @@
+/**
+ * The plumbing of the `tc` command: its output and exit status, the argument cursor of the option
+ * parsers (NEXT_ARG, the exit-1 option errors), the kernel's reply as rtnl_talk prints it (extack or
+ * "RTNETLINK answers: …"), the display flags and the `show` filter shared by `tc qdisc` and `tc class`.
+ * Sources: IPROUTE2 tc/tc.c, tc/tc_util.c, lib/libnetlink.c.
+ */
+import { isTcError, TC_H_ROOT, type TcResult } from '../../../host/qdisc/common';
+import type { QdiscManager } from '../../../host/qdisc/tree';
+import type { CommandOutcome } from '../../types';
+import { getQdiscHandle, getRate64, getSize, getTcClassid, getTime, getU32, matches } from './utils';
+
+/** The devices `tc` can see, by name (e.g. "eth0", "lo"), in ifindex order. */
+export type TcDevices = ReadonlyMap<string, QdiscManager>;
+
+export class Out {
+  stdout = '';
+  stderr = '';
+  err(s: string): void {
+    this.stderr += s;
+  }
+  print(s: string): void {
+    this.stdout += s;
+  }
+}
+
+/** A parse failure that ends the command with iproute2's exit status. */
+export class TcExit {
+  constructor(readonly code: number) {}
+}
+
+export function outcome(o: Out, code: number, result?: unknown): CommandOutcome {
+  return { kind: 'done', out: { stdout: o.stdout, stderr: o.stderr, exitCode: code, result } };
+}
+
+export interface Cursor {
+  argv: string[];
+  i: number;
+  o: Out;
+}
+
+/** NEXT_ARG(): advance or fail with incomplete_command(). */
+export function nextArg(c: Cursor): string {
+  c.i++;
+  if (c.i >= c.argv.length) {
+    c.o.err('Command line is not complete. Try option "help"\n');
+    throw new TcExit(255);
+  }
+  return c.argv[c.i]!;
+}
+
+export function fail1(c: Cursor, msg: string, usage = ''): never {
+  c.o.err(msg + usage);
+  throw new TcExit(1);
+}
+
+/** NEXT_ARG, then its value by `get`, or `Illegal "name"` (exit 1): the q_*.c parsers' common step. */
+function nextValue(c: Cursor, name: string, get: (s: string) => number | null): number {
+  const v = get(nextArg(c));
+  if (v === null) fail1(c, `Illegal "${name}"\n`);
+  return v;
+}
+export const nextU32 = (c: Cursor, name: string): number => nextValue(c, name, getU32);
+export const nextSize = (c: Cursor, name: string): number => nextValue(c, name, getSize);
+export const nextRate = (c: Cursor, name: string): number => nextValue(c, name, getRate64);
+export const nextTime = (c: Cursor, name: string): number => nextValue(c, name, getTime);
+
+const STRERROR: Record<string, string> = {
+  EEXIST: 'File exists',
+  ENOENT: 'No such file or directory',
+  EINVAL: 'Invalid argument',
+  EOPNOTSUPP: 'Operation not supported',
+  ELOOP: 'Too many levels of symbolic links',
+  ENOBUFS: 'No buffer space available',
+  ERANGE: 'Numerical result out of range',
+  EBUSY: 'Device or resource busy',
+  ENODEV: 'No such device',
+};
+
+/** rtnl_talk's error report: extack ("Error: msg.") or "RTNETLINK answers: strerror". */
+export function kernelReply(o: Out, r: TcResult): number {
+  if (isTcError(r)) {
+    if (r.extack) o.err(`Error: ${r.extack}${r.extack.endsWith('.') ? '' : '.'}\n`);
+    else o.err(`RTNETLINK answers: ${STRERROR[r.errno] ?? r.errno}\n`);
+    return 2;
+  }
+  if (r.warning) o.err(`Warning: ${r.warning}${r.warning.endsWith('.') ? '' : '.'}\n`);
+  return 0;
+}
+
+/** The display options of `tc` (-s, -d, -j, -p, -iec). */
+export interface ShowFlags {
+  stats: boolean;
+  details: boolean;
+  json: boolean;
+  pretty: boolean;
+  iec: boolean;
+}
+
+/** The filter of `tc qdisc show` / `tc class show` (dev, root, parent, handle or classid). */
+export function parseShowFilter(
+  argv: string[],
+  o: Out,
+  what: 'qdisc' | 'class',
+  usage: string,
+): { dev: string | null; parent: number; handle: number } | number {
+  let dev: string | null = null;
+  let parent = 0;
+  let handle = 0;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = (): string | null => {
+      i++;
+      if (i >= argv.length) {
+        o.err('Command line is not complete. Try option "help"\n');
+        return null;
+      }
+      return argv[i]!;
+    };
+    if (a === 'dev') {
+      const v = next();
+      if (v === null) return 255;
+      dev = v;
+    } else if (a === 'root') {
+      parent = TC_H_ROOT;
+    } else if (a === 'parent' || (what === 'class' && a === 'classid')) {
+      const v = next();
+      if (v === null) return 255;
+      const h = getTcClassid(v);
+      if (h === null) {
+        o.err(`Error: argument "invalid parent ID" is wrong: ${v}\n`);
+        return 255;
+      }
+      if (a === 'parent') parent = h;
+      else handle = h;
+    } else if (what === 'qdisc' && a === 'handle') {
+      const v = next();
+      if (v === null) return 255;
+      const h = getQdiscHandle(v);
+      if (h === null) {
+        o.err(`Error: argument "invalid qdisc ID" is wrong: ${v}\n`);
+        return 255;
+      }
+      handle = h;
+    } else if (what === 'qdisc' && (a === 'invisible' || a === 'ingress')) {
+      // Invisible default qdiscs are not listed by the simulator's kernel either way.
+    } else if (matches(a, 'help')) {
+      o.err(usage);
+      return 255;
+    } else {
+      o.err(`What is "${a}"? Try "tc ${what} help".\n`);
+      return 255;
+    }
+  }
+  return { dev, parent, handle };
+}
+
+/** parse_noqopt: qdiscs without a tc module (mq, pfifo_fast, …) take no options. */
+export function parseNoOpt<K extends string>(c: Cursor, kind: K): { kind: K } {
+  if (c.i < c.argv.length) {
+    fail1(c, `Unknown qdisc "${kind}", hence option "${c.argv[c.i]}" is unparsable\n`);
+  }
+  return { kind };
+}
