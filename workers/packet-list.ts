@@ -267,7 +267,9 @@ export class PacketList {
       throw e;
     }
     const matched = q.len - q.head;
-    const offset = Math.max(0, Math.min(Math.floor(req.offset), matched));
+    const offset = req.fromEnd
+      ? Math.max(0, matched - Math.min(MAX_PAGE, Math.floor(req.limit)))
+      : Math.max(0, Math.min(Math.floor(req.offset), matched));
     const limit = Math.max(0, Math.min(MAX_PAGE, Math.floor(req.limit), matched - offset));
     const rows: PacketRow[] = [];
     for (let j = 0; j < limit; j++) rows.push(this.row(q.m[q.head + offset + j]!));
@@ -642,8 +644,11 @@ export class PacketList {
       ],
     });
     if (w.fragOffset === 0) {
-      if (f.proto === 6) layers.push(tcpLayer(w, f, captured));
-      else if (f.proto === 17)
+      if (f.proto === 6) {
+        const src = this.source();
+        const rel = (name: string) => (src.field(name).has(i) ? src.field(name).get[0]!(i) : null);
+        layers.push(tcpLayer(w, f, captured, rel('tcp.seq')!, rel('tcp.ack')));
+      } else if (f.proto === 17)
         layers.push({
           title: `User Datagram Protocol, Src Port: ${w.sport}, Dst Port: ${w.dport}`,
           fields: [
@@ -769,7 +774,13 @@ export function wireWindow(syn: boolean, window: number, mtu: number): number {
   return Math.min(65535, window >> WSCALE);
 }
 
-function tcpLayer(w: WirePacket, f: CaptureFlow, captured: boolean): PacketDetails['layers'][number] {
+function tcpLayer(
+  w: WirePacket,
+  f: CaptureFlow,
+  captured: boolean,
+  relSeq: number,
+  relAck: number | null,
+): PacketDetails['layers'][number] {
   const optLen = w.options.reduce((a, o) => a + optionBytes(o), 0);
   const hlen = 20 + Math.ceil(optLen / 4) * 4;
   const len = w.ipLen - 20 - hlen;
@@ -804,7 +815,7 @@ function tcpLayer(w: WirePacket, f: CaptureFlow, captured: boolean): PacketDetai
   if (captured && w.options.length > 0)
     fields.push({ label: `Options (${hlen - 20} bytes)`, value: w.options.map(optionText).join(', ') });
   return {
-    title: `Transmission Control Protocol, Src Port: ${w.sport}, Dst Port: ${w.dport}, Len: ${len}`,
+    title: `Transmission Control Protocol, Src Port: ${w.sport}, Dst Port: ${w.dport}, Seq: ${relSeq}${relAck !== null ? `, Ack: ${relAck}` : ''}, Len: ${len}`,
     fields,
   };
 }

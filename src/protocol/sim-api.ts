@@ -385,6 +385,8 @@ export interface PacketListRequest extends PacketSelection {
   limit: number;
   /** A row number (No.) whose position in the filtered list to find (the selected row). */
   locate?: number | null;
+  /** The last `limit` rows instead (a list following the clock); `offset` is then ignored. */
+  fromEnd?: boolean;
 }
 
 /** One row as the list shows it (Wireshark's columns, plus where it was seen). */

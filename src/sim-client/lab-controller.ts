@@ -33,6 +33,11 @@ import type {
   LadderSeriesRequest,
   CommandLogEntry,
   LoadResult,
+  PacketDetails,
+  PacketExport,
+  PacketListAnswer,
+  PacketListRequest,
+  PacketSelection,
   RunUntil,
 } from '../protocol/sim-api';
 import type { SimClient } from './sim-client';
@@ -112,6 +117,12 @@ export interface LabController {
   readLabFile?(host: string, path: string): Promise<Uint8Array | null>;
   /** The averaging ladder's 10 µs and 1 ms bytes out; null when the worker failed (absent in test doubles). */
   ladderSeries?(req: LadderSeriesRequest): Promise<LadderSeries | null>;
+  /** The packet list's rows (null: the worker failed; absent in test doubles). */
+  packetList?(req: PacketListRequest): Promise<PacketListAnswer | null>;
+  /** One row's details (null: gone from the capture, or the worker failed). */
+  packetDetails?(no: number): Promise<PacketDetails | null>;
+  /** The selected rows as a pcap or CSV file. */
+  packetExport?(sel: PacketSelection, format: 'pcap' | 'csv'): Promise<PacketExport>;
   dispose(): void;
 }
 
@@ -584,6 +595,20 @@ export function createLabController(
     },
     ladderSeries(req) {
       return client.ladderSeries(req).catch(() => null);
+    },
+    packetList(req) {
+      return client.packetList(req).catch(() => null);
+    },
+    packetDetails(no) {
+      return client.packetDetails(no).catch(() => null);
+    },
+    packetExport(sel, format) {
+      return client
+        .packetExport(sel, format)
+        .catch((e: unknown) => ({
+          ok: false as const,
+          error: `the lab did not answer (${(e as Error).message})`,
+        }));
     },
     async submit(line) {
       const st = store.getState();

@@ -29,6 +29,11 @@ import type {
   Frame,
   FrameBuffers,
   LoadResult,
+  PacketDetails,
+  PacketExport,
+  PacketListAnswer,
+  PacketListRequest,
+  PacketSelection,
   RunUntil,
   SeekOptions,
   SimApi,
@@ -295,6 +300,18 @@ export class SimClient {
 
   labFiles(): Promise<LabFileInfo[]> {
     return this.run(() => this.api().labFiles());
+  }
+
+  packetList(req: PacketListRequest): Promise<PacketListAnswer> {
+    return this.run(() => this.api().packetList(req));
+  }
+
+  packetDetails(no: number): Promise<PacketDetails | null> {
+    return this.run(() => this.api().packetDetails(no));
+  }
+
+  packetExport(sel: PacketSelection, format: 'pcap' | 'csv'): Promise<PacketExport> {
+    return this.run(() => this.api().packetExport(sel, format));
   }
 
   readLabFile(host: string, path: string): Promise<Uint8Array | null> {

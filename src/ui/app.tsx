@@ -16,6 +16,7 @@ import { ChartsPanel } from './charts/charts-panel';
 import { useApp, useAppStore, useLab } from './context';
 import { CountersPanel } from './counters-panel';
 import { LessonsPanel } from './lessons/lessons-panel';
+import { PacketsPanel } from './packets/packets-panel';
 import { InspectorPanel, PathPanel } from './path-panel';
 import { RunProgress } from './run-progress';
 import { Notices, useThemeAttribute } from './notices';
@@ -173,11 +174,13 @@ function SideTabs({
 }) {
   const [tab, setTab] = useState('guide');
   // selecting a packet or a queue in the picture shows its inspector beside it; clearing the
-  // selection goes back to the tab that was open
+  // selection goes back to the tab that was open (not from the packet list: a row selected there
+  // selects its packet in the path, and the list stays)
   const selected = useApp((s) => s.selection.path !== null);
   const before = useRef('guide');
   useEffect(() => {
     setTab((t) => {
+      if (t === 'packets') return t;
       if (selected && t !== 'inspect') {
         before.current = t;
         return 'inspect';
@@ -220,6 +223,16 @@ function SideTabs({
           content: (
             <PanelBoundary name="the counters">
               <CountersPanel />
+            </PanelBoundary>
+          ),
+        },
+        {
+          id: 'packets',
+          label: 'Packets',
+          keepMounted: 'paused',
+          content: (
+            <PanelBoundary name="the packet list">
+              <PacketsPanel />
             </PanelBoundary>
           ),
         },

@@ -123,7 +123,7 @@ describe('packet list', () => {
       `Frame ${row.no}: 9015 bytes on wire (72120 bits), 128 bytes captured on interface eth0 of client`,
       expect.stringMatching(/^Ethernet II, Src: 02:/),
       'Internet Protocol Version 4, Src: 10.0.0.10, Dst: 10.0.0.11',
-      'Transmission Control Protocol, Src Port: 45000, Dst Port: 5201, Len: 8949',
+      'Transmission Control Protocol, Src Port: 45000, Dst Port: 5201, Seq: 1, Ack: 1, Len: 8949',
       'ec2-netlab',
     ]);
     // the same packet in the pcap (capture rows of the client are the file's packets, in order)

@@ -1,0 +1,212 @@
+/**
+ * The packet list panel in the DOM (src/ui/packets/packets-panel.tsx) over the worker's own
+ * SimService in this process: only the rows in view are in the DOM; a filter that does not parse
+ * turns the box red with Wireshark's message and leaves the list as it was; Enter applies a good
+ * one; a click selects a row, shows its layers and selects its packet in the path; the arrow keys
+ * move the selection; a scroll far down shows the rows there.
+ */
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LabController } from '../../src/sim-client/lab-controller';
+import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
+import { PRESETS } from '../../src/scenario/presets';
+import { ControllerContext, StoreContext } from '../../src/ui/context';
+import { PacketsPanel, viewport } from '../../src/ui/packets/packets-panel';
+import { SimService } from '../../workers/sim-service';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let root: Root | null = null;
+let el: HTMLDivElement | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  el?.remove();
+  root = null;
+});
+
+let service: SimService;
+beforeAll(() => {
+  service = new SimService();
+  expect(service.load(PRESETS[0]!.scenario).ok).toBe(true);
+  expect(service.submit('iperf3 -c server -n 30M > /dev/null')).toBe(true);
+  for (let t = 1; t <= 60; t++) service.advance({ toNs: t * 1e6, maxEvents: 1e7 });
+});
+
+function mount() {
+  const store: AppStore = createAppStore({ presetId: 'exp1', doc: PRESETS[0]!.scenario });
+  patch(store, 'scenario', {
+    instances: [
+      {
+        name: 'client',
+        type: 'c7i.large',
+        ip: '10.0.0.10',
+        ppsAllowance: 1,
+        ppsAllowanceProvenance: 'assumed',
+      },
+      {
+        name: 'server',
+        type: 'c7i.large',
+        ip: '10.0.0.11',
+        ppsAllowance: 1,
+        ppsAllowanceProvenance: 'assumed',
+      },
+    ],
+  });
+  const calls: string[] = [];
+  const lab = new Proxy({} as LabController, {
+    get: (_, k) => {
+      if (k === 'then') return undefined;
+      if (k === 'packetList')
+        return async (r: Parameters<SimService['packetList']>[0]) => service.packetList(r);
+      if (k === 'packetDetails') return async (no: number) => service.packetDetails(no);
+      if (k === 'packetExport') return async () => ({ ok: false, error: 'not here' });
+      return async (...a: unknown[]) => {
+        calls.push(`${String(k)} ${JSON.stringify(a)}`);
+      };
+    },
+  });
+  el = document.createElement('div');
+  document.body.appendChild(el);
+  root = createRoot(el);
+  act(() =>
+    root!.render(
+      <StoreContext.Provider value={store}>
+        <ControllerContext.Provider value={lab}>
+          <PacketsPanel />
+        </ControllerContext.Provider>
+      </StoreContext.Provider>,
+    ),
+  );
+  return { calls };
+}
+
+const settle = (ms = 0) =>
+  act(async () => {
+    await new Promise((r) => setTimeout(r, ms));
+  });
+const q = <T extends Element = HTMLElement>(sel: string) => el!.querySelector<T>(sel)!;
+const rowsInDom = () => [...el!.querySelectorAll<HTMLElement>('.packet-row')];
+const noOf = (r: HTMLElement) => Number(r.querySelector('[role=gridcell]')!.textContent);
+const type = (input: HTMLInputElement, v: string) =>
+  act(() => {
+    const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+    set.call(input, v);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+const key = (target: Element, k: string) =>
+  act(() => {
+    target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+  });
+
+describe('packets panel', () => {
+  it('puts only the rows in view in the DOM, following the newest', async () => {
+    mount();
+    await settle(50);
+    const total = service.packetList({
+      filter: '',
+      host: null,
+      window: { kind: 'all' },
+      offset: 0,
+      limit: 0,
+    });
+    expect(total.ok && total.matched).toBeGreaterThan(3000);
+    const rows = rowsInDom();
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThanOrEqual(17);
+    // following: the last row recorded is the last in view
+    expect(noOf(rows.at(-1)!)).toBe(total.ok ? total.recorded : -1);
+    expect(q('.packets-status').textContent).toMatch(/^[\d,]+ rows · the capture keeps up to 1,048,576 rows/);
+    expect(q('[role=grid]').getAttribute('aria-rowcount')).toBe(String((total.ok ? total.matched : 0) + 1));
+  });
+
+  it('a bad filter turns the box red with the reason; Enter applies a good one', async () => {
+    mount();
+    await settle(50);
+    const before = rowsInDom().map(noOf);
+    const input = q<HTMLInputElement>('input[aria-label="Display filter"]');
+    type(input, 'tcp.port == 5201 && ip.sr == 1');
+    key(input, 'Enter');
+    await settle(50);
+    expect(q('.dfilter').className).toContain('invalid');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(q('#packets-filter-msg').textContent).toContain(
+      '"ip.sr" is not a valid protocol or protocol field.',
+    );
+    expect(q('.dfilter-where mark').textContent).toBe('ip.sr');
+    expect(rowsInDom().map(noOf)).toEqual(before);
+    type(input, 'tcp.flags.syn == 1');
+    expect(q('.dfilter').className).toContain('pending');
+    key(input, 'Enter');
+    await settle(300);
+    expect(q('.dfilter').className).toContain('valid');
+    const rows = rowsInDom();
+    // SYN and SYN-ACK, each seen sent and received
+    expect(rows).toHaveLength(4);
+    expect(rows.every((r) => /\[SYN/.test(r.textContent ?? ''))).toBe(true);
+    expect(q('.packets-status').textContent).toMatch(/^4 of [\d,]+ rows match/);
+  });
+
+  it('a click selects a row, shows its layers and selects its packet in the path; arrows move on', async () => {
+    const { calls } = mount();
+    await settle(50);
+    const input = q<HTMLInputElement>('input[aria-label="Display filter"]');
+    type(input, 'tcp.len > 0 && host == client');
+    key(input, 'Enter');
+    await settle(300);
+    const first = rowsInDom()[0]!;
+    act(() => first.click());
+    await settle(50);
+    expect(first.getAttribute('aria-selected')).toBe('true');
+    const grid = q('[role=grid]');
+    expect(grid.getAttribute('aria-activedescendant')).toBe(`pkt-row-${noOf(first)}`);
+    const titles = [...el!.querySelectorAll('.packet-tree summary')].map((s) => s.textContent);
+    expect(titles[3]).toMatch(
+      /^Transmission Control Protocol, Src Port: 45000, Dst Port: 5201, Seq: \d+, Ack: 1, Len: 8949$/,
+    );
+    expect(calls.find((c) => c.startsWith('select'))).toMatch(
+      /^select \[\{"kind":"packet","id":-1,"flow":\d+,"seq":\d+,"count":1\}\]$/,
+    );
+    const next = rowsInDom()[1]!;
+    key(grid, 'ArrowDown');
+    await settle(50);
+    expect(grid.getAttribute('aria-activedescendant')).toBe(`pkt-row-${noOf(next)}`);
+    expect(q('.packet-details h3').textContent).toContain(`Packet ${noOf(next)},`);
+  });
+
+  it('a scroll far down shows the rows there, asked for a page at a time', async () => {
+    mount();
+    await settle(50);
+    const input = q<HTMLInputElement>('input[aria-label="Display filter"]');
+    type(input, 'host == server');
+    key(input, 'Enter');
+    await settle(300);
+    const all = service.packetList({
+      filter: 'host == server',
+      host: null,
+      window: { kind: 'all' },
+      offset: 1000,
+      limit: 1,
+    });
+    if (!all.ok) throw new Error(all.error);
+    const scroller = q<HTMLDivElement>('.packet-scroll');
+    act(() => {
+      scroller.scrollTop = 1000 * 20;
+      scroller.dispatchEvent(new Event('scroll'));
+    });
+    await settle(300);
+    expect(q<HTMLInputElement>('.packets-controls input[type=checkbox]').checked).toBe(false);
+    expect(noOf(rowsInDom()[0]!)).toBe(all.rows[0]!.no);
+  });
+
+  it('a million rows: the scrollbar is scaled under the browsers’ height cap, the ends reachable', () => {
+    const v = viewport(1_000_000, 0, 400);
+    expect(v.virt).toBe(8_000_000);
+    expect(v.first).toBe(0);
+    const end = viewport(1_000_000, v.virt - 400, 400);
+    expect(end.first + end.count).toBe(1_000_000);
+    expect(end.top(999_999) + 20).toBeCloseTo(v.virt, 0);
+    const mid = viewport(1_000_000, v.scrollFor(500_000), 400);
+    expect(mid.first).toBe(500_000);
+  });
+});
