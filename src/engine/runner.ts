@@ -10,7 +10,15 @@ import { attachRecorder } from './metrics/attach';
 import type { Scenario } from '../scenario/schema';
 import { startIperf3Server } from './shell/commands/iperf3';
 import { execAndOr, execPipeline } from './shell/shell';
-import { type AndOr, parseLine, type Pipeline } from './shell/parse';
+import { type AndOr, parseLine, type Pipeline, wordLiteral } from './shell/parse';
+import {
+  type JobControl,
+  jobMarker,
+  runJobs,
+  runKill,
+  signalDescription,
+  signalEffect,
+} from './shell/commands/jobs';
 
 export { attachRecorder };
 import type { CommandOutput, Job } from './shell/types';
@@ -96,7 +104,14 @@ interface BackgroundJob {
   command: string;
   job: Job;
   startNs: number;
+  /** Ended by a signal its program does not catch (`kill`): what it had printed, and the signal. */
+  killed?: { sig: number; out: CommandOutput };
+  /** A signal its program handles and then re-raises (testpmd): it ends by that signal. */
+  reraised?: number;
 }
+
+/** The process id bash prints for background job `n` ("[1] 1001"). */
+const jobPid = (n: number) => 1000 + n;
 
 /** The command the session is waiting for (bash's foreground job). */
 interface ForegroundJob {
@@ -251,7 +266,7 @@ export class LabSession {
             tag(
               record(l.host, item.text, startNs, lab.nowNs, {
                 stdout: '',
-                stderr: `[${n}] ${1000 + n}\n${lead}`,
+                stderr: `[${n}] ${jobPid(n)}\n${lead}`,
                 exitCode: 0,
               }),
               continued,
@@ -263,9 +278,11 @@ export class LabSession {
       if ((item.op === '&&' && l.status !== 0) || (item.op === '||' && l.status === 0)) continue;
       const command = item.p.text;
       lab.emit({ type: 'CommandStarted', atNs: startNs, host: l.host, command });
-      const outcome = execPipeline(lab, inst, item.p);
+      const builtin = this.jobBuiltin(item.p, sink);
+      const outcome = builtin ? ({ kind: 'done', out: builtin } as const) : execPipeline(lab, inst, item.p);
       if (outcome.kind === 'done') {
         sink.push(tag(record(l.host, command, startNs, lab.nowNs, outcome.out), continued, typed));
+        sink.push(...this.pendingNotices.splice(0));
         l.status = outcome.out.exitCode;
         lab.emit({
           type: 'CommandEnded',
@@ -424,22 +441,85 @@ export class LabSession {
   private reapBackground(sink: RunRecord[]): void {
     if (this.bg.length === 0) return;
     const still: BackgroundJob[] = [];
+    const entries = this.jobEntries();
     for (const b of this.bg) {
-      if (b.job.done()) sink.push(this.bgRecord(b, 'Done'));
+      if (b.killed || b.job.done()) sink.push(this.bgRecord(b, 'Done', jobMarker(entries, b.n)));
       else still.push(b);
     }
     this.bg = still;
   }
 
-  private bgRecord(b: BackgroundJob, how: 'Done' | 'Interrupted'): RunRecord {
-    const done = b.job.finish();
+  private bgRecord(b: BackgroundJob, how: 'Done' | 'Interrupted', marker: string = '+'): RunRecord {
+    const done = b.killed?.out ?? b.job.finish();
     const out = b.leadLen ? { ...done, stderr: done.stderr.slice(b.leadLen), stderrLead: undefined } : done;
-    const status = how === 'Interrupted' ? 'Interrupt' : out.exitCode === 0 ? 'Done' : `Exit ${out.exitCode}`;
+    const sig = b.killed?.sig ?? b.reraised;
+    const status =
+      how === 'Interrupted'
+        ? 'Interrupt'
+        : sig !== undefined
+          ? signalDescription(sig)
+          : out.exitCode === 0
+            ? 'Done'
+            : `Exit ${out.exitCode}`;
     return record(b.host, `${b.command} &`, b.startNs, this.lab.nowNs, {
       ...out,
-      stderr: `${out.stderr}[${b.n}]+  ${status.padEnd(24)}${b.command}\n`,
+      stderr: `${out.stderr}[${b.n}]${marker}  ${status.padEnd(24)}${b.command}\n`,
     });
   }
+
+  private jobEntries() {
+    return this.bg.map((b) => ({ n: b.n, pid: jobPid(b.n), command: b.command }));
+  }
+
+  /**
+   * bash's `kill` and `jobs`, which work on the session's jobs: a pipeline that is one of them
+   * alone, with literal words; its output, or null for any other pipeline. A job that `kill` ended
+   * is reported at once (bash's notice before the next prompt).
+   */
+  private jobBuiltin(p: Pipeline, sink: RunRecord[]): CommandOutput | null {
+    const c = p.commands[0]!;
+    const name = c.words[0] ? wordLiteral(c.words[0]) : null;
+    if (name !== 'kill' && name !== 'jobs') return null;
+    const words = c.words.map(wordLiteral);
+    if (p.commands.length > 1 || c.redirects.length > 0 || p.negate || words.some((w) => w === null))
+      return {
+        stdout: '',
+        stderr: `bash: ${name}: in ec2-netlab ${name} runs as a command of its own (no pipe, redirection or $(…))\n`,
+        exitCode: 2,
+      };
+    const args = words.slice(1) as string[];
+    this.reapBackground(sink);
+    const ctl: JobControl = {
+      jobs: () => this.jobEntries(),
+      signal: (n, sig) => {
+        const b = this.bg.find((x) => x.n === n);
+        if (!b || b.killed) return;
+        const effect = signalEffect(b.command, sig);
+        if (effect === 'ignore' || effect === 'stop') return;
+        if (effect === 'terminate') {
+          // the program dies where it is: what it printed so far stays, nothing more
+          const printed = b.job.progress?.() ?? '';
+          const lead = b.job.lead?.() ?? '';
+          b.job.interrupt(sig);
+          b.killed = { sig, out: { stdout: printed, stderr: lead, exitCode: 128 + sig } };
+          return;
+        }
+        if (effect === 'reraise') b.reraised = sig;
+        b.job.interrupt(sig);
+      },
+    };
+    const out = name === 'kill' ? runKill(args, ctl) : runJobs(args, ctl);
+    if (name === 'kill') {
+      // the notices follow kill's own output (the killed job's record is not the line's)
+      const notices: RunRecord[] = [];
+      this.reapBackground(notices);
+      this.pendingNotices.push(...notices);
+    }
+    return out;
+  }
+
+  /** Job notices to record after the current line's record (a job `kill` ended). */
+  private pendingNotices: RunRecord[] = [];
 
   /** End the session: interrupt background jobs still running and record their output. */
   close(): RunRecord[] {

@@ -32,6 +32,8 @@ export const COMMANDS: readonly string[] = [
   'hostname',
   'ip',
   'iperf3',
+  'jobs',
+  'kill',
   'lab',
   'ls',
   'man',

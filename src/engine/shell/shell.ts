@@ -117,9 +117,9 @@ function runSequence(
       return cur === null;
     },
     deadlineNs: () => cur?.deadlineNs() ?? lab.nowNs,
-    interrupt: () => {
+    interrupt: (sig) => {
       interrupted = true;
-      cur?.interrupt();
+      cur?.interrupt(sig);
     },
     progress: () => stdout + (cur?.progress?.() ?? ''),
     finish: () => ({ stdout, stderr, exitCode: status }),
@@ -296,7 +296,7 @@ export function execPipeline(lab: Lab, host: Instance, p: Pipeline): CommandOutc
   const job: Job = {
     done: () => inner.done(),
     deadlineNs: () => inner.deadlineNs(),
-    interrupt: () => inner.interrupt(),
+    interrupt: (sig) => inner.interrupt(sig),
     finish: () => complete(inner.finish()),
   };
   if (inner.lead && first.redir.err.kind === 'term') job.lead = () => inner.lead!();
@@ -466,6 +466,12 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runMan(args);
     case 'watch':
       return runWatch(args, lab, host, (l) => execLine(lab, host, l));
+    case 'kill':
+    case 'jobs':
+      return fail(
+        `bash: ${cmd}: in ec2-netlab ${cmd} runs as a command of its own (no sudo, pipe or $(…))`,
+        2,
+      );
     case 'true':
       return done('');
     case 'false':
@@ -510,7 +516,7 @@ function runTimeout(args: string[], lab: Lab, host: Instance): CommandOutcome {
       return j.done();
     },
     deadlineNs: () => Math.min(j.deadlineNs(), until),
-    interrupt: () => j.interrupt(),
+    interrupt: (sig) => j.interrupt(sig),
     progress: () => j.progress?.() ?? '',
     finish: () => {
       const out = j.finish();

@@ -33,8 +33,12 @@ export interface Job {
   deadlineNs(): SimTimeNs;
   /** Called once after done(): the command's output. */
   finish(): CommandOutput;
-  /** Stop early (user pressed Ctrl-C): the job must become done() at the current instant. */
-  interrupt(): void;
+  /**
+   * Stop early (user pressed Ctrl-C, or `kill` sent a signal its program handles): the job must
+   * become done() at the current instant or wind down in simulated time. `signal`: the signal's
+   * number when not SIGINT (a tool that names it, as testpmd does).
+   */
+  interrupt(signal?: number): void;
   /**
    * Optional, for tools that print as they go (iperf3's per-interval lines): the stdout printed so
    * far, always a prefix of what `finish()` returns. Observational: calling it changes nothing.

@@ -114,6 +114,14 @@ export const BUILTINS: Readonly<Record<string, { synopsis: string; text: string 
     synopsis: 'history [-c] [n]',
     text: 'Display or manipulate the history list.\n\n    Display the history list with line numbers.  An argument of N lists\n    only the last N entries.\n\n    Options:\n      -c\tclear the history list by deleting all of the entries',
   },
+  jobs: {
+    synopsis: 'jobs [-lnprs] [jobspec ...] or jobs -x command [args]',
+    text: "Display status of jobs.\n    \n    Lists the active jobs.  JOBSPEC restricts output to that job.\n    Without options, the status of all active jobs is displayed.\n    \n    Options:\n      -l\tlists process IDs in addition to the normal information\n      -n\tlists only processes that have changed status since the last\n    \t\tnotification\n      -p\tlists process IDs only\n      -r\trestrict output to running jobs\n      -s\trestrict output to stopped jobs\n    \n    If -x is supplied, COMMAND is run after all job specifications that\n    appear in ARGS have been replaced with the process ID of that job's\n    process group leader.\n    \n    Exit Status:\n    Returns success unless an invalid option is given or an error occurs.\n    If -x is used, returns the exit status of COMMAND.",
+  },
+  kill: {
+    synopsis: 'kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]',
+    text: "Send a signal to a job.\n    \n    Send the processes identified by PID or JOBSPEC the signal named by\n    SIGSPEC or SIGNUM.  If neither SIGSPEC nor SIGNUM is present, then\n    SIGTERM is assumed.\n    \n    Options:\n      -s sig\tSIG is a signal name\n      -n sig\tSIG is a signal number\n      -l\tlist the signal names; if arguments follow `-l' they are\n    \t\tassumed to be signal numbers for which names should be listed\n      -L\tsynonym for -l\n    \n    Kill is a shell builtin for two reasons: it allows job IDs to be used\n    instead of process IDs, and allows processes to be killed if the limit\n    on processes that you can create is reached.\n    \n    Exit Status:\n    Returns success unless an invalid option is given or an error occurs.",
+  },
   pwd: { synopsis: 'pwd', text: 'Print the name of the current working directory.' },
   true: { synopsis: 'true', text: 'Return a successful result.\n\n    Exit Status:\n    Always succeeds.' },
   type: {
@@ -138,7 +146,9 @@ export function runHelp(args: string[]): CommandOutcome {
     return done(out, out ? 0 : 1, undefined, missing);
   }
   const names = Object.keys(BUILTINS);
-  const syn = [' job_spec [&]', ' ! PIPELINE', ...names.map((n) => ` ${BUILTINS[n]!.synopsis}`)];
+  // bash's dispcolumn: a synopsis wider than its column is cut with a '>'
+  const cut = (x: string) => (x.length > 38 ? `${x.slice(0, 37)}>` : x);
+  const syn = [' job_spec [&]', ' ! PIPELINE', ...names.map((n) => cut(` ${BUILTINS[n]!.synopsis}`))];
   const half = Math.ceil(syn.length / 2);
   let table = '';
   for (let i = 0; i < half; i++) table += `${syn[i]!.padEnd(40)}${syn[i + half] ?? ''}`.trimEnd() + '\n';

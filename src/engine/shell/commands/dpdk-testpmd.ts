@@ -857,15 +857,17 @@ export function runDpdkTestpmd(argv: string[], lab: Lab, host: Instance): Comman
     stdout += 'Press enter to exit\n';
   }
   let doneFlag = false;
+  let signal = 2;
   const job: Job = {
     done: () => doneFlag,
     deadlineNs: () => (doneFlag ? lab.nowNs : Number.POSITIVE_INFINITY),
-    interrupt: () => {
+    interrupt: (sig = 2) => {
       if (doneFlag) return;
+      signal = sig;
       statsTimer?.stop();
       app.stop();
       running.delete(host);
-      stderr += '\nSignal 2 received, preparing to exit...\n';
+      stderr += `\nSignal ${sig} received, preparing to exit...\n`;
       stdout += 'Telling cores to stop...\nWaiting for lcores to finish...\n';
       stdout += formatForwardStats(app);
       stdout += '\nDone.\n';
@@ -874,7 +876,8 @@ export function runDpdkTestpmd(argv: string[], lab: Lab, host: Instance): Comman
       stdout += '\nBye...\n';
       doneFlag = true;
     },
-    finish: () => ({ stdout, stderr, exitCode: 130, result: app.result() }),
+    // testpmd re-raises the signal after its summary: it ends by it (128 + the signal)
+    finish: () => ({ stdout, stderr, exitCode: 128 + signal, result: app.result() }),
   };
   return { kind: 'job', job };
 }

@@ -1,0 +1,107 @@
+/**
+ * bash's kill and jobs on the lab's background jobs: bash 5.2's messages and job lines, and what
+ * each signal does to the tool (iperf3 catches INT/TERM/HUP and prints its summary; SIGKILL ends it
+ * where it is; testpmd prints its summary and dies by the signal).
+ */
+import { describe, expect, it } from 'vitest';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { signalList } from '../../src/engine/shell/commands/jobs';
+import { defaultScenario } from '../../src/scenario/schema';
+
+const stdout = (r: RunRecord) => r.output.slice(0, r.output.length - r.stderr.length);
+const session = () => new LabSession(createLab(defaultScenario()));
+
+describe('jobs and kill', () => {
+  it('jobs, jobs -l, jobs -p list the background jobs with bash’s + and - markers', () => {
+    const s = session();
+    s.run('sleep 100 &');
+    s.run('sleep 200 &');
+    s.run('sleep 300 &');
+    expect(stdout(s.run('jobs')[0]!)).toBe(
+      '[1]   Running                 sleep 100 &\n[2]-  Running                 sleep 200 &\n[3]+  Running                 sleep 300 &\n',
+    );
+    expect(stdout(s.run('jobs -l %2')[0]!)).toBe('[2]- 1002 Running                 sleep 200 &\n');
+    expect(stdout(s.run('jobs -p')[0]!)).toBe('1001\n1002\n1003\n');
+    const bad = s.run('jobs %9')[0]!;
+    expect([bad.stderr, bad.exitCode]).toEqual(['bash: jobs: %9: no such job\n', 1]);
+    expect(s.run('jobs -z')[0]!.stderr).toBe(
+      'bash: jobs: -z: invalid option\njobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]\n',
+    );
+  });
+
+  it('kill -INT: iperf3 catches it, prints its summary and exits 1 ("Exit 1"), as the real one', () => {
+    const s = session();
+    s.run('iperf3 -c server -t 30 &');
+    s.run('sleep 2.5');
+    const [k, ...rest] = s.run('kill -INT %1');
+    expect([k!.output, k!.exitCode]).toEqual(['', 0]);
+    expect(rest).toHaveLength(0); // it winds down in simulated time (the results exchange)
+    const job = s.run('sleep 0.1').find((r) => r.command === 'iperf3 -c server -t 30 &')!;
+    expect(stdout(job)).toMatch(/\[ {2}5\] {3}0\.00-2\.50 {3}sec .* sender\n/);
+    expect(job.stderr).toBe(
+      'iperf3: interrupt - the client has terminated\n[1]+  Exit 1                  iperf3 -c server -t 30\n',
+    );
+  });
+
+  it('kill -9 (and SIGTERM for a tool that does not catch it): the job ends at once with what it had printed, "Killed"/"Terminated"', () => {
+    const s = session();
+    s.run('iperf3 -c server -t 30 &');
+    s.run('sleep 100 &');
+    s.run('sleep 2.5');
+    const recs = s.run('kill -9 1001');
+    expect(recs).toHaveLength(2);
+    const job = recs[1]!;
+    expect(stdout(job)).toMatch(/ {3}1\.00-2\.00 {3}sec .*\n$/);
+    expect(stdout(job)).not.toContain('- - - -');
+    expect(job.stderr).toBe('[1]-  Killed                  iperf3 -c server -t 30\n');
+    expect(job.exitCode).toBe(137);
+    const t = s.run('kill %sleep');
+    expect(t[1]!.stderr).toBe('[2]+  Terminated              sleep 100\n');
+    expect(s.run('jobs')[0]!.output).toBe('');
+  });
+
+  it('testpmd prints its summary with the signal’s number and dies by it', () => {
+    const s = session();
+    s.run('dpdk-testpmd -l 0-1 -- --forward-mode=rxonly &');
+    s.run('sleep 0.2');
+    // its handler ends it at once: the notice comes with kill
+    const job = s.run('kill -s TERM %%').find((r) => r.command.startsWith('dpdk-testpmd'))!;
+    expect(job.stderr).toContain('\nSignal 15 received, preparing to exit...\n');
+    expect(stdout(job)).toContain('\nBye...\n');
+    expect(
+      job.stderr.endsWith('[1]+  Terminated              dpdk-testpmd -l 0-1 -- --forward-mode=rxonly\n'),
+    ).toBe(true);
+  });
+
+  it('bash’s errors, kill -l, kill -0, and what is not simulated', () => {
+    const s = session();
+    const err = (line: string) => {
+      const r = s.run(line)[0]!;
+      return [r.stderr, r.exitCode];
+    };
+    expect(err('kill 99999')).toEqual(['bash: kill: (99999) - No such process\n', 1]);
+    expect(err('kill 1')).toEqual(['bash: kill: (1) - Operation not permitted\n', 1]);
+    expect(err('kill %3')).toEqual(['bash: kill: %3: no such job\n', 1]);
+    expect(err('kill abc')).toEqual(['bash: kill: abc: arguments must be process or job IDs\n', 1]);
+    expect(err('kill -FOO 1')).toEqual(['bash: kill: FOO: invalid signal specification\n', 1]);
+    expect(err('kill -s')).toEqual(['bash: kill: -s: option requires an argument\n', 1]);
+    expect(err('kill')).toEqual([
+      'kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n',
+      2,
+    ]);
+    expect(stdout(s.run('kill -l 9 137 TERM sigint')[0]!)).toBe('KILL\nKILL\n15\n2\n');
+    const l = signalList();
+    expect(l.startsWith(' 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 4) SIGILL\t 5) SIGTRAP\n')).toBe(true);
+    expect(l).toContain('31) SIGSYS\t34) SIGRTMIN\t35) SIGRTMIN+1\t');
+    expect(l.endsWith('63) SIGRTMAX-1\t64) SIGRTMAX\t\n')).toBe(true);
+    s.run('sleep 50 &');
+    expect(err('kill -0 %1')).toEqual(['', 0]);
+    expect(err('kill -STOP %1')[0]).toMatch(/SIGSTOP: stopping a job is not simulated in ec2-netlab/);
+    expect(stdout(s.run('jobs')[0]!)).toBe('[1]+  Running                 sleep 50 &\n');
+    expect(err('sudo kill %1')[0]).toMatch(/kill runs as a command of its own/);
+    expect(stdout(s.run('type kill jobs')[0]!)).toBe('kill is a shell builtin\njobs is a shell builtin\n');
+    expect(stdout(s.run('help kill')[0]!)).toMatch(
+      /^kill: kill \[-s sigspec \| -n signum \| -sigspec\] pid \| jobspec \.\.\. or kill -l \[sigspec\]\n {4}Send a signal to a job\.\n/,
+    );
+  });
+});
