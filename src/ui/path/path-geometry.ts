@@ -66,6 +66,36 @@ export interface PathGeometry {
   readonly stageByKey: ReadonlyMap<number, StageGeom>;
 }
 
+/**
+ * How much each half of each host has to show, 0 (nothing: no packets, no queue, nothing held,
+ * no drop) to 1, as path-focus.ts eases it: a half with nothing to show is kept narrow and its
+ * busy neighbour takes the room; a host with nothing in either half gets a narrower column.
+ * Absent (or every weight equal): the even split.
+ */
+export interface PathFocus {
+  /** Per host in lab order: its sending half (socket → qdisc → TX rings → card egress). */
+  readonly tx: ArrayLike<number>;
+  /** Its receiving half (card ingress → RX rings → NAPI → socket). */
+  readonly rx: ArrayLike<number>;
+}
+
+/** A half (or a host's column) with nothing to show is this big beside a busy one: 30 % of a column's two halves. */
+const IDLE_HALF = 3 / 7;
+const IDLE_HOST = 1 / 2;
+/** An idle half keeps at least this much room (its names stay readable, shortened); a column too. */
+const MIN_HALF_W = 96;
+const MIN_COL_W = 150;
+
+/** `a`'s share of a + b, the smaller share at least `minShare` (at most one half). */
+function share(a: number, b: number, minShare: number): number {
+  const k = a / (a + b);
+  const lo = Math.min(0.5, minShare);
+  return Math.min(1 - lo, Math.max(lo, k));
+}
+
+/** Room weight of something that shows `w` (0 … 1): an idle one `idle`, a busy one 1. */
+const room = (w: number, idle: number) => idle + (1 - idle) * Math.min(1, Math.max(0, w));
+
 export function laneKey(host: number, stage: number, queue: number): number {
   return (host * 16 + stage) * 65536 + queue;
 }
@@ -103,10 +133,26 @@ function nitroLaneW(w: number): number {
  * Compute the geometry for a canvas of `width` × `height` CSS pixels. When `height` is too short
  * for every part to stay legible, the geometry is taller (its `height` says how tall to draw it).
  */
-export function computeGeometry(layout: PathLayout, width: number, height: number): PathGeometry {
+export function computeGeometry(
+  layout: PathLayout,
+  width: number,
+  height: number,
+  focus?: PathFocus,
+): PathGeometry {
   const n = Math.max(1, layout.instances.length);
   const colGap = 20;
-  const colW = (width - PAD * 2 - colGap * (n - 1)) / n;
+  const colsW = width - PAD * 2 - colGap * (n - 1);
+  // columns: a host with nothing to show is narrower (at least MIN_COL_W, or the even width)
+  const hostRoom = layout.instances.map((_, h) =>
+    focus ? room(Math.max(focus.tx[h] ?? 1, focus.rx[h] ?? 1), IDLE_HOST) : 1,
+  );
+  const roomSum = hostRoom.reduce((a, b) => a + b, 0) || 1;
+  const evenW = colsW / n;
+  const minShare = Math.min(1 / n, MIN_COL_W / colsW);
+  const low = hostRoom.map((r) => r / roomSum < minShare);
+  const lowShare = low.filter(Boolean).length * minShare;
+  const freeRoom = hostRoom.reduce((a, r, i) => a + (low[i] ? 0 : r), 0);
+  const colWs = hostRoom.map((r, i) => colsW * (low[i] ? minShare : (r * (1 - lowShare)) / freeRoom));
   const nParts = Math.max(
     ...layout.instances.flatMap((i) =>
       i.stages.filter((s) => s.name.startsWith('nitro')).map((s) => s.parts.length),
@@ -126,17 +172,26 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
   const lanes = new Map<number, LaneGeom>();
   const stageByKey = new Map<number, StageGeom>();
 
+  let colX = PAD;
   layout.instances.forEach((inst, h) => {
-    const x = PAD + h * (colW + colGap);
+    const colW = colWs[h] ?? evenW;
+    const x = colX;
+    colX += colW + colGap;
     let y = PAD;
     const title = { x, y, w: colW, h: TITLE_H };
     y += TITLE_H + GAP;
     const app = { x, y, w: colW, h: APP_H };
     y += APP_H + GAP;
     const halfGap = 8;
-    const halfW = (colW - halfGap) / 2;
+    // the halves: one with nothing to show is kept narrow, its busy neighbour takes the room
+    const halves = colW - halfGap;
+    const txShare = focus
+      ? share(room(focus.tx[h] ?? 1, IDLE_HALF), room(focus.rx[h] ?? 1, IDLE_HALF), MIN_HALF_W / halves)
+      : 0.5;
+    const txW = halves * txShare;
+    const rxW = halves - txW;
     const txX = x;
-    const rxX = x + halfW + halfGap;
+    const rxX = x + txW + halfGap;
     const rowSocket = y;
     y += SOCKET_H + GAP;
     const rowMid = y;
@@ -146,25 +201,25 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
     y += 14; // room for the Nitro card's title
     const rowNitro = y;
     const nitroCard = { x: x - 4, y: rowNitro - 18, w: colW + 8, h: nitroH + 12 };
-    const tx = { x: txX, y: rowSocket, w: halfW, h: rowNitro + nitroH - rowSocket };
-    const rx = { x: rxX, y: rowSocket, w: halfW, h: rowNitro + nitroH - rowSocket };
+    const tx = { x: txX, y: rowSocket, w: txW, h: rowNitro + nitroH - rowSocket };
+    const rx = { x: rxX, y: rowSocket, w: rxW, h: rowNitro + nitroH - rowSocket };
 
     const rowOf = (name: string): Rect | null => {
       switch (name) {
         case 'socket_tx':
-          return { x: txX, y: rowSocket, w: halfW, h: SOCKET_H };
+          return { x: txX, y: rowSocket, w: txW, h: SOCKET_H };
         case 'socket_rx':
-          return { x: rxX, y: rowSocket, w: halfW, h: SOCKET_H };
+          return { x: rxX, y: rowSocket, w: rxW, h: SOCKET_H };
         case 'qdisc':
-          return { x: txX, y: rowMid, w: halfW, h: MID_H };
+          return { x: txX, y: rowMid, w: txW, h: MID_H };
         case 'tx_ring':
-          return { x: txX, y: rowRings, w: halfW, h: ringsH };
+          return { x: txX, y: rowRings, w: txW, h: ringsH };
         case 'rx_ring':
-          return { x: rxX, y: rowRings, w: halfW, h: ringsH };
+          return { x: rxX, y: rowRings, w: rxW, h: ringsH };
         case 'nitro_egress':
-          return { x: txX, y: rowNitro, w: halfW, h: nitroH - 4 };
+          return { x: txX, y: rowNitro, w: txW, h: nitroH - 4 };
         case 'nitro_ingress':
-          return { x: rxX, y: rowNitro, w: halfW, h: nitroH - 4 };
+          return { x: rxX, y: rowNitro, w: rxW, h: nitroH - 4 };
         default:
           return null;
       }
@@ -226,7 +281,7 @@ export function computeGeometry(layout: PathLayout, width: number, height: numbe
       (a, b) => a - b,
     );
     const nc = Math.max(1, cpuIds.length);
-    const cw = (halfW - 2 * (nc - 1)) / nc;
+    const cw = (rxW - 2 * (nc - 1)) / nc;
     const cpus = cpuIds.map((cpu, i) => ({
       cpu,
       rect: { x: rxX + i * (cw + 2), y: rowMid + 14, w: cw, h: MID_H - 14 },

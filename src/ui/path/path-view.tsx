@@ -10,7 +10,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PathFrame, PathLayout } from '../../protocol/path-frame';
 import { categoryColour, DROP_COLOUR } from './palette';
-import { computeGeometry } from './path-geometry';
+import { activeHalves, type FocusState, initialFocus, stepFocus } from './path-focus';
+import { computeGeometry, type PathFocus } from './path-geometry';
 import {
   allocHitData,
   type ColourBy,
@@ -145,9 +146,66 @@ export function PathView(props: PathViewProps) {
     return () => mo.disconnect();
   }, [dark]);
 
+  // halves with nothing to show are kept small (path-focus.ts): eased weights, stepped per animation frame
+  const [focus, setFocus] = useState<PathFocus | null>(null);
+  const focusState = useRef<FocusState | null>(null);
+  const active = useRef<{ tx: Uint8Array; rx: Uint8Array } | null>(null);
+  const reducedRef = useRef(reducedMotion);
+  reducedRef.current = reducedMotion;
+  const focusLoop = useRef<{
+    raf: boolean;
+    timer: ReturnType<typeof setTimeout> | null;
+    last: number;
+    gone: boolean;
+  }>({ raf: false, timer: null, last: 0, gone: false });
+  const kickFocus = useCallback(() => {
+    const loop = focusLoop.current;
+    if (loop.raf || loop.gone) return;
+    loop.raf = true;
+    loop.last = performance.now();
+    const next = (cb: () => void) =>
+      typeof requestAnimationFrame === 'function' ? requestAnimationFrame(cb) : setTimeout(cb, 16);
+    const tick = () => {
+      loop.raf = false;
+      const st = focusState.current;
+      const act = active.current;
+      if (!st || !act || loop.gone) return;
+      const now = performance.now();
+      const r = stepFocus(st, act, now, now - loop.last, reducedRef.current);
+      loop.last = now;
+      if (r.moved) setFocus({ tx: Float64Array.from(st.tx), rx: Float64Array.from(st.rx) });
+      if (!r.settled) {
+        loop.raf = true;
+        next(tick);
+      } else if (Number.isFinite(r.wakeInMs)) {
+        if (loop.timer !== null) clearTimeout(loop.timer);
+        loop.timer = setTimeout(() => {
+          loop.timer = null;
+          kickFocus();
+        }, r.wakeInMs + 20);
+      }
+    };
+    next(tick);
+  }, []);
+  useEffect(() => {
+    const loop = focusLoop.current;
+    loop.gone = false;
+    return () => {
+      loop.gone = true;
+      if (loop.timer !== null) clearTimeout(loop.timer);
+    };
+  }, []);
+  useEffect(() => {
+    if (!layout) return;
+    const n = layout.instances.length;
+    if (focusState.current?.tx.length !== n) focusState.current = initialFocus(n, performance.now());
+    active.current = activeHalves(layout, frame);
+    kickFocus();
+  }, [layout, frame, kickFocus]);
+
   const geom = useMemo(
-    () => (layout ? computeGeometry(layout, width, height) : null),
-    [layout, width, height],
+    () => (layout ? computeGeometry(layout, width, height, focus ?? undefined) : null),
+    [layout, width, height, focus],
   );
 
   // the geometry may be taller than asked (every part legible): the canvas follows it
