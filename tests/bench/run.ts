@@ -20,6 +20,7 @@ import { bareHeapLoop, type LoopResult, schedulerLoop } from './event-loop';
 import { type CliRunResult, type LabRunResult, type LabRunSpec, runCli, runInProcess } from './lab-runs';
 import { fixed, measureTimerResolution, mib, type Stats, si, stats, table } from './measure';
 import { metricsQueryBench, metricsQueryTable } from './metrics-query';
+import { packetListBench } from './packet-list';
 import { seekBench, seekTable } from './seek';
 import { uiSection } from './ui-report';
 
@@ -473,6 +474,57 @@ section('8. metrics queries', () => {
     ),
   );
   out(table(['query', 'points', 'best ms', 'median ms', 'worst ms'], metricsQueryTable(r)));
+  out();
+});
+
+// ---------------------------------------------------------------------------------- 8b. packet list
+section('8b. packet list', () => {
+  out(
+    '8b. Packet list (issue 16): `iperf3 -c server -t 3 -P 2` on a c7i.large pair through the worker service fills the capture ring; a fresh display-filter query over every row (parse, compile, scan), pages of 100 rows, details, exports; best / median / worst',
+  );
+  const r = packetListBench(QUICK, progress);
+  const ms = (x: Stats) => `${fixed(x.best, 1)} / ${fixed(x.median, 1)} / ${fixed(x.worst, 1)}`;
+  out(
+    table(
+      ['measure', 'value'],
+      [
+        ['rows held (ring cap 1,048,576)', r.rows.toLocaleString('en-US')],
+        ['older rows let go', r.evicted.toLocaleString('en-US')],
+        ['ring columns', mib(r.ringBytes)],
+        ['run CPU, iperf3 -t 1 -P 2, without the ring (ms)', ms(r.runMs.off)],
+        ['run CPU, iperf3 -t 1 -P 2, with the ring (ms)', ms(r.runMs.on)],
+        ['a page of 100 rows (ms)', ms(r.pageMs)],
+        ["a row's details, cold: its connection replayed (ms)", ms(r.detailsColdMs)],
+        ["the next row's details (ms)", ms(r.detailsWarmMs)],
+      ],
+    ),
+  );
+  out(
+    table(
+      ['display filter over every row', 'matched', 'best ms', 'median ms', 'worst ms', 'rows/s (median)'],
+      r.filters.map((f) => [
+        f.filter === '' ? '(none)' : f.filter,
+        f.matched.toLocaleString('en-US'),
+        fixed(f.ms.best, 1),
+        fixed(f.ms.median, 1),
+        fixed(f.ms.worst, 1),
+        si((r.rows / f.ms.median) * 1e3),
+      ]),
+    ),
+  );
+  out(
+    table(
+      ['export', 'rows', 'bytes', 'ms'],
+      r.exports.map((e) => [e.what, e.rows.toLocaleString('en-US'), mib(e.bytes), fixed(e.ms, 0)]),
+    ),
+  );
+  const worst = Math.max(...r.filters.map((f) => f.ms.median));
+  verdict(
+    'packet list: a display filter over 1 M rows',
+    `${fixed(worst, 0)} ms (median, slowest filter)`,
+    '< 500 ms',
+    worst < 500,
+  );
   out();
 });
 

@@ -496,17 +496,19 @@ export function PacketsPanel() {
           {note ? <span className="packets-note"> {note}</span> : null}
         </p>
       </div>
-      <div
-        className="packet-grid"
-        role="grid"
-        aria-label="Packets"
-        aria-rowcount={matched + 1}
-        aria-colcount={7}
-        aria-activedescendant={selected ? `pkt-row-${selected.no}` : undefined}
-        tabIndex={0}
-        onKeyDown={onKey}
-      >
-        <div className="packet-scroll" ref={scroller} onScroll={onScroll}>
+      <div className="packet-grid">
+        <div
+          className="packet-scroll"
+          ref={scroller}
+          onScroll={onScroll}
+          role="grid"
+          aria-label="Packets"
+          aria-rowcount={matched + 1}
+          aria-colcount={7}
+          aria-activedescendant={selected ? `pkt-row-${selected.no}` : undefined}
+          tabIndex={0}
+          onKeyDown={onKey}
+        >
           <div className="packet-head" role="row" aria-rowindex={1}>
             {['No.', 'Time', 'Source', 'Destination', 'Protocol', 'Length', 'Info'].map((c) => (
               <span key={c} role="columnheader">
