@@ -53,6 +53,8 @@ export class InteractiveSession {
   /** The foreground job whose stderr lead (Job.lead) was shown, and its length. */
   private leadJob: unknown = null;
   private leadLen = 0;
+  /** The foreground job whose output reached MAX_OUTPUT_CHARS while it ran (its note was shown). */
+  private cappedJob: unknown = null;
   /** Called with every command's records as they end (the lessons' observer reads results here). */
   onRecords: ((records: readonly RunRecord[]) => void) | null = null;
 
@@ -178,10 +180,22 @@ export class InteractiveSession {
     if (!atSubmit && !this.session.atCheckpoint) return;
     // as much as the command's record keeps (runner's MAX_OUTPUT_CHARS), so the record's stdout
     // still starts with what was streamed
-    const text = fg.job.progress().slice(0, MAX_OUTPUT_CHARS);
-    if (text.length > this.streamed) {
-      this.emit(fg.host, 'stdout', text.slice(this.streamed));
-      this.streamed = text.length;
+    const text = fg.job.progress();
+    const end = Math.min(text.length, MAX_OUTPUT_CHARS);
+    if (end > this.streamed) {
+      this.emit(fg.host, 'stdout', text.slice(this.streamed, end));
+      this.streamed = end;
+    }
+    // the cap reached while it runs: said now (the record's note counts what was not kept)
+    if (end === MAX_OUTPUT_CHARS && this.cappedJob !== fg.job) {
+      this.cappedJob = fg.job;
+      // on a line of its own (the cut may fall mid-line)
+      const nl = text.charCodeAt(end - 1) === 10 ? '' : '\n';
+      this.emit(
+        fg.host,
+        'stderr',
+        `${nl}lab: output of "${fg.command}" reached ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters, the lab's limit for a command; what it prints from here on is not kept\n`,
+      );
     }
   }
 
@@ -194,6 +208,9 @@ export class InteractiveSession {
         // the streamed part is a prefix of the final output (Job.progress's contract)
         rest = stdout.slice(this.streamed);
         this.streamed = 0;
+        // cut while it ran: the note already ended the line
+        if (this.cappedJob !== null && rest === '\n') rest = '';
+        this.cappedJob = null;
       }
       let stderr = r.stderr;
       if (r.foreground && this.leadLen > 0) {

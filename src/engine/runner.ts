@@ -22,6 +22,7 @@ import {
 
 export { attachRecorder };
 import type { CommandOutput, Job } from './shell/types';
+import { MAX_OUTPUT_CHARS } from './shell/output-cap';
 
 export interface RunRecord {
   host: string;
@@ -70,8 +71,7 @@ export const DEFAULT_MAX_COMMAND_NS = 3_600e9;
 export const WIND_DOWN_LIMIT_NS = 10e9;
 /** Events processed without simulated time moving after which the run is stopped (the model is stuck). */
 export const NO_PROGRESS_EVENTS = 1_000_000;
-/** Characters of stdout (and of stderr) kept per command; the rest is dropped with a note. */
-export const MAX_OUTPUT_CHARS = 1_048_576;
+export { MAX_OUTPUT_CHARS };
 
 /** The model processed NO_PROGRESS_EVENTS events at one instant: it cannot go on. */
 export class NoProgressError extends Error {
@@ -561,9 +561,12 @@ function record(
     `lab: ${what} of "${command}" cut at ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters (${dropped.toLocaleString('en-US')} more not kept)\n`;
   const so = capText(stdout);
   const se = capText(stderr);
-  if (so) stdout = so.kept.endsWith('\n') ? so.kept : `${so.kept}\n`;
+  // what the tool itself did not keep while it ran (output-cap.ts), and what is cut here
+  const cut = (so?.dropped ?? 0) + (out.stdoutCut ?? 0);
+  if (so) stdout = so.kept;
+  if (cut > 0 && !stdout.endsWith('\n')) stdout += '\n';
   if (se) stderr = se.kept.endsWith('\n') ? se.kept : `${se.kept}\n`;
-  if (so) stderr += note('output', so.dropped);
+  if (cut > 0) stderr += note('output', cut);
   if (se) stderr += note('error output', se.dropped);
   return {
     host,

@@ -228,6 +228,12 @@ export interface AppState {
 }
 
 const MAX_CHUNKS = 5_000;
+/**
+ * Characters of terminal output kept (the oldest chunks go first): four commands at the engine's
+ * cap on one command's output (1 MiB, src/engine/shell/output-cap.ts), which the engine applies
+ * while a command runs, so a running job never holds more than that here either.
+ */
+export const MAX_TERMINAL_CHARS = 4 * 1_048_576;
 const MAX_EVENTS = 200;
 const MAX_RUNS = 200;
 
@@ -323,8 +329,12 @@ export function applyFrame(store: AppStore, f: Frame): void {
   let clearedAt = s.terminal.clearedAt;
   if (f.terminal.length > 0) {
     chunks = [...chunks, ...f.terminal];
-    if (chunks.length > MAX_CHUNKS) {
-      const cut = chunks.length - MAX_CHUNKS;
+    let chars = 0;
+    for (const c of chunks) chars += c.text.length;
+    let cut = Math.max(0, chunks.length - MAX_CHUNKS);
+    for (let i = 0; i < cut; i++) chars -= chunks[i]!.text.length;
+    while (chars > MAX_TERMINAL_CHARS && cut < chunks.length - 1) chars -= chunks[cut++]!.text.length;
+    if (cut > 0) {
       chunks = chunks.slice(cut);
       clearedAt = Math.max(0, clearedAt - cut);
     }

@@ -3,6 +3,7 @@
  * the CLI, the UI terminal, scenario scripts and tests. Tokenises like a POSIX shell for simple
  * commands; anything that is not a modelled tool gets bash's "command not found".
  */
+import { CappedText } from './output-cap';
 import type { Instance, Lab } from '../lab';
 import { runAb } from './commands/ab';
 import { runAws } from './commands/aws';
@@ -85,14 +86,16 @@ function runSequence(
   host: Instance,
   items: Array<{ p: Pipeline; op: ';' | '&&' | '||' | null }>,
 ): CommandOutcome {
-  let stdout = '';
+  // at most the lab's cap while it runs, the rest counted (output-cap.ts)
+  const stdout = new CappedText();
   let stderr = '';
   let status = 0;
   let k = 0;
   let cur: Job | null = null;
   let interrupted = false;
   const absorb = (o: CommandOutput) => {
-    stdout += o.stdout;
+    stdout.add(o.stdout);
+    stdout.cut += o.stdoutCut ?? 0;
     stderr += o.stderr;
     status = o.exitCode;
   };
@@ -106,7 +109,13 @@ function runSequence(
     }
   };
   advance();
-  if (!cur) return { kind: 'done', out: { stdout, stderr, exitCode: status } };
+  const out = (): CommandOutput => ({
+    stdout: stdout.text,
+    stderr,
+    exitCode: status,
+    ...(stdout.cut > 0 ? { stdoutCut: stdout.cut } : {}),
+  });
+  if (!cur) return { kind: 'done', out: out() };
   const job: Job = {
     done: () => {
       while (cur?.done()) {
@@ -121,8 +130,8 @@ function runSequence(
       interrupted = true;
       cur?.interrupt(sig);
     },
-    progress: () => stdout + (cur?.progress?.() ?? ''),
-    finish: () => ({ stdout, stderr, exitCode: status }),
+    progress: () => stdout.text + (cur?.progress?.() ?? ''),
+    finish: out,
   };
   return { kind: 'job', job };
 }
@@ -280,6 +289,8 @@ export function execPipeline(lab: Lab, host: Instance, p: Pipeline): CommandOutc
       exitCode: status,
       result: single ? o.result : undefined,
       ...(lead ? { stderrLead: lead } : {}),
+      // what the tool did not keep of its output (to the terminal: the note counts it)
+      ...(single && first.redir.out.kind === 'term' && o.stdoutCut ? { stdoutCut: o.stdoutCut } : {}),
     };
   };
   if (outcome.kind === 'done') return { kind: 'done', out: complete(outcome.out) };

@@ -23,6 +23,11 @@ export interface CommandOutput {
    * the terminal shows it first. Absent: stdout, then stderr.
    */
   stderrLead?: string;
+  /**
+   * Characters of stdout the tool did not keep (it printed more than MAX_OUTPUT_CHARS while it ran,
+   * output-cap.ts): the runner's note counts them.
+   */
+  stdoutCut?: number;
 }
 
 /** Work in simulated time started by a command. The runner advances the engine until `done()`. */

@@ -7,6 +7,7 @@
  * NET402 tests. Typing `iperf3 -s [-p N]` starts another listener in the background (as `-D` would)
  * and prints the banner; a port already in use fails as iperf3 fails.
  */
+import { MAX_OUTPUT_CHARS } from '../output-cap';
 import { rfc1123 } from '../../../lib/time';
 import { tunnelPeer } from './ip-tunnel';
 import { Iperf3Test, type Iperf3TestResult } from '../../apps/iperf3-test';
@@ -174,13 +175,19 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
       // streams in id order, as the final output lists them: the leading ones that are up
       let up = 0;
       while (up < r.streams.length && r.streams[up]!.connectedNs >= 0) up++;
+      // past the lab's cap on a command's output nothing more is kept (the record's note counts
+      // the rest): the text is not drawn again, so a long -P 128 run holds at most the cap
+      if (printed.text.length >= MAX_OUTPUT_CHARS) return printed.text;
       if (n !== printed.intervals || up !== printed.connected) {
         const data = toRunData(r, o, lab, self, target, false, true);
         printed = {
           key,
           intervals: n,
           connected: up,
-          text: formatIperf3TextProgress(data, { format: o.format, title: o.title }, up),
+          text: formatIperf3TextProgress(data, { format: o.format, title: o.title }, up).slice(
+            0,
+            MAX_OUTPUT_CHARS,
+          ),
         };
       }
       return printed.text;

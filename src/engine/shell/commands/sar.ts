@@ -8,6 +8,7 @@
  *
  * Sources: sysstat rd_stats.c, pr_stats.c; STRESSGRID.
  */
+import { CappedText } from '../output-cap';
 import type { Instance, Lab } from '../../lab';
 import { utcFields } from '../../../lib/time';
 import { type CommandOutcome, done, fail, type Job } from '../types';
@@ -129,20 +130,22 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
       : `${stamp.padEnd(11)}${col('IFACE')}${COLS.map(col).join('')}\n`;
 
   const first = read();
-  let out = `Linux 6.1.115-126.197.amzn2023.x86_64 (ip-${inst.host.ip.replace(/\./g, '-')}) \t${clock(first.ns).date} \t_x86_64_\t(${inst.spec.vcpus.value} CPU)\n`;
+  const out = new CappedText(
+    `Linux 6.1.115-126.197.amzn2023.x86_64 (ip-${inst.host.ip.replace(/\./g, '-')}) \t${clock(first.ns).date} \t_x86_64_\t(${inst.spec.vcpus.value} CPU)\n`,
+  );
   let prev = first;
   let taken = 0;
   let finished = false;
   const stop = () => {
     if (finished) return;
     finished = true;
-    if (taken > 0) out += `\n${header('Average:')}${rows('Average:', first, prev)}`;
+    if (taken > 0) out.add(`\n${header('Average:')}${rows('Average:', first, prev)}`);
   };
   const intervalNs = intervalS * 1e9;
   const tick = () => {
     if (finished) return;
     const s = read();
-    out += `\n${header(clock(prev.ns).time)}${rows(clock(s.ns).time, prev, s)}`;
+    out.add(`\n${header(clock(prev.ns).time)}${rows(clock(s.ns).time, prev, s)}`);
     prev = s;
     taken++;
     if (taken >= count) stop();
@@ -153,8 +156,8 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
     done: () => finished,
     deadlineNs: () => (Number.isFinite(count) ? first.ns + count * intervalNs : Number.POSITIVE_INFINITY),
     interrupt: () => stop(),
-    finish: () => ({ stdout: out, stderr: '', exitCode: 0 }),
-    progress: () => out,
+    finish: () => ({ stdout: out.text, stderr: '', exitCode: 0, stdoutCut: out.cut }),
+    progress: () => out.text,
   };
   return { kind: 'job', job };
 }

@@ -4,6 +4,7 @@
  * Each refresh starts with the terminal's clear sequence, so the lab's terminal shows the newest
  * screen, as curses redraws it. COMMAND must end at once (ethtool, tc -s, ip -s link, lab …).
  */
+import { CappedText } from '../output-cap';
 import type { Instance, Lab } from '../../lab';
 import { utcFields } from '../../../lib/time';
 import { type CommandOutcome, fail, type Job } from '../types';
@@ -58,7 +59,7 @@ export function runWatch(
   }
   const cmd = args.slice(i).join(' ');
   if (cmd === '') return fail('\nUsage:\n watch [options] command\n');
-  let out = '';
+  const out = new CappedText();
   let stopped = false;
   let next = lab.nowNs;
   let failure: string | null = null;
@@ -74,7 +75,7 @@ export function runWatch(
     const head = title
       ? watchTitle(interval, cmd, host.name, lab.wallClockStartS + Math.floor(lab.nowNs / 1e9))
       : '';
-    out += `${CLEAR_SEQUENCE}${head}${text}`;
+    out.add(`${CLEAR_SEQUENCE}${head}${text}`);
     next = lab.nowNs + Math.round(interval * 1e9);
   };
   const capNs = lab.nowNs + WATCH_LIMIT_NS;
@@ -95,11 +96,11 @@ export function runWatch(
     deadlineNs: () => (stopped ? lab.nowNs : Math.min(next, capNs)),
     interrupt: () => {
       // watch ends curses on SIGINT: the cursor goes to a new line under the screen
-      if (!stopped) out += '\n';
+      if (!stopped) out.add('\n');
       stopped = true;
     },
-    progress: () => out,
-    finish: () => ({ stdout: out, stderr: failure ?? '', exitCode: 0 }),
+    progress: () => out.text,
+    finish: () => ({ stdout: out.text, stderr: failure ?? '', exitCode: 0, stdoutCut: out.cut }),
   };
   return { kind: 'job', job };
 }
