@@ -234,6 +234,14 @@ export class Lab {
     });
     // flow setup: every card evaluates new flows against the lab's VPC control plane
     const vpc = vpcState(this);
+    // the secondary interfaces attached at launch (the schema checked the type's maximum)
+    for (const inst of scenario.instances) {
+      const instance = this.instances.get(inst.name)!;
+      for (const n of inst.networkInterfaces ?? []) {
+        const why = this.attachInterface(instance, n);
+        if (why !== null) throw new Error(`instance ${inst.name}: ${why}`);
+      }
+    }
     for (const inst of this.instances.values()) {
       const eni = vpc.eniOfInstance(inst.name);
       if (eni) inst.nitro.attachVpc(vpc, eni);

@@ -1,7 +1,8 @@
 /**
  * Scenario migrations: every older document version is lifted, one step at a time, to the current
  * version before validation, so old files and links keep opening (v2 added the VPC, v3 the wall
- * clock, monitoring and recording settings, v4 the terminal session; each older document gets the
+ * clock, monitoring and recording settings, v4 the terminal session, v5 secondary network interfaces and
+ * the source/destination check; each older document gets the
  * defaults and opens to what it ran with).
  *
  * Guarantees: a migration is a pure function of the document (seed-derived defaults are filled in
@@ -60,11 +61,27 @@ export function migrateV3ToV4(doc: Record<string, unknown>): MigrationResult {
   return { ok: true, doc: { ...doc, version: 4 } };
 }
 
+/** v5 added secondary network interfaces and the source/destination check to the instances. */
+export function migrateV4ToV5(doc: Record<string, unknown>): MigrationResult {
+  const errors: string[] = [];
+  const instances = doc['instances'];
+  if (Array.isArray(instances))
+    instances.forEach((inst, i) => {
+      if (typeof inst !== 'object' || inst === null) return;
+      for (const k of ['networkInterfaces', 'sourceDestCheck'])
+        if (k in inst)
+          errors.push(`instances[${i}].${k}: not part of a version 4 scenario (set "version": 5 to use it)`);
+    });
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, doc: { ...doc, version: 5 } };
+}
+
 /** Migrations by source version: MIGRATIONS[v] lifts a version-v document to v + 1. */
 export const MIGRATIONS: Readonly<Record<number, (doc: Record<string, unknown>) => MigrationResult>> = {
   1: migrateV1ToV2,
   2: migrateV2ToV3,
   3: migrateV3ToV4,
+  4: migrateV4ToV5,
 };
 
 /** Lift `doc` (of version `from`) to version `to`. */

@@ -30,9 +30,9 @@ import {
   VpcSchema,
 } from './vpc';
 
-export const SCENARIO_VERSION = 4;
+export const SCENARIO_VERSION = 5;
 /** Versions parseScenario opens (older ones are migrated). */
-export const KNOWN_SCENARIO_VERSIONS = [1, 2, 3, 4] as const;
+export const KNOWN_SCENARIO_VERSIONS = [1, 2, 3, 4, 5] as const;
 /** Latest simulated instant a session entry may carry (one day, as for a link's time). */
 export const MAX_SESSION_NS = 86_400e9;
 
@@ -68,6 +68,24 @@ const idOf = (prefix: string) =>
     message: `must be an ID like ${prefix}-0123456789abcdef0 ("${prefix}-" and 8 or 17 hex digits)`,
   });
 
+/** v5: a secondary network interface attached to an instance at launch (eth1 …). */
+export const NetworkInterfaceSchema = z.strictObject({
+  /** Attachment.DeviceIndex: 1 … (0 is the instance's own interface); the host names it eth<index>. */
+  deviceIndex: z.number().int().min(1, 'device index 0 is the primary interface').max(31),
+  /** Primary private address. Default: the subnet's first free address from base + 10. */
+  ip: ipv4.optional(),
+  secondaryIps: z.array(ipv4).max(49, 'at most 49 secondary addresses').optional(),
+  /** Default: the instance's subnet (an interface must be in the instance's AZ). */
+  subnet: idOf('subnet').optional(),
+  /** Default: the group named "default". */
+  securityGroups: z.array(z.string()).optional(),
+  /** Default: derived from the seed, the instance and the device index. */
+  eniId: idOf('eni').optional(),
+  description: z.string().max(255).optional(),
+  /** SourceDestCheck of the interface (default true). */
+  sourceDestCheck: z.boolean().optional(),
+});
+
 export const InstanceSchema = z.strictObject({
   name: hostName,
   type: instanceType,
@@ -92,6 +110,10 @@ export const InstanceSchema = z.strictObject({
    * requires ENA and a T2 has none, so only Xen types with ENA or the 82599 VF accept false.
    */
   enhancedNetworking: z.boolean().optional(),
+  /** v5: secondary network interfaces attached at launch (eth1 …), within the type's maximum. */
+  networkInterfaces: z.array(NetworkInterfaceSchema).max(31).optional(),
+  /** v5: SourceDestCheck of the primary interface (false: the instance may forward, a router). */
+  sourceDestCheck: z.boolean().optional(),
 });
 
 /** The outside client "on the internet" (v2), reaching the VPC through the internet gateway. */
@@ -231,6 +253,21 @@ export interface ScenarioInstance {
   eniId: string;
   /** Enhanced networking at launch (resolved: the type's default when the document leaves it out). */
   enhancedNetworking: boolean;
+  /** v5: secondary interfaces attached at launch (every field resolved); absent when none. */
+  networkInterfaces?: ScenarioNetworkInterface[];
+  /** v5: the primary interface's source/destination check; absent = on. */
+  sourceDestCheck?: boolean;
+}
+
+export interface ScenarioNetworkInterface {
+  deviceIndex: number;
+  ip: string;
+  secondaryIps: string[];
+  subnet: string;
+  securityGroups: string[];
+  eniId: string;
+  description: string;
+  sourceDestCheck: boolean;
 }
 
 export type Scenario = Omit<ParsedDocument, 'instances' | 'vpc' | 'client'> & {
@@ -262,7 +299,7 @@ export function parseScenario(
   const v = (doc as { version?: unknown }).version;
   const known = KNOWN_SCENARIO_VERSIONS.join(', ');
   if (v === undefined) return { ok: false, errors: [`version: missing (this lab reads versions ${known})`] };
-  if (!KNOWN_SCENARIO_VERSIONS.includes(v as 1 | 2 | 3 | 4)) {
+  if (!KNOWN_SCENARIO_VERSIONS.includes(v as 1 | 2 | 3 | 4 | 5)) {
     return {
       ok: false,
       errors: [`version: ${JSON.stringify(v)} is not a known scenario version (known: ${known})`],
@@ -322,12 +359,101 @@ function completeScenario(
       eniId: inst.eniId ?? resourceId('eni', d.seed, `eni/${inst.name}`),
       enhancedNetworking:
         inst.enhancedNetworking ?? getInstanceType(inst.type)?.enhancedNetworking.value !== 'none',
+      ...(inst.sourceDestCheck === false ? { sourceDestCheck: false } : {}),
     };
   });
-  const errors = checkVpc(vpc, instances, d.client).map((i) => `${formatPath(i.path)}: ${i.message}`);
+  // secondary interfaces: addresses default to the subnet's first free ones after every instance's
+  const taken = new Set(instances.flatMap((x) => [x.ip, ...x.secondaryIps]));
+  const errors0: string[] = [];
+  d.instances.forEach((inst, i) => {
+    const seenIdx = new Set<number>();
+    for (const [k, n] of (inst.networkInterfaces ?? []).entries())
+      for (const ip of [n.ip, ...(n.secondaryIps ?? [])]) if (ip) taken.add(ip);
+    for (const [k, n] of (inst.networkInterfaces ?? []).entries()) {
+      const path = `instances[${i}].networkInterfaces[${k}]`;
+      if (seenIdx.has(n.deviceIndex))
+        errors0.push(`${path}.deviceIndex: device index ${n.deviceIndex} is used twice`);
+      seenIdx.add(n.deviceIndex);
+      const subnetId = n.subnet ?? instances[i]!.subnet;
+      instances[i]!.networkInterfaces ??= [];
+      const subnet = vpc.Subnets.find((x) => x.SubnetId === subnetId);
+      if (!subnet) {
+        errors0.push(`${path}.subnet: unknown subnet "${subnetId}"`);
+        continue;
+      }
+      const own = vpc.Subnets.find((x) => x.SubnetId === instances[i]!.subnet);
+      if (own && subnet.AvailabilityZone !== own.AvailabilityZone)
+        errors0.push(
+          `${path}.subnet: ${subnetId} is not in the instance's availability zone (${own.AvailabilityZone})`,
+        );
+      let ip = n.ip;
+      if (ip === undefined) {
+        const c = parseCidr(subnet.CidrBlock);
+        for (let o = 10; c && o < 2 ** (32 - c.prefix) - 1; o++)
+          if (!taken.has(formatIpv4(c.network + o))) {
+            ip = formatIpv4(c.network + o);
+            break;
+          }
+        if (ip === undefined) {
+          errors0.push(`${path}.ip: no free address in ${subnetId}`);
+          continue;
+        }
+        taken.add(ip);
+      }
+      instances[i]!.networkInterfaces!.push({
+        deviceIndex: n.deviceIndex,
+        ip,
+        secondaryIps: n.secondaryIps ?? [],
+        subnet: subnetId,
+        securityGroups: n.securityGroups ?? [defaultGroup.GroupId],
+        eniId: n.eniId ?? resourceId('eni', d.seed, `eni/${inst.name}/${n.deviceIndex}`),
+        description: n.description ?? '',
+        sourceDestCheck: n.sourceDestCheck ?? true,
+      });
+    }
+    if ((inst.networkInterfaces?.length ?? 0) > 0 && getInstanceType(inst.type)?.hypervisor.value !== 'nitro')
+      errors0.push(
+        `instances[${i}].networkInterfaces: several network interfaces on a Xen instance (${inst.type}) are not simulated in ec2-netlab`,
+      );
+    const max = getInstanceType(inst.type)?.maxEnis.value ?? 1;
+    const count = 1 + (inst.networkInterfaces?.length ?? 0);
+    if (count > max)
+      errors0.push(
+        `instances[${i}].networkInterfaces: Interface count ${count} exceeds the limit for ${inst.type} (${max})`,
+      );
+  });
+  // every interface is checked as a placed one (addresses in their subnet, unique, groups known);
+  // the secondary interfaces after the instances, so an instance's issues keep its own path
+  const extra = instances.flatMap((inst, i) =>
+    (inst.networkInterfaces ?? []).map((n, k) => ({
+      path: `instances[${i}].networkInterfaces[${k}]`,
+      placed: {
+        ...inst,
+        ip: n.ip,
+        secondaryIps: n.secondaryIps,
+        subnet: n.subnet,
+        securityGroups: n.securityGroups,
+      },
+    })),
+  );
+  const errors = [
+    ...errors0,
+    ...checkVpc(vpc, [...instances, ...extra.map((x) => x.placed)], d.client).map((issue) => {
+      const j = issue.path[0] === 'instances' ? issue.path[1] : undefined;
+      if (typeof j === 'number' && j >= instances.length) {
+        const rest = formatPath(['x', ...issue.path.slice(2)]).slice(1);
+        return `${extra[j - instances.length]!.path}${rest}: ${issue.message}`;
+      }
+      return `${formatPath(issue.path)}: ${issue.message}`;
+    }),
+  ];
   d.instances.forEach((inst, i) => {
     const why = enhancedNetworkingRefusal(inst.type, inst.enhancedNetworking);
     if (why !== null) errors.push(`instances[${i}].enhancedNetworking: ${why}`);
+  });
+  const eniIds = new Set(instances.flatMap((x) => (x.networkInterfaces ?? []).map((n) => n.eniId)));
+  instances.forEach((inst, i) => {
+    if (eniIds.has(inst.eniId)) errors.push(`instances[${i}].eniId: duplicate ID "${inst.eniId}"`);
   });
   for (const key of ['instanceId', 'eniId'] as const) {
     const seen = new Set<string>();

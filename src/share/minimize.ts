@@ -121,6 +121,20 @@ export function minimizeScenario(s: Scenario): JsonObj {
     if (inst.instanceId !== resourceId('i', s.seed, `instance/${inst.name}`))
       o['instanceId'] = inst.instanceId;
     if (inst.eniId !== resourceId('eni', s.seed, `eni/${inst.name}`)) o['eniId'] = inst.eniId;
+    if (inst.sourceDestCheck === false) o['sourceDestCheck'] = false;
+    // secondary interfaces: written whole but for defaults (their default address depends on the
+    // order, so it is kept)
+    if (inst.networkInterfaces !== undefined && inst.networkInterfaces.length > 0)
+      o['networkInterfaces'] = inst.networkInterfaces.map((n) => {
+        const x: JsonObj = { deviceIndex: n.deviceIndex, ip: n.ip };
+        if (n.secondaryIps.length > 0) x['secondaryIps'] = n.secondaryIps;
+        if (n.subnet !== inst.subnet) x['subnet'] = n.subnet;
+        if (!same(n.securityGroups, [defaultGroup.GroupId])) x['securityGroups'] = n.securityGroups;
+        if (n.eniId !== resourceId('eni', s.seed, `eni/${inst.name}/${n.deviceIndex}`)) x['eniId'] = n.eniId;
+        if (n.description !== '') x['description'] = n.description;
+        if (!n.sourceDestCheck) x['sourceDestCheck'] = false;
+        return x;
+      });
     return o;
   });
   const defaultInstances = [

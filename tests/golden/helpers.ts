@@ -3,7 +3,7 @@ import { createLab, runScript, type RunRecord } from '../../src/engine/runner';
 import { parseScenario, type ScenarioInput } from '../../src/scenario/schema';
 
 export function runLab(
-  input: Partial<ScenarioInput>,
+  input: Partial<Omit<ScenarioInput, 'version'>> & { version?: number },
   script: string[],
 ): { runs: RunRecord[]; lab: ReturnType<typeof createLab> } {
   const parsed = parseScenario({ version: 1, ...input });

@@ -32,13 +32,13 @@ function withVpc(edit: (vpc: ReturnType<typeof defaultVpc>) => void, extra: Reco
 
 describe('scenario versions and the v1 → v2 migration', () => {
   it('the current version is 2; v1 and v2 fixtures open to the same scenario', () => {
-    expect(SCENARIO_VERSION).toBe(4);
+    expect(SCENARIO_VERSION).toBe(5);
     const v1 = parseScenario(fixture('v1-talk.json'));
     const v2 = parseScenario(fixture('v2-talk.json'));
     expect(v1.ok && v2.ok).toBe(true);
     if (!v1.ok || !v2.ok) return;
     expect(v2.scenario).toEqual(v1.scenario);
-    expect(v1.scenario.version).toBe(4);
+    expect(v1.scenario.version).toBe(5);
     expect(v1.scenario.instances.map((i) => [i.name, i.ip])).toEqual([
       ['web-server', '10.0.0.10'],
       ['app-server', '10.0.0.11'],
@@ -68,13 +68,20 @@ describe('scenario versions and the v1 → v2 migration', () => {
       ok: false,
       errors: ['instances[0].subnet: not part of a version 1 scenario (set "version": 2 to use it)'],
     });
-    expect(parseScenario({ version: 5 })).toEqual({
+    expect(parseScenario({ version: 6 })).toEqual({
       ok: false,
-      errors: ['version: 5 is not a known scenario version (known: 1, 2, 3, 4)'],
+      errors: ['version: 6 is not a known scenario version (known: 1, 2, 3, 4, 5)'],
     });
     expect(parseScenario({})).toEqual({
       ok: false,
-      errors: ['version: missing (this lab reads versions 1, 2, 3, 4)'],
+      errors: ['version: missing (this lab reads versions 1, 2, 3, 4, 5)'],
+    });
+    // v5 added the instances' secondary interfaces and source/destination check
+    expect(
+      parseScenario({ version: 4, instances: [{ name: 'a', type: 'c7i.large', sourceDestCheck: false }] }),
+    ).toEqual({
+      ok: false,
+      errors: ['instances[0].sourceDestCheck: not part of a version 4 scenario (set "version": 5 to use it)'],
     });
   });
 });

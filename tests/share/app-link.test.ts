@@ -64,7 +64,7 @@ describe('readStartLink', () => {
     const doc = { ...exp5.scenario, seed: 42 };
     const hash = shareHash(doc, LOG, {});
     // exp5 and exp6 share their document (two c5n.18xlarge): either is the base
-    expect(hash).toMatch(/^#v=4&p=exp[56]&ph=[0-9a-f]{8}&d=/);
+    expect(hash).toMatch(/^#v=5&p=exp[56]&ph=[0-9a-f]{8}&d=/);
     const r = readStartLink(hash);
     expect(r.ok && r.fromLink).toBe(true);
     if (!r.ok) return;
@@ -245,13 +245,13 @@ describe('what a link’s scenario is called', () => {
   it('a preset unchanged keeps the preset’s name, with a session typed on it too', () => {
     // Share names the preset on screen (main.tsx's prefer), though the whole scenario is shorter
     const hash = shareHash(exp3.scenario, LOG, { timeNs: 2e9 }, presetTable(), 'exp3');
-    expect(hash).toMatch(/^#v=4&p=exp3&ph=[0-9a-f]{8}&d=[\w-]+&t=2s$/);
+    expect(hash).toMatch(/^#v=5&p=exp3&ph=[0-9a-f]{8}&d=[\w-]+&t=2s$/);
     const r = readStartLink(hash);
     expect(r.ok && r.presetId).toBe('exp3');
     // a link written whole (s=, an older link): named after the one preset of that document, and
     // not named when several presets share it (exp1 and exp3 do)
     const whole = shareHash(exp3.scenario, LOG, { timeNs: 2e9 });
-    expect(whole).toMatch(/^#v=4&s=/);
+    expect(whole).toMatch(/^#v=5&s=/);
     const w = readStartLink(whole);
     expect(w.ok && w.presetId).toBe('link');
     const only = { exp3: exp3.scenario, exp5: PRESETS.find((p) => p.id === 'exp5')!.scenario };
@@ -262,7 +262,7 @@ describe('what a link’s scenario is called', () => {
   it('a preset changed is a shared scenario, not the preset (its name would say what is not there)', () => {
     const exp5 = PRESETS.find((p) => p.id === 'exp5')!;
     const hash = shareHash({ ...exp5.scenario, seed: 42 }, LOG, {}, presetTable(), 'exp5');
-    expect(hash).toMatch(/^#v=4&p=exp5&ph=[0-9a-f]{8}&d=/);
+    expect(hash).toMatch(/^#v=5&p=exp5&ph=[0-9a-f]{8}&d=/);
     const r = readStartLink(hash);
     expect(r.ok && r.presetId).toBe('link');
     const small = readStartLink(shareHash({ ...exp3.scenario, seed: 42 }, LOG, {}, presetTable(), 'exp3'));

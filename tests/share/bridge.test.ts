@@ -211,7 +211,7 @@ describe('bridge', () => {
       { type: 'loaded', changes: [] },
       {
         type: 'error',
-        message: 'this link could not be read: the scenario has no version (this lab reads 1, 2, 3, 4)',
+        message: 'this link could not be read: the scenario has no version (this lab reads 1, 2, 3, 4, 5)',
       },
       {
         type: 'error',

@@ -64,16 +64,16 @@ describe('encode → decode', () => {
     expect(s.script).toHaveLength(10);
     expect(s.vpc.Subnets).toHaveLength(2);
     const link = encodeShareLink({ scenario: s });
-    expect(link).toMatch(/^#v=4&s=[A-Za-z0-9_-]+$/);
+    expect(link).toMatch(/^#v=5&s=[A-Za-z0-9_-]+$/);
   });
 
   it('the default scenario is a short link', () => {
-    expect(encodeShareLink({ scenario: defaultScenario() })).toBe('#v=4&s=q64FAA');
+    expect(encodeShareLink({ scenario: defaultScenario() })).toBe('#v=5&s=q64FAA');
   });
 
   it('a scenario equal to a preset is just the preset name', () => {
     const link = encodeShareLink({ scenario: parsed(TALK_V2) }, PRESETS);
-    expect(link).toMatch(/^#v=4&p=net402-talk&ph=[0-9a-f]{8}$/);
+    expect(link).toMatch(/^#v=5&p=net402-talk&ph=[0-9a-f]{8}$/);
     const back = decodeShareLink(link, PRESETS);
     expect(back.ok && back.preset).toBe('net402-talk');
   });
@@ -82,7 +82,7 @@ describe('encode → decode', () => {
     const s = parsed({ ...CUSTOM, script: ['iperf3 -c app -t 5'] });
     const withPreset = encodeShareLink({ scenario: s }, PRESETS);
     const whole = encodeShareLink({ scenario: s });
-    expect(withPreset).toMatch(/^#v=4&p=custom-vpc&ph=[0-9a-f]{8}&d=[A-Za-z0-9_-]+$/);
+    expect(withPreset).toMatch(/^#v=5&p=custom-vpc&ph=[0-9a-f]{8}&d=[A-Za-z0-9_-]+$/);
     expect(withPreset.length).toBeLessThan(whole.length / 4);
     const back = decodeShareLink(withPreset, PRESETS);
     expect(back.ok && canonicalJson(back.scenario)).toBe(canonicalJson(s));
@@ -241,9 +241,9 @@ describe('unreadable links give a typed error', () => {
     [
       '#v=9&s=x',
       'newer-version',
-      'it was made by a newer version of the lab (scenario version 9; this lab reads 1, 2, 3, 4)',
+      'it was made by a newer version of the lab (scenario version 9; this lab reads 1, 2, 3, 4, 5)',
     ],
-    ['#v=0&s=x', 'unknown-version', 'scenario version 0 never existed (known: 1, 2, 3, 4)'],
+    ['#v=0&s=x', 'unknown-version', 'scenario version 0 never existed (known: 1, 2, 3, 4, 5)'],
     ['#v=two', 'unknown-version', 'v=two is not a scenario version'],
     ['#s=x', 'unknown-version', 'it carries a scenario but no version (v=…)'],
     ['#v=2&p=nope', 'unknown-preset', 'there is no preset named "nope" (presets: custom-vpc, net402-talk)'],

@@ -139,4 +139,32 @@ describe('aws ec2 network interfaces', () => {
       '(InvalidNetworkInterfaceID.NotFound)',
     );
   }, 60_000);
+
+  it('a v5 scenario attaches secondary interfaces at launch', () => {
+    const l = runLab(
+      {
+        version: SCENARIO_VERSION,
+        instances: [
+          { name: 'client', type: 'c7i.large' },
+          {
+            name: 'server',
+            type: 'c7i.large',
+            networkInterfaces: [{ deviceIndex: 1, description: 'data', secondaryIps: ['10.0.0.40'] }],
+          },
+        ],
+      },
+      [],
+    ).lab;
+    // the first free address after the instances' (10.0.0.10, .11)
+    expect(run(l, 'server: ip addr show eth1').output).toContain('inet 10.0.0.12/24 metric 522');
+    for (const ip of ['10.0.0.12', '10.0.0.40']) {
+      const r = run(l, `iperf3 -c ${ip} -n 5M`);
+      expect(r.exitCode, r.output).toBe(0);
+    }
+    const d = json(
+      l,
+      'aws ec2 describe-network-interfaces --filters Name=attachment.device-index,Values=1',
+    ).NetworkInterfaces;
+    expect(d.map((n: { Description: string }) => n.Description)).toEqual(['data']);
+  });
 });

@@ -122,9 +122,29 @@ export class VpcState {
         attachmentId: resourceId('eni-attach', scenario.seed ?? 1, inst.eniId),
         attachedAtNs: 0,
         description: '',
-        sourceDestCheck: true,
+        sourceDestCheck: inst.sourceDestCheck ?? true,
       } satisfies Eni;
     });
+    // the secondary interfaces the scenario attaches at launch (device index 1 …)
+    for (const inst of scenario.instances) {
+      const primary = this.eniOfInstance(inst.name)!;
+      for (const n of inst.networkInterfaces ?? [])
+        this.enis.push({
+          ...primary,
+          eniId: n.eniId,
+          ip: n.ip,
+          secondaryIps: [...n.secondaryIps],
+          subnetId: n.subnet,
+          securityGroups: [...n.securityGroups],
+          enaSrd: { EnaSrdEnabled: false, EnaSrdUdpSpecification: { EnaSrdUdpEnabled: false } },
+          connectionTracking: {},
+          deviceIndex: n.deviceIndex,
+          attachmentId: resourceId('eni-attach', scenario.seed ?? 1, n.eniId),
+          attachedAtNs: 0,
+          description: n.description,
+          sourceDestCheck: n.sourceDestCheck,
+        });
+    }
   }
 
   /** Record a successful change: bump the epoch, log it at the current simulated time. */
