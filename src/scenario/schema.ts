@@ -365,10 +365,11 @@ function completeScenario(
   // secondary interfaces: addresses default to the subnet's first free ones after every instance's
   const taken = new Set(instances.flatMap((x) => [x.ip, ...x.secondaryIps]));
   const errors0: string[] = [];
+  for (const inst of d.instances)
+    for (const n of inst.networkInterfaces ?? [])
+      for (const ip of [n.ip, ...(n.secondaryIps ?? [])]) if (ip) taken.add(ip);
   d.instances.forEach((inst, i) => {
     const seenIdx = new Set<number>();
-    for (const [k, n] of (inst.networkInterfaces ?? []).entries())
-      for (const ip of [n.ip, ...(n.secondaryIps ?? [])]) if (ip) taken.add(ip);
     for (const [k, n] of (inst.networkInterfaces ?? []).entries()) {
       const path = `instances[${i}].networkInterfaces[${k}]`;
       if (seenIdx.has(n.deviceIndex))
