@@ -524,6 +524,7 @@ export class PacketList {
     const kind = r.kind(i);
     if (!f || (kind !== ROW_TX && kind !== ROW_RX)) return null;
     const host = r.host(i);
+    if (f.proto !== 1) return this.wireFast(i, f, host);
     const conn = this.connOf(f);
     let rp = this.replay;
     if (!rp || rp.host !== host || rp.conn !== conn || rp.next > i + 1 || rp.next < r.oldest) {
@@ -539,6 +540,50 @@ export class PacketList {
     }
     rp.next = i + 1;
     return rp.last;
+  }
+
+  /**
+   * A TCP/UDP/GRE row's wire form without a replay: the mapper's state for it is the count of its
+   * flow's packets on this instance since the oldest row (IP ids) and the peer's last packet (TCP
+   * timestamps' echo), both found by one scan of the columns.
+   */
+  private wireFast(i: number, f: CaptureFlow, host: number): WirePacket {
+    const r = this.ring;
+    const mask = r.t.length - 1;
+    const me = r.fslot[i & mask]!;
+    const t = f.flow.tuple;
+    const rev = new Set<number>();
+    if (f.proto === 6)
+      r.flows.forEach((g, k) => {
+        const u = g.flow.tuple;
+        if (
+          u.proto === 'tcp' &&
+          u.srcIp === t.dstIp &&
+          u.dstIp === t.srcIp &&
+          u.srcPort === t.dstPort &&
+          u.dstPort === t.srcPort
+        )
+          rev.add(k);
+      });
+    const { meta, fslot } = r;
+    let sent = 0;
+    let lastRev = -1;
+    for (let j = r.oldest; j < i; j++) {
+      const s = j & mask;
+      const m = meta[s]!;
+      if ((m & 3) > ROW_RX || ((m >>> 2) & 0x1f) !== host) continue;
+      const g = fslot[s]!;
+      if (g === me) sent++;
+      else if (rev.size > 0 && rev.has(g)) lastRev = j;
+    }
+    const mapper = new WireMapper(this.lab, r.mtus[host]!);
+    if (lastRev >= 0) {
+      const s = lastRev & mask;
+      mapper.mapOne(this.packetOf(lastRev, r.flows[fslot[s]!]!), r.k[s]!, r.t[s]!, (meta[s]! & 3) === ROW_TX);
+    }
+    mapper.skipIpIds(f.flow, sent);
+    const s = i & mask;
+    return mapper.mapOne(this.packetOf(i, f), r.k[s]!, r.t[s]!, (meta[s]! & 3) === ROW_TX);
   }
 
   // ------------------------------------------------------------------------------------ details

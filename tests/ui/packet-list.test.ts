@@ -137,6 +137,23 @@ describe('packet list', () => {
       `0x${w.ipId.toString(16).padStart(4, '0')} (${w.ipId})`,
     );
     expect(d.ref).toEqual({ flow: expect.any(Number), seq: 0, count: 1 });
+    // every client row's IP id and timestamps are the file's (rebuilt state, not a replay)
+    const nos = ok(list(s, 'host == client && dir', {}, 500)).rows.map((r) => r.no);
+    expect(nos).toHaveLength(pcap.length);
+    for (let j = nos.length - 1; j >= 0; j -= 3) {
+      const dj = s.packetDetails(nos[j]!)!;
+      const p = pcap[j]!;
+      const ipF = dj.layers[2]!.fields;
+      expect(ipF.find((f) => f.label === 'Identification')?.value).toBe(
+        `0x${p.ipId.toString(16).padStart(4, '0')} (${p.ipId})`,
+      );
+      if (p.proto === 6) {
+        const ts = p.options.find((o) => o.kind === 'ts') as { val: number; ecr: number };
+        expect(dj.layers[3]!.fields.find((f) => f.label.startsWith('Options'))?.value).toContain(
+          `Timestamps: TSval ${ts.val}, TSecr ${ts.ecr}`,
+        );
+      }
+    }
     expect(d.bytes!.length).toBe(128);
     expect(s.packetDetails(0)).toBeNull();
   });

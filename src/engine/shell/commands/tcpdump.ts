@@ -604,6 +604,18 @@ export class WireMapper {
   }
 
   /**
+   * Go on with a flow's IP ids as if `sent` of its packets had been mapped already (the packet
+   * list's details rebuild the mapper's state for one packet instead of replaying every one).
+   */
+  skipIpIds(flow: Packet['flow'], sent: number): void {
+    const t = flow.tuple;
+    const base =
+      mix32(hashString(`ipid|${t.srcIp}|${t.srcPort}|${t.dstIp}|${t.dstPort}`) ^ this.lab.scenario.seed) &
+      0xffff;
+    this.ipIds.set(flow.id, (base + sent) & 0xffff);
+  }
+
+  /**
    * The k-th wire packet of a batch (what `map` hands out; the packet list calls it per row). The
    * mapper keeps per-flow state (IP ids, the peer's last TS value): call it in capture order.
    */
