@@ -31,6 +31,7 @@ export const COMMANDS: readonly string[] = [
   'history',
   'hostname',
   'ip',
+  'iperf',
   'iperf3',
   'jobs',
   'kill',

@@ -31,7 +31,9 @@ describe('completion', () => {
     expect(complete('ethtool -S eth0 | gr', 20, ctx).line).toBe('ethtool -S eth0 | grep ');
     expect(complete('echo x > o', 10, ctx).line).toBe('echo x > out.txt ');
     expect(complete('tcpdump -r c', 12, ctx).line).toBe('tcpdump -r cap.pcap ');
-    expect(complete('man ipe', 7, ctx).line).toBe('man iperf3 ');
+    expect(complete('man iperf3', 10, ctx).line).toBe('man iperf3 ');
+    // iperf and iperf3 share 'iperf': completion stops there
+    expect(complete('man ipe', 7, ctx).line).toBe('man iperf');
     expect(complete('sudo tc qdisc a', 15, ctx).line).toBe('sudo tc qdisc add ');
     // the cursor in the middle: the rest of the line is kept
     expect(complete('ip  -s', 3, ctx).candidates).toContain('link');
@@ -40,7 +42,7 @@ describe('completion', () => {
   it('several candidates: the common prefix, all of them for the listing', () => {
     const c = complete('i', 1, ctx);
     expect(c.line).toBe('ip');
-    expect(c.candidates).toEqual(['ip', 'iperf3']);
+    expect(c.candidates).toEqual(['ip', 'iperf', 'iperf3']);
     expect(complete('iperf3 -c server -', 18, ctx).candidates.length).toBeGreaterThan(10);
     expect(formatCandidates(['a', 'bb', 'ccc'], 12)).toBe('a    ccc\nbb\n');
   });

@@ -20,6 +20,7 @@ import { tunnelStack } from './commands/ip-tunnel';
 import { runLab } from './commands/lab';
 import { runPing } from './commands/ping';
 import { runNetperf, runNetserver } from './commands/netperf';
+import { runIperf2 } from './commands/iperf2';
 import { runIperf3 } from './commands/iperf3';
 import { runSar } from './commands/sar';
 import { parseDurationSeconds, runSleep } from './commands/sleep';
@@ -403,6 +404,8 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
       return runDnsperf(args, lab, host);
     case 'iperf3':
       return runIperf3(args, lab, host);
+    case 'iperf':
+      return runIperf2(args, lab, host);
     case 'netperf':
       return runNetperf(args, lab, host);
     case 'netserver':

@@ -22,6 +22,10 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
     path: '/usr/bin/iperf3',
     summary: 'TCP/UDP throughput test (client -c, server -s; iperf3 -s runs on 5201 on every instance)',
   },
+  iperf: {
+    path: '/usr/bin/iperf',
+    summary: 'iperf 2.0.5 TCP/UDP throughput test (-c HOST, -s; -u -b RATE reports jitter and loss)',
+  },
   netperf: {
     path: '/usr/bin/netperf',
     summary: 'netperf 2.7.1 TCP_STREAM, TCP_MAERTS, UDP_STREAM, TCP_RR against a netserver (-H HOST)',

@@ -16,6 +16,16 @@ interface Page {
 }
 
 const PAGES: Record<string, Page> = {
+  iperf: {
+    section: 1,
+    name: 'perform network throughput tests (iperf 2.0.5)',
+    lab: "TCP and UDP through the same modelled sockets and path as iperf3, against an `iperf -s` (or `iperf -s -u`) started on the target: nothing listens on 5001 until you start it. Output is iperf 2's settings block, its Interval/Transfer/Bandwidth reports and, for UDP, the server's report with jitter and Lost/Total datagrams.",
+    options:
+      '-c HOST | -s  -u  -b RATE  -t SECS  -n BYTES  -i SECS  -P N  -l LEN  -w WIN  -p PORT  -f a|k|m|g|A|K|M|G  -D  -v',
+    refused:
+      '-d, -r, -L, -F, -I, -B, -C, -M, -N, -m, -T, -V/-6, -U, -x, -y, -o, -S, -Z: "not simulated in ec2-netlab".',
+    seeAlso: 'iperf3(1), netperf(1)',
+  },
   netperf: {
     section: 1,
     name: 'a network performance benchmark (2.7.1)',
