@@ -2,12 +2,16 @@
  * The shell's grammar, as bash parses the part of it the lab simulates (bash(1), SHELL GRAMMAR):
  * lists of and-or lists (`;`, `&`, `&&`, `||`), pipelines (`|`, a leading `!`), simple commands with
  * quoting (`'…'`, `"…"`, `\`), redirections (`>`, `>>`, `<`, `2>`, `2>>`, `2>&1`, `>&2`, `&>`) and
- * command substitution `$(…)`. What bash has beyond this (variables, subshells, here-documents,
- * backquotes, globbing …) is refused with a message naming it, never taken literally.
+ * command substitution `$(…)`; which characters were quoted, for pathname expansion (glob.ts).
+ * What bash has beyond this (variables, subshells, here-documents, backquotes …) is refused with a
+ * message naming it, never taken literally.
  */
 
-/** A piece of a word: literal text, or a `$(…)` substitution (word-split unless inside "…"). */
-export type WordPart = { lit: string } | { sub: string; quoted: boolean };
+/**
+ * A piece of a word: literal text (`quoted`: it was inside quotes or escaped, so pathname
+ * expansion leaves it alone), or a `$(…)` substitution (word-split unless inside "…").
+ */
+export type WordPart = { lit: string; quoted?: true } | { sub: string; quoted: boolean };
 export type Word = WordPart[];
 
 export type Redirect =
@@ -162,17 +166,24 @@ function lex(line: string): Tok[] | ParseResult {
     // a word
     const parts: WordPart[] = [];
     let lit = '';
+    let litQuoted = false;
     let quote: '"' | "'" | null = null;
     const flush = () => {
-      if (lit) parts.push({ lit });
+      if (lit) parts.push(litQuoted ? { lit, quoted: true } : { lit });
       lit = '';
+    };
+    /** Append text, quoted or not (a change of quoting starts a new part). */
+    const add = (t: string, quoted: boolean) => {
+      if (lit && quoted !== litQuoted) flush();
+      litQuoted = quoted;
+      lit += t;
     };
     let sawQuote = false;
     while (i < n) {
       const d = line[i]!;
       if (quote === "'") {
         if (d === "'") quote = null;
-        else lit += d;
+        else add(d, true);
         i++;
         continue;
       }
@@ -183,8 +194,7 @@ function lex(line: string): Tok[] | ParseResult {
           i++;
           continue;
         }
-        if (quote === '"' && !'"\\$`'.includes(e)) lit += d;
-        lit += e;
+        add(quote === '"' && !'"\\$`'.includes(e) ? d + e : e, true);
         i += 2;
         continue;
       }
@@ -215,11 +225,11 @@ function lex(line: string): Tok[] | ParseResult {
         }
         if (e !== undefined && /[A-Za-z_{?$#@*!0-9]/.test(e))
           return notSimulated(`shell variables and parameters ($${e === '{' ? '{…}' : e}…) are`);
-        lit += d;
+        add(d, quote !== null);
         i++;
         continue;
       }
-      lit += d;
+      add(d, quote !== null);
       i++;
     }
     if (quote)

@@ -42,7 +42,8 @@ import { helpText } from './commands/help-texts';
 import { runMan } from './commands/man';
 import { runWatch } from './commands/watch';
 import { FILTERS, type Filter, type FilterIo, streams } from './commands/text-tools';
-import { fileText, resolvePath } from './files';
+import { fileText, HOME, resolvePath } from './files';
+import { expandPattern, isPattern, type PatternWord } from './glob';
 import { type AndOr, parseLine, type Pipeline, type Redirect, type Word, wordLiteral } from './parse';
 import { type CommandOutcome, type CommandOutput, done, fail, type Job } from './types';
 
@@ -137,15 +138,28 @@ function runSequence(
   return { kind: 'job', job };
 }
 
-/** Expand a word's `$(…)` substitutions (only commands that end at once); unquoted results are split on blanks. */
+/**
+ * Expand a word as bash does: a leading unquoted `~` (tilde expansion), `$(…)` substitutions (only
+ * commands that end at once; unquoted results are split on blanks), then pathname expansion of
+ * each field with an unquoted `*`, `?` or `[` against the instance's files (glob.ts).
+ */
 function expandWord(lab: Lab, host: Instance, w: Word): string[] | { error: CommandOutput } {
-  const lit = wordLiteral(w);
-  if (lit !== null) return [lit];
-  const fields: string[] = [''];
+  const fields: PatternWord[] = [{ text: '', active: [] }];
+  const put = (t: string, active: boolean) => {
+    const f = fields[fields.length - 1]!;
+    f.text += t;
+    for (let i = 0; i < t.length; i++) f.active.push(active);
+  };
   let touched = false;
-  for (const part of w) {
+  for (const [k, part] of w.entries()) {
     if ('lit' in part) {
-      fields[fields.length - 1] += part.lit;
+      let t = part.lit;
+      // tilde expansion: an unquoted ~ that starts the word, alone or before a /
+      if (k === 0 && !part.quoted && (t === '~' || t.startsWith('~/'))) {
+        put(HOME, false);
+        t = t.slice(1);
+      }
+      put(t, !part.quoted);
       touched = true;
       continue;
     }
@@ -163,20 +177,34 @@ function expandWord(lab: Lab, host: Instance, w: Word): string[] | { error: Comm
     const text = o.out.stdout.replace(/\n+$/, '');
     if (o.out.stderr) return { error: { stdout: '', stderr: o.out.stderr, exitCode: o.out.exitCode } };
     if (part.quoted) {
-      fields[fields.length - 1] += text;
+      put(text, false);
       touched = true;
     } else {
-      const split = text.split(/[ \t\n]+/);
-      split.forEach((s, i) => {
-        if (i === 0) fields[fields.length - 1] += s;
-        else fields.push(s);
+      text.split(/[ \t\n]+/).forEach((x, i) => {
+        if (i > 0) fields.push({ text: '', active: [] });
+        put(x, true);
       });
       touched = touched || text !== '';
     }
   }
-  return fields.length === 1 && fields[0] === '' && !touched
-    ? []
-    : fields.filter((f, i) => f !== '' || i === 0);
+  if (fields.length === 1 && fields[0]!.text === '' && !touched) return [];
+  const kept = fields.filter((f, i) => f.text !== '' || i === 0);
+  const out: string[] = [];
+  for (const f of kept) {
+    if (!isPattern(f)) {
+      out.push(f.text);
+      continue;
+    }
+    const matches = expandPattern(f, globPaths(lab, host));
+    if (matches.length > 0) out.push(...matches);
+    else out.push(f.text); // no match: the word stays (bash without nullglob)
+  }
+  return out;
+}
+
+/** What a pattern can match: the instance's files and the directories that hold them. */
+function globPaths(lab: Lab, host: Instance): string[] {
+  return ['/home', HOME, '/tmp', ...lab.files.list(host.name).map((f) => f.path)];
 }
 
 /** The byte-level I/O of a command's redirections, checked before it runs (as bash opens them first). */

@@ -167,7 +167,7 @@ export function runHelp(args: string[]): CommandOutcome {
       "Use `man -k' or `info' to find out more about commands not in this list.\n\n" +
       table +
       '\nec2-netlab: the builtins above and these tools are simulated (`man TOOL` for what each models;\n' +
-      'pipes |, lists ; && ||, redirections > >> < 2>&1 and $(…) work as in bash):\n' +
+      'pipes |, lists ; && ||, redirections > >> < 2>&1, $(…), ~ and * ? […] work as in bash):\n' +
       tools,
   );
 }
@@ -250,50 +250,70 @@ const DAYS_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 export function runLs(args: string[], lab: Lab, host: string): CommandOutcome {
   let long = false;
   let all = false;
+  let one = false;
   const dirs: string[] = [];
   for (const a of args) {
     if (/^-[la1]+$/.test(a)) {
       long ||= a.includes('l');
+      one ||= a.includes('1');
       all ||= a.includes('a');
     } else if (a.startsWith('-'))
       return fail(`ls: option ${a} is not simulated in ec2-netlab (-l, -a, -1)`, 2);
     else dirs.push(a);
   }
   const targets = dirs.length > 0 ? dirs : ['~'];
-  let out = '';
   let err = '';
+  const files = lab.files.list(host);
+  const dirOf = (d: string) =>
+    d === '~' || d === '.' || d === HOME || d === '~/' || d === `${HOME}/`
+      ? HOME
+      : d === '/tmp' || d === '/tmp/'
+        ? '/tmp'
+        : null;
+  // as GNU ls: the missing operands reported first, then the files together, then each directory
+  const fileOps: Array<{ name: string; f: (typeof files)[number] }> = [];
+  const dirOps: Array<{ name: string; dir: string }> = [];
   for (const d of targets) {
-    const dir =
-      d === '~' || d === '.' || d === HOME || d === '~/'
-        ? HOME
-        : d === '/tmp' || d === '/tmp/'
-          ? '/tmp'
-          : null;
-    const files = lab.files.list(host);
-    let entries: typeof files;
-    if (dir) entries = files.filter((f) => f.path.slice(0, f.path.lastIndexOf('/')) === dir);
-    else {
-      const p = resolvePath(d);
-      const f = p.ok ? files.find((x) => x.path === p.path) : undefined;
-      if (!f) {
-        err += `ls: cannot access '${d}': No such file or directory\n`;
-        continue;
-      }
-      entries = [f];
+    const dir = dirOf(d);
+    if (dir) {
+      dirOps.push({ name: d, dir });
+      continue;
     }
-    if (targets.length > 1 && dir) out += `${d}:\n`;
-    const name = (p: string) => (dir ? p.slice(p.lastIndexOf('/') + 1) : d);
-    if (long) {
-      const sizes = entries.map((e) => fileSize(e.file.data));
-      const w = Math.max(1, ...sizes.map((s) => String(s).length));
-      if (dir) out += `total ${entries.reduce((s, _e, i) => s + Math.ceil(sizes[i]! / 4096) * 4, 0)}\n`;
-      entries.forEach((e, i) => {
-        const t = utcFields(lab.wallClockStartS + Math.floor(e.file.mtimeNs / 1e9));
-        out += `-rw-r--r--. 1 ec2-user ec2-user ${String(sizes[i]).padStart(w)} ${MONTHS[t.month - 1]} ${String(t.day).padStart(2)} ${String(t.hour).padStart(2, '0')}:${String(t.minute).padStart(2, '0')} ${name(e.path)}\n`;
-      });
-    } else if (entries.length > 0) out += `${entries.map((e) => name(e.path)).join('  ')}\n`;
-    void all;
+    const p = resolvePath(d);
+    const f = p.ok ? files.find((x) => x.path === p.path) : undefined;
+    if (!f) err += `ls: cannot access '${d}': No such file or directory\n`;
+    else fileOps.push({ name: d, f });
   }
+  const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  fileOps.sort(byName);
+  dirOps.sort(byName);
+  const listing = (entries: Array<{ name: string; f: (typeof files)[number] }>, total: boolean): string => {
+    if (!long) return entries.length > 0 ? `${entries.map((e) => e.name).join(one ? '\n' : '  ')}\n` : '';
+    const sizes = entries.map((e) => fileSize(e.f.file.data));
+    const w = Math.max(1, ...sizes.map((x) => String(x).length));
+    let s = total ? `total ${sizes.reduce((t, x) => t + Math.ceil(x / 4096) * 4, 0)}\n` : '';
+    entries.forEach((e, i) => {
+      const t = utcFields(lab.wallClockStartS + Math.floor(e.f.file.mtimeNs / 1e9));
+      s += `-rw-r--r--. 1 ec2-user ec2-user ${String(sizes[i]).padStart(w)} ${MONTHS[t.month - 1]} ${String(t.day).padStart(2)} ${String(t.hour).padStart(2, '0')}:${String(t.minute).padStart(2, '0')} ${e.name}\n`;
+    });
+    return s;
+  };
+  const blocks: string[] = [];
+  if (fileOps.length > 0) blocks.push(listing(fileOps, false));
+  const headers = targets.length > 1;
+  for (const d of dirOps) {
+    const entries = files
+      .filter((f) => f.path.slice(0, f.path.lastIndexOf('/')) === d.dir)
+      .map((f) => ({ name: f.path.slice(f.path.lastIndexOf('/') + 1), f }))
+      .filter((e) => all || !e.name.startsWith('.')) // dotfiles only with -a
+      .sort(byName);
+    const head = headers ? `${d.name}:\n` : '';
+    // -a lists the directory's own . and .. first (short form; -la leaves them out)
+    if (all && !long)
+      blocks.push(`${head}${['.', '..', ...entries.map((e) => e.name)].join(one ? '\n' : '  ')}\n`);
+    else blocks.push(head + listing(entries, true));
+  }
+  const out = blocks.join('\n');
   return done(out, err ? 2 : 0, undefined, err);
 }
 
