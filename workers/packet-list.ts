@@ -842,7 +842,22 @@ function tcpLayer(
     { label: '[Stream index]', value: String(f.stream), field: 'tcp.stream' },
     { label: '[TCP Segment Len]', value: String(len), field: 'tcp.len' },
   ];
+  fields.push({
+    label: 'Sequence Number',
+    value: `${relSeq}    (relative sequence number)`,
+    field: 'tcp.seq',
+  });
   if (captured) fields.push({ label: 'Sequence Number (raw)', value: String(w.seq >>> 0) });
+  const next = (relSeq + len + (syn || w.flags & 1 ? 1 : 0)) >>> 0;
+  fields.push({ label: '[Next Sequence Number]', value: `${next}    (relative sequence number)` });
+  if (relAck !== null) {
+    fields.push({
+      label: 'Acknowledgment Number',
+      value: `${relAck}    (relative ack number)`,
+      field: 'tcp.ack',
+    });
+    if (captured) fields.push({ label: 'Acknowledgment number (raw)', value: String(w.ack >>> 0) });
+  }
   fields.push(
     { label: 'Header Length', value: `${hlen} bytes (${hlen / 4})` },
     { label: 'Flags', value: `0x${hex(w.flags, 3)} (${names.join(', ')})`, field: 'tcp.flags' },

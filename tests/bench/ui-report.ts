@@ -46,6 +46,13 @@ interface UiResult {
     still: { playing: boolean; nowNs: number };
     problems: string[];
   }>;
+  packetList?: Part<{
+    rowsHeld: number;
+    filters: Array<{ filter: string; ms: number; status: string }>;
+    jumpsMs: number[];
+    scroll: { intervals: number[]; loadingFrames: number; frames: number; maxRows: number };
+    problems: string[];
+  }>;
   pageVsCli?: Part<{
     command: string;
     speedText: string | null;
@@ -279,6 +286,45 @@ export function uiSection(
   }
 
   // ----------------------------------------------------------------------------- page vs CLI
+  const pl = r.packetList;
+  if (pl === undefined || isErr(pl))
+    out(`9f. Packet list: ${pl === undefined ? 'not run' : `ERROR ${pl.error}`}`);
+  else {
+    out(
+      `9f. Packet list in the page (issue 16), expanded, at 1280x800: \`iperf3 -c server -t 3 -P 2\` played at the top speed, ${pl.rowsHeld.toLocaleString('en-US')} rows held`,
+    );
+    out(
+      table(
+        ['measure', 'value'],
+        [
+          ...pl.filters.map((f) => [
+            `filter ${f.filter === '' ? '(none)' : JSON.stringify(f.filter)}: Enter → its rows shown`,
+            `${fixed(f.ms, 0)} ms (${f.status.split(' ·')[0]})`,
+          ]),
+          [
+            `jump to a place in the list → its rows drawn (${pl.jumpsMs.length} jumps), median / p95`,
+            `${fixed(median(pl.jumpsMs), 1)} / ${fixed(p95(pl.jumpsMs), 1)} ms`,
+          ],
+          [
+            `continuous scroll, 3 rows a frame: frame interval median / p95`,
+            `${fixed(median(pl.scroll.intervals), 1)} / ${fixed(p95(pl.scroll.intervals), 1)} ms`,
+          ],
+          ['frames showing a row still loading', `${pl.scroll.loadingFrames} of ${pl.scroll.frames}`],
+          ['rows in the DOM at most', String(pl.scroll.maxRows)],
+        ],
+      ),
+    );
+    if (pl.problems.length) out(`page errors: ${pl.problems.join('; ')}`);
+    out();
+    const m = median(pl.scroll.intervals);
+    verdict(
+      'UI packet list, scrolling 1 M rows',
+      `frame median ${fixed(m, 1)} ms, ${pl.scroll.loadingFrames}/${pl.scroll.frames} frames with a row loading`,
+      `median ≤ ${FRAME_MS} ms`,
+      m <= FRAME_MS,
+    );
+  }
+
   const pc = r.pageVsCli;
   if (pc === undefined || isErr(pc)) {
     out(`9e. Page vs CLI: ${pc === undefined ? 'not run' : `ERROR ${pc.error}`}`);

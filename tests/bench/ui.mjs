@@ -1,12 +1,13 @@
 /**
  * The UI part of `npm run bench`, in Debian's headless Chromium. run.ts starts it as a child process
  * (a browser crash cannot take the engine figures with it); alone, `node tests/bench/ui.mjs
- * [--quick] [--only=path-view,paint,responsiveness,page-vs-cli]` prints the same JSON.
+ * [--quick] [--only=path-view,paint,responsiveness,packet-list,page-vs-cli]` prints the same JSON.
  *
  * Parts: the path view's 5,000-batch frame; the production bundle (eager JavaScript and the worker,
  * gzipped); first paint of the default scenario ("path drawn": the first frame whose path canvas
  * holds a pixel); input → visible change and the frame pump while `iperf3 -c server -t 600 -l 9000
- * -P 2` plays at top speed; the same run in the page against `npm run lab` (skipped with --quick).
+ * -P 2` plays at top speed; the packet list at a million rows (tests/bench/packet-list-page.mjs);
+ * the same run in the page against `npm run lab` (skipped with --quick).
  * What each measures and its target: README.md, "Speed".
  *
  * Output: progress on stderr, one line `UIBENCH {json}` on stdout. Never throws: a failed part is
@@ -20,12 +21,13 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, preview } from 'vite';
 import { launchChromium } from '../e2e/browser.mjs';
+import { packetListPageBench } from './packet-list-page.mjs';
 import { pathViewBench } from './path-view.bench.mjs';
 
 const QUICK = process.argv.includes('--quick');
 /** The long run the page is compared with the CLI on (issue 12: experiment 2 on the default pair). */
 const PAGE_RUN_COMMAND = 'iperf3 -c server -t 600 -l 9000 -P 2';
-/** `--only=a,b`: run only these parts (path-view, bundle, paint, responsiveness, page-vs-cli). */
+/** `--only=a,b`: run only these parts (path-view, bundle, paint, responsiveness, packet-list, page-vs-cli). */
 const ONLY = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -315,6 +317,9 @@ function cliRun(args) {
   if (r.status !== 0 || r.error) throw new Error(`npm run lab failed: ${r.error ?? r.stderr?.slice(-400)}`);
   return { wallMs, done: /iperf Done\./.test(r.stdout ?? '') };
 }
+
+if (url && browser && want('packet-list'))
+  result.packetList = await part('packet-list', () => packetListPageBench(browser, url, progress));
 
 if (url && browser && want('page-vs-cli') && (!QUICK || ONLY))
   result.pageVsCli = await part('page-vs-cli', async () => {

@@ -28,7 +28,9 @@ import { useApp, useAppStore, useLab } from '../context';
 import './packets.css';
 
 export const ROW_H = 20;
-const OVERSCAN = 30;
+const OVERSCAN = 120;
+/** A page is asked for again once the view comes this close to its edge (rows). */
+const MARGIN = 40;
 /** Browsers cap an element's height (Firefox near 17.9 M px): past this the scrollbar is scaled. */
 const MAX_SCROLL_PX = 8_000_000;
 /** The list asks again at most this often while the clock runs (ms). */
@@ -85,6 +87,8 @@ export function PacketsPanel() {
   const [winId, setWinId] = useState('all');
   const [follow, setFollow] = useState(true);
   const [answer, setAnswer] = useState<Ok | null>(null);
+  /** The filter the rows shown were selected with (the box may hold a newer one, being applied). */
+  const [answerFilter, setAnswerFilter] = useState('');
   const [workerError, setWorkerError] = useState<{
     error: string;
     start: number;
@@ -104,7 +108,10 @@ export function PacketsPanel() {
     if (!wide) return;
     const place = () =>
       setWideTop(
-        Math.round(document.querySelector('.controls-bar')?.getBoundingClientRect().bottom ?? 0) + 8,
+        Math.max(
+          0,
+          Math.round(document.querySelector('.controls-bar')?.getBoundingClientRect().bottom ?? 0),
+        ) + 8,
       );
     place();
     window.addEventListener('scroll', place, { passive: true });
@@ -172,8 +179,16 @@ export function PacketsPanel() {
   );
 
   const page = answer;
-  const covers = (a: Ok | null, first: number, count: number) =>
-    a !== null && first >= a.offset && first + count <= a.offset + a.rows.length;
+  const covers = (a: Ok | null, first: number, count: number) => {
+    if (a === null) return false;
+    const end = a.offset + a.rows.length;
+    return (
+      first >= a.offset &&
+      first + count <= end &&
+      (a.offset === 0 || first - a.offset >= MARGIN) &&
+      (end >= a.matched || end - (first + count) >= MARGIN)
+    );
+  };
 
   // ask the worker for the rows in view: when the selection changes, when the view leaves the
   // page held, and a few times a second while the clock runs
@@ -218,6 +233,7 @@ export function PacketsPanel() {
         setWorkerError(null);
         lastSel.current = asked;
         setAnswer(a);
+        setAnswerFilter(asked.filter);
         if (selected && a.located >= 0 && a.located !== selected.pos)
           setSelected({ no: selected.no, pos: a.located });
         const p = pendingPos.current;
@@ -366,7 +382,7 @@ export function PacketsPanel() {
           <input
             type="text"
             aria-label="Display filter"
-            placeholder="Apply a display filter … (tcp.port == 5201 && ip.addr == 10.0.0.11)"
+            placeholder="Apply a display filter … (tcp.port == 5201)"
             list="packets-filter-examples"
             spellCheck={false}
             autoComplete="off"
@@ -487,9 +503,9 @@ export function PacketsPanel() {
             ))}
           </dl>
         </details>
-        <p className="packets-status muted" aria-live="off">
+        <p className="packets-status muted" aria-live="off" data-filter={answer ? answerFilter : undefined}>
           {answer
-            ? statusText(answer, applied)
+            ? `${answerFilter !== applied ? 'Filtering… ' : ''}${statusText(answer, answerFilter)}`
             : lab.packetList
               ? 'Reading the capture…'
               : 'No capture in this lab.'}
