@@ -603,12 +603,10 @@ export function createLabController(
       return client.packetDetails(no).catch(() => null);
     },
     packetExport(sel, format) {
-      return client
-        .packetExport(sel, format)
-        .catch((e: unknown) => ({
-          ok: false as const,
-          error: `the lab did not answer (${(e as Error).message})`,
-        }));
+      return client.packetExport(sel, format).catch((e: unknown) => ({
+        ok: false as const,
+        error: `the lab did not answer (${(e as Error).message})`,
+      }));
     },
     async submit(line) {
       const st = store.getState();
