@@ -52,6 +52,10 @@ describe('globbing', () => {
     expect(out('ls -a')).toBe('.  ..  .hidden  B.txt  a.txt  a1.log  b.txt\n');
     expect(out('ls a*.txt /tmp')).toBe('a.txt\n\n/tmp:\nt1.txt  t2.txt\n');
     expect(out('ls -1 /tmp/*')).toBe('/tmp/t1.txt\n/tmp/t2.txt\n');
+    // not a terminal (a pipe, a file): one name a line, as ls does
+    expect(out('ls *.txt | wc -l')).toBe('3\n');
+    s.run('ls > list.txt');
+    expect(out('cat list.txt')).toBe('B.txt\na.txt\na1.log\nb.txt\nlist.txt\n');
     const none = s.run('ls *.pcap')[0]!;
     expect([none.stderr, none.exitCode]).toEqual([
       "ls: cannot access '*.pcap': No such file or directory\n",

@@ -104,6 +104,15 @@ describe('--help / -h as the real tools print them', () => {
     );
   });
 
+  it('watch --help: procps-ng 3.3.17’s usage on stdout, exit 0', () => {
+    const r = run('watch --help');
+    expect(r.exitCode).toBe(0);
+    expect(stdout(r)).toMatch(/^\nUsage:\n watch \[options\] command\n\nOptions:\n {2}-b, --beep /);
+    expect(stdout(r)).toContain(
+      '\nFor more details see watch(1).\n\nec2-netlab: -n SECS and -t are simulated',
+    );
+  });
+
   it('GNU filters and ls/rm: --help on stdout, exit 0, also after a pipe; -h where it is no option', () => {
     for (const t of ['grep', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'cat', 'tee', 'ls', 'rm']) {
       const r = run(`${t} --help`);

@@ -296,7 +296,8 @@ export function execPipeline(lab: Lab, host: Instance, p: Pipeline): CommandOutc
   if (first.argv.length === 0) outcome = done('');
   else if (first.filter)
     outcome = { kind: 'done', out: runFilter(lab, host, first, first.redir.stdin ?? '') };
-  else outcome = runCommand(lab, host, first.argv);
+  // stdout is the terminal only for a command alone whose output is not redirected (ls's isatty)
+  else outcome = runCommand(lab, host, first.argv, stages.length === 1 && first.redir.out.kind === 'term');
   const rest = stages.slice(1);
   const single = stages.length === 1;
   /** Apply the rest of the pipeline to the first command's output; write files (once, at the end). */
@@ -404,7 +405,7 @@ function routeOutput(
   return { stdout, stderr };
 }
 
-function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
+function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): CommandOutcome {
   let [cmd, ...args] = argv as [string, ...string[]];
   if (cmd === 'sudo') {
     if (args.length === 0)
@@ -499,7 +500,7 @@ function runCommand(lab: Lab, host: Instance, argv: string[]): CommandOutcome {
     case 'cd':
       return runCd(args);
     case 'ls':
-      return runLs(args, lab, host.name);
+      return runLs(args, lab, host.name, tty);
     case 'rm':
       return runRm(args, lab, host.name);
     case 'date':

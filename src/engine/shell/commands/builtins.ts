@@ -247,10 +247,11 @@ const MONTHS_LONG = [
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const DAYS_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-export function runLs(args: string[], lab: Lab, host: string): CommandOutcome {
+/** GNU ls; `tty`: its stdout is the terminal (else one name a line, as ls does when isatty() is false). */
+export function runLs(args: string[], lab: Lab, host: string, tty = true): CommandOutcome {
   let long = false;
   let all = false;
-  let one = false;
+  let one = !tty;
   const dirs: string[] = [];
   for (const a of args) {
     if (/^-[la1]+$/.test(a)) {

@@ -1303,3 +1303,27 @@ Options:
     -Z passphrase     Expect passphrase as the first thing received
 
 `;
+
+/** procps-ng 3.3.17 `watch --help` (watch.c usage(stdout) with include/c.h's USAGE_* pieces): stdout, exit 0. */
+export const WATCH_HELP = `
+Usage:
+ watch [options] command
+
+Options:
+  -b, --beep             beep if command has a non-zero exit
+  -c, --color            interpret ANSI color and style sequences
+  -d, --differences[=<permanent>]
+                         highlight changes between updates
+  -e, --errexit          exit if command has a non-zero exit
+  -g, --chgexit          exit when output from command changes
+  -n, --interval <secs>  seconds to wait between updates
+  -p, --precise          attempt run command in precise intervals
+  -t, --no-title         turn off header
+  -w, --no-wrap          turn off line wrapping
+  -x, --exec             pass command to exec instead of "sh -c"
+
+ -h, --help     display this help and exit
+ -v, --version  output version information and exit
+
+For more details see watch(1).
+`;

@@ -7,7 +7,8 @@
 import { CappedText } from '../output-cap';
 import type { Instance, Lab } from '../../lab';
 import { utcFields } from '../../../lib/time';
-import { type CommandOutcome, fail, type Job } from '../types';
+import { type CommandOutcome, done, fail, type Job } from '../types';
+import { labNote, WATCH_HELP } from './real-help';
 import { CLEAR_SEQUENCE } from './builtins';
 
 const WIDTH = 80;
@@ -50,6 +51,7 @@ export function runWatch(
     } else if (/^-n\d/.test(a)) interval = Math.max(0.1, Number(a.slice(2)));
     else if (a.startsWith('--interval=')) interval = Math.max(0.1, Number(a.slice(11)));
     else if (a === '-t' || a === '--no-title') title = false;
+    else if (a === '-h' || a === '--help') return done(WATCH_HELP + labNote('watch', '-n SECS and -t'));
     else if (a === '--') {
       i++;
       break;
