@@ -122,7 +122,7 @@ describe('run bounds', () => {
     const s = new LabSession(createLab(defaultScenario()));
     const ab = s.run('ab -n 1000000000 -c 1000 http://server/')[0]!;
     expect(ab.exitCode).toBe(1);
-    expect(ab.stderr).toBe('ab: ec2-netlab simulates at most 10,000 requests per run (-n 1000000000)\n');
+    expect(ab.stderr).toBe('ab: ec2-netlab simulates at most 50,000 requests per run (-n 1000000000)\n');
     const sar = s.run('sar -n DEV 1 1000000')[0]!;
     expect(sar.exitCode).toBe(1);
     expect(sar.stderr).toBe(

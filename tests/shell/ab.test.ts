@@ -86,3 +86,52 @@ describe('ab errors', () => {
     expect(g.stderr).toContain('not simulated');
   });
 });
+
+describe('ab lets go of its connections', () => {
+  /** What the lab holds per connection (private fields, read for the test). */
+  const held = (lab: ReturnType<typeof createLab>) => {
+    const x = lab as unknown as {
+      sched: { pending: number; fns: unknown[] };
+      instances: Map<
+        string,
+        {
+          host: { txByFlow: unknown[]; rxBySrcFlow: unknown[]; pacing: Map<number, unknown> };
+          nitro: { flowStages: Map<number, unknown> };
+        }
+      >;
+    };
+    let handlers = 0;
+    let stages = 0;
+    let pacing = 0;
+    for (const i of x.instances.values()) {
+      handlers += [...i.host.txByFlow, ...i.host.rxBySrcFlow].filter((h) => h !== undefined).length;
+      pacing += i.host.pacing.size;
+      stages += i.nitro.flowStages.size;
+    }
+    // callbacks the scheduler still references: only the events still to come
+    const callbacks = x.sched.fns.filter((f) => f !== null).length;
+    return { handlers, pacing, stages, callbacks, pending: x.sched.pending };
+  };
+
+  it('once both ends have closed, no host, card or scheduler slot keeps a connection', () => {
+    const lab = createLab(defaultScenario());
+    const s = new LabSession(lab);
+    const before = held(lab);
+    for (const line of ['ab -n 300 -c 30 http://server/', 'ab -k -n 300 -c 30 http://server/']) {
+      const r = s.run(line)[0]!;
+      expect(r.output).toContain('Complete requests:      300');
+      s.run('sleep 5'); // the last FINs and their ACKs
+      const after = held(lab);
+      // 330 connections each way were made; none of them is held any more
+      expect(after.handlers).toBe(before.handlers);
+      expect(after.pacing).toBe(before.pacing);
+      expect(after.stages).toBe(before.stages);
+      expect(after.callbacks).toBe(after.pending);
+    }
+  }, 60_000);
+
+  it('the cap on -n: ab’s own 50,000 (its -t default)', () => {
+    const r = one('ab -n 50001 -c 10 http://server/');
+    expect(r.stderr).toBe('ab: ec2-netlab simulates at most 50,000 requests per run (-n 50001)\n');
+  });
+});

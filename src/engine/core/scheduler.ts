@@ -193,8 +193,12 @@ export class Scheduler {
       const slot = h.slots[0]!;
       const fn = fns[slot]!;
       const arg = args[slot];
-      // The slot is free again before the handler runs (it may schedule); the stale references it
-      // keeps are overwritten when the slot is reused, LIFO, so they do not pile up.
+      // The slot is free again before the handler runs (it may schedule). Its references are
+      // cleared: a slot deep in the free stack (the high-water mark of a busy stretch) may not be
+      // reused for a long time, and a stale callback keeps what it closes over alive (every
+      // connection of an ab run stayed in memory through them).
+      fns[slot] = null;
+      args[slot] = undefined;
       this.free[this.freeTop++] = slot;
       h.pop(this.ties);
       this.now = t;

@@ -236,6 +236,9 @@ export class Host {
 
   unregister(flowIds: number[]): void {
     for (const id of flowIds) {
+      const tx = this.txByFlow[id];
+      if (tx?.kind === 'tcp' && this.pacing.get(tx.ep.flow.socketId) === tx.ep)
+        this.pacing.delete(tx.ep.flow.socketId);
       this.rxBySrcFlow[id] = undefined;
       this.txByFlow[id] = undefined;
     }

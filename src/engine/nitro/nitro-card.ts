@@ -609,6 +609,29 @@ export class NitroCard {
     stage.offer(p);
   }
 
+  /**
+   * The connection of flow `flowId` is gone (both ends closed): its per-flow stage and its queues
+   * in the shared stages are let go when they hold nothing (a packet of it arriving later would
+   * find a fresh per-flow stage, its bucket full, as the card's flow entry would be new).
+   */
+  releaseFlow(flowId: number): void {
+    for (const byFlow of [this.stageByFlow, this.srdStageByFlow]) {
+      const st = byFlow[flowId];
+      if (st && st.queuedPackets === 0) {
+        byFlow[flowId] = undefined;
+        if (byFlow === this.stageByFlow) this.flowStages.delete(flowId);
+      }
+    }
+    for (const st of [
+      this.egressStage,
+      this.ingressStage,
+      this.igwStage,
+      this.cardOutStage,
+      this.cardInStage,
+    ])
+      st?.releaseFlow(flowId);
+  }
+
   /** Shaped egress to the fabric; an SRD packet first pays the SRD one-way overhead (assumed). */
   private toFabricSrd(p: Packet): void {
     if (this.vpc !== null && this.srd.isSrd(p, true)) this.srd.send(p, this.forwardFn);

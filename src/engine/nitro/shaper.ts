@@ -171,6 +171,15 @@ export class ShaperStage {
     return this.queuedPackets > 0 ? (this.blockedBy ?? this.buckets[0]!).reason : null;
   }
 
+  /**
+   * Forget flow `flowId`'s queue when it holds nothing (its connection is gone): a queue that falls
+   * idle starts again from a fresh deficit anyway, so nothing a later packet sees changes.
+   */
+  releaseFlow(flowId: number): void {
+    const f = this.flows[flowId];
+    if (f && !f.active && f.packets === 0) this.flows[flowId] = undefined;
+  }
+
   offer(p: Packet): void {
     const now = this.sched.now;
     if (this.queuedPackets === 0) {

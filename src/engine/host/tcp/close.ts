@@ -25,6 +25,8 @@ export interface CloseSocket {
   trySend(): void;
   /** The application reads EOF. */
   readonly onPeerFin: (() => void) | null;
+  /** Both FINs exchanged and ours acknowledged (the owner may let the socket go). */
+  readonly onClosed?: (() => void) | null;
 }
 
 export class TcpClose {
@@ -106,5 +108,6 @@ export class TcpClose {
     if (this.closed || !this.finSent || this.sk.sndUna <= this.finSeq || !this.peerFinReceived) return;
     this.closed = true;
     this.sk.stopTimers();
+    this.sk.onClosed?.();
   }
 }

@@ -84,6 +84,8 @@ export class TcpEndpoint {
   aborted = false;
   /** Called once when the peer's FIN is taken in order (the application reads EOF). */
   onPeerFin: (() => void) | null = null;
+  /** Called once when the connection is closed (both FINs exchanged, ours acknowledged). */
+  onClosed: (() => void) | null = null;
   private readonly fin: TcpClose;
 
   // ---- sender state
