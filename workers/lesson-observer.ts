@@ -4,7 +4,7 @@
  * trace event) and paired with its record when it ends, so a step can compare counters before and
  * after any command. Reads only; the session's output and timing are unchanged.
  */
-import type { InteractiveSession } from '../src/engine/interactive-session';
+import type { InteractiveSession } from '../src/engine';
 import { type LabSnapshot, type Observation, StepRecorder } from '../src/lessons/observation';
 
 const key = (atNs: number, host: string, command: string) =>

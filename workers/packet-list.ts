@@ -13,6 +13,9 @@
 import {
   type CaptureFlow,
   type CaptureRing,
+  encodeFrame,
+  hashString,
+  type Lab,
   META_FRAG,
   META_FRAG_LAST,
   META_ICMP_REPLY,
@@ -20,23 +23,21 @@ import {
   META_LAST,
   META_RESTORED,
   META_SENT_ON_MS,
+  type Packet,
+  PcapWriter,
   ROW_CREDITS,
   ROW_DROP,
   ROW_RX,
   ROW_TX,
-} from '../src/engine/view/capture-ring';
-import type { Lab } from '../src/engine/lab';
-import {
-  type Packet,
   TCP_FLAG_ACK,
   TCP_FLAG_FIN,
   TCP_FLAG_PSH,
   TCP_FLAG_RST,
   TCP_FLAG_SYN,
-} from '../src/engine/model/packet';
-import { encodeFrame, PcapWriter, type TcpOption, type WirePacket } from '../src/engine/shell/commands/pcap';
-import { WireMapper } from '../src/engine/shell/commands/tcpdump';
-import { hashString } from '../src/engine/core/rng';
+  type TcpOption,
+  WireMapper,
+  type WirePacket,
+} from '../src/engine';
 import {
   compileFilter,
   type FieldReader,

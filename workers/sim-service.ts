@@ -10,18 +10,24 @@
 import type { Observation } from '../src/lessons/observation';
 import { LessonObserver } from './lesson-observer';
 import { PacketList } from './packet-list';
-import { CaptureRing } from '../src/engine/view/capture-ring';
+import {
+  CaptureRing,
+  ChartRecorder,
+  fileSize,
+  InteractiveSession,
+  type Lab,
+  type Packet,
+  PathRecorder,
+  type ProbeSink,
+  type ProbeStage,
+  type RunRecord,
+  serializeIperf3Json,
+  Timeline,
+  type TimelineOptions,
+  type TimelineRun,
+  toBytes,
+} from '../src/engine';
 import * as Comlink from 'comlink';
-import type { ProbeSink, ProbeStage } from '../src/engine/core/probe';
-import { InteractiveSession } from '../src/engine/interactive-session';
-import type { Lab } from '../src/engine/lab';
-import { ChartRecorder } from '../src/engine/metrics/chart-recorder';
-import type { Packet } from '../src/engine/model/packet';
-import type { RunRecord } from '../src/engine/runner';
-import { Timeline, type TimelineOptions, type TimelineRun } from '../src/engine/timeline';
-import { serializeIperf3Json } from '../src/engine/shell/commands/iperf3-report';
-import { PathRecorder } from '../src/engine/view/path-recorder';
-import { fileSize, toBytes } from '../src/engine/shell/files';
 import type {
   NitroTables,
   PacketInspection,

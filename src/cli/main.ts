@@ -13,9 +13,15 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileSize, toBytes } from '../engine/shell/files';
-import { InteractiveSession } from '../engine/interactive-session';
-import { createLab, LabSession, NoProgressError, type RunRecord } from '../engine/runner';
+import {
+  createLab,
+  fileSize,
+  InteractiveSession,
+  LabSession,
+  NoProgressError,
+  type RunRecord,
+  toBytes,
+} from '../engine';
 import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../scenario/schema';
 import { stripBom, terminalSafe } from './text';
 

@@ -9,7 +9,7 @@
  * this module runs wherever the engine does (the worker, Node tests) and its output crosses the
  * worker boundary as data. `StepRecorder` builds an Observation from a session's records.
  */
-import type { Lab } from '../engine/lab';
+import type { Lab } from '../engine';
 
 export interface HostSnapshot {
   ip: string;

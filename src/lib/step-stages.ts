@@ -1,5 +1,5 @@
 /**
- * The packet path's stages a single step can stop at: the probe's names (src/engine/core/probe.ts,
+ * The packet path's stages a single step can stop at: the probe's names (src/engine/model/probe.ts,
  * PROBE_STAGES, in path order; a test keeps the two lists equal) with the label the UI shows. Here
  * rather than in the protocol so the UI may use the list itself (it imports the protocol's types only).
  */

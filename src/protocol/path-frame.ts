@@ -16,13 +16,12 @@ export type {
   PathInstanceLayout,
   PathLane,
   PathLayout,
-  PathProvenance,
   PathStageLayout,
   PathStagePart,
   StageInspection,
   StageParam,
   StageStateValue,
-} from '../engine/view/path-types';
+} from '../engine';
 
 /** Bump when the layout or frame shape changes incompatibly. */
 export const PATH_FRAME_VERSION = 1;

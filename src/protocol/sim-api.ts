@@ -5,7 +5,8 @@
  *
  * Bump PROTOCOL_VERSION on any incompatible change; the client checks it on connect.
  */
-import type { SessionLogEntry } from '../engine/interactive-session';
+import type { Provenance } from '../catalog/figure';
+import type { SessionLogEntry } from '../engine';
 import type { Observation } from '../lessons/observation';
 import type {
   NitroTables,
@@ -44,7 +45,7 @@ export interface InstanceInfo {
   ip: string;
   /** The Nitro card's PPS allowance (in + out together), packets/s, and where the figure comes from. */
   ppsAllowance: number;
-  ppsAllowanceProvenance: 'documented' | 'measured' | 'assumed';
+  ppsAllowanceProvenance: Provenance;
 }
 
 /** A command that ended, with its structured result (iperf3: its own `-J` document, start/intervals/end). */

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { getInstanceType, suggestInstanceType } from '../catalog';
-import { MODEL_PARAMS, type ParamName, paramRangeError } from '../engine/params';
+import { MODEL_PARAMS, type ParamName, paramRangeError } from '../engine/model/params';
 import { LAB_EPOCH_ISO, parseIso8601 } from '../lib/time';
 import { migrate } from './migrations';
 import {

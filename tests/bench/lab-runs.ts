@@ -9,8 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { createLab, runLine, type RunRecord } from '../../src/engine/runner';
-import type { Lab } from '../../src/engine/lab';
+import { createLab, runLine, type RunRecord } from '../../src/engine/session/runner';
+import type { Lab } from '../../src/engine/lab/lab';
 import { parseScenario } from '../../src/scenario/schema';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));

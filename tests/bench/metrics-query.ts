@@ -4,7 +4,7 @@
  * from the recorder) and how long queries take: any range at any resolution, the 10 µs detail window,
  * queue occupancy, drops, and latency percentiles. Reports, asserts nothing.
  */
-import { createLab, runLine } from '../../src/engine/runner';
+import { createLab, runLine } from '../../src/engine/session/runner';
 import type { SeriesQuery } from '../../src/engine/metrics/recorder';
 import { parseScenario } from '../../src/scenario/schema';
 import { fixed, type Stats, stats, timeIt } from './measure';

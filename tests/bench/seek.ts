@@ -1,6 +1,6 @@
 /**
  * Seek: how long going back to t ≈ 5 s (5 s + i·37 ms) takes in a 10 s iperf3 run, with the worker's checkpoints
- * (frozen runs built while idle, src/engine/timeline.ts) and without (replay from t = 0). Runs the
+ * (frozen runs built while idle, src/engine/session/timeline.ts) and without (replay from t = 0). Runs the
  * worker's SimService in-process, as the worker does; reports, asserts nothing.
  */
 import { SimService } from '../../workers/sim-service';

@@ -8,7 +8,7 @@
  * allowance on one 170 Gbps card).
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 function run(server: string, senders: number, streamsEach: number, rate: string, script?: string[]) {

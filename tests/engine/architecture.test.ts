@@ -35,9 +35,9 @@ type Layer =
   | 'cli'
   | 'main';
 
-/** Longest prefix first: `src/engine/params` is its own layer (scenario validates param names). */
+/** Longest prefix first: `src/engine/model/params` is its own layer (scenario validates param names). */
 const LAYER_PREFIXES: Array<[string, Layer]> = [
-  ['src/engine/params', 'engine-params'],
+  ['src/engine/model/params', 'engine-params'],
   ['src/engine/', 'engine'],
   ['src/lib/', 'lib'],
   ['src/catalog/', 'catalog'],
@@ -80,7 +80,7 @@ const RULES: Record<Layer, Rule> = {
   lib: { layers: [], packages: { allow: [] } },
   catalog: { layers: ['lib'], packages: { allow: [] } },
   scenario: { layers: ['lib', 'catalog', 'engine-params'], packages: { allow: ['zod', 'valibot'] } },
-  'engine-params': { layers: ['lib'], packages: { allow: [] } },
+  'engine-params': { layers: ['lib', 'catalog'], packages: { allow: [] } },
   engine: { layers: ['lib', 'catalog', 'scenario', 'engine-params'], packages: { allow: [] } },
   protocol: {
     layers: ['lib', 'catalog', 'scenario'],
@@ -492,13 +492,125 @@ function runtimeClosure(roots: string[]): string[] {
   return [...seen].sort();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Inside the engine: one order of folders, no arrow up; the engine's one surface; no circles
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The engine's folders from the bottom up (docs/architecture.md, "Inside the engine"). A file may
+ * import its own folder and the folders below it, `import type` included: an arrow up, even for a
+ * type, ties a lower part to a higher one (a lower part that needs the lab declares the little it
+ * uses, as vpc/link-local.ts's LinkLocalLab does). The root holds only index.ts, the surface.
+ */
+const ENGINE_LEVELS = [
+  'core',
+  'model',
+  'metrics',
+  'vpc',
+  'nitro',
+  'host',
+  'lab',
+  'apps',
+  'shell',
+  'view',
+  'session',
+  'index',
+] as const;
+
+/** The level of an engine path (repo-relative, without extension), or -1 for a place not in the table. */
+function engineLevel(path: string): number {
+  const rel = path.slice('src/engine/'.length);
+  const folder = rel.split('/')[0]!;
+  return rel.includes('/') || folder === 'index' ? ENGINE_LEVELS.indexOf(folder as never) : -1;
+}
+
+/** Arrows up inside the engine, as `file:line: message` strings. */
+function checkEngineArrows(file: string, src: string): string[] {
+  const from = engineLevel(file.replace(/\.tsx?$/, ''));
+  if (from < 0) return [`${file}: not in a folder of ENGINE_LEVELS (the engine root holds only index.ts)`];
+  const out: string[] = [];
+  for (const ref of extractImports(src)) {
+    const t = classify(file, ref.specifier);
+    if (t.kind !== 'layer' || !t.path.startsWith('src/engine/')) continue;
+    const to = engineLevel(t.path.replace(/\.tsx?$/, ''));
+    if (to > from)
+      out.push(
+        `${file}:${ref.line}: engine/${ENGINE_LEVELS[from]} must not import engine/${ENGINE_LEVELS[to]}, which is above it ("${ref.specifier}")`,
+      );
+  }
+  return out;
+}
+
+/** Imports from outside the engine that bypass its surface (src/engine/index.ts). */
+function checkEngineSurface(file: string, src: string): string[] {
+  if (file.startsWith('src/engine/')) return [];
+  const out: string[] = [];
+  for (const ref of extractImports(src)) {
+    const t = classify(file, ref.specifier);
+    if (t.kind !== 'layer' || t.layer !== 'engine') continue;
+    const path = t.path.replace(/\.tsx?$/, '');
+    if (path === 'src/engine' || path === 'src/engine/index') continue;
+    out.push(`${file}:${ref.line}: import the engine through src/engine/index.ts, not "${ref.specifier}"`);
+  }
+  return out;
+}
+
+/** Every import cycle of a module graph (Tarjan's strongly connected components of more than one file, or a self-import). */
+function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  let next = 0;
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const comp: string[] = [];
+      for (;;) {
+        const w = stack.pop()!;
+        onStack.delete(w);
+        comp.push(w);
+        if (w === v) break;
+      }
+      if (comp.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(comp.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return out;
+}
+
 const ALL_SOURCES = [...listSources('src'), ...listSources('workers')];
 const ENGINE_FILES = listSources('src/engine');
+
+/** The module graph of src/ and workers/: every relative import, `import type` included. */
+function importGraph(files: readonly string[]): Map<string, string[]> {
+  const g = new Map<string, string[]>();
+  for (const f of files) {
+    const to: string[] = [];
+    for (const ref of extractImports(read(f))) {
+      if (!ref.specifier.startsWith('.')) continue;
+      const r = resolveFile(f, ref.specifier);
+      if (r && !to.includes(r)) to.push(r);
+    }
+    g.set(f, to);
+  }
+  return g;
+}
 
 describe('architecture: layer rules (docs/architecture.md, Layers)', () => {
   it('finds the engine sources it is meant to check', () => {
     expect(ENGINE_FILES.length).toBeGreaterThan(20);
-    expect(ENGINE_FILES).toContain('src/engine/runner.ts');
+    expect(ENGINE_FILES).toContain('src/engine/session/runner.ts');
     expect(ALL_SOURCES).toContain('src/scenario/schema.ts');
   });
 
@@ -511,7 +623,7 @@ describe('architecture: layer rules (docs/architecture.md, Layers)', () => {
     expect(v, v.join('\n')).toEqual([]);
   });
 
-  it('src/scenario and src/catalog use no engine runtime except engine/params.ts; src/lib imports nothing', () => {
+  it('src/scenario and src/catalog use no engine runtime except engine/model/params.ts; src/lib imports nothing', () => {
     const files = ALL_SOURCES.filter((f) => /^src\/(scenario|catalog|lib)\//.test(f));
     expect(files.length).toBeGreaterThan(3);
     const v = files.flatMap((f) => checkFile(f, read(f)));
@@ -530,6 +642,25 @@ describe('architecture: layer rules (docs/architecture.md, Layers)', () => {
     expect(files).toContain('src/lib/time.ts');
     const v = files.flatMap((f) => checkGlobals(f, read(f)));
     expect(v, v.join('\n')).toEqual([]);
+  });
+});
+
+describe('architecture: inside the engine, its surface, no circles (docs/architecture.md)', () => {
+  it('every engine folder has its level, and no engine file imports a folder above its own', () => {
+    const v = ENGINE_FILES.flatMap((f) => checkEngineArrows(f, read(f)));
+    expect(v, v.join('\n')).toEqual([]);
+  });
+
+  it('the worker, the CLI, the protocol and the lessons reach the engine through src/engine/index.ts only', () => {
+    const files = ALL_SOURCES.filter((f) => !f.startsWith('src/engine/'));
+    const v = files.flatMap((f) => checkEngineSurface(f, read(f)));
+    expect(v, v.join('\n')).toEqual([]);
+    expect(ALL_SOURCES).toContain('src/engine/index.ts');
+  });
+
+  it('no import circle anywhere in src/ and workers/, `import type` included', () => {
+    const cycles = findCycles(importGraph(ALL_SOURCES));
+    expect(cycles.map((c) => c.join(' → ')).join('\n')).toBe('');
   });
 });
 
@@ -558,10 +689,10 @@ describe('architecture: the checker itself catches violations', () => {
     expect(v[8]).toMatch(/outside every layer|must not import workers/);
   });
 
-  it('lets scenario import engine/params.ts but not the rest of the engine', () => {
-    expect(checkFile('src/scenario/schema.ts', "import { MODEL_PARAMS } from '../engine/params';")).toEqual(
-      [],
-    );
+  it('lets scenario import engine/model/params.ts but not the rest of the engine', () => {
+    expect(
+      checkFile('src/scenario/schema.ts', "import { MODEL_PARAMS } from '../engine/model/params';"),
+    ).toEqual([]);
     expect(checkFile('src/scenario/schema.ts', "import { Lab } from '../engine/lab';")).toEqual([
       'src/scenario/schema.ts:1: scenario must not import engine ("../engine/lab")',
     ]);
@@ -593,5 +724,47 @@ describe('architecture: the checker itself catches violations', () => {
 
   it('ignores imports that are only mentioned in comments', () => {
     expect(extractImports("// import React from 'react'\n/* import 'comlink' */\nconst a = 1;")).toEqual([]);
+  });
+
+  it('reports an arrow up inside the engine, a type import included, and a file outside the levels', () => {
+    const v = checkEngineArrows(
+      'src/engine/vpc/bad.ts',
+      "import type { Lab } from '../lab/lab';\nimport { reverseTuple } from '../nitro/flow-table';\nimport type { Packet } from '../model/packet';",
+    );
+    expect(v).toEqual([
+      'src/engine/vpc/bad.ts:1: engine/vpc must not import engine/lab, which is above it ("../lab/lab")',
+      'src/engine/vpc/bad.ts:2: engine/vpc must not import engine/nitro, which is above it ("../nitro/flow-table")',
+    ]);
+    expect(checkEngineArrows('src/engine/stray.ts', '')).toHaveLength(1);
+    expect(checkEngineArrows('src/engine/index.ts', "export { Lab } from './lab/lab';")).toEqual([]);
+  });
+
+  it('reports a worker or CLI import that bypasses src/engine/index.ts', () => {
+    expect(checkEngineSurface('workers/x.ts', "import type { Lab } from '../src/engine/lab/lab';")).toEqual([
+      'workers/x.ts:1: import the engine through src/engine/index.ts, not "../src/engine/lab/lab"',
+    ]);
+    expect(checkEngineSurface('src/cli/x.ts', "import { createLab } from '../engine';")).toEqual([]);
+    expect(
+      checkEngineSurface('src/scenario/x.ts', "import { MODEL_PARAMS } from '../engine/model/params';"),
+    ).toEqual([]);
+  });
+
+  it('finds import circles, two files or more, and a file importing itself', () => {
+    const g = new Map<string, string[]>([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+      ['e', ['e']],
+    ]);
+    expect(findCycles(g)).toEqual([['a', 'b', 'c'], ['e']]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

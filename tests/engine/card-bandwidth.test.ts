@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { getInstanceType, NITRO_CARD_BANDWIDTH_GBPS } from '../../src/catalog';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 const FIXTURE = new URL('../metrics/fixtures/incast.json', import.meta.url);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { forwardingLayout } from '../../src/engine/apps/dpdk-testpmd';
-import { createLab, LabSession } from '../../src/engine/runner';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { atoi, parseCorelist, parseTestpmd } from '../../src/engine/shell/commands/dpdk-testpmd';
 import { parseScenario } from '../../src/scenario/schema';
 

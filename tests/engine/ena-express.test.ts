@@ -5,9 +5,9 @@
  * the receiving card.
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
+import type { Lab } from '../../src/engine/lab/lab';
 import { type Flow, type Packet, TCP_FLAG_ACK } from '../../src/engine/model/packet';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';
 import { type Placement, parseScenario } from '../../src/scenario/schema';

@@ -9,7 +9,7 @@ import { Vcpu } from '../../src/engine/host/cpu';
 import { EnaDevice } from '../../src/engine/host/ena-device';
 import { DropCounters } from '../../src/engine/model/drop-reasons';
 import type { Packet } from '../../src/engine/model/packet';
-import { resolveParams } from '../../src/engine/params';
+import { resolveParams } from '../../src/engine/model/params';
 
 const FABRIC_NS = 12_000;
 

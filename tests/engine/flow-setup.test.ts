@@ -4,9 +4,9 @@
  * lab-only `lab nitro show` / `lab trace` views.
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
+import type { Lab } from '../../src/engine/lab/lab';
 import type { L4Proto, Packet } from '../../src/engine/model/packet';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';
 import { defaultScenario, parseScenario, type Scenario } from '../../src/scenario/schema';

@@ -4,8 +4,8 @@
  * the live run was sliced into chunks.
  */
 import { describe, expect, it } from 'vitest';
-import { InteractiveSession, replaySession } from '../../src/engine/interactive-session';
-import { createLab, runLine } from '../../src/engine/runner';
+import { InteractiveSession, replaySession } from '../../src/engine/session/interactive-session';
+import { createLab, runLine } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 function scenario() {

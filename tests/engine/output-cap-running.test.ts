@@ -6,8 +6,8 @@
  * record's note counts what was not kept. Also the store's own bound on the scrollback.
  */
 import { describe, expect, it } from 'vitest';
-import { InteractiveSession } from '../../src/engine/interactive-session';
-import { createLab, MAX_OUTPUT_CHARS } from '../../src/engine/runner';
+import { InteractiveSession } from '../../src/engine/session/interactive-session';
+import { createLab, MAX_OUTPUT_CHARS } from '../../src/engine/session/runner';
 import { CappedText } from '../../src/engine/shell/output-cap';
 import type { Frame } from '../../src/protocol/sim-api';
 import { defaultScenario } from '../../src/scenario/schema';

@@ -9,7 +9,7 @@
  * tests/engine/udp-echo.test.ts); the load is txonly from a c5n.18xlarge, ≈ 1 Mpps per TX queue.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../src/engine/runner';
+import type { RunRecord } from '../../src/engine/session/runner';
 import { pair, runLab } from '../golden/helpers';
 
 interface Port {

@@ -5,7 +5,7 @@
  * iperf3 -t) refuse runs the lab would not finish.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { InteractiveSession } from '../../src/engine/interactive-session';
+import { InteractiveSession } from '../../src/engine/session/interactive-session';
 import {
   capText,
   createLab,
@@ -13,7 +13,7 @@ import {
   MAX_OUTPUT_CHARS,
   NO_PROGRESS_EVENTS,
   NoProgressError,
-} from '../../src/engine/runner';
+} from '../../src/engine/session/runner';
 import { defaultScenario, parseScenario } from '../../src/scenario/schema';
 
 vi.mock('../../src/engine/shell/shell', async (importOriginal) => {

@@ -5,7 +5,7 @@
  * one (a small loss, which the lab models as MODEL_PARAMS.nitroPpsExtraEniPenalty, assumed).
  */
 import { describe, expect, it } from 'vitest';
-import { runScript } from '../../src/engine/runner';
+import { runScript } from '../../src/engine/session/runner';
 import { attachInterface, createInterface, InterfaceError } from '../../src/engine/vpc/interfaces';
 import { vpcState } from '../../src/engine/vpc/state';
 import { runLab } from '../golden/helpers';

@@ -9,7 +9,7 @@
  * packets are the unit of service and drop); TCP -P 2 retransmits within a factor 1.5.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 import { iperfEnd } from '../golden/helpers';
 

@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HttpConnection, resolveResource, responseHeaders } from '../../src/engine/apps/http';
-import type { Lab } from '../../src/engine/lab';
+import type { Lab } from '../../src/engine/lab/lab';
 import { type Packet, TCP_FLAG_ACK, TCP_FLAG_FIN, TCP_FLAG_RST } from '../../src/engine/model/packet';
 import { type ConntrackEntry, connectionKey, noteTcpFlags } from '../../src/engine/nitro/flow-table';
-import { MODEL_PARAMS } from '../../src/engine/params';
-import { createLab, LabSession } from '../../src/engine/runner';
+import { MODEL_PARAMS } from '../../src/engine/model/params';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { defaultScenario } from '../../src/scenario/schema';
 
 const LINGER_NS = MODEL_PARAMS.conntrackClosedLingerNs.value;

@@ -5,11 +5,11 @@
  * chosen counter, the first drop and the time.
  */
 import { describe, expect, it } from 'vitest';
-import { PROBE_STAGES } from '../../src/engine/core/probe';
-import { InteractiveSession, type SessionLogEntry } from '../../src/engine/interactive-session';
+import { PROBE_STAGES } from '../../src/engine/model/probe';
+import { InteractiveSession, type SessionLogEntry } from '../../src/engine/session/interactive-session';
 import { STEP_STAGES } from '../../src/lib/step-stages';
-import { createLab } from '../../src/engine/runner';
-import { SEEK_DETAIL_WINDOW_NS } from '../../src/engine/timeline';
+import { createLab } from '../../src/engine/session/runner';
+import { SEEK_DETAIL_WINDOW_NS } from '../../src/engine/session/timeline';
 import { PathRecorder } from '../../src/engine/view/path-recorder';
 import type { Frame } from '../../src/protocol/sim-api';
 import { parseScenario } from '../../src/scenario/schema';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../src/engine/core/trace';
-import { createLab, LabSession } from '../../src/engine/runner';
+import type { TraceEvent } from '../../src/engine/model/trace';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 function lab(params: Record<string, number> = {}) {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tunnelDefaultMtu, tunnelOverheadBytes, udpFlowSrcPort } from '../../src/engine/host/tunnel';
-import type { Lab } from '../../src/engine/lab';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import { parseScenario } from '../../src/scenario/schema';
 

@@ -6,7 +6,7 @@
  * beyond saturation with idgmerr/s 0; 8 KB datagrams inbound ≈ 25 Gbit/s.
  */
 import { describe, expect, it } from 'vitest';
-import { runScript } from '../../src/engine/runner';
+import { runScript } from '../../src/engine/session/runner';
 import { runLab } from '../golden/helpers';
 
 const INSTANCES = [

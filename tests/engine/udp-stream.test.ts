@@ -4,10 +4,10 @@
  * the UDP stream timeout (180 s by default).
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
+import type { Lab } from '../../src/engine/lab/lab';
 import type { Flow, Packet } from '../../src/engine/model/packet';
 import { connectionKey } from '../../src/engine/nitro/flow-table';
-import { createLab } from '../../src/engine/runner';
+import { createLab } from '../../src/engine/session/runner';
 import { defaultScenario } from '../../src/scenario/schema';
 
 function udp(flow: Flow): Packet {

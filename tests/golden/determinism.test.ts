@@ -6,7 +6,7 @@
  * (the RSS hash key from netdev_rss_key_fill, hence the hash → queue layout, and the MAC).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLab, type RunRecord, runScript } from '../../src/engine/runner';
+import { createLab, type RunRecord, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 const SCRIPT = [

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../src/engine/runner';
+import type { RunRecord } from '../../src/engine/session/runner';
 import { counter, fmt, pair, runLab, within } from './helpers';
 
 interface Port {

@@ -1,5 +1,5 @@
 /** Helpers for golden tests: run a scenario's script and read iperf3's -J results. */
-import { createLab, runScript, type RunRecord } from '../../src/engine/runner';
+import { createLab, runScript, type RunRecord } from '../../src/engine/session/runner';
 import { parseScenario, type ScenarioInput } from '../../src/scenario/schema';
 
 export function runLab(

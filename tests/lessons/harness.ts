@@ -1,6 +1,6 @@
 /** A lesson's lab, headless: a fresh lab from the lesson's scenario, a shell session, and the step recorder. */
-import type { Lab } from '../../src/engine/lab';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { evaluateStep, type StepResult } from '../../src/lessons/evaluate';
 import { type Observation, StepRecorder } from '../../src/lessons/observation';
 import type { Lesson, Step } from '../../src/lessons/schema';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getInstanceType } from '../../src/catalog';
-import { MODEL_PARAMS } from '../../src/engine/params';
+import { MODEL_PARAMS } from '../../src/engine/model/params';
 import { LESSON_DOCUMENTS, LESSONS } from '../../src/lessons';
 import type { LessonInput } from '../../src/lessons/schema';
 import { PRESETS } from '../../src/scenario/presets';

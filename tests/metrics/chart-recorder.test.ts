@@ -4,11 +4,11 @@
  * equal to a histogram of exactly the packets received in that step.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProbeSink } from '../../src/engine/core/probe';
+import type { ProbeSink } from '../../src/engine/model/probe';
 import { ChartRecorder, FINE_BUCKETS, LATENCY_QUANTILES } from '../../src/engine/metrics/chart-recorder';
 import type { Packet } from '../../src/engine/model/packet';
 import { LatencyHistogram } from '../../src/engine/metrics/recorder';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 import { SimService } from '../../workers/sim-service';
 

@@ -2,7 +2,7 @@
  * `lab summary`: one run at every time scale (the NET402 "Microbursts" contrast), and `lab record`.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 function lab(settings: Record<string, unknown>) {

@@ -5,7 +5,7 @@
  * ethtool -S). Pacing on the sender (tc fq maxrate) makes the drops go away in the same scenario.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 type Rates = { peak10us: number; peak1ms: number; peak1s: number; peak60s: number; peak300s: number };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Packet } from '../../src/engine/model/packet';
 import { LATENCY_BINS, latencyBin, latencyBinMid, MetricsRecorder } from '../../src/engine/metrics/recorder';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 import { pair } from '../golden/helpers';
 

@@ -1,12 +1,12 @@
 /**
- * Property: every model parameter at either end of its range (src/engine/params.ts PARAM_RANGES)
+ * Property: every model parameter at either end of its range (src/engine/model/params.ts PARAM_RANGES)
  * still gives a lab that runs: a 1 s iperf3 and two pings end, within 5 s of simulated time and a
  * bound on events, without throwing; just outside the range the scenario is refused with a
  * message naming the parameter and its range. 59 parameters × 2 ends: about 30 s on a loaded 2-core VM.
  */
 import { describe, expect, it } from 'vitest';
-import { MODEL_PARAMS, PARAM_RANGES, type ParamName } from '../../src/engine/params';
-import { createLab, LabSession } from '../../src/engine/runner';
+import { MODEL_PARAMS, PARAM_RANGES, type ParamName } from '../../src/engine/model/params';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 /** Events one run may take (the busiest end measured 390,536: napiBudget 1). */

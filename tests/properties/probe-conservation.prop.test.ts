@@ -7,11 +7,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PROBE_STAGES, type ProbeSink, type ProbeStage } from '../../src/engine/core/probe';
-import type { Lab } from '../../src/engine/lab';
+import { PROBE_STAGES, type ProbeSink, type ProbeStage } from '../../src/engine/model/probe';
+import type { Lab } from '../../src/engine/lab/lab';
 import type { DropReason } from '../../src/engine/model/drop-reasons';
 import type { Packet } from '../../src/engine/model/packet';
-import { createLab, LabSession } from '../../src/engine/runner';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 const SEED = Number(process.env.PROP_SEED ?? 20250301);

@@ -11,8 +11,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INSTANCE_TYPES } from '../../src/catalog';
-import { clampToRange, MODEL_PARAMS } from '../../src/engine/params';
-import { createLab, runScript } from '../../src/engine/runner';
+import { clampToRange, MODEL_PARAMS } from '../../src/engine/model/params';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../../src/scenario/schema';
 
 const SEED = Number(process.env.PROP_SEED ?? 20241202);

@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { defaultScenario } from '../../src/scenario/schema';
 
 /** Fixed for CI; PROP_SEED / PROP_RUNS=N (a multiplier) let a developer fuzz longer locally. */

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INSTANCE_TYPES } from '../../src/catalog';
-import { clampToRange, MODEL_PARAMS } from '../../src/engine/params';
+import { clampToRange, MODEL_PARAMS } from '../../src/engine/model/params';
 import { PLACEMENTS, parseScenario, type Scenario } from '../../src/scenario/schema';
 import {
   type DecodeResult,

@@ -1,6 +1,6 @@
 /** ab (ApacheBench 2.3): the report layout of httpd 2.4's output_results, its arithmetic, its errors. */
 import { describe, expect, it } from 'vitest';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { connectionTimes } from '../../src/engine/shell/commands/ab';
 import { defaultScenario } from '../../src/scenario/schema';
 

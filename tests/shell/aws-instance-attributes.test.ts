@@ -4,8 +4,8 @@
  * describe-instance-attribute with the EC2 API's rules, and the driver `ethtool -i` then reports.
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
-import { createLab, LabSession } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';
 import { parseScenario } from '../../src/scenario/schema';

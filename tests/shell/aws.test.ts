@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLab } from '../../src/engine/runner';
+import { createLab } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';
 import { evaluateFlow, vpcState } from '../../src/engine/vpc/state';

@@ -1,6 +1,6 @@
 /** Discovery and housekeeping: help, type, which, man, --help, date, history, clear, ls/rm, the CloudWatch range note. */
 import { describe, expect, it } from 'vitest';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { parseDateString, strftime } from '../../src/engine/shell/commands/builtins';
 import { MAN_PAGES, TOOL_NAMES } from '../../src/engine/shell/commands/man';
 import { defaultScenario } from '../../src/scenario/schema';
@@ -136,7 +136,7 @@ describe('aws cloudwatch outside the lab’s time range', () => {
 
 describe('watch', () => {
   it('re-runs the pipeline every N s of simulated time, each screen after the clear sequence, until Ctrl-C', async () => {
-    const { InteractiveSession } = await import('../../src/engine/interactive-session');
+    const { InteractiveSession } = await import('../../src/engine/session/interactive-session');
     const t = new InteractiveSession(createLab(defaultScenario()));
     t.submit("watch -n 1 'ethtool -S eth0 | grep -c allowance'");
     t.advance(2.5e9);

@@ -4,7 +4,7 @@
  * alignment from the scenario's wall-clock start, the CLI's JSON and the service's errors.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';
 import { parseScenario } from '../../src/scenario/schema';

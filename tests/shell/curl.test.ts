@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAGE_BYTES, defaultPage } from '../../src/engine/apps/http';
-import type { Lab } from '../../src/engine/lab';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { max5data, progressLine } from '../../src/engine/shell/commands/curl';
 import { defaultScenario } from '../../src/scenario/schema';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cpuTopology, getInstanceType } from '../../src/catalog';
 import { cloudwatchTruth } from '../../src/lessons/catalog/cloudwatch';
-import { createLab } from '../../src/engine/runner';
+import { createLab } from '../../src/engine/session/runner';
 import { EC2_METADATA_HELP } from '../../src/engine/shell/commands/ec2-metadata';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';

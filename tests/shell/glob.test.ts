@@ -4,7 +4,7 @@
  * expansion; ls with several operands as GNU ls lays them out.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { expandPattern } from '../../src/engine/shell/glob';
 import { defaultScenario } from '../../src/scenario/schema';
 

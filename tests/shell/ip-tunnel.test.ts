@@ -3,8 +3,8 @@
  * `ip [-d] link show`, with iproute2's syntax, output and error messages; refused input changes nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
-import { createLab } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import type { CommandOutput } from '../../src/engine/shell/types';
 import { defaultScenario } from '../../src/scenario/schema';

@@ -4,8 +4,8 @@
  * UDP server report with jitter and Lost/Total, window sizes as Linux reports them, and the refusals.
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
-import { createLab, LabSession } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 function pair(type = 'c7i.large', enhancedNetworking?: boolean): Lab {

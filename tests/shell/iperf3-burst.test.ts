@@ -4,7 +4,7 @@
  * same as without a burst; at 1 ms the sender is far above it.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 type Rates = { peak1ms: number; peak1s: number };

@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PER_FLOW_LIMIT_GBPS } from '../../src/catalog/vpc-limits';
-import { MODEL_PARAMS } from '../../src/engine/params';
-import { createLab, runScript } from '../../src/engine/runner';
+import { MODEL_PARAMS } from '../../src/engine/model/params';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 interface Side {

@@ -4,7 +4,7 @@
  * where it is; testpmd prints its summary and dies by the signal).
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { signalList } from '../../src/engine/shell/commands/jobs';
 import { defaultScenario } from '../../src/scenario/schema';
 

@@ -4,8 +4,8 @@
  * refusals, on the model (issue 15; NETFLIX18 measured with netperf).
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
-import { createLab, LabSession } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 function pair(type = 'c7i.large'): Lab {

@@ -5,7 +5,7 @@
  * API's errors come where the EC2 API gives them (AttachmentLimitExceeded from the type's maximum).
  */
 import { describe, expect, it } from 'vitest';
-import { runScript } from '../../src/engine/runner';
+import { runScript } from '../../src/engine/session/runner';
 import { SCENARIO_VERSION } from '../../src/scenario/schema';
 import { runLab } from '../golden/helpers';
 

@@ -1,6 +1,6 @@
 /** ping (iputils): ICMP echo on the full Nitro path every packet, iputils' output and errors. */
 import { describe, expect, it } from 'vitest';
-import { createLab, LabSession } from '../../src/engine/runner';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { fmtRtt } from '../../src/engine/shell/commands/ping';
 import { defaultScenario } from '../../src/scenario/schema';
 

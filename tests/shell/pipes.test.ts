@@ -1,7 +1,7 @@
 /** The shell's pipes, lists, redirections and filters: bash semantics and GNU tools' output. */
 import { describe, expect, it } from 'vitest';
-import { InteractiveSession } from '../../src/engine/interactive-session';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { InteractiveSession } from '../../src/engine/session/interactive-session';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { FILTERS, type FilterIo } from '../../src/engine/shell/commands/text-tools';
 import { parseLine } from '../../src/engine/shell/parse';
 import { defaultScenario } from '../../src/scenario/schema';

@@ -5,7 +5,7 @@
  * commands are checked end to end.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { defaultScenario } from '../../src/scenario/schema';
 
 const stdout = (r: RunRecord) => r.output.slice(0, r.output.length - r.stderr.length);

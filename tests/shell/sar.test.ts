@@ -2,7 +2,7 @@
  * sar -n DEV: sysstat's layout, sampled from the ENA device's netdev counters while iperf3 runs.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { defaultScenario } from '../../src/scenario/schema';
 
 describe('sar -n DEV', () => {

@@ -4,7 +4,7 @@
  * address it was reached at; an address no instance holds is never "Name or service not known".
  */
 import { describe, expect, it } from 'vitest';
-import { runScript } from '../../src/engine/runner';
+import { runScript } from '../../src/engine/session/runner';
 import { SCENARIO_VERSION } from '../../src/scenario/schema';
 import { runLab } from '../golden/helpers';
 

@@ -4,7 +4,7 @@
  * end the job"), so `sleep 60` to let a CloudWatch minute pass returned in the UI at t = 0.
  */
 import { describe, expect, it } from 'vitest';
-import { createLab, runScript } from '../../src/engine/runner';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { PRESETS } from '../../src/scenario/presets';
 import { parseScenario } from '../../src/scenario/schema';
 import { SimService } from '../../workers/sim-service';

@@ -8,8 +8,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InteractiveSession } from '../../src/engine/interactive-session';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import { InteractiveSession } from '../../src/engine/session/interactive-session';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { parseFilter } from '../../src/engine/shell/commands/tcpdump';
 import { defaultScenario } from '../../src/scenario/schema';
 

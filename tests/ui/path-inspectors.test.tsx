@@ -7,8 +7,8 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
-import { createLab, LabSession } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, LabSession } from '../../src/engine/session/runner';
 import { PathRecorder } from '../../src/engine/view/path-recorder';
 import { PASSAGE_DROPPED } from '../../src/engine/view/path-types';
 import { parseScenario } from '../../src/scenario/schema';

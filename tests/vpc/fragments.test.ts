@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fragmentSizes } from '../../src/engine/host/ip-fragment';
-import type { Lab } from '../../src/engine/lab';
-import { createLab, runScript } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, runScript } from '../../src/engine/session/runner';
 import { parseScenario } from '../../src/scenario/schema';
 
 function lab(doc: Record<string, unknown> = {}): Lab {

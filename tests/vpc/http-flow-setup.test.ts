@@ -5,9 +5,9 @@
  * flows untracked and the counter stops.
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
-import { MODEL_PARAMS } from '../../src/engine/params';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { MODEL_PARAMS } from '../../src/engine/model/params';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import { defaultScenario, type Scenario } from '../../src/scenario/schema';
 

@@ -4,8 +4,8 @@
  * and dig through the host stack and the Nitro card.
  */
 import { describe, expect, it } from 'vitest';
-import type { Lab } from '../../src/engine/lab';
-import { createLab, LabSession, type RunRecord } from '../../src/engine/runner';
+import type { Lab } from '../../src/engine/lab/lab';
+import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { execLine } from '../../src/engine/shell/shell';
 import { defaultScenario } from '../../src/scenario/schema';
 

@@ -11,7 +11,7 @@
  * pointer of 2, EDNS OPT 11 (+ a 12-byte COOKIE option in dig's query).
  */
 import type { Vcpu } from '../host/cpu';
-import type { Instance, Lab } from '../lab';
+import type { Instance, Lab } from '../lab/lab';
 import type { Flow, Packet } from '../model/packet';
 
 export const EC2_INTERNAL_DOMAIN = 'ec2.internal';

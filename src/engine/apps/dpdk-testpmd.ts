@@ -10,7 +10,7 @@
 import { Timer } from '../core/scheduler';
 import type { Vcpu } from '../host/cpu';
 import type { EnaDevice } from '../host/ena-device';
-import type { Instance, Lab } from '../lab';
+import type { Instance, Lab } from '../lab/lab';
 import { cloneBatch, type Flow, type Packet, splitBatch } from '../model/packet';
 
 export type TestpmdMode = 'txonly' | 'rxonly' | 'io';

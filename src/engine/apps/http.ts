@@ -9,7 +9,7 @@
 import type { Vcpu } from '../host/cpu';
 import type { TcpEndpoint } from '../host/tcp/endpoint';
 import { TcpEndpoint as Tcp } from '../host/tcp/endpoint';
-import type { Instance, Lab } from '../lab';
+import type { Instance, Lab } from '../lab/lab';
 import { type Flow, type Packet, TCP_FLAG_SYN, TCP_TIMESTAMP_OPTION_BYTES } from '../model/packet';
 
 /** Ports the lab's web server listens on, and whether they speak TLS. */

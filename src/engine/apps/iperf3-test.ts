@@ -16,7 +16,7 @@ import { Timer } from '../core/scheduler';
 import type { Vcpu } from '../host/cpu';
 import { TcpEndpoint } from '../host/tcp/endpoint';
 import { UDP_IP_OVERHEAD, UdpSocket } from '../host/udp';
-import type { Instance, Lab } from '../lab';
+import type { Instance, Lab } from '../lab/lab';
 import { type Packet, splitBatch, TCP_TIMESTAMP_OPTION_BYTES } from '../model/packet';
 
 export interface Iperf3TestConfig {

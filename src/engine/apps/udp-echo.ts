@@ -13,7 +13,7 @@
 import { hashString, mix32 } from '../core/rng';
 import type { Vcpu } from '../host/cpu';
 import { UDP_IP_OVERHEAD, UdpSocket } from '../host/udp';
-import type { Instance, Lab } from '../lab';
+import type { Instance, Lab } from '../lab/lab';
 import type { Flow, Packet } from '../model/packet';
 import { splitBatch } from '../model/packet';
 

@@ -8,13 +8,13 @@
  */
 import { storeAsDoubles } from '../core/doubles';
 import { Fifo } from '../core/fifo';
-import { Probe } from '../core/probe';
+import { Probe } from '../model/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import type { FiveTuple, Packet } from '../model/packet';
 import { splitBatch } from '../model/packet';
 import type { NetDriver } from '../../catalog/xen';
-import type { ParamValues } from '../params';
+import type { ParamValues } from '../model/params';
 import type { Vcpu } from './cpu';
 import type {
   ChannelParams,

@@ -10,13 +10,13 @@
  * Receive path: NAPI deliveries from the device go to the socket registered for the flow
  * (TCP data/ACK, UDP datagram); SYNs go to the listener on the destination port.
  */
-import { Probe } from '../core/probe';
+import { Probe } from '../model/probe';
 import type { Scheduler } from '../core/scheduler';
 import { Timer } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
 import { splitBatch, TCP_FLAG_ACK, TCP_FLAG_FIN, TCP_FLAG_SYN } from '../model/packet';
-import type { ParamValues } from '../params';
+import type { ParamValues } from '../model/params';
 import type { Vcpu } from './cpu';
 import type { EnaDevice, RxDelivery } from './ena-device';
 import { fragment, type IpFragMib, Reassembly } from './ip-fragment';

@@ -4,7 +4,7 @@
  * not yet seen TX-completed reach its send buffer (sk_wmem_alloc vs SO_SNDBUF). The receiver queues
  * datagrams up to its receive buffer (drops beyond: UDP RcvbufErrors) for the application to read.
  */
-import { Probe } from '../core/probe';
+import { Probe } from '../model/probe';
 import { IPV4_HEADER_BYTES, type Flow, type Packet, UDP_HEADER_BYTES } from '../model/packet';
 
 export const UDP_IP_OVERHEAD = IPV4_HEADER_BYTES + UDP_HEADER_BYTES;

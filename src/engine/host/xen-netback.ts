@@ -13,12 +13,12 @@
  * what was measured with them: docs/design.md, "Xen's PV path".
  */
 import { Fifo } from '../core/fifo';
-import { Probe } from '../core/probe';
+import { Probe } from '../model/probe';
 import type { Rng } from '../core/rng';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
 import { type Packet, splitBatch } from '../model/packet';
-import type { ParamValues } from '../params';
+import type { ParamValues } from '../model/params';
 import { gsoSegs, SKB_EPSILON, skbsOf } from './qdisc/common';
 
 /** skbs netback copies to the guest per batch (xen-netback rx.c RX_BATCH_SIZE). */

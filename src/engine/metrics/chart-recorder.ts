@@ -9,7 +9,7 @@
  * run time for the 100 ms one. How percentiles are kept and merged: docs/design.md, "Latency
  * percentiles in the charts".
  */
-import type { ProbeSink, ProbeStage } from '../core/probe';
+import type { ProbeSink, ProbeStage } from '../model/probe';
 import type { DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
 import {

@@ -8,7 +8,7 @@
  * capacities times the series that saw traffic; queries return plain typed arrays.
  * What each series counts and the tiers' sizes: docs/design.md, "The metrics recorder".
  */
-import { PROBE_STAGES, type ProbeSink, type ProbeStage } from '../core/probe';
+import { PROBE_STAGES, type ProbeSink, type ProbeStage } from '../model/probe';
 import type { DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
 import { GrowArray, TimeRing } from './time-ring';

@@ -31,6 +31,11 @@ export interface FiveTuple {
   readonly dstPort: number;
 }
 
+/** The same flow seen from the other end. */
+export function reverseTuple(t: FiveTuple): FiveTuple {
+  return { proto: t.proto, srcIp: t.dstIp, srcPort: t.dstPort, dstIp: t.srcIp, dstPort: t.srcPort };
+}
+
 /** A flow: one direction of a 5-tuple, with a run-unique integer id. */
 export interface Flow {
   readonly id: number;

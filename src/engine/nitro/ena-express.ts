@@ -13,7 +13,7 @@ import { ENA_EXPRESS_MTU_BYTES } from '../../catalog';
 import type { Scheduler } from '../core/scheduler';
 import type { Packet } from '../model/packet';
 import { Fifo } from '../core/fifo';
-import type { ParamValues } from '../params';
+import type { ParamValues } from '../model/params';
 import type { Eni, VpcState } from '../vpc';
 
 /** Per-flow SRD decision: not eligible, or eligible (then SRD unless the packet exceeds the SRD MTU). */

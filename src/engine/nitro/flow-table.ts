@@ -9,7 +9,7 @@
  * Sources: NET402, AWS-CT, AWS-ENAPERF (docs/domain-facts.md §2.5–2.6). The states and the closed
  * connection's linger: docs/design.md, "Flow table and conntrack".
  */
-import { type FiveTuple, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
+import { type FiveTuple, reverseTuple, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
 
 /** Closing: a FIN seen one way; Closed: a FIN both ways, or an RST (removed after the linger). */
 export type ConntrackState = 'Invalid' | 'Established' | 'Closing' | 'Closed';
@@ -111,10 +111,6 @@ export function connectionKey(t: FiveTuple): string {
   const a = `${t.srcIp}:${t.srcPort}`;
   const b = `${t.dstIp}:${t.dstPort}`;
   return a < b ? `${t.proto}|${a}|${b}` : `${t.proto}|${b}|${a}`;
-}
-
-export function reverseTuple(t: FiveTuple): FiveTuple {
-  return { proto: t.proto, srcIp: t.dstIp, srcPort: t.dstPort, dstIp: t.srcIp, dstPort: t.srcPort };
 }
 
 export class FlowTable {

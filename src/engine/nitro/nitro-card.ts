@@ -11,13 +11,13 @@
  * Sources: AWS-BW, AWS-ENAPERF, AWS-NITROPERF, AWS-NITRO, AWS-CT, ENA-BP, NET402 "Flow Setup"
  * (docs/domain-facts.md §2.1–2.6, §2.9). How the stages work and why: docs/design.md, "The Nitro card".
  */
-import { Probe } from '../core/probe';
+import { Probe } from '../model/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters, DropReason } from '../model/drop-reasons';
 import { EGRESS_FRAGMENT_PPS_PER_ENI, LINK_LOCAL_PPS_PER_ENI } from '../../catalog';
-import { type Packet, splitBatch, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
+import { type Packet, reverseTuple, splitBatch, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
 import { TokenBucket } from '../model/token-bucket';
-import type { ParamValues } from '../params';
+import type { ParamValues } from '../model/params';
 import {
   type Eni,
   evaluateFlow,
@@ -38,7 +38,6 @@ import {
   FlowTable,
   noteTcpFlags,
   noteUdpPacket,
-  reverseTuple,
   tupleKey,
 } from './flow-table';
 import { bucketReadyAt, chargeBucket, type ShaperBucket, ShaperStage, shaperBucket } from './shaper';

@@ -6,7 +6,7 @@
  * as it is. `*` and `?` never match a `/` nor a leading `.`; `[!…]`/`[^…]`, ranges and the POSIX
  * classes work in brackets; a `[` without its `]` is an ordinary character.
  */
-import { HOME } from './files';
+import { HOME } from '../lab/files';
 
 /** A word's text after quote removal, with which characters were unquoted (a pattern may use those). */
 export interface PatternWord {

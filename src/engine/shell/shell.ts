@@ -4,7 +4,7 @@
  * commands; anything that is not a modelled tool gets bash's "command not found".
  */
 import { CappedText } from './output-cap';
-import type { Instance, Lab } from '../lab';
+import type { Instance, Lab } from '../lab/lab';
 import { runAb } from './commands/ab';
 import { runAws } from './commands/aws';
 import { runCurl } from './commands/curl';
@@ -42,7 +42,7 @@ import { helpText } from './commands/help-texts';
 import { runMan } from './commands/man';
 import { runWatch } from './commands/watch';
 import { FILTERS, type Filter, type FilterIo, streams } from './commands/text-tools';
-import { fileText, HOME, resolvePath } from './files';
+import { fileText, HOME, resolvePath } from '../lab/files';
 import { expandPattern, isPattern, type PatternWord } from './glob';
 import { type AndOr, parseLine, type Pipeline, type Redirect, type Word, wordLiteral } from './parse';
 import { type CommandOutcome, type CommandOutput, done, fail, type Job } from './types';

@@ -10,9 +10,9 @@
  * the wire); the wire fields Linux would set (ISN, TS clock, IP id) are derived when a row is
  * shown or exported, by tcpdump's own WireMapper (workers/packet-list.ts).
  */
-import type { ProbeSink, ProbeStage } from '../core/probe';
-import { PROBE_STAGE_INDEX, PROBE_STAGES } from '../core/probe';
-import type { Lab } from '../lab';
+import type { ProbeSink, ProbeStage } from '../model/probe';
+import { PROBE_STAGE_INDEX, PROBE_STAGES } from '../model/probe';
+import type { Lab } from '../lab/lab';
 import type { DropReason } from '../model/drop-reasons';
 import type { Flow, Packet } from '../model/packet';
 

@@ -6,9 +6,9 @@
  * Truthful frames: a sampled frame says so (`sampled`, `stride`, totals, density).
  */
 import { driverOf } from '../../catalog';
-import type { ProbeStage } from '../core/probe';
-import { PROBE_STAGES } from '../core/probe';
-import type { Instance } from '../lab';
+import type { ProbeStage } from '../model/probe';
+import { PROBE_STAGES } from '../model/probe';
+import type { Instance } from '../lab/lab';
 import {
   DROP_REASON_LIST,
   fmtCount,

@@ -6,12 +6,12 @@
  */
 import { PER_FLOW_LIMIT_GBPS } from '../../catalog';
 import type { Figure } from '../../catalog/figure';
-import type { ProbeStage } from '../core/probe';
-import { PROBE_STAGES } from '../core/probe';
-import type { Instance } from '../lab';
+import type { ProbeStage } from '../model/probe';
+import { PROBE_STAGES } from '../model/probe';
+import type { Instance } from '../lab/lab';
 import type { FiveTuple } from '../model/packet';
 import { connectionKey, tupleKey } from '../nitro/flow-table';
-import { MODEL_PARAMS, type ParamName } from '../params';
+import { MODEL_PARAMS, type ParamName } from '../model/params';
 import { evaluateFlow, vpcState } from '../vpc';
 import { DROP_REASON_LIST, fmtCount, placementLabel, stageLabelOn } from './path-names';
 import { type FlowInfo, type Lane, type PathSink, seqUnit } from './path-sink';

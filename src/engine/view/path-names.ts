@@ -2,8 +2,8 @@
  * What the path picture and the inspectors call things: stages, a host's network layer (a Xen host
  * has no Nitro card), placements; and the drop reasons in the fixed order frame codes use.
  */
-import type { ProbeStage } from '../core/probe';
-import type { Instance, Lab } from '../lab';
+import type { ProbeStage } from '../model/probe';
+import type { Instance, Lab } from '../lab/lab';
 import type { DropReason } from '../model/drop-reasons';
 
 /**

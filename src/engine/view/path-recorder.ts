@@ -4,7 +4,7 @@
  * (path-frame-writer.ts: layout and frames for the picture) and the inspections
  * (path-inspections.ts: a packet's story, a stage's parameters and state, the card's tables).
  */
-import type { Lab } from '../lab';
+import type { Lab } from '../lab/lab';
 import { PathFrameWriter } from './path-frame-writer';
 import { PathInspections } from './path-inspections';
 import { PathSink, type PathRecorderOptions } from './path-sink';

@@ -9,9 +9,9 @@
  * a leave or drop is matched to the oldest open packets of its flow in that lane, since stages are
  * FIFO per flow.
  */
-import type { ProbeSink, ProbeStage } from '../core/probe';
+import type { ProbeSink, ProbeStage } from '../model/probe';
 import { enaRxHash } from '../host/rss';
-import type { Lab } from '../lab';
+import type { Lab } from '../lab/lab';
 import type { DropReason } from '../model/drop-reasons';
 import type { FiveTuple, Packet } from '../model/packet';
 import { REASON_CODE } from './path-names';

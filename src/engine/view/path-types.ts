@@ -8,8 +8,7 @@
  * (`layout.stages`, `layout.dropReasons`), so the UI needs no runtime import from the engine.
  */
 
-/** Provenance of a figure shown in an inspector (catalog/params marks). */
-export type PathProvenance = 'documented' | 'measured' | 'assumed';
+import type { Provenance } from '../../catalog/figure';
 
 /** One lane of a stage: an ENA queue/ring, a vCPU, or the single lane of a stage without queues. */
 export interface PathLane {
@@ -352,7 +351,7 @@ export interface PacketInspection {
 export interface StageParam {
   readonly name: string;
   readonly value: string;
-  readonly provenance: PathProvenance;
+  readonly provenance: Provenance;
   readonly source: string;
   readonly note?: string;
 }

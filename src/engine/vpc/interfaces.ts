@@ -8,7 +8,7 @@
  */
 import { cidrContains, formatIpv4, parseCidr, parseIpv4, resourceId } from '../../scenario/vpc';
 import { Rng } from '../core/rng';
-import type { Lab } from '../lab';
+import type { InstanceTypeSpec } from '../../catalog';
 import type { Eni, VpcState } from './state';
 
 /**
@@ -62,6 +62,19 @@ export function freeAddress(state: VpcState, subnetId: string): string | null {
   return null;
 }
 
+/** What the interface operations need of the lab (the Lab is one): its instances and their devices. */
+export interface InterfaceLab<I extends { readonly spec: InstanceTypeSpec }> {
+  readonly scenario: { readonly seed: number };
+  readonly nowNs: number;
+  instance(name: string): I | undefined;
+  /** Add device `deviceIndex` to the instance; a refusal's text, or null. */
+  attachInterface(
+    inst: I,
+    eni: { deviceIndex: number; eniId: string; ip: string; secondaryIps: readonly string[] },
+  ): string | null;
+  detachInterface(inst: I, deviceIndex: number): void;
+}
+
 export interface CreateInterfaceInput {
   subnetId: string;
   ip?: string;
@@ -73,7 +86,11 @@ export interface CreateInterfaceInput {
 }
 
 /** CreateNetworkInterface: a new interface in a subnet, status 'available'. */
-export function createInterface(lab: Lab, state: VpcState, input: CreateInterfaceInput): Eni {
+export function createInterface(
+  lab: { readonly scenario: { readonly seed: number } },
+  state: VpcState,
+  input: CreateInterfaceInput,
+): Eni {
   const subnet = state.subnet(input.subnetId);
   if (!subnet) fail('InvalidSubnetID.NotFound', `The subnet ID '${input.subnetId}' does not exist`);
   const cidr = parseCidr(subnet!.CidrBlock)!;
@@ -134,8 +151,8 @@ export function createInterface(lab: Lab, state: VpcState, input: CreateInterfac
  * interface is available, the index free, the interface count within the type's maximum
  * (AttachmentLimitExceeded), the subnet in the instance's AZ.
  */
-export function attachInterface(
-  lab: Lab,
+export function attachInterface<I extends { readonly spec: InstanceTypeSpec }>(
+  lab: InterfaceLab<I>,
   state: VpcState,
   eni: Eni,
   instanceName: string,
@@ -184,7 +201,11 @@ export function attachInterface(
 }
 
 /** DetachNetworkInterface by attachment ID: the interface leaves the instance and is available again. */
-export function detachInterface(lab: Lab, state: VpcState, attachmentId: string): Eni {
+export function detachInterface<I extends { readonly spec: InstanceTypeSpec }>(
+  lab: InterfaceLab<I>,
+  state: VpcState,
+  attachmentId: string,
+): Eni {
   const eni = state.enis.find((e) => e.attachmentId === attachmentId && e.deviceIndex >= 0);
   if (!eni) return fail('InvalidAttachmentID.NotFound', `The attachment ID '${attachmentId}' does not exist`);
   if (eni.deviceIndex === 0)

@@ -10,29 +10,42 @@
  * Sync (169.254.169.123) share the allowance but are not served: packets to them are counted and
  * then vanish (no tool in the lab talks to them yet).
  */
-import type { Instance, Lab } from '../lab';
-import type { Flow, Packet } from '../model/packet';
-import { reverseTuple } from '../nitro/flow-table';
+import type { Scheduler } from '../core/scheduler';
+import { type FiveTuple, type Flow, type Packet, reverseTuple } from '../model/packet';
+import type { ParamValues } from '../model/params';
 
 /** Reply payload bytes for a query batch, or -1 for no answer. */
 export type DnsAnswerFn = (q: Packet) => number;
 
-interface Served {
-  reply: Flow;
-  answer: DnsAnswerFn;
-  inst: Instance;
+/** An instance the services answer: its Nitro card takes the replies. */
+export interface LinkLocalClient {
+  readonly nitro: { fromLinkLocal(p: Packet): void };
 }
 
-export class LinkLocalServices {
-  private readonly byQueryFlow: (Served | undefined)[] = [];
+/** What the services need of the lab (the Lab is one): its clock, scheduler, parameters and flows. */
+export interface LinkLocalLab<I extends LinkLocalClient> {
+  readonly nowNs: number;
+  readonly sched: Scheduler;
+  readonly params: ParamValues;
+  makeFlow(owner: I, tuple: FiveTuple): Flow;
+}
 
-  constructor(private readonly lab: Lab) {}
+interface Served<I> {
+  reply: Flow;
+  answer: DnsAnswerFn;
+  inst: I;
+}
+
+export class LinkLocalServices<I extends LinkLocalClient> {
+  private readonly byQueryFlow: (Served<I> | undefined)[] = [];
+
+  constructor(private readonly lab: LinkLocalLab<I>) {}
 
   /**
    * Serve DNS on the query flow `q` from instance `inst`: returns the reply flow (resolver →
    * instance) the application registers to receive answers on.
    */
-  serveDns(inst: Instance, q: Flow, answer: DnsAnswerFn): Flow {
+  serveDns(inst: I, q: Flow, answer: DnsAnswerFn): Flow {
     const reply = this.lab.makeFlow(inst, reverseTuple(q.tuple));
     this.byQueryFlow[q.id] = { reply, answer, inst };
     return reply;

@@ -1,6 +1,6 @@
 /** NET402 "Flow State Anomalies" and "Connection Tracking": tracked, untracked, the allowance, idle timeouts. */
 import { getInstanceType } from '../../catalog';
-import { MODEL_PARAMS } from '../../engine/params';
+import { MODEL_PARAMS } from '../../engine/model/params';
 import type { LessonInput } from '../schema';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createLab, LabSession } from '../../../src/engine/runner';
+import { createLab, LabSession } from '../../../src/engine/session/runner';
 import { PathRecorder } from '../../../src/engine/view/path-recorder';
 import type { PathFrame } from '../../../src/protocol/path-frame';
 import { parseScenario } from '../../../src/scenario/schema';

@@ -3,7 +3,7 @@
  * frame of `n` batches spread over every stage and lane, with occupancy, drops and flows, as the
  * recorder would produce them at a high rate. Deterministic (a fixed LCG).
  */
-import { createLab } from '../../../src/engine/runner';
+import { createLab } from '../../../src/engine/session/runner';
 import { PathRecorder } from '../../../src/engine/view/path-recorder';
 import { allocPathFrame } from '../../../src/engine/view/path-types';
 import type { PathFrame, PathLayout } from '../../../src/protocol/path-frame';

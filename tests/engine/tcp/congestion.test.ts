@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { newCongestionOps } from '../../../src/engine/host/tcp/algorithms';
 import { type TcpCongSocket, TCP_CONGESTION_ALGORITHMS } from '../../../src/engine/host/tcp/cong';
 import { Scoreboard } from '../../../src/engine/host/tcp/scoreboard';
-import { resolveParams } from '../../../src/engine/params';
+import { resolveParams } from '../../../src/engine/model/params';
 
 const params = resolveParams();
 

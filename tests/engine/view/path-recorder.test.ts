@@ -4,10 +4,10 @@
  * then against a real run of the lab once the stages report.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProbeStage } from '../../../src/engine/core/probe';
-import type { Lab } from '../../../src/engine/lab';
+import type { ProbeStage } from '../../../src/engine/model/probe';
+import type { Lab } from '../../../src/engine/lab/lab';
 import type { Packet } from '../../../src/engine/model/packet';
-import { createLab, LabSession } from '../../../src/engine/runner';
+import { createLab, LabSession } from '../../../src/engine/session/runner';
 import { PathRecorder } from '../../../src/engine/view/path-recorder';
 import { PASSAGE_DROPPED, PASSAGE_INSIDE, PASSAGE_LEFT } from '../../../src/engine/view/path-types';
 import { parseScenario } from '../../../src/scenario/schema';

@@ -13,7 +13,7 @@
  */
 import { type Packet, splitBatch } from '../../model/packet';
 import { storeAsDoubles } from '../../core/doubles';
-import { MODEL_PARAMS } from '../../params';
+import { MODEL_PARAMS } from '../../model/params';
 import type { QdiscContext, QdiscStats } from './types';
 
 /** TC_H_ROOT: the parent id of a root qdisc. */

@@ -2,7 +2,7 @@
  * The congestion-control algorithms a socket may ask for by name (tcp_cong.c's list,
  * tcp_available_congestion_control) and the instance each socket gets (tcp_init_congestion_control).
  */
-import type { ParamValues } from '../../params';
+import type { ParamValues } from '../../model/params';
 import type { TcpCongestionName, TcpCongestionOps } from './cong';
 import { Cubic } from './cubic';
 import { Reno } from './reno';

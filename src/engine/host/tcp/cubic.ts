@@ -4,7 +4,7 @@
  * is not modelled. Sources: LINUX net/ipv4/tcp_cubic.c. Design: docs/design.md, "TCP".
  */
 import { storeAsDoubles } from '../../core/doubles';
-import type { ParamValues } from '../../params';
+import type { ParamValues } from '../../model/params';
 import { type TcpCongestionOps, type TcpCongSocket, tcpSlowStart } from './cong';
 
 const BETA = 717 / 1024;

@@ -8,7 +8,7 @@
  * Sources: LINUX net/ipv4 (tcp_output.c, tcp_input.c), RFC 793. Design: docs/design.md, "TCP".
  */
 import { storeAsDoubles } from '../../core/doubles';
-import { Probe } from '../../core/probe';
+import { Probe } from '../../model/probe';
 import type { Scheduler } from '../../core/scheduler';
 import { Timer } from '../../core/scheduler';
 import {
@@ -23,7 +23,7 @@ import {
   TCP_HEADER_BYTES,
   TCP_TIMESTAMP_OPTION_BYTES,
 } from '../../model/packet';
-import type { ParamValues } from '../../params';
+import type { ParamValues } from '../../model/params';
 import type { Vcpu } from '../cpu';
 import { newCongestionOps } from './algorithms';
 import { TcpClose } from './close';

@@ -9,7 +9,7 @@
 import { storeAsDoubles } from '../../core/doubles';
 import type { Scheduler } from '../../core/scheduler';
 import { Timer } from '../../core/scheduler';
-import type { ParamValues } from '../../params';
+import type { ParamValues } from '../../model/params';
 import type { TcpCongestionOps, TcpCongSocket } from './cong';
 import type { Scoreboard, Seg } from './scoreboard';
 

@@ -9,7 +9,7 @@
  * Other options are refused as not simulated; the usage text lists the modelled ones.
  */
 import { HttpConnection, resolveHost, resolveResource, responseHeaders } from '../../apps/http';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { rfc1123 } from '../../../lib/time';
 import type { CommandOutcome, Job } from '../types';
 

@@ -5,8 +5,8 @@
  * with a page written for the lab. Each tool's man page says what it does here, which options are
  * modelled and which are refused; the lab's own tools list is TOOLS.
  */
-import type { Lab } from '../../lab';
-import { fileSize, HOME, resolvePath } from '../files';
+import type { Lab } from '../../lab/lab';
+import { fileSize, HOME, resolvePath } from '../../lab/files';
 import { type CommandOutcome, done, fail } from '../types';
 import { utcFields } from '../../../lib/time';
 

@@ -16,7 +16,7 @@ import {
   resolveResource,
   responseHeaders,
 } from '../../apps/http';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { rfc1123 } from '../../../lib/time';
 import { type CommandOutcome, done, type Job } from '../types';
 

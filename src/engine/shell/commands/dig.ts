@@ -9,7 +9,7 @@
  * Sources: BIND bin/dig/dighost.c, lib/dns/message.c; the model in apps/dns.ts, vpc/link-local.ts.
  */
 import { type DnsAnswer, DnsClient, DNS_TTL_S, fqdn, lookupA } from '../../apps/dns';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { vpcState } from '../../vpc';
 import { LAB_EPOCH_UNIX_S, utcFields } from '../../../lib/time';
 import type { CommandOutcome, Job } from '../types';

@@ -9,7 +9,7 @@
  * simulated. Of the "[Timeout] Query timed out" lines the first ten are printed, then a count.
  */
 import { DnsClient } from '../../apps/dns';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { vpcState } from '../../vpc';
 import { utcFields } from '../../../lib/time';
 import type { CommandOutcome, Job } from '../types';

@@ -9,7 +9,7 @@
  * them". The model behind it: src/engine/apps/dpdk-testpmd.ts.
  */
 import { TestpmdApp, type TestpmdConfig, type TestpmdMode } from '../../apps/dpdk-testpmd';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import type { CommandOutcome, CommandOutput, Job } from '../types';
 import { EAL_USAGE, labNote, testpmdUsage } from './real-help';
 

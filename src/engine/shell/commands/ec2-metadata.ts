@@ -8,7 +8,7 @@
  * Source: aws/amazon-ec2-utils `ec2-metadata` (print_help, print_all, the option cases); the header
  * is v0.1.5's (AL2023); newer options the script's list does not show are not modelled.
  */
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { vpcState } from '../../vpc/state';
 import { type CommandOutcome, done } from '../types';
 import { type InstanceIdentity, instanceIdentity, ROOT_DEVICE_NAME } from './instance-identity';

@@ -11,7 +11,7 @@
 import { cpuTopology } from '../../../catalog';
 import { LAB_REGION, resourceId } from '../../../scenario/vpc';
 import { isoUtc } from '../../../lib/time';
-import type { Lab } from '../../lab';
+import type { Lab } from '../../lab/lab';
 import type { Eni, VpcState } from '../../vpc/state';
 
 /** The name of the lab's cluster placement group (the scenario does not name it). */

@@ -18,7 +18,7 @@ import {
   VXLAN_DEFAULT_LINUX_PORT,
 } from '../../host/tunnel';
 import { hashString, mix32 } from '../../core/rng';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { type CommandOutcome, done, fail } from '../types';
 
 const notSimulated = (what: string): CommandOutcome => fail(`ip: ${what} is not simulated in ec2-netlab`, 1);

@@ -17,7 +17,7 @@
  * -B, -C, -M, -N, -m, -T, -V/-6, -U, -x, -y, -o, -S, -Z.
  */
 import { Iperf3Test, type Iperf3TestResult, type StreamResult } from '../../apps/iperf3-test';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { type CommandOutcome, done, fail, type Job } from '../types';
 import { cFixed, cG, unitSnprintf } from './iperf3-report';
 

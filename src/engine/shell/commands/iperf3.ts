@@ -11,7 +11,7 @@ import { MAX_OUTPUT_CHARS } from '../output-cap';
 import { rfc1123 } from '../../../lib/time';
 import { tunnelPeer } from './ip-tunnel';
 import { Iperf3Test, type Iperf3TestResult } from '../../apps/iperf3-test';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { UDP_IP_OVERHEAD } from '../../host/udp';
 import { type CommandOutcome, done, fail, type Job } from '../types';
 import {

@@ -10,8 +10,8 @@
  * runs past --to counts only what is inside, over the window's full length (as a period does).
  * Without the recorder it says how to turn it on.
  */
-import type { Lab } from '../../lab';
-import { attachRecorder } from '../../metrics/attach';
+import type { Lab } from '../../lab/lab';
+import { attachRecorder } from '../../lab/attach-recorder';
 import type { TrafficMetric } from '../../metrics/recorder';
 import { type CommandOutcome, done, fail } from '../types';
 

@@ -10,7 +10,7 @@
  *
  * `result` carries the same data as JSON. Read-only: nothing here changes the lab.
  */
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import type { L4Proto } from '../../model/packet';
 import { tupleKey } from '../../nitro/flow-table';
 import { evaluateFlow, vpcState } from '../../vpc';

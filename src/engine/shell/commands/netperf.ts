@@ -19,7 +19,7 @@
  */
 import { HttpConnection } from '../../apps/http';
 import { Iperf3Test } from '../../apps/iperf3-test';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { type CommandOutcome, done, fail, type Job } from '../types';
 
 const CONTROL_PORT = 12865;

@@ -10,9 +10,8 @@
  * it was given by name, the statistics and the rtt min/avg/max/mdev line. Without -c, ping runs
  * until interrupted; the lab sends for 60 s (as `-c` 60 / interval would) and then prints the statistics.
  */
-import type { Instance, Lab } from '../../lab';
-import type { Packet } from '../../model/packet';
-import { reverseTuple } from '../../nitro/flow-table';
+import type { Instance, Lab } from '../../lab/lab';
+import { type Packet, reverseTuple } from '../../model/packet';
 import { resolveHost } from '../../apps/http';
 import type { CommandOutcome, Job } from '../types';
 import { Rng } from '../../core/rng';
@@ -45,7 +44,7 @@ const wakeups = new WeakMap<Instance, Rng>();
 
 /**
  * The draw of a host's next RX wakeup delay (ns, whole): the time between a lone packet landing in
- * its RX ring and its kernel handling it (see hostRxWakeupMeanNs in src/engine/params.ts).
+ * its RX ring and its kernel handling it (see hostRxWakeupMeanNs in src/engine/model/params.ts).
  */
 function rxWakeup(lab: Lab, inst: Instance): () => number {
   let rng = wakeups.get(inst);

@@ -9,7 +9,7 @@
  * Sources: sysstat rd_stats.c, pr_stats.c; STRESSGRID.
  */
 import { CappedText } from '../output-cap';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { utcFields } from '../../../lib/time';
 import { type CommandOutcome, done, fail, type Job } from '../types';
 import { labNote, SAR_HELP, SAR_USAGE } from './real-help';

@@ -2,7 +2,7 @@
  * GNU coreutils `sleep NUMBER[SUFFIX]...`: advances simulated time. Suffixes s, m, h, d; several
  * arguments add up; floats allowed. Errors as coreutils prints them.
  */
-import type { Lab } from '../../lab';
+import type { Lab } from '../../lab/lab';
 import { type CommandOutcome, fail, type Job } from '../types';
 
 const MAX_SLEEP_S = 100 * 86400; // the engine's integer-ns clock is exact to ~104 days

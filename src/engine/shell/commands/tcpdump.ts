@@ -8,8 +8,8 @@
  * and TCP timestamp clock per connection from a hash of the 4-tuple (secure_tcp_seq/tsoff), MSS
  * from the MTU, wscale 7, TTL 64 (assumed, see `man tcpdump`).
  */
-import type { Instance, Lab } from '../../lab';
-import type { ProbeSink } from '../../core/probe';
+import type { Instance, Lab } from '../../lab/lab';
+import type { ProbeSink } from '../../model/probe';
 import { hashString, mix32 } from '../../core/rng';
 import {
   TCP_FLAG_ACK,
@@ -20,7 +20,7 @@ import {
   type Packet,
 } from '../../model/packet';
 import { utcFields } from '../../../lib/time';
-import { fileText, resolvePath, toBytes } from '../files';
+import { fileText, resolvePath, toBytes } from '../../lab/files';
 import { type CommandOutcome, done, fail, type Job } from '../types';
 import {
   decodeFrame,

@@ -5,7 +5,7 @@
  * prints what it received and echoed. A program of the lab's own: its messages are the lab's.
  */
 import { UdpEchoServer } from '../../apps/udp-echo';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { type CommandOutcome, done, fail, type Job } from '../types';
 
 export const UDP_ECHO_DEFAULT_PORT = 5000;

@@ -5,7 +5,7 @@
  * screen, as curses redraws it. COMMAND must end at once (ethtool, tc -s, ip -s link, lab …).
  */
 import { CappedText } from '../output-cap';
-import type { Instance, Lab } from '../../lab';
+import type { Instance, Lab } from '../../lab/lab';
 import { utcFields } from '../../../lib/time';
 import { type CommandOutcome, done, fail, type Job } from '../types';
 import { labNote, WATCH_HELP } from './real-help';

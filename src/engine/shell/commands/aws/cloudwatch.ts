@@ -8,7 +8,7 @@
  * Sources: CW-UG, CWA-SRC, the GetMetricData API reference (docs/domain-facts.md §3). How the
  * datapoints are built and why: docs/design.md, "CloudWatch on Nitro".
  */
-import type { Lab } from '../../../lab';
+import type { Lab } from '../../../lab/lab';
 import type { AllowanceCounter, EniTrafficCounter } from '../../../metrics/eni-traffic';
 import { ALLOWANCE_COUNTERS } from '../../../metrics/eni-traffic';
 import {

@@ -5,7 +5,7 @@
  * current instant, bumps its mutationEpoch and is logged; output is a pure function of the state.
  * Sources: awscli clidriver.py; the EC2 API reference.
  */
-import type { Lab } from '../../../lab';
+import type { Lab } from '../../../lab/lab';
 import { vpcState } from '../../../vpc/state';
 import { type CommandOutcome, fail } from '../../types';
 import { addressOperations } from './addresses';

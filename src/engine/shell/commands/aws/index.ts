@@ -6,7 +6,7 @@
  * Sources: awscli clidriver.py, utils write_exception; moto ec2/exceptions.py and public issue
  * threads for error texts (where AWS's text is not public the message is ours in AWS's shape).
  */
-import type { Lab } from '../../../lab';
+import type { Lab } from '../../../lab/lab';
 import { type CommandOutcome, done, fail } from '../../types';
 import { AWS_EXIT, usage } from './cli';
 import { runCloudWatch } from './cloudwatch';

@@ -15,7 +15,7 @@
  *   names the instance instead of the AMI).
  * The lab stops and starts at once (the API's answer still says "stopping" / "pending", as AWS's does).
  */
-import type { Instance, Lab } from '../../../lab';
+import type { Instance, Lab } from '../../../lab/lab';
 import type { Eni } from '../../../vpc/state';
 import { isOut, raise } from './cli';
 import { findInstances } from './instances';

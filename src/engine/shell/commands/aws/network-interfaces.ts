@@ -23,7 +23,7 @@ import {
 import { checkGroupId } from './security-groups';
 import { eniOut, json, silent } from './shapes';
 import { attachInterface, createInterface, detachInterface, InterfaceError } from '../../../vpc/interfaces';
-import type { Lab } from '../../../lab';
+import type { Lab } from '../../../lab/lab';
 
 export function findEni(state: VpcState, id: string): Eni {
   if (!id.startsWith('eni-')) throw malformed('eni', id, 'InvalidNetworkInterfaceID.Malformed');

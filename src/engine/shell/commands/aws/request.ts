@@ -5,7 +5,7 @@
  * error. Sources: the EC2 API reference (Filter, DryRun); moto ec2/exceptions.py for error texts.
  */
 import { checkVpc, type Vpc } from '../../../../scenario/vpc';
-import type { Lab } from '../../../lab';
+import type { Lab } from '../../../lab/lab';
 import type { Eni, MutationKind, VpcState } from '../../../vpc/state';
 import type { CommandOutcome } from '../../types';
 import { type ParamSpec, type ParsedArgs, parseArgs, type ServiceError, svc } from './cli';

@@ -15,7 +15,7 @@ import {
   type RouteTable,
   type SecurityGroup,
 } from '../../../../scenario/vpc';
-import type { Instance, Lab } from '../../../lab';
+import type { Instance, Lab } from '../../../lab/lab';
 import { interfaceHardware } from '../../../vpc/interfaces';
 import type { Eni, VpcState } from '../../../vpc/state';
 import { type CommandOutcome, done } from '../../types';

@@ -4,7 +4,13 @@
  * "RTNETLINK answers: …"), the display flags and the `show` filter shared by `tc qdisc` and `tc class`.
  * Sources: IPROUTE2 tc/tc.c, tc/tc_util.c, lib/libnetlink.c.
  */
-import { isTcError, TC_H_ROOT, type TcResult } from '../../../host/qdisc/common';
+import {
+  type HtbClassOptions,
+  isTcError,
+  type QdiscOptions,
+  TC_H_ROOT,
+  type TcResult,
+} from '../../../host/qdisc/common';
 import type { QdiscManager } from '../../../host/qdisc/tree';
 import type { CommandOutcome } from '../../types';
 import { getQdiscHandle, getRate64, getSize, getTcClassid, getTime, getU32, matches } from './utils';
@@ -160,4 +166,24 @@ export function parseNoOpt<K extends string>(c: Cursor, kind: K): { kind: K } {
     fail1(c, `Unknown qdisc "${kind}", hence option "${c.argv[c.i]}" is unparsable\n`);
   }
   return { kind };
+}
+
+type Options = Readonly<Record<string, number | boolean | string>>;
+
+/** iproute2's `struct qdisc_util` (tc_util.h): the `tc` side of one qdisc kind (q-<kind>.ts). */
+export interface QdiscUtil {
+  readonly id: string;
+  /** parse_qopt: the options after the kind (from `c.i`); prints and throws TcExit on an error. */
+  parseQopt(c: Cursor): QdiscOptions;
+  /** print_qopt: the options the kernel dumped, as `tc qdisc show` prints them. */
+  printQopt?(o: Options, f: ShowFlags): string;
+  /** print_xstats for a qdisc (`tc -s qdisc show`). */
+  printXstats?(x: Readonly<Record<string, number>>): string;
+  /** parse_copt: a class's options (classful kinds only). */
+  parseCopt?(c: Cursor): HtbClassOptions;
+  /** print_copt: a class's options as `tc class show` prints them, and in `-j`. */
+  printCopt?(o: Options, f: ShowFlags): string;
+  coptJson?(o: Options): Record<string, unknown>;
+  /** print_xstats for a class (`tc -s class show`). */
+  printClassXstats?(x: Readonly<Record<string, number>>): string;
 }

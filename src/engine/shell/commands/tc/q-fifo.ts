@@ -3,8 +3,7 @@
  * options), as q_fifo.c has them. Sources: IPROUTE2 tc/q_fifo.c, tc/q_prio.c (prio_print_opt).
  */
 import type { QdiscOptions } from '../../../host/qdisc/common';
-import { type Cursor, fail1, nextArg, parseNoOpt } from './cli';
-import type { QdiscUtil } from './qdisc-util';
+import { type Cursor, fail1, nextArg, parseNoOpt, type QdiscUtil } from './cli';
 import { getSize, getU32, matches, sprintSize } from './utils';
 
 /** tc/q_fifo.c explain(). */

@@ -3,8 +3,7 @@
  * Sources: IPROUTE2 tc/q_fq_codel.c, tc-fq_codel(8).
  */
 import type { FqCodelOptions } from '../../../host/qdisc/common';
-import { type Cursor, fail1, nextArg, nextSize, nextTime, nextU32 } from './cli';
-import type { QdiscUtil } from './qdisc-util';
+import { type Cursor, fail1, nextArg, nextSize, nextTime, nextU32, type QdiscUtil } from './cli';
 import { getU32, sprintSize, sprintTime } from './utils';
 
 /** tc/q_fq_codel.c explain(). */

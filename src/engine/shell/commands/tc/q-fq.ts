@@ -3,8 +3,17 @@
  * Sources: IPROUTE2 tc/q_fq.c, tc-fq(8).
  */
 import type { FqOptions } from '../../../host/qdisc/common';
-import { type Cursor, fail1, nextRate, nextSize, nextTime, nextU32, type ShowFlags, TcExit } from './cli';
-import type { QdiscUtil } from './qdisc-util';
+import {
+  type Cursor,
+  fail1,
+  nextRate,
+  nextSize,
+  nextTime,
+  nextU32,
+  type ShowFlags,
+  TcExit,
+  type QdiscUtil,
+} from './cli';
 import { sprintRate, sprintSize, sprintTime } from './utils';
 
 /** tc/q_fq.c explain(). */

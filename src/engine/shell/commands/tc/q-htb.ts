@@ -4,8 +4,7 @@
  * Sources: IPROUTE2 tc/q_htb.c, tc-htb(8).
  */
 import type { HtbClassOptions, HtbOptions } from '../../../host/qdisc/common';
-import { type Cursor, fail1, nextArg, type ShowFlags, TcExit } from './cli';
-import type { QdiscUtil } from './qdisc-util';
+import { type Cursor, fail1, nextArg, type ShowFlags, TcExit, type QdiscUtil } from './cli';
 import {
   getRate64,
   getSizeAndCell,

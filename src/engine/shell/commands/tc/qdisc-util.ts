@@ -5,32 +5,13 @@
  * options (parse_noqopt); a real kind the lab does not model is refused. The kernel side of each
  * kind is host/qdisc/registry.ts. Sources: IPROUTE2 tc/tc_util.h, tc/tc.c (get_qdisc_kind).
  */
-import type { HtbClassOptions, QdiscOptions } from '../../../host/qdisc/common';
-import { type Cursor, parseNoOpt, type ShowFlags, TcExit } from './cli';
+import type { QdiscOptions } from '../../../host/qdisc/common';
+import { type Cursor, parseNoOpt, type QdiscUtil, TcExit } from './cli';
 import { bfifoUtil, pfifoFastUtil, pfifoUtil } from './q-fifo';
 import { fqUtil } from './q-fq';
 import { fqCodelUtil } from './q-fq-codel';
 import { htbUtil } from './q-htb';
 import { tbfUtil } from './q-tbf';
-
-type Options = Readonly<Record<string, number | boolean | string>>;
-
-export interface QdiscUtil {
-  readonly id: string;
-  /** parse_qopt: the options after the kind (from `c.i`); prints and throws TcExit on an error. */
-  parseQopt(c: Cursor): QdiscOptions;
-  /** print_qopt: the options the kernel dumped, as `tc qdisc show` prints them. */
-  printQopt?(o: Options, f: ShowFlags): string;
-  /** print_xstats for a qdisc (`tc -s qdisc show`). */
-  printXstats?(x: Readonly<Record<string, number>>): string;
-  /** parse_copt: a class's options (classful kinds only). */
-  parseCopt?(c: Cursor): HtbClassOptions;
-  /** print_copt: a class's options as `tc class show` prints them, and in `-j`. */
-  printCopt?(o: Options, f: ShowFlags): string;
-  coptJson?(o: Options): Record<string, unknown>;
-  /** print_xstats for a class (`tc -s class show`). */
-  printClassXstats?(x: Readonly<Record<string, number>>): string;
-}
 
 /** mq has no tc module: parse_noqopt. */
 const mqUtil: QdiscUtil = { id: 'mq', parseQopt: (c) => parseNoOpt(c, 'mq') };

@@ -9,8 +9,8 @@
  * intervals); the log of (time, line | interrupt) replayed on a lab rebuilt from the same scenario
  * gives the same state and a byte-identical transcript (`replaySession`).
  */
-import type { Scenario } from '../scenario/schema';
-import type { Lab } from './lab';
+import type { Scenario } from '../../scenario/schema';
+import type { Lab } from '../lab/lab';
 import {
   createLab,
   LabSession,

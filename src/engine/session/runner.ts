@@ -4,13 +4,13 @@
  * `server: iperf3 -s`). Jobs are advanced in chunks with an event budget so a caller can stay
  * responsive; the run is a pure function of the scenario.
  */
-import { createQdiscTree } from './host/qdisc/tree';
-import { Lab } from './lab';
-import { attachRecorder } from './metrics/attach';
-import type { Scenario } from '../scenario/schema';
-import { startIperf3Server } from './shell/commands/iperf3';
-import { execAndOr, execPipeline } from './shell/shell';
-import { type AndOr, parseLine, type Pipeline, wordLiteral } from './shell/parse';
+import { createQdiscTree } from '../host/qdisc/tree';
+import { Lab } from '../lab/lab';
+import { attachRecorder } from '../lab/attach-recorder';
+import type { Scenario } from '../../scenario/schema';
+import { startIperf3Server } from '../shell/commands/iperf3';
+import { execAndOr, execPipeline } from '../shell/shell';
+import { type AndOr, parseLine, type Pipeline, wordLiteral } from '../shell/parse';
 import {
   type JobControl,
   jobMarker,
@@ -18,11 +18,11 @@ import {
   runKill,
   signalDescription,
   signalEffect,
-} from './shell/commands/jobs';
+} from '../shell/commands/jobs';
 
 export { attachRecorder };
-import type { CommandOutput, Job } from './shell/types';
-import { MAX_OUTPUT_CHARS } from './shell/output-cap';
+import type { CommandOutput, Job } from '../shell/types';
+import { MAX_OUTPUT_CHARS } from '../shell/output-cap';
 
 export interface RunRecord {
   host: string;

@@ -3,8 +3,8 @@
  * `{ metrics: true }`, the UI, `lab record on`). Recording starts at the current instant: series
  * before it are empty. Idempotent: a lab has at most one recorder.
  */
-import type { Lab } from '../lab';
-import { MetricsRecorder } from './recorder';
+import type { Lab } from './lab';
+import { MetricsRecorder } from '../metrics/recorder';
 
 export function attachRecorder(lab: Lab): MetricsRecorder {
   if (lab.metrics) return lab.metrics;

@@ -1,12 +1,10 @@
 /**
  * Model parameters that are not properties of an instance type: host-stack costs, Nitro internals,
- * VPC fabric latencies. Every value carries its provenance:
- * - documented: read in AWS documentation, the ENA driver or Linux sources;
- * - measured: derived from a public measurement (the seeds), with the derivation in `note`;
- * - assumed: not published anywhere; a named, overridable parameter with the reasoning in `note`.
- * A scenario may override any of them by name (scenario.params); the UI shows the mark.
+ * VPC fabric latencies. Every value carries its provenance (catalog/figure.ts: documented, measured
+ * with the derivation in `note`, or assumed: a named, overridable parameter with the reasoning in
+ * `note`). A scenario may override any of them by name (scenario.params); the UI shows the mark.
  */
-export type Provenance = 'documented' | 'measured' | 'assumed';
+import type { Provenance } from '../../catalog/figure';
 
 export interface Param {
   value: number;

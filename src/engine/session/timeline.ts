@@ -10,9 +10,9 @@
  * Why checkpoints are frozen runs rather than clones, and what they cost:
  * docs/design.md, "Seeking: checkpoints are frozen runs".
  */
-import type { Scenario } from '../scenario/schema';
+import type { Scenario } from '../../scenario/schema';
 import type { AdvanceResult, InteractiveSession, SessionLogEntry } from './interactive-session';
-import type { Lab } from './lab';
+import type { Lab } from '../lab/lab';
 import { createLab } from './runner';
 
 /** Window before a seek's target in which the path recorder follows batches. */

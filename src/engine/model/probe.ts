@@ -12,8 +12,8 @@
  * - Conservation, per (host, stage, queue): enters − leaves − drops(wasQueued) ≥ 0 at every instant,
  *   and equals the number of wire packets the stage holds (queued, in service or in flight).
  */
-import type { DropReason } from '../model/drop-reasons';
-import type { Packet } from '../model/packet';
+import type { DropReason } from './drop-reasons';
+import type { Packet } from './packet';
 
 /** The stages of the path, in the order a packet passes them (sender side, fabric, receiver side). */
 export const PROBE_STAGES = [

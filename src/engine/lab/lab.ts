@@ -18,30 +18,30 @@ import {
   MTU_BYTES,
   NITRO_CARD_BANDWIDTH_GBPS,
   PER_FLOW_LIMIT_GBPS,
-} from '../catalog';
-import type { Placement, Scenario } from '../scenario/schema';
-import { Rng, hashString, mix32 } from './core/rng';
-import { Scheduler } from './core/scheduler';
-import { Probe } from './core/probe';
-import { LAB_EPOCH_UNIX_S, parseIso8601 } from '../lib/time';
-import type { TraceEvent, TraceSink } from './core/trace';
-import { Vcpu } from './host/cpu';
-import type { RssHashFunction } from './host/device-view';
-import { EnaDevice, type EnaDeviceConfig } from './host/ena-device';
-import { XenNetback } from './host/xen-netback';
-import { Host } from './host/host';
-import type { QdiscManager } from './host/qdisc/tree';
-import type { QdiscContext } from './host/qdisc/types';
-import { enaRxHash } from './host/rss';
-import type { MetricsRecorder } from './metrics/recorder';
-import { DropCounters } from './model/drop-reasons';
-import type { FiveTuple, Flow, L4Proto, Packet } from './model/packet';
-import { NitroCard } from './nitro/nitro-card';
-import { type ParamValues, resolveParams } from './params';
-import { LabFiles } from './shell/files';
-import { LinkLocalServices } from './vpc/link-local';
-import { interfaceHardware } from './vpc/interfaces';
-import { vpcState } from './vpc/state';
+} from '../../catalog';
+import type { Placement, Scenario } from '../../scenario/schema';
+import { Rng, hashString, mix32 } from '../core/rng';
+import { Scheduler } from '../core/scheduler';
+import { Probe } from '../model/probe';
+import { LAB_EPOCH_UNIX_S, parseIso8601 } from '../../lib/time';
+import type { TraceEvent, TraceSink } from '../model/trace';
+import { Vcpu } from '../host/cpu';
+import type { RssHashFunction } from '../host/device-view';
+import { EnaDevice, type EnaDeviceConfig } from '../host/ena-device';
+import { XenNetback } from '../host/xen-netback';
+import { Host } from '../host/host';
+import type { QdiscManager } from '../host/qdisc/tree';
+import type { QdiscContext } from '../host/qdisc/types';
+import { enaRxHash } from '../host/rss';
+import type { MetricsRecorder } from '../metrics/recorder';
+import { DropCounters } from '../model/drop-reasons';
+import type { FiveTuple, Flow, L4Proto, Packet } from '../model/packet';
+import { NitroCard } from '../nitro/nitro-card';
+import { type ParamValues, resolveParams } from '../model/params';
+import { LabFiles } from './files';
+import { LinkLocalServices } from '../vpc/link-local';
+import { interfaceHardware } from '../vpc/interfaces';
+import { vpcState } from '../vpc/state';
 
 export interface Instance {
   name: string;
@@ -93,7 +93,7 @@ export class Lab {
   metrics: MetricsRecorder | null = null;
   readonly instances = new Map<string, Instance>();
   /** The VPC's link-local services (the Amazon DNS resolver) behind every card's link-local allowance. */
-  readonly linkLocal: LinkLocalServices = new LinkLocalServices(this);
+  readonly linkLocal: LinkLocalServices<Instance> = new LinkLocalServices<Instance>(this);
   private readonly byIp = new Map<string, Instance>();
   /** The device index of the interface holding an address (absent: eth0). */
   private readonly devOfIp = new Map<string, number>();

@@ -3,7 +3,7 @@
  * when nobody listens (the sink is null), so models call `trace?.(...)` on every notable event
  * without slowing the hot path. Events are past tense; times are simulated ns.
  */
-import type { DropReason, DropStage } from '../model/drop-reasons';
+import type { DropReason, DropStage } from './drop-reasons';
 
 export type TraceEvent =
   | {
