@@ -19,7 +19,8 @@ export interface PacketListBench {
   pageMs: Stats;
   detailsColdMs: Stats;
   detailsWarmMs: Stats;
-  exports: Array<{ what: string; rows: number; bytes: number; ms: number }>;
+  /** Wall and CPU time (the machine may be shared: CPU time is the export's own). */
+  exports: Array<{ what: string; rows: number; bytes: number; ms: number; cpuMs: number }>;
 }
 
 export const BENCH_FILTERS = [
@@ -104,10 +105,12 @@ export function packetListBench(quick: boolean, progress: (s: string) => void): 
   ] as const) {
     progress(`packet list: export ${what}…`);
     const t0 = performance.now();
+    const c0 = cpuMs();
     const e = s.packetExport({ filter, host: null, window: ALL }, fmt);
     const ms = performance.now() - t0;
+    const cpu = cpuMs() - c0;
     if (!e.ok) throw new Error(e.error);
-    exports.push({ what, rows: e.rows, bytes: e.data.length, ms });
+    exports.push({ what, rows: e.rows, bytes: e.data.length, ms, cpuMs: cpu });
   }
   return {
     rows: head.held,

@@ -514,8 +514,14 @@ section('8b. packet list', () => {
   );
   out(
     table(
-      ['export', 'rows', 'bytes', 'ms'],
-      r.exports.map((e) => [e.what, e.rows.toLocaleString('en-US'), mib(e.bytes), fixed(e.ms, 0)]),
+      ['export', 'rows', 'bytes', 'wall ms', 'CPU ms'],
+      r.exports.map((e) => [
+        e.what,
+        e.rows.toLocaleString('en-US'),
+        mib(e.bytes),
+        fixed(e.ms, 0),
+        fixed(e.cpuMs, 0),
+      ]),
     ),
   );
   const worst = Math.max(...r.filters.map((f) => f.ms.median));
