@@ -176,7 +176,10 @@ export class Lab {
               ? this.params.conntrackAllowanceOverride
               : spec.conntrackAllowanceMax.value,
           enaExpressSupported: spec.enaExpressSupported.value,
-          cardBps: hostLinkBps(spec, path),
+          // a Xen host always has the link stage: a start on another path sets its rate (setCardBps)
+          cardBps:
+            hostLinkBps(spec, path) ??
+            (spec.hypervisor.value === 'xen' ? Number.POSITIVE_INFINITY : undefined),
           // SRD between instances of the lab's Region, in one AZ or across AZs (not via the internet)
           srdPlacement: scenario.placement !== 'internet',
           fabricOneWayNs: this.fabricDelayNs,
@@ -432,6 +435,8 @@ export class Lab {
     for (const ifc of inst.host.ifaces) ifc?.dev.relaunch(deviceConfig(inst.spec, path, this.params));
     inst.path = path;
     inst.enhancedNetworking = path !== 'xen-pv';
+    // the new path's link: the 10 GbE port of the PV device and the VF, none of its own for ENA on Xen
+    inst.nitro.setCardBps(hostLinkBps(inst.spec, path) ?? Number.POSITIVE_INFINITY);
     this.wirePath(inst);
     inst.stopped = false;
     this.stoppedCards.delete(inst.nitro);

@@ -123,6 +123,8 @@ export class NitroCard {
   readonly igwStage: ShaperStage;
   /** The card's own bandwidth each way, after the allowances (null: no card figure). */
   readonly cardOutStage: ShaperStage | null;
+  /** The card stages' buckets (egress, ingress), for setCardBps. */
+  private readonly cardBuckets: TokenBucket[] = [];
   readonly cardInStage: ShaperStage | null;
   private readonly flowStages = new Map<number, ShaperStage>();
   /** The same stages by flow id, for the per-packet lookup (flow ids are small integers). */
@@ -259,16 +261,11 @@ export class NitroCard {
       const bps = cfg.cardBps;
       if (bps === undefined || !(bps > 0)) return null;
       const rate = bps / 8;
+      const bucket = new TokenBucket(rate, (rate * params.nitroCardBucketNs) / 1e9);
+      this.cardBuckets.push(bucket);
       return new ShaperStage(
         sched,
-        [
-          shaperBucket(
-            new TokenBucket(rate, (rate * params.nitroCardBucketNs) / 1e9),
-            over,
-            1,
-            'card_bandwidth_exceeded',
-          ),
-        ],
+        [shaperBucket(bucket, over, 1, 'card_bandwidth_exceeded')],
         qNs,
         qMin,
         next,
@@ -830,6 +827,23 @@ export class NitroCard {
   }
 
   /** NACL in and SG in for a packet whose evaluation stopped on the sender's side (a reply the sender's conntrack let out). */
+  /**
+   * The host link's bandwidth after a start on another path (a Xen instance switched between the
+   * PV device, the 82599 VF and ENA: its link is the 10 GbE port or none of its own); Infinity = no
+   * limit of the link's own. Only a card built with a link stage (cfg.cardBps) has one to set; the
+   * bucket starts full, as a new boot's would.
+   */
+  setCardBps(bps: number): void {
+    const rate = bps / 8;
+    const depth = Number.isFinite(rate)
+      ? (rate * this.params.nitroCardBucketNs) / 1e9
+      : Number.POSITIVE_INFINITY;
+    for (const b of this.cardBuckets) {
+      b.setRate(this.sched.now, rate, depth);
+      b.tokens = depth;
+    }
+  }
+
   /**
    * What holds the card's queue in one direction now (the path view's label): the reason of the
    * shaping stage with the most packets waiting (a flow's per-flow limit, the bandwidth or PPS

@@ -9,7 +9,10 @@
  * - SriovNetSupport takes only "simple", and "there is no way to disable enhanced networking with
  *   the Intel 82599 Virtual Function interface";
  * - the attributes take effect at the next start: the driver `ethtool -i` reports follows them where
- *   the type offers that interface (an attribute the type has no use for changes nothing);
+ *   the type offers that interface, and so does the host link (lab.startInstance). An attribute the
+ *   type has no use for is accepted and changes nothing: the API sets sriovNetSupport on any
+ *   instance (its reference warns only that "specifying this option with a PV instance can make it
+ *   unreachable"), and a t2 started with it runs the PV device again;
  * - a Nitro type does not start without ENA ("Enhanced networking with the Elastic Network Adapter
  *   (ENA) is required for the '<type>' instance type", RunInstances' text; the second sentence
  *   names the instance instead of the AMI).
