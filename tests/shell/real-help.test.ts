@@ -104,6 +104,18 @@ describe('--help / -h as the real tools print them', () => {
     );
   });
 
+  it('awk (gawk 5.1): -h/--help the usage on stdout, exit 0; no program: on stderr, exit 1', () => {
+    const h = run('awk --help');
+    expect(h.exitCode).toBe(0);
+    expect(stdout(h)).toMatch(
+      /^Usage: awk \[POSIX or GNU style options\] -f progfile \[--\] file \.\.\.\nUsage: awk \[POSIX or GNU style options\] \[--\] 'program' file \.\.\.\nPOSIX options:\t\tGNU long options: \(standard\)\n/,
+    );
+    expect(stdout(h)).toContain("Examples:\n\tawk '{ sum += $1 }; END { print sum }' file\n");
+    const none = run('echo x | awk');
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr.startsWith('Usage: awk [POSIX or GNU style options] -f progfile')).toBe(true);
+  });
+
   it('watch --help: procps-ng 3.3.17’s usage on stdout, exit 0', () => {
     const r = run('watch --help');
     expect(r.exitCode).toBe(0);

@@ -1327,3 +1327,51 @@ Options:
 
 For more details see watch(1).
 `;
+
+/** gawk 5.1.0 usage() as `awk` (main.c; myname is argv[0]'s name): -h/--help on stdout, exit 0; no program on stderr, exit 1. */
+export const AWK_USAGE = `Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
+Usage: awk [POSIX or GNU style options] [--] 'program' file ...
+POSIX options:\t\tGNU long options: (standard)
+\t-f progfile\t\t--file=progfile
+\t-F fs\t\t\t--field-separator=fs
+\t-v var=val\t\t--assign=var=val
+Short options:\t\tGNU long options: (extensions)
+\t-b\t\t\t--characters-as-bytes
+\t-c\t\t\t--traditional
+\t-C\t\t\t--copyright
+\t-d[file]\t\t--dump-variables[=file]
+\t-D[file]\t\t--debug[=file]
+\t-e 'program-text'\t--source='program-text'
+\t-E file\t\t\t--exec=file
+\t-g\t\t\t--gen-pot
+\t-h\t\t\t--help
+\t-i includefile\t\t--include=includefile
+\t-l library\t\t--load=library
+\t-L[fatal|invalid|no-ext]\t--lint[=fatal|invalid|no-ext]
+\t-M\t\t\t--bignum
+\t-N\t\t\t--use-lc-numeric
+\t-n\t\t\t--non-decimal-data
+\t-o[file]\t\t--pretty-print[=file]
+\t-O\t\t\t--optimize
+\t-p[file]\t\t--profile[=file]
+\t-P\t\t\t--posix
+\t-r\t\t\t--re-interval
+\t-s\t\t\t--no-optimize
+\t-S\t\t\t--sandbox
+\t-t\t\t\t--lint-old
+\t-V\t\t\t--version
+
+To report bugs, see node \`Bugs' in \`gawk.info'
+which is section \`Reporting Problems and Bugs' in the
+printed version.  This same information may be found at
+https://www.gnu.org/software/gawk/manual/html_node/Bugs.html.
+PLEASE do NOT try to report bugs by posting in comp.lang.awk,
+or by using a web forum such as Stack Overflow.
+
+gawk is a pattern scanning and processing language.
+By default it reads standard input and writes standard output.
+
+Examples:
+\tawk '{ sum += $1 }; END { print sum }' file
+\tawk -F: '{ print $1 }' /etc/passwd
+`;

@@ -5,7 +5,7 @@
  * options the lab does not simulate are refused by name. Messages and exit statuses as the real
  * tools: grep 0 selected / 1 none / 2 error, the others 1 on a missing file.
  */
-import { GNU_HELP, labNote } from './real-help';
+import { AWK_USAGE, GNU_HELP, labNote } from './real-help';
 import type { CommandOutput } from '../types';
 
 export interface FilterIo {
@@ -617,16 +617,14 @@ export const awk: Filter = (args, io) => {
     if (a.startsWith('-F')) {
       fs = a.length > 2 ? a.slice(2) : (args[++i] ?? null);
       if (fs === null) return out('', 2, 'awk: option requires an argument -- F\n');
-    } else if (a.startsWith('-') && a !== '-') return notSim('awk', a);
+    } else if (a === '-h' || a === '--help' || a === '--usage')
+      return out(AWK_USAGE + labNote('awk', "-F SEP and '[/re/] {print $N, …}' programs"));
+    else if (a.startsWith('-') && a !== '-') return notSim('awk', a);
     else break;
   }
   const prog = args[i];
-  if (prog === undefined)
-    return out(
-      '',
-      2,
-      "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\nUsage: awk [POSIX or GNU style options] [--] 'program' file ...\n",
-    );
+  // no program: gawk's usage() on stderr, exit 1
+  if (prog === undefined) return out('', 1, AWK_USAGE);
   const m = /^\s*(?:\/((?:[^/\\]|\\.)*)\/\s*)?\{\s*print(?:\s+(.*?))?\s*;?\s*\}\s*$/s.exec(prog);
   const refuse = () =>
     out(
