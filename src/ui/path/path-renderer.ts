@@ -207,8 +207,11 @@ function roundRect(ctx: CanvasRenderingContext2D, r: Rect, radius: number): void
   ctx.roundRect(r.x, r.y, r.w, r.h, radius);
 }
 
+/** One formatter for every count drawn (toLocaleString builds one per call: a tenth of a busy picture's drawing). */
+const INT_FORMAT = new Intl.NumberFormat('en-US');
+
 function fmtInt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return INT_FORMAT.format(Math.round(n));
 }
 
 /** A count in at most four characters: 262, 1.2k, 34k, 1.5M (exact counts are in the drops list). */

@@ -425,8 +425,11 @@ function legendOf(frame: PathFrame | null, by: ColourBy): Array<{ label: string;
   return [...seen].sort((a, b) => a[0] - b[0]).map(([k, label]) => ({ label, colour: categoryColour(k) }));
 }
 
+/** One formatter for every count drawn (toLocaleString builds one per call: a tenth of a busy picture's drawing). */
+const INT_FORMAT = new Intl.NumberFormat('en-US');
+
 function fmtInt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return INT_FORMAT.format(Math.round(n));
 }
 
 /** What the view shows, in words: batches, density, and whether the frame is sampled. */
