@@ -2,9 +2,12 @@
  * Publishing: the production build (as README "Publishing" makes it, no test hooks) served under a
  * sub-path, /docs/lab/, by a server that answers nothing outside it. The lab loads with every file
  * from under the sub-path, runs a command, has no window.__netlab, and after its service worker
- * has precached it, a reload with the network gone opens the lab and runs a command again.
+ * has precached it, a reload with the network gone opens the lab and runs a command again. A lesson
+ * permalink opens the lesson at its step (and a reload comes back to it); a bad one says so. A new
+ * build's service worker (the same sw.js with another version, as a second build writes it) is
+ * announced, and takes over at the next reload, its caches replacing the old ones.
  */
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -31,6 +34,8 @@ const problems: string[] = [];
 /** Every request the server saw, and those outside the sub-path or missing. */
 const seen: string[] = [];
 const refused: string[] = [];
+/** Serve sw.js as a second build would write it (another version: another cache name). */
+let nextBuild = false;
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'ec2-netlab-publish-'));
@@ -55,6 +60,10 @@ beforeAll(async () => {
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    if (nextBuild && path === `${PREFIX}sw.js`) {
+      res.end(readFileSync(file, 'utf8').replace(/ec2-netlab-([0-9a-f]+)/, 'ec2-netlab-$1-next'));
+      return;
+    }
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -136,5 +145,77 @@ describe('publishing under a sub-path', () => {
     expect(page.url()).toBe(url);
     expect(await page.getByTestId('scrollback').textContent()).not.toContain('driver: ena');
     expect(await page.evaluate(() => localStorage.getItem('ec2-netlab:session'))).toBeNull();
+  });
+
+  it('a lesson permalink opens the lesson at its step, a reload comes back to it, a bad one says so', async () => {
+    await page.goto(`${url}#lesson=flow-setup&step=first-packet`);
+    await labReady(page, 60_000, { speed: 'auto' });
+    const step = page.getByRole('heading', { name: 'Step 2 of 3: One request, one flow setup' });
+    await step.waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('combobox', { name: 'Experiment' }).inputValue()).toBe('lesson:flow-setup');
+    // Share offers the step's own link
+    await page.getByRole('button', { name: 'Share' }).click();
+    const lessonLink = await page.getByRole('textbox', { name: 'Link to this lesson step' }).inputValue();
+    expect(lessonLink).toBe(`${url}#lesson=flow-setup&step=first-packet`);
+    expect(await page.getByRole('textbox', { name: 'Link to this run' }).inputValue()).toMatch(
+      /&lesson=flow-setup&step=first-packet$/,
+    );
+    await page.getByRole('button', { name: 'Close' }).click();
+    // kept in the browser a second after it changed: the page without a link comes back to it
+    await page.waitForFunction(() =>
+      localStorage.getItem('ec2-netlab:session')?.includes('lesson=flow-setup'),
+    );
+    await page.goto(url);
+    await labReady(page, 60_000, { speed: 'auto' });
+    await page.getByRole('alert').filter({ hasText: 'Your last session was opened again' }).waitFor();
+    await step.waitFor({ timeout: 30_000 });
+    // a lesson that does not exist: the notice names it, the lab opens and works
+    await page.goto(`${url}#lesson=no-such-lesson&step=9`);
+    await labReady(page, 60_000, { speed: 'auto' });
+    const notice = page.getByRole('alert').filter({ hasText: 'This link was opened with one change' });
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(
+      'lesson: there is no lesson "no-such-lesson" (lessons: packet-journey,',
+    );
+    await runs('ethtool -g eth0', 'Ring parameters for eth0:');
+    expect(problems.filter((p) => !/net::ERR_INTERNET_DISCONNECTED/.test(p))).toEqual([]);
+  });
+
+  it('a new build is announced, and takes over at the next reload', async () => {
+    const cacheNames = () => page.evaluate(() => caches.keys());
+    const before = await cacheNames();
+    expect(before).toHaveLength(1);
+    expect(before[0]).toMatch(/^ec2-netlab-[0-9a-f]+$/);
+    nextBuild = true;
+    try {
+      // the browser looks for a new sw.js as the page loads: it installs beside the old one and waits
+      await page.goto(url);
+      await labReady(page, 60_000, { speed: 'auto' });
+      const notice = page.getByRole('alert').filter({ hasText: 'A new version of the lab is ready' });
+      await notice.waitFor({ timeout: 30_000 });
+      expect(await notice.textContent()).toContain('it opens the next time you reload this page');
+      // not in the middle of a run: the old worker still serves this page
+      expect(await cacheNames()).toContain(before[0]);
+      await runs('ethtool -i eth0', 'driver: ena');
+      // the reload lets it take over; the old version's cache is deleted
+      await page.reload();
+      await labReady(page, 60_000, { speed: 'auto' });
+      await page.waitForFunction(
+        async () => {
+          const k = await caches.keys();
+          return k.length === 1 && k[0]!.endsWith('-next');
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
+      expect(await cacheNames()).toEqual([`${before[0]}-next`]);
+      // the new version is not announced again
+      await page.reload();
+      await labReady(page, 60_000, { speed: 'auto' });
+      await page.waitForTimeout(1_000);
+      expect(await page.getByRole('alert').filter({ hasText: 'A new version' }).count()).toBe(0);
+    } finally {
+      nextBuild = false;
+    }
   });
 });
