@@ -209,7 +209,6 @@ export class NitroCard {
     };
     const bucketS = params.bwBucketNs / 1e9;
     const over = params.nitroChargeOverheadBytes;
-    const bytesOf = (p: Packet) => p.sizeBytes + over;
     this.pps = new TokenBucket(cfg.ppsAllowance, Math.max(1, cfg.ppsAllowance * (params.ppsBucketNs / 1e9)));
     this.bwOut = new TokenBucket(cfg.peakBps / 8, (cfg.peakBps / 8) * bucketS);
     this.bwIn = new TokenBucket(cfg.peakBps / 8, (cfg.peakBps / 8) * bucketS);
@@ -224,20 +223,8 @@ export class NitroCard {
     const creditsOut = this.creditsOut;
     const creditsIn = this.creditsIn;
     // bandwidth buckets cost the IP bytes plus the charged overhead per packet; the PPS bucket 1
-    this.bwOutB = shaperBucket(
-      this.bwOut,
-      over,
-      1,
-      'bw_out_allowance_exceeded',
-      creditsOut ? (p, now) => creditsOut.charge(p.count * bytesOf(p) * 8, now) : undefined,
-    );
-    this.bwInB = shaperBucket(
-      this.bwIn,
-      over,
-      1,
-      'bw_in_allowance_exceeded',
-      creditsIn ? (p, now) => creditsIn.charge(p.count * bytesOf(p) * 8, now) : undefined,
-    );
+    this.bwOutB = shaperBucket(this.bwOut, over, 1, 'bw_out_allowance_exceeded', null, creditsOut);
+    this.bwInB = shaperBucket(this.bwIn, over, 1, 'bw_in_allowance_exceeded', null, creditsIn);
     // The PPS allowance is one budget for both directions (AWS-ENAPERF "bidirectional PPS"). Each
     // direction is assured a share of it and borrows the rest while the other leaves it unused
     // (nitroPpsAssuredShare, assumed): an echo server saturated inbound still gets its replies out,
@@ -245,8 +232,8 @@ export class NitroCard {
     const share = params.nitroPpsAssuredShare;
     const assured = () =>
       share > 0 ? new TokenBucket(cfg.ppsAllowance * share, Math.max(1, this.pps.depth * share)) : null;
-    this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', undefined, assured());
-    this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', undefined, assured());
+    this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured());
+    this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured());
     // The card's own bandwidth, one serial stage each way AFTER the allowances (a shallow bucket):
     // the allowances meter what the instance may move, the card then carries what they let through.
     // Attribution rule: a packet held back by a documented allowance is counted in that allowance's
@@ -453,6 +440,8 @@ export class NitroCard {
    * and limited together to LINK_LOCAL_PPS_PER_ENI (1024 pps, documented) per ENI.
    */
   private readonly linkLocalIps = new Set<string>(Object.keys(LINK_LOCAL_SERVICES));
+  /** Whether a flow (by id) goes to a link-local service: 1 yes, 2 no, unset unknown (asked once per flow). */
+  private linkLocalByFlow: number[] = [];
   /** The shared link-local budget: 1024 packets/s, depth MODEL_PARAMS.linkLocalBucketPackets (assumed). */
   private readonly linkLocal: TokenBucket;
   private linkLocalExceeded = 0;
@@ -515,6 +504,7 @@ export class NitroCard {
     this.vpc = vpc;
     this.eni = eni;
     this.linkLocalIps.add(vpc.resolverIp());
+    this.linkLocalByFlow = [];
     this.srd.attach(vpc, eni);
     for (const peer of this.peers())
       if (!this.flows.adjacency.has(peer)) this.flows.adjacency.set(peer, 'Unknown');
@@ -553,7 +543,13 @@ export class NitroCard {
    * path's netback, which also completed its TX: see `txComplete` of a PV host).
    */
   egressEntered(p: Packet): void {
-    if (this.linkLocalIps.has(p.flow.tuple.dstIp)) {
+    const id = p.flow.id;
+    let ll = this.linkLocalByFlow[id];
+    if (ll === undefined) {
+      ll = this.linkLocalIps.has(p.flow.tuple.dstIp) ? 1 : 2;
+      this.linkLocalByFlow[id] = ll;
+    }
+    if (ll === 1) {
       this.txComplete(p, p.count);
       this.linkLocalEgress(p);
       return;

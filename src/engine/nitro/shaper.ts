@@ -15,6 +15,7 @@ import type { DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
 import { splitBatch } from '../model/packet';
 import type { TokenBucket } from '../model/token-bucket';
+import type { CreditAccount } from './credits';
 
 export interface ShaperBucket {
   bucket: TokenBucket;
@@ -28,8 +29,11 @@ export interface ShaperBucket {
   reason: DropReason;
   /** Packets queued or dropped because of this bucket (the ENA counter semantics). */
   exceeded: number;
-  /** Hook after a batch is charged (credit accounting). */
-  onCharge?: (p: Packet, nowNs: number) => void;
+  /**
+   * The network I/O credit account the bucket's traffic spends (a bandwidth bucket of an "up to"
+   * instance): charged the bits of every batch that passes, its IP bytes plus `costFixed` each.
+   */
+  credits: CreditAccount | null;
   /**
    * A share of `bucket` assured to this user (one direction of the PPS allowance both directions
    * share): a batch conforms when either the assured share or the shared bucket holds ≥ 0 tokens,
@@ -45,10 +49,10 @@ export function shaperBucket(
   costFixed: number,
   costPerByte: number,
   reason: DropReason,
-  onCharge?: (p: Packet, nowNs: number) => void,
   assured: TokenBucket | null = null,
+  credits: CreditAccount | null = null,
 ): ShaperBucket {
-  return { bucket, costFixed, costPerByte, reason, exceeded: 0, onCharge, assured };
+  return { bucket, costFixed, costPerByte, reason, exceeded: 0, credits, assured };
 }
 
 /** Earliest time ≥ now at which `b` lets a batch pass (its assured share or the shared bucket). */
@@ -255,7 +259,7 @@ export class ShaperStage {
     for (let i = 0; i < buckets.length; i++) {
       const b = buckets[i]!;
       chargeBucket(b, (b.costFixed + b.costPerByte * p.sizeBytes) * p.count, now);
-      if (b.onCharge !== undefined) b.onCharge(p, now);
+      if (b.credits !== null) b.credits.charge(p.count * (p.sizeBytes + b.costFixed) * 8, now);
     }
     this.passedPackets += p.count;
     this.passedBytes += p.count * p.sizeBytes;

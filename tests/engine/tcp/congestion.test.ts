@@ -104,7 +104,9 @@ describe('SACK scoreboard', () => {
     expect(sb.sackedBytes).toBe(3000);
     expect(sb.deliveredSentNs).toBe(20_000);
     expect(sb.rttNs).toBe(90_000);
-    expect(sb.entries.slice(sb.head).map((s) => [s.start, s.end, s.segs, s.sacked])).toEqual([
+    const entries = () =>
+      Array.from({ length: sb.length }, (_, i) => [sb.startOf(i), sb.endOf(i), sb.segsOf(i), sb.isSacked(i)]);
+    expect(entries()).toEqual([
       [2000, 4000, 2, false],
       [4000, 5000, 1, false],
       [5000, 8000, 3, true],
@@ -112,11 +114,15 @@ describe('SACK scoreboard', () => {
     // RACK: what was sent before the newest delivered segment (20 µs) is lost; 4000-5000 was sent with it
     expect(sb.markLostSentBefore(20_000)).toBe(true);
     expect(sb.lostBytes).toBe(2000);
-    expect(sb.firstPendingRetrans()).toBe(sb.head);
-    sb.markRetransmitted(sb.entries[sb.head]!, 200_000);
+    expect(sb.isLost(0)).toBe(true);
+    expect(sb.firstPendingRetrans()).toBe(0);
+    sb.markRetransmitted(0, 200_000);
     expect(sb.lostBytes).toBe(0);
+    expect(sb.isRetransmitted(0)).toBe(true);
+    expect(sb.firstPendingRetrans()).toBe(-1);
     // the tail loss probe's segment: the last one not SACKed, alone in its entry
-    expect(sb.lastUnsackedSegment()).toMatchObject({ start: 4000, end: 5000, segs: 1 });
+    expect(sb.lastUnsackedSegment()).toBe(1);
+    expect([sb.startOf(1), sb.endOf(1), sb.segsOf(1)]).toEqual([4000, 5000, 1]);
     // the cumulative ACK past everything retires it all
     sb.beginAck();
     sb.cumulativeAck(8000, 300_000);
@@ -124,5 +130,26 @@ describe('SACK scoreboard', () => {
     expect(sb.sackedBytes).toBe(0);
     expect(sb.acked).toBe(2000 + 1000); // the retransmitted 2000 and 4000-5000; SACKed bytes were counted before
     expect(sb.rttNs).toBe(300_000 - 20_000); // only never-retransmitted entries give a sample
+  });
+
+  it('grows past its first capacity and splits in the middle of a wrapped ring', () => {
+    const sb = new Scoreboard(4);
+    for (let i = 0; i < 3; i++) sb.add(i * 2000, (i + 1) * 2000, 2, i);
+    sb.beginAck();
+    sb.cumulativeAck(4000, 10); // retire two: the ring's head moves on
+    for (let i = 3; i < 12; i++) sb.add(i * 2000, (i + 1) * 2000, 2, i); // wraps, then grows
+    sb.sackTag([9000, 13000], 20); // splits the entries at 8000 and 12000 (segments of 1000 bytes)
+    const entries = Array.from({ length: sb.length }, (_, i) => [sb.startOf(i), sb.endOf(i), sb.isSacked(i)]);
+    expect(entries.slice(0, 7)).toEqual([
+      [4000, 6000, false],
+      [6000, 8000, false],
+      [8000, 9000, false],
+      [9000, 10000, true],
+      [10000, 12000, true],
+      [12000, 13000, true],
+      [13000, 14000, false],
+    ]);
+    expect(sb.length).toBe(12);
+    expect(sb.sackedBytes).toBe(4000);
   });
 });

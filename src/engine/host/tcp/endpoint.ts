@@ -29,7 +29,7 @@ import { newCongestionOps } from './algorithms';
 import { TcpClose } from './close';
 import type { TcpCongestionName, TcpCongestionOps } from './cong';
 import { LossRecovery } from './recovery';
-import { Scoreboard, type Seg, segPayload } from './scoreboard';
+import { Scoreboard } from './scoreboard';
 
 /** LINUX net.ipv4.tcp_reordering default (tp->reordering of a new socket). */
 const TCP_REORDERING = 3;
@@ -374,11 +374,10 @@ export class TcpEndpoint {
       if (sb.lostBytes > 0) {
         const idx = sb.firstPendingRetrans();
         if (idx >= 0) {
-          const seg = sb.entries[idx]!;
           if (room < this.mss) return;
           const maxSegs = Math.max(1, Math.min(this.maxBatchSegs, Math.floor(room / this.mss)));
-          if (seg.segs > maxSegs) sb.split(idx, seg.start + maxSegs * segPayload(seg));
-          this.transmitSeg(seg);
+          if (sb.segsOf(idx) > maxSegs) sb.split(idx, sb.startOf(idx) + maxSegs * sb.payloadOf(idx));
+          this.transmitSeg(idx);
           this.rec.armRtoIfIdle();
           continue;
         }
@@ -421,12 +420,14 @@ export class TcpEndpoint {
     this.rec.armPto();
   }
 
-  /** tcp_retransmit_skb: a scoreboard entry again (a lost one, or the tail loss probe's). */
-  transmitSeg(seg: Seg): void {
-    this.sb.markRetransmitted(seg, this.sched.now);
-    this.totalRetransSegs += seg.segs;
-    const p = this.makePacket(seg.segs, segPayload(seg), seg.start, TCP_FLAG_ACK);
-    this.tsqBytes += seg.end - seg.start;
+  /** tcp_retransmit_skb: scoreboard entry `i` again (a lost one, or the tail loss probe's). */
+  transmitSeg(i: number): void {
+    const sb = this.sb;
+    sb.markRetransmitted(i, this.sched.now);
+    const segs = sb.segsOf(i);
+    this.totalRetransSegs += segs;
+    const p = this.makePacket(segs, sb.payloadOf(i), sb.startOf(i), TCP_FLAG_ACK);
+    this.tsqBytes += sb.endOf(i) - sb.startOf(i);
     this.hooks.transmit(p);
   }
 

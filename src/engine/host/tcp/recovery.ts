@@ -11,7 +11,7 @@ import type { Scheduler } from '../../core/scheduler';
 import { Timer } from '../../core/scheduler';
 import type { ParamValues } from '../../model/params';
 import type { TcpCongestionOps, TcpCongSocket } from './cong';
-import type { Scoreboard, Seg } from './scoreboard';
+import type { Scoreboard } from './scoreboard';
 
 /** What loss recovery needs of its socket. */
 export interface LossSocket extends TcpCongSocket {
@@ -23,8 +23,8 @@ export interface LossSocket extends TcpCongSocket {
   readonly ca: TcpCongestionOps;
   /** Send `segs` new segments of `payload` bytes. */
   sendNew(segs: number, payload: number): void;
-  /** Send a scoreboard entry again (tcp_retransmit_skb). */
-  transmitSeg(seg: Seg): void;
+  /** Send scoreboard entry `i` again (tcp_retransmit_skb). */
+  transmitSeg(i: number): void;
   /** Send what the windows allow (tcp_write_xmit, retransmissions first). */
   trySend(): void;
 }
@@ -127,8 +127,8 @@ export class LossRecovery {
       sk.sendNew(1, sk.mss);
       return;
     }
-    const seg = sk.sb.lastUnsackedSegment();
-    if (seg !== null) sk.transmitSeg(seg);
+    const i = sk.sb.lastUnsackedSegment();
+    if (i >= 0) sk.transmitSeg(i);
   }
 
   /**

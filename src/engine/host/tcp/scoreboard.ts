@@ -2,42 +2,33 @@
  * The sender's retransmission queue as a SACK scoreboard: one entry per batch of equal segments
  * sent, split where an ACK or a SACK block covers part of one. Cumulative ACKs retire entries
  * (tcp_clean_rtx_queue), SACK blocks tag them (tcp_sacktag_write_queue), loss detection marks them
- * lost (RACK, RTO); `pipe` is RFC 6675's estimate. Each ACK's outcome (bytes newly delivered, the
- * newest send time delivered, an RTT sample) is left in `acked`, `deliveredSentNs` and `rttNs`.
+ * lost (RACK, RTO). Each ACK's outcome (bytes newly delivered, the newest send time delivered, an
+ * RTT sample) is left in `acked`, `deliveredSentNs` and `rttNs`. Entries live in typed arrays used
+ * as a ring (no object per segment; per-packet runs hold one entry per segment), addressed by their
+ * position from the oldest (0 … length − 1).
  * Sources: LINUX net/ipv4/tcp_input.c. Design: docs/design.md, "TCP".
  */
 import { storeAsDoubles } from '../../core/doubles';
 
-export interface Seg {
-  start: number;
-  end: number;
-  segs: number;
-  sentNs: number;
-  retrans: boolean;
-  sacked: boolean;
-  lost: boolean;
-  /** Lost and not yet retransmitted. */
-  pendingRetrans: boolean;
-}
-
-/** A scoreboard entry for segments just sent (every entry is made here: one shape). */
-function newSeg(start: number, end: number, segs: number, sentNs: number): Seg {
-  return { start, end, segs, sentNs, retrans: false, sacked: false, lost: false, pendingRetrans: false };
-}
-// sequence numbers and times pass 2^31 mid-run (core/doubles.ts)
-storeAsDoubles(newSeg(0, 0, 1, 0), ['start', 'end', 'sentNs']);
-
-/** Payload bytes of each segment of an entry. */
-export function segPayload(s: Seg): number {
-  return (s.end - s.start) / s.segs;
-}
+/** Entry flags. */
+const RETRANS = 1;
+const SACKED = 2;
+const LOST = 4;
+/** Lost and not yet retransmitted. */
+const PENDING = 8;
 
 export class Scoreboard {
-  /** Entries in sequence order from `head` (those before it are retired). */
-  entries: Seg[] = [];
-  head = 0;
-  /** Entries retired by cumulative ACKs, for `add` to reuse (no allocation per segment sent). */
-  private readonly pool: Seg[] = [];
+  private start: Float64Array;
+  private end: Float64Array;
+  private segs: Float64Array;
+  private sentNs: Float64Array;
+  private flags: Uint8Array;
+  /** Ring capacity − 1 (a power of two minus one). */
+  private mask: number;
+  /** Physical slot of the oldest entry. */
+  private head = 0;
+  /** Entries sent and not yet cumulatively acknowledged. */
+  length = 0;
   sackedBytes = 0;
   /** Bytes marked lost and not yet retransmitted. */
   lostBytes = 0;
@@ -49,31 +40,72 @@ export class Scoreboard {
   /** RTT sample from a never-retransmitted entry newly delivered, ns (−1: none). */
   rttNs = -1;
 
-  constructor() {
+  constructor(capacity = 64) {
+    const cap = 2 ** Math.ceil(Math.log2(Math.max(2, capacity)));
+    this.start = new Float64Array(cap);
+    this.end = new Float64Array(cap);
+    this.segs = new Float64Array(cap);
+    this.sentNs = new Float64Array(cap);
+    this.flags = new Uint8Array(cap);
+    this.mask = cap - 1;
     storeAsDoubles(this, ['sackedBytes', 'lostBytes', 'acked', 'deliveredSentNs', 'rttNs']);
   }
 
-  /** Entries sent and not yet cumulatively acknowledged. */
-  get length(): number {
-    return this.entries.length - this.head;
+  /** Physical slot of the entry at position `i`. */
+  private slot(i: number): number {
+    return (this.head + i) & this.mask;
+  }
+
+  // ---- reading an entry (by position)
+  startOf(i: number): number {
+    return this.start[this.slot(i)]!;
+  }
+  endOf(i: number): number {
+    return this.end[this.slot(i)]!;
+  }
+  segsOf(i: number): number {
+    return this.segs[this.slot(i)]!;
+  }
+  /** Payload bytes of each segment of entry `i`. */
+  payloadOf(i: number): number {
+    const k = this.slot(i);
+    return (this.end[k]! - this.start[k]!) / this.segs[k]!;
+  }
+  isSacked(i: number): boolean {
+    return (this.flags[this.slot(i)]! & SACKED) !== 0;
+  }
+  isRetransmitted(i: number): boolean {
+    return (this.flags[this.slot(i)]! & RETRANS) !== 0;
+  }
+  isLost(i: number): boolean {
+    return (this.flags[this.slot(i)]! & LOST) !== 0;
   }
 
   /** Record `segs` segments [start, end) sent at `nowNs`. */
   add(start: number, end: number, segs: number, nowNs: number): void {
-    // an entry retired by a cumulative ACK is reused: no allocation per segment sent
-    const seg = this.pool.pop();
-    if (seg === undefined) this.entries.push(newSeg(start, end, segs, nowNs));
-    else {
-      seg.start = start;
-      seg.end = end;
-      seg.segs = segs;
-      seg.sentNs = nowNs;
-      seg.retrans = false;
-      seg.sacked = false;
-      seg.lost = false;
-      seg.pendingRetrans = false;
-      this.entries.push(seg);
-    }
+    if (this.length > this.mask) this.grow();
+    const k = (this.head + this.length) & this.mask;
+    this.start[k] = start;
+    this.end[k] = end;
+    this.segs[k] = segs;
+    this.sentNs[k] = nowNs;
+    this.flags[k] = 0;
+    this.length++;
+  }
+
+  private grow(): void {
+    const cap = (this.mask + 1) * 2;
+    const copy = <T extends Float64Array | Uint8Array>(a: T, b: T): T => {
+      for (let i = 0; i < this.length; i++) b[i] = a[(this.head + i) & this.mask]!;
+      return b;
+    };
+    this.start = copy(this.start, new Float64Array(cap));
+    this.end = copy(this.end, new Float64Array(cap));
+    this.segs = copy(this.segs, new Float64Array(cap));
+    this.sentNs = copy(this.sentNs, new Float64Array(cap));
+    this.flags = copy(this.flags, new Uint8Array(cap));
+    this.head = 0;
+    this.mask = cap - 1;
   }
 
   beginAck(): void {
@@ -84,43 +116,45 @@ export class Scoreboard {
 
   /** tcp_clean_rtx_queue: retire what the cumulative ACK `ack` covers. */
   cumulativeAck(ack: number, now: number): void {
-    while (this.head < this.entries.length) {
-      const s = this.entries[this.head]!;
-      if (s.end <= ack) {
-        if (s.sacked) this.sackedBytes -= s.end - s.start;
+    const start = this.start;
+    const end = this.end;
+    const flags = this.flags;
+    while (this.length > 0) {
+      const k = this.head;
+      const s = start[k]!;
+      const e = end[k]!;
+      const f = flags[k]!;
+      if (e <= ack) {
+        if ((f & SACKED) !== 0) this.sackedBytes -= e - s;
         else {
-          this.acked += s.end - s.start;
-          if (s.pendingRetrans) this.lostBytes -= s.end - s.start;
-          if (!s.retrans) this.rttNs = now - s.sentNs;
+          this.acked += e - s;
+          if ((f & PENDING) !== 0) this.lostBytes -= e - s;
+          if ((f & RETRANS) === 0) this.rttNs = now - this.sentNs[k]!;
         }
-        this.deliveredSentNs = Math.max(this.deliveredSentNs, s.sentNs);
-        this.entries[this.head++] = undefined as unknown as Seg;
-        this.pool.push(s);
-      } else if (s.start < ack) {
+        this.deliveredSentNs = Math.max(this.deliveredSentNs, this.sentNs[k]!);
+        this.head = (k + 1) & this.mask;
+        this.length--;
+      } else if (s < ack) {
         // The ACK covers the front of this entry: account for the front as acked and keep the rest
         // in place. Same result as splitting at `ack` and removing the front part, without the
-        // splice (O(scoreboard)) and the extra entry.
-        const frontSegs = Math.round((ack - s.start) / segPayload(s));
-        if (frontSegs <= 0 || frontSegs >= s.segs) {
-          this.split(this.head, ack);
+        // extra entry.
+        const frontSegs = Math.round((ack - s) / ((e - s) / this.segs[k]!));
+        if (frontSegs <= 0 || frontSegs >= this.segs[k]!) {
+          this.split(0, ack);
           continue;
         }
-        const bytes = ack - s.start;
-        if (s.sacked) this.sackedBytes -= bytes;
+        const bytes = ack - s;
+        if ((f & SACKED) !== 0) this.sackedBytes -= bytes;
         else {
           this.acked += bytes;
-          if (s.pendingRetrans) this.lostBytes -= bytes;
-          if (!s.retrans) this.rttNs = now - s.sentNs;
+          if ((f & PENDING) !== 0) this.lostBytes -= bytes;
+          if ((f & RETRANS) === 0) this.rttNs = now - this.sentNs[k]!;
         }
-        this.deliveredSentNs = Math.max(this.deliveredSentNs, s.sentNs);
-        s.start = ack;
-        s.segs -= frontSegs;
+        this.deliveredSentNs = Math.max(this.deliveredSentNs, this.sentNs[k]!);
+        start[k] = ack;
+        this.segs[k] = this.segs[k]! - frontSegs;
         break;
       } else break;
-    }
-    if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
     }
   }
 
@@ -129,24 +163,29 @@ export class Scoreboard {
     for (let i = 0; i < blocks.length; i += 2) {
       const bs = blocks[i]!;
       const be = blocks[i + 1]!;
-      for (let j = this.head; j < this.entries.length; j++) {
-        const s = this.entries[j]!;
-        if (s.start >= be) break;
-        if (s.end <= bs || s.sacked) continue;
-        if (s.start < bs) {
+      for (let j = 0; j < this.length; j++) {
+        let k = this.slot(j);
+        const s = this.start[k]!;
+        if (s >= be) break;
+        if (this.end[k]! <= bs || (this.flags[k]! & SACKED) !== 0) continue;
+        if (s < bs) {
           this.split(j, bs);
           continue;
         }
-        if (s.end > be) this.split(j, be);
-        s.sacked = true;
-        this.sackedBytes += s.end - s.start;
-        this.acked += s.end - s.start;
-        if (s.pendingRetrans) {
-          s.pendingRetrans = false;
-          this.lostBytes -= s.end - s.start;
+        if (this.end[k]! > be) {
+          this.split(j, be);
+          k = this.slot(j); // a split may grow (and re-lay) the ring
         }
-        this.deliveredSentNs = Math.max(this.deliveredSentNs, s.sentNs);
-        if (!s.retrans) this.rttNs = Math.max(this.rttNs, now - s.sentNs);
+        const bytes = this.end[k]! - this.start[k]!;
+        this.flags[k] = this.flags[k]! | SACKED;
+        this.sackedBytes += bytes;
+        this.acked += bytes;
+        if ((this.flags[k]! & PENDING) !== 0) {
+          this.flags[k] = this.flags[k]! & ~PENDING;
+          this.lostBytes -= bytes;
+        }
+        this.deliveredSentNs = Math.max(this.deliveredSentNs, this.sentNs[k]!);
+        if ((this.flags[k]! & RETRANS) === 0) this.rttNs = Math.max(this.rttNs, now - this.sentNs[k]!);
       }
     }
   }
@@ -154,12 +193,12 @@ export class Scoreboard {
   /** Mark lost every entry neither SACKed nor already lost that was sent before `beforeNs`; true if any. */
   markLostSentBefore(beforeNs: number): boolean {
     let newLoss = false;
-    for (let j = this.head; j < this.entries.length; j++) {
-      const s = this.entries[j]!;
-      if (!s.sacked && !s.pendingRetrans && s.sentNs < beforeNs) {
-        s.pendingRetrans = true;
-        s.lost = true;
-        this.lostBytes += s.end - s.start;
+    for (let j = 0; j < this.length; j++) {
+      const k = this.slot(j);
+      const f = this.flags[k]!;
+      if ((f & (SACKED | PENDING)) === 0 && this.sentNs[k]! < beforeNs) {
+        this.flags[k] = f | PENDING | LOST;
+        this.lostBytes += this.end[k]! - this.start[k]!;
         newLoss = true;
       }
     }
@@ -168,62 +207,72 @@ export class Scoreboard {
 
   /** tcp_enter_loss: everything not SACKed is lost. */
   markAllLost(): void {
-    for (let j = this.head; j < this.entries.length; j++) {
-      const s = this.entries[j]!;
-      if (!s.sacked && !s.pendingRetrans) {
-        s.pendingRetrans = true;
-        s.lost = true;
-        this.lostBytes += s.end - s.start;
+    for (let j = 0; j < this.length; j++) {
+      const k = this.slot(j);
+      const f = this.flags[k]!;
+      if ((f & (SACKED | PENDING)) === 0) {
+        this.flags[k] = f | PENDING | LOST;
+        this.lostBytes += this.end[k]! - this.start[k]!;
       }
     }
   }
 
-  /** Index of the first entry waiting for retransmission, or −1. */
+  /** Position of the first entry waiting for retransmission, or −1. */
   firstPendingRetrans(): number {
-    const sb = this.entries;
-    for (let i = this.head; i < sb.length; i++) {
-      if (sb[i]!.pendingRetrans) return i;
+    for (let j = 0; j < this.length; j++) if ((this.flags[this.slot(j)]! & PENDING) !== 0) return j;
+    return -1;
+  }
+
+  /** Position of the last segment sent and not SACKed, alone in its entry (the tail loss probe resends it), or −1. */
+  lastUnsackedSegment(): number {
+    for (let j = this.length - 1; j >= 0; j--) {
+      const k = this.slot(j);
+      if ((this.flags[k]! & SACKED) !== 0) continue;
+      if (this.segs[k]! > 1) {
+        this.split(j, this.end[k]! - this.payloadOf(j));
+        return j + 1;
+      }
+      return j;
     }
     return -1;
   }
 
-  /** The last segment sent and not SACKed, alone in its entry (the tail loss probe resends it), or null. */
-  lastUnsackedSegment(): Seg | null {
-    for (let j = this.entries.length - 1; j >= this.head; j--) {
-      const s = this.entries[j]!;
-      if (s.sacked) continue;
-      if (s.segs > 1) {
-        this.split(j, s.end - segPayload(s));
-        return this.entries[j + 1]!;
-      }
-      return s;
-    }
-    return null;
+  /** Entry `i` is sent again at `nowNs` (tcp_retransmit_skb): no longer waiting, and retransmitted. */
+  markRetransmitted(i: number, nowNs: number): void {
+    const k = this.slot(i);
+    const f = this.flags[k]!;
+    if ((f & PENDING) !== 0) this.lostBytes -= this.end[k]! - this.start[k]!;
+    this.flags[k] = (f & ~PENDING) | RETRANS;
+    this.sentNs[k] = nowNs;
   }
 
-  /** The entry is sent again at `nowNs` (tcp_retransmit_skb): no longer waiting, and retransmitted. */
-  markRetransmitted(seg: Seg, nowNs: number): void {
-    if (seg.pendingRetrans) {
-      seg.pendingRetrans = false;
-      this.lostBytes -= seg.end - seg.start;
+  /** Split entry `i` at byte `at` (segment-aligned); the entry keeps the front part. */
+  split(i: number, at: number): void {
+    const k = this.slot(i);
+    const per = this.payloadOf(i);
+    const frontSegs = Math.round((at - this.start[k]!) / per);
+    const segs = this.segs[k]!;
+    if (frontSegs <= 0 || frontSegs >= segs) return;
+    if (this.length > this.mask) this.grow();
+    // open a slot after entry i: move the later entries one place on
+    for (let j = this.length; j > i + 1; j--) {
+      const to = this.slot(j);
+      const from = this.slot(j - 1);
+      this.start[to] = this.start[from]!;
+      this.end[to] = this.end[from]!;
+      this.segs[to] = this.segs[from]!;
+      this.sentNs[to] = this.sentNs[from]!;
+      this.flags[to] = this.flags[from]!;
     }
-    seg.retrans = true;
-    seg.sentNs = nowNs;
-  }
-
-  /** Split entry `idx` at byte `at` (segment-aligned); the entry keeps the front part. */
-  split(idx: number, at: number): void {
-    const s = this.entries[idx]!;
-    const per = segPayload(s);
-    const frontSegs = Math.round((at - s.start) / per);
-    if (frontSegs <= 0 || frontSegs >= s.segs) return;
-    const back = newSeg(at, s.end, s.segs - frontSegs, s.sentNs);
-    back.retrans = s.retrans;
-    back.sacked = s.sacked;
-    back.lost = s.lost;
-    back.pendingRetrans = s.pendingRetrans;
-    s.end = at;
-    s.segs = frontSegs;
-    this.entries.splice(idx + 1, 0, back);
+    this.length++;
+    const a = this.slot(i);
+    const b = this.slot(i + 1);
+    this.start[b] = at;
+    this.end[b] = this.end[a]!;
+    this.segs[b] = segs - frontSegs;
+    this.sentNs[b] = this.sentNs[a]!;
+    this.flags[b] = this.flags[a]!;
+    this.end[a] = at;
+    this.segs[a] = frontSegs;
   }
 }
