@@ -37,7 +37,10 @@ export async function packetListPageBench(browser, url, progress) {
       .click()
       .catch(() => {});
     await page.getByRole('tab', { name: 'Packets' }).click();
-    await page.getByRole('button', { name: 'Expand ⤢' }).click();
+    // (at 1280x800 it opens expanded; elsewhere Expand does it)
+    await page.getByRole('button', { name: /^(Expand ⤢|Back to the side)$/ }).waitFor();
+    if (await page.getByRole('button', { name: 'Expand ⤢' }).count())
+      await page.getByRole('button', { name: 'Expand ⤢' }).click();
     const status = page.locator('.packets-status');
     await page.waitForFunction(
       () => /^1,048,576 rows/.test(document.querySelector('.packets-status')?.textContent ?? ''),

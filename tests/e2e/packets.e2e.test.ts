@@ -117,10 +117,11 @@ describe('packet list', () => {
     expect(await page.locator(`#${active}`).getAttribute('aria-selected')).toBe('true');
     expect(await details.locator('h3').textContent()).toMatch(new RegExp(`^Packet ${active!.slice(8)},`));
 
-    expect(await axe('.side-tabs')).toEqual([]);
-    await page.getByRole('button', { name: 'Expand ⤢' }).click();
+    // at 1280x800 the side column leaves the tab too little room: the list opened expanded
     expect(await axe('.packets')).toEqual([]);
     await page.getByRole('button', { name: 'Back to the side' }).click();
+    expect(await axe('.side-tabs')).toEqual([]);
+    await page.getByRole('button', { name: 'Expand ⤢' }).click();
     expect(problems).toEqual([]);
   });
 

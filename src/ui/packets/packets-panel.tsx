@@ -145,6 +145,13 @@ export function PacketsPanel() {
   const matched = answer?.matched ?? 0;
   const vp = viewport(matched, scrollTop, viewH);
 
+  // opened in a side column too short for a list beside the bar (1280x800: the tab has about 150
+  // px), the list opens expanded; "Back to the side" puts it back
+  useEffect(() => {
+    const tp = scroller.current?.closest('.tabpanel');
+    if (tp && tp.clientHeight > 0 && tp.clientHeight < 320 && window.innerWidth > 900) setWide(true);
+  }, []);
+
   // the scroller's height
   useEffect(() => {
     const el = scroller.current;
@@ -430,9 +437,9 @@ export function PacketsPanel() {
                   {shownErr.text.slice(shownErr.end)}
                 </code>
               ) : null}
-              {applied !== '' || parseErr ? (
-                <span className="muted"> The list keeps the last filter applied.</span>
-              ) : null}
+              <span className="muted">
+                {applied !== '' ? ` The list keeps ${applied}.` : ' The list stays unfiltered.'}
+              </span>
             </>
           ) : boxState === 'pending' ? (
             <span className="muted">Press Enter to apply.</span>
