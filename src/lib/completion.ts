@@ -93,6 +93,7 @@ export const AWS_CLOUDWATCH_OPS: readonly string[] = ['get-metric-data', 'get-me
 
 export const QDISC_KINDS: readonly string[] = [
   'bfifo',
+  'codel',
   'fq',
   'fq_codel',
   'htb',

@@ -147,6 +147,14 @@ export interface FqCodelOptions {
   ecn?: boolean;
   dropBatch?: number;
 }
+export interface CodelOptions {
+  kind: 'codel';
+  limit?: number;
+  targetUs?: number;
+  intervalUs?: number;
+  ceThresholdUs?: number;
+  ecn?: boolean;
+}
 export interface FqOptions {
   kind: 'fq';
   limit?: number;
@@ -182,7 +190,14 @@ export interface TbfOptions {
 export interface PlainOptions {
   kind: 'pfifo_fast' | 'mq' | 'noqueue';
 }
-export type QdiscOptions = FifoOptions | FqCodelOptions | FqOptions | HtbOptions | TbfOptions | PlainOptions;
+export type QdiscOptions =
+  | FifoOptions
+  | CodelOptions
+  | FqCodelOptions
+  | FqOptions
+  | HtbOptions
+  | TbfOptions
+  | PlainOptions;
 /** The kinds the lab's kernel knows (each has its entry in registry.ts). */
 export type QdiscKind = QdiscOptions['kind'];
 

@@ -13,6 +13,7 @@ import {
   TC_H_ROOT,
   type TcError,
 } from './common';
+import { CodelQdisc } from './codel-qdisc';
 import { FifoQdisc, NoqueueQdisc, PfifoFastQdisc } from './fifo';
 import { FqQdisc } from './fq';
 import { FqCodelQdisc } from './fq-codel';
@@ -40,6 +41,7 @@ export const QDISC_OPS: OpsTable = {
   bfifo: fifo,
   pfifo_fast: { create: (ctx) => new PfifoFastQdisc(ctx), shapes: false },
   noqueue: { create: (ctx) => new NoqueueQdisc(ctx), shapes: false },
+  codel: { create: (ctx, o) => new CodelQdisc(ctx, o), shapes: false },
   fq_codel: {
     create: (ctx, o) => {
       const v = FqCodelQdisc.validate(o, true);

@@ -81,7 +81,7 @@ const PAGES: Record<string, Page> = {
     name: 'show / manipulate traffic control settings (iproute2 6.1)',
     lab: 'The root qdisc of eth0 (mq with fq_codel children by default) and its classes, with Linux semantics: drops, backlog, requeues in -s.',
     options:
-      'qdisc add|replace|change|del|show, class add|change|del|show, -s\nkinds: pfifo_fast pfifo bfifo fq_codel fq htb tbf mq noqueue',
+      'qdisc add|replace|change|del|show, class add|change|del|show, -s\nkinds: pfifo_fast pfifo bfifo codel fq_codel fq htb tbf mq noqueue',
     refused: 'filters, other qdisc kinds, other devices.',
   },
   ip: {

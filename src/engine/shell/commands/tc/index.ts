@@ -6,11 +6,11 @@
  * tc_core.c, cli.ts the command's plumbing and the kernel's replies.
  *
  * Supported: `tc [-s] [-d] [-j] [-p] [-iec] qdisc { add | change | replace | link | delete | show }`
- * and `tc … class { add | change | replace | delete | show }` for pfifo, bfifo, pfifo_fast, fq_codel,
- * fq, htb, tbf and mq. iproute2's error texts and exit codes are reproduced: option errors exit 1
- * (parse_qopt), argument errors 255 (invarg/duparg/-1 returns), kernel errors 2 with the extack
- * ("Error: … .") or "RTNETLINK answers: …". Real qdiscs the lab does not model (netem, cake, …),
- * filters, actions, estimators and size tables are refused with a "not simulated" message.
+ * and `tc … class { add | change | replace | delete | show }` for pfifo, bfifo, pfifo_fast,
+ * codel, fq_codel, fq, htb, tbf and mq. iproute2's error texts and exit codes are reproduced:
+ * option errors exit 1 (parse_qopt), argument errors 255 (invarg/duparg/-1 returns), kernel errors
+ * 2 with the extack ("Error: … .") or "RTNETLINK answers: …". Real qdiscs the lab does not model
+ * (netem, cake, …), filters, actions, estimators and size tables are refused as "not simulated".
  */
 import type { QdiscModifyFlags } from '../../../host/qdisc/tree';
 import type { CommandOutcome } from '../../types';

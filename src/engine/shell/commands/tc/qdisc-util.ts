@@ -7,6 +7,7 @@
  */
 import type { QdiscOptions } from '../../../host/qdisc/common';
 import { type Cursor, parseNoOpt, type QdiscUtil, TcExit } from './cli';
+import { codelUtil } from './q-codel';
 import { bfifoUtil, pfifoFastUtil, pfifoUtil } from './q-fifo';
 import { fqUtil } from './q-fq';
 import { fqCodelUtil } from './q-fq-codel';
@@ -17,7 +18,10 @@ import { tbfUtil } from './q-tbf';
 const mqUtil: QdiscUtil = { id: 'mq', parseQopt: (c) => parseNoOpt(c, 'mq') };
 
 const QDISC_UTILS: ReadonlyMap<string, QdiscUtil> = new Map(
-  [pfifoUtil, bfifoUtil, pfifoFastUtil, fqCodelUtil, fqUtil, htbUtil, tbfUtil, mqUtil].map((u) => [u.id, u]),
+  [pfifoUtil, bfifoUtil, pfifoFastUtil, codelUtil, fqCodelUtil, fqUtil, htbUtil, tbfUtil, mqUtil].map((u) => [
+    u.id,
+    u,
+  ]),
 );
 
 /** The descriptor of a kind the lab models, or undefined. */
@@ -32,7 +36,6 @@ export const UNMODELLED_QDISCS = new Set([
   'sfq',
   'prio',
   'red',
-  'codel',
   'pie',
   'fq_pie',
   'hfsc',
