@@ -199,6 +199,17 @@ describe('packets panel', () => {
     expect(noOf(rowsInDom()[0]!)).toBe(all.rows[0]!.no);
   });
 
+  it('Expand lays the list over the workbench; Escape puts it back', async () => {
+    mount();
+    await settle(50);
+    const expand = [...el!.querySelectorAll('button')].find((b) => b.textContent === 'Expand ⤢')!;
+    act(() => expand.click());
+    expect(q('.packets').className).toContain('wide');
+    expect(expand.getAttribute('aria-pressed')).toBe('true');
+    key(q('[role=grid]'), 'Escape');
+    expect(q('.packets').className).not.toContain('wide');
+  });
+
   it('a million rows: the scrollbar is scaled under the browsers’ height cap, the ends reachable', () => {
     const v = viewport(1_000_000, 0, 400);
     expect(v.virt).toBe(8_000_000);

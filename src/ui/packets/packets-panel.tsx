@@ -381,7 +381,13 @@ export function PacketsPanel() {
       style={wide ? { top: wideTop } : undefined}
       aria-label="Packet list"
       onKeyDown={(e) => {
-        if (e.key === 'Escape' && wide && e.target === e.currentTarget) setWide(false);
+        // Escape puts the expanded list back (in the filter box it first restores the applied filter)
+        if (
+          e.key === 'Escape' &&
+          wide &&
+          !(e.target instanceof HTMLInputElement && e.target.value !== applied)
+        )
+          setWide(false);
       }}
     >
       <div className="packets-bar">
