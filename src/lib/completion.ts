@@ -56,6 +56,7 @@ export const COMMANDS: readonly string[] = [
   'type',
   'udp-echo',
   'uniq',
+  'wait',
   'watch',
   'wc',
   'which',

@@ -104,4 +104,32 @@ describe('jobs and kill', () => {
       /^kill: kill \[-s sigspec \| -n signum \| -sigspec\] pid \| jobspec \.\.\. or kill -l \[sigspec\]\n {4}Send a signal to a job\.\n/,
     );
   });
+
+  it('wait: without ids until every job ends (status 0), wait %N / PID the job’s status, 127 for no such job; Ctrl-C ends it', () => {
+    const s = session();
+    s.run('sleep 1 &');
+    s.run('iperf3 -c server -t 2 > /dev/null &');
+    const recs = s.run('wait');
+    expect(recs[0]!.command).toBe('wait');
+    expect(recs[0]!.exitCode).toBe(0);
+    expect(recs[0]!.endNs).toBeGreaterThanOrEqual(2e9);
+    expect(recs.slice(1).map((r) => r.stderr)).toEqual([
+      '[1]-  Done                    sleep 1\n',
+      '[2]+  Done                    iperf3 -c server -t 2 > /dev/null\n',
+    ]);
+    s.run('sleep 0.5 &');
+    s.run('sleep 0.2 && false &');
+    const w = s.run('wait %3 1003');
+    expect([w[0]!.exitCode, w[0]!.endNs - w[0]!.startNs]).toEqual([0, 0.5e9]);
+    expect(s.run('wait %3')[0]!.exitCode).toBe(127); // reported already: no longer a job
+    s.run('sleep 5 &');
+    s.run('sleep 0.5 && false &');
+    const st = s.run('wait %6')[0]!;
+    expect(st.exitCode).toBe(1);
+    const bad = s.run('wait %9 1234')[0]!;
+    expect([bad.stderr, bad.exitCode]).toEqual([
+      'bash: wait: %9: no such job\nbash: wait: pid 1234 is not a child of this shell\n',
+      127,
+    ]);
+  });
 });

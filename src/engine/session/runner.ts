@@ -14,6 +14,7 @@ import { type AndOr, parseLine, type Pipeline, wordLiteral } from '../shell/pars
 import {
   type JobControl,
   jobMarker,
+  resolveJobSpec,
   runJobs,
   runKill,
   signalDescription,
@@ -21,7 +22,7 @@ import {
 } from '../shell/commands/jobs';
 
 export { attachRecorder };
-import type { CommandOutput, Job } from '../shell/types';
+import { type CommandOutcome, type CommandOutput, fail, type Job } from '../shell/types';
 import { MAX_OUTPUT_CHARS } from '../shell/output-cap';
 
 export interface RunRecord {
@@ -278,8 +279,7 @@ export class LabSession {
       if ((item.op === '&&' && l.status !== 0) || (item.op === '||' && l.status === 0)) continue;
       const command = item.p.text;
       lab.emit({ type: 'CommandStarted', atNs: startNs, host: l.host, command });
-      const builtin = this.jobBuiltin(item.p, sink);
-      const outcome = builtin ? ({ kind: 'done', out: builtin } as const) : execPipeline(lab, inst, item.p);
+      const outcome = this.jobBuiltin(item.p, sink) ?? execPipeline(lab, inst, item.p);
       if (outcome.kind === 'done') {
         sink.push(tag(record(l.host, command, startNs, lab.nowNs, outcome.out), continued, typed));
         sink.push(...this.pendingNotices.splice(0));
@@ -422,6 +422,7 @@ export class LabSession {
       };
     }
     sink.push(tag(record(fg.host, fg.command, fg.startNs, lab.nowNs, out), fg.continued, fg.typed));
+    sink.push(...this.pendingNotices.splice(0));
     lab.emit({
       type: 'CommandEnded',
       atNs: lab.nowNs,
@@ -453,6 +454,7 @@ export class LabSession {
     const done = b.killed?.out ?? b.job.finish();
     const out = b.leadLen ? { ...done, stderr: done.stderr.slice(b.leadLen), stderrLead: undefined } : done;
     const sig = b.killed?.sig ?? b.reraised;
+    this.jobStatus.set(b.n, sig !== undefined ? 128 + sig : out.exitCode);
     const status =
       how === 'Interrupted'
         ? 'Interrupt'
@@ -472,23 +474,24 @@ export class LabSession {
   }
 
   /**
-   * bash's `kill` and `jobs`, which work on the session's jobs: a pipeline that is one of them
-   * alone, with literal words; its output, or null for any other pipeline. A job that `kill` ended
-   * is reported at once (bash's notice before the next prompt).
+   * bash's `kill`, `jobs` and `wait`, which work on the session's jobs: a pipeline that is one of
+   * them alone, with literal words; its outcome, or null for any other pipeline. A job that `kill`
+   * ended is reported at once (bash's notice before the next prompt); `wait` is a foreground job
+   * that ends with the jobs it waits for.
    */
-  private jobBuiltin(p: Pipeline, sink: RunRecord[]): CommandOutput | null {
+  private jobBuiltin(p: Pipeline, sink: RunRecord[]): CommandOutcome | null {
     const c = p.commands[0]!;
     const name = c.words[0] ? wordLiteral(c.words[0]) : null;
-    if (name !== 'kill' && name !== 'jobs') return null;
+    if (name !== 'kill' && name !== 'jobs' && name !== 'wait') return null;
     const words = c.words.map(wordLiteral);
     if (p.commands.length > 1 || c.redirects.length > 0 || p.negate || words.some((w) => w === null))
-      return {
-        stdout: '',
-        stderr: `bash: ${name}: in ec2-netlab ${name} runs as a command of its own (no pipe, redirection or $(…))\n`,
-        exitCode: 2,
-      };
+      return fail(
+        `bash: ${name}: in ec2-netlab ${name} runs as a command of its own (no pipe, redirection or $(…))`,
+        2,
+      );
     const args = words.slice(1) as string[];
     this.reapBackground(sink);
+    if (name === 'wait') return this.waitFor(args);
     const ctl: JobControl = {
       jobs: () => this.jobEntries(),
       signal: (n, sig) => {
@@ -515,7 +518,68 @@ export class LabSession {
       this.reapBackground(notices);
       this.pendingNotices.push(...notices);
     }
-    return out;
+    return { kind: 'done', out };
+  }
+
+  /** Exit statuses of background jobs that ended (for `wait %N`), by job number. */
+  private readonly jobStatus = new Map<number, number>();
+
+  /**
+   * bash's `wait [id …]`: without ids every background job, else each %jobspec or pid; its status
+   * is the last id's (0 without ids; 127 for an id that is no job of this shell). Ctrl-C ends it
+   * (130), the jobs run on.
+   */
+  private waitFor(args: string[]): CommandOutcome {
+    if (args[0]?.startsWith('-') && args[0] !== '--')
+      return fail(`bash: wait: ${args[0]}: not simulated in ec2-netlab (wait [%job | pid] …)`, 2);
+    const ids = args[0] === '--' ? args.slice(1) : args;
+    const entries = this.jobEntries();
+    const resolved: Array<BackgroundJob | null> = [];
+    let err = '';
+    for (const id of ids) {
+      const n = id.startsWith('%') ? resolveJobSpec(entries, id) : null;
+      const b =
+        n !== null
+          ? this.bg.find((x) => x.n === n)
+          : /^\d+$/.test(id)
+            ? this.bg.find((x) => jobPid(x.n) === Number(id))
+            : undefined;
+      resolved.push(b ?? null);
+      if (!b)
+        err += id.startsWith('%')
+          ? `bash: wait: ${id}: no such job\n`
+          : /^\d+$/.test(id)
+            ? `bash: wait: pid ${id} is not a child of this shell\n`
+            : `bash: wait: \`${id}': not a pid or valid job spec\n`;
+    }
+    const all = ids.length === 0;
+    const waited = all ? [...this.bg] : resolved.filter((b): b is BackgroundJob => b !== null);
+    const ended = (b: BackgroundJob) => b.killed !== undefined || b.job.done();
+    // the last id's status (0 without ids; 127 when the last id is no job of this shell)
+    const status = () => {
+      if (all) return 0;
+      const last = resolved[resolved.length - 1];
+      if (!last) return 127;
+      return last.killed ? 128 + last.killed.sig : (this.jobStatus.get(last.n) ?? 0);
+    };
+    if (waited.every(ended)) {
+      this.reapBackground(this.pendingNotices);
+      return { kind: 'done', out: { stdout: '', stderr: err, exitCode: status() } };
+    }
+    let interrupted = false;
+    const job: Job = {
+      done: () => interrupted || waited.every(ended),
+      deadlineNs: () => Math.min(...waited.map((b) => (ended(b) ? this.lab.nowNs : b.job.deadlineNs()))),
+      interrupt: () => {
+        interrupted = true;
+      },
+      finish: () => {
+        // the jobs' own notices (and exit statuses) come with wait's end, before the next prompt
+        this.reapBackground(this.pendingNotices);
+        return { stdout: '', stderr: err, exitCode: interrupted ? 130 : status() };
+      },
+    };
+    return { kind: 'job', job };
   }
 
   /** Job notices to record after the current line's record (a job `kill` ended). */

@@ -511,6 +511,7 @@ function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): Comma
       return runWatch(args, lab, host, (l) => execLine(lab, host, l));
     case 'kill':
     case 'jobs':
+    case 'wait':
       return fail(
         `bash: ${cmd}: in ec2-netlab ${cmd} runs as a command of its own (no sudo, pipe or $(…))`,
         2,

@@ -132,6 +132,10 @@ export const BUILTINS: Readonly<Record<string, { synopsis: string; text: string 
     synopsis: 'type [name ...]',
     text: 'Display information about command type.\n\n    For each NAME, indicate how it would be interpreted if used as a\n    command name.',
   },
+  wait: {
+    synopsis: 'wait [-fn] [-p var] [id ...]',
+    text: "Wait for job completion and return exit status.\n    \n    Waits for each process identified by an ID, which may be a process ID or a\n    job specification, and reports its termination status.  If ID is not\n    given, waits for all currently active child processes, and the return\n    status is zero.  If ID is a job specification, waits for all processes\n    in that job's pipeline.\n    \n    If the -n option is supplied, waits for a single job from the list of IDs,\n    or, if no IDs are supplied, for the next job to complete and returns its\n    exit status.\n    \n    If the -p option is supplied, the process or job identifier of the job\n    for which the exit status is returned is assigned to the variable VAR\n    named by the option argument. The variable will be unset initially, before\n    any assignment. This is useful only when the -n option is supplied.\n    \n    If the -f option is supplied, and job control is enabled, waits for the\n    specified ID to terminate, instead of waiting for it to change status.\n    \n    Exit Status:\n    Returns the status of the last ID; fails if ID is invalid or an invalid\n    option is given, or if -n is supplied and the shell has no unwaited-for\n    children.",
+  },
 };
 
 /** bash 5.2's `help` (header as bash prints it), then the lab's tools, one line each. */

@@ -175,6 +175,12 @@ function findJob(
   return hits.length === 1 ? { job: hits[0]! } : none;
 }
 
+/** A jobspec's job number, or null when it names none (or several). */
+export function resolveJobSpec(jobs: readonly JobEntry[], spec: string): number | null {
+  const r = findJob(jobs, spec, 'wait');
+  return 'job' in r ? r.job.n : null;
+}
+
 /** bash's `kill`. */
 export function runKill(args: string[], ctl: JobControl): CommandOutput {
   let sig = 15;
