@@ -47,6 +47,7 @@ export const COMMANDS: readonly string[] = [
   'sleep',
   'sort',
   'sudo',
+  'sysctl',
   'tail',
   'tc',
   'tcpdump',

@@ -62,6 +62,14 @@ export class Host {
   private multiIface = false;
   /** The device index each flow's last batch was fetched by (the card completes its TX there; set by the lab). */
   readonly txDevByFlow: number[] = [];
+  /** The device index each flow arrives on here (the fabric notes the interface it delivers to). */
+  readonly rxDevByFlow: number[] = [];
+  /** The host's own addresses (every interface's, primary and secondary). */
+  private readonly localAddrs = new Set<string>();
+  /** net.ipv4.ip_forward (sysctl): forward packets for other addresses instead of dropping them. */
+  ipForward = false;
+  /** Packets forwarded (/proc/net/snmp Ip: ForwDatagrams) and those for another host dropped (InAddrErrors). */
+  readonly ipMib = { forwDatagrams: 0, inAddrErrors: 0 };
   /** Socket handlers by flow id (ids are small run-unique integers: arrays, not maps, on the hot path). */
   private readonly rxBySrcFlow: (SocketHandler | undefined)[] = [];
   private readonly txByFlow: (SocketHandler | undefined)[] = [];
@@ -176,6 +184,28 @@ export class Host {
     while (this.ifaces.length > 1 && this.ifaces[this.ifaces.length - 1] === undefined) this.ifaces.length--;
     for (const [ip, i] of this.ifaceBySrc) if (i === index) this.ifaceBySrc.delete(ip);
     this.multiIface = this.ifaces.length > 1;
+  }
+
+  addLocalAddress(ip: string): void {
+    this.localAddrs.add(ip);
+  }
+
+  removeLocalAddress(ip: string): void {
+    this.localAddrs.delete(ip);
+  }
+
+  /**
+   * ip_forward: a packet for another host, received on `vcpu` (the RX queue's, in NAPI), goes out
+   * again: routing, the forward path and dev_queue_xmit cost MODEL_PARAMS.hostForwardPacketNs per
+   * packet on that vCPU (assumed), then the qdisc and a TX queue as a locally sent packet. It
+   * leaves by eth0: the main table's default route (amazon-ec2-net-utils keeps a secondary ENI's
+   * routes in its own table, which only packets from that ENI's addresses look up).
+   */
+  private forward(p: Packet, vcpu: Vcpu): void {
+    this.ipMib.forwDatagrams += p.count;
+    vcpu.charge(p.count * this.params.hostForwardPacketNs);
+    p.txq = -1;
+    this.enqueueOne(p, this.ifaces[0]!);
   }
 
   /** Packets sent from `ip` leave by interface `index` (the ENI's policy rule); undefined: remove the rule. */
@@ -394,11 +424,21 @@ export class Host {
           if (whole === null) continue;
           p = whole;
         }
-        if (p.inner != null && (this.tunnels === null || !this.tunnels.decap(p))) {
+        const tunnelled = p.inner != null;
+        if (tunnelled && (this.tunnels === null || !this.tunnels.decap(p))) {
           this.drops.add(this.name, 'socket', 'no_listener', p.count, p.count * p.sizeBytes, p.flow.id);
           continue; // no tunnel here takes it (the kernel answers ICMP unreachable; not modelled)
         }
         let h = this.rxBySrcFlow[p.flow.id];
+        if (!h && !tunnelled && !this.localAddrs.has(p.flow.tuple.dstIp)) {
+          // not for this host (its card's source/destination check is off): forwarded or dropped
+          if (this.ipForward) this.forward(p, vcpu);
+          else {
+            this.ipMib.inAddrErrors += p.count;
+            this.drops.add(this.name, 'socket', 'no_listener', p.count, p.count * p.sizeBytes, p.flow.id);
+          }
+          continue;
+        }
         if (!h) {
           const l = this.listeners.get(`${p.flow.tuple.proto}:${p.flow.tuple.dstPort}`);
           if (l && (p.flow.tuple.proto === 'udp' || p.flags & TCP_FLAG_SYN)) {

@@ -34,14 +34,15 @@ import type { QdiscManager } from '../host/qdisc/tree';
 import type { QdiscContext } from '../host/qdisc/types';
 import { enaRxHash } from '../host/rss';
 import type { MetricsRecorder } from '../metrics/recorder';
-import { DropCounters } from '../model/drop-reasons';
+import { type DropReason, DropCounters } from '../model/drop-reasons';
 import type { FiveTuple, Flow, L4Proto, Packet } from '../model/packet';
 import { NitroCard } from '../nitro/nitro-card';
 import { type ParamValues, resolveParams } from '../model/params';
 import { LabFiles } from './files';
 import { LinkLocalServices } from '../vpc/link-local';
 import { interfaceHardware } from '../vpc/interfaces';
-import { vpcState } from '../vpc/state';
+import { routeLookup } from '../vpc/rules';
+import { type VpcState, vpcState } from '../vpc/state';
 
 export interface Instance {
   name: string;
@@ -97,8 +98,6 @@ export class Lab {
   private readonly byIp = new Map<string, Instance>();
   /** The device index of the interface holding an address (absent: eth0). */
   private readonly devOfIp = new Map<string, number>();
-  /** The receiving device index of a flow at its destination (filled with dstByFlow). */
-  private readonly rxDevByFlow: number[] = [];
   private nextFlowId = 1;
   private nextSocketId = 1;
   readonly maxBatch: number;
@@ -231,12 +230,18 @@ export class Lab {
         ];
       };
       this.instances.set(inst.name, instance);
+      this.byIndex.push(instance);
       this.byIp.set(ip, instance);
+      host.addLocalAddress(ip);
       // secondary private addresses reach the same instance (amazon-ec2-net-utils adds them to eth0)
-      for (const s of inst.secondaryIps) this.byIp.set(s, instance);
+      for (const s of inst.secondaryIps) {
+        this.byIp.set(s, instance);
+        host.addLocalAddress(s);
+      }
     });
     // flow setup: every card evaluates new flows against the lab's VPC control plane
     const vpc = vpcState(this);
+    this.vpcRef = vpc;
     // the secondary interfaces attached at launch (the schema checked the type's maximum)
     for (const inst of scenario.instances) {
       const instance = this.instances.get(inst.name)!;
@@ -329,7 +334,7 @@ export class Lab {
     const ifaces = inst.host.ifaces;
     const eth0 = inst.host.eth0 as EnaDevice;
     const txDev = inst.host.txDevByFlow;
-    const rxDev = this.rxDevByFlow;
+    const rxDev = inst.host.rxDevByFlow;
     const gate = nitro.cfg.txFetchGate === true;
     inst.backend = null;
     nitro.ingressLeftByHost = false;
@@ -477,8 +482,17 @@ export class Lab {
     return this.placement === 'internet' ? MTU_BYTES.viaInternetGateway.value : MTU_BYTES.withinVpc.value;
   }
 
-  /** Destination card by flow id (null: no instance has the address), filled on a flow's first packet. */
-  private readonly dstByFlow: (NitroCard | null | undefined)[] = [];
+  /**
+   * The next hop of a flow's packets leaving the card of instance `srcIdx` (lab order), by flow id:
+   * the receiving card (null: nowhere, the packet is dropped), filled on the flow's first packet
+   * from that card and again after a VPC change. Per sending card, since a routed flow crosses the
+   * fabric twice with one id (sender → router, router → destination).
+   */
+  private readonly dstBySrc: (NitroCard | null | undefined)[][] = [];
+  private readonly droppedBy: (DropReason | undefined)[][] = [];
+  private hopEpoch = -1;
+  /** The instances in lab order (the cards' probe index). */
+  private readonly byIndex: Instance[] = [];
 
   /** Placement and params are fixed for the lab's life: the path MTU and the delay are too. */
   private readonly fabricMtu: number;
@@ -507,12 +521,17 @@ export class Lab {
       return;
     }
     const id = p.flow.id;
-    let dst = this.dstByFlow[id];
+    const epoch = this.vpcEpoch();
+    if (epoch !== this.hopEpoch) {
+      this.hopEpoch = epoch;
+      this.dstBySrc.length = 0;
+      this.droppedBy.length = 0;
+    }
+    const cache = (this.dstBySrc[srcIdx] ??= []);
+    let dst = cache[id];
     if (dst === undefined) {
-      const dstIp = p.flow.tuple.dstIp;
-      dst = this.byIp.get(dstIp)?.nitro ?? null;
-      this.dstByFlow[id] = dst;
-      this.rxDevByFlow[id] = this.devOfIp.get(dstIp) ?? 0;
+      dst = this.nextHop(p, srcIdx);
+      cache[id] = dst;
     }
     // a stopped instance has no network path: what is sent to it goes nowhere
     if (dst !== null && this.stoppedCards.size > 0 && this.stoppedCards.has(dst)) dst = null;
@@ -522,9 +541,63 @@ export class Lab {
       sink?.leave(this.sched.now, srcIdx, 'fabric', 0, p, -1);
       dst.ingress(p);
     } else {
-      // no instance has the address: the VPC has nowhere to deliver it (counted by the probe only)
+      // no instance has the address: the VPC has nowhere to deliver it (counted by the probe only);
+      // a source/destination check or a route loop drops it in the VPC (counted as a route drop)
+      const why = this.droppedBy[srcIdx]?.[id];
+      if (why !== undefined) {
+        const src = this.byIndex[srcIdx];
+        this.drops.add(src?.name ?? '?', 'vpc', why, p.count, p.count * p.sizeBytes, id);
+      }
       sink?.drop(this.sched.now, srcIdx, 'fabric', 0, p, p.count, 'vpc_route', true);
     }
+  }
+
+  /** The VPC control plane's mutation epoch (routes, attributes), 0 before anything asked for it. */
+  private vpcEpoch(): number {
+    return this.vpcRef === null ? 0 : this.vpcRef.mutationEpoch;
+  }
+
+  private vpcRef: VpcState | null = null;
+
+  /**
+   * Where the VPC delivers a flow's packets leaving instance `srcIdx`'s card: the route table of the
+   * sending interface's subnet decides (the local route: the interface holding the destination
+   * address; a route to a network interface, as middlebox routing allows even for addresses inside
+   * the VPC: that interface, whatever the destination address). The source/destination check of the
+   * sending interface drops what it sends from an address not its own, that of the receiving one
+   * what it receives for an address not its own, unless turned off (a router's card). Null: dropped.
+   */
+  private nextHop(p: Packet, srcIdx: number): NitroCard | null {
+    const t = p.flow.tuple;
+    const src = this.byIndex[srcIdx];
+    const vpc = this.vpcRef;
+    const direct = this.byIp.get(t.dstIp);
+    const deliver = (inst: Instance | undefined, dev: number): NitroCard | null => {
+      if (inst === undefined) return null;
+      inst.host.rxDevByFlow[p.flow.id] = dev;
+      return inst.nitro;
+    };
+    const drop = (why: DropReason): null => {
+      (this.droppedBy[srcIdx] ??= [])[p.flow.id] = why;
+      return null;
+    };
+    if (vpc === null || src === undefined) return deliver(direct, this.devOfIp.get(t.dstIp) ?? 0);
+    const d = src.host.ifaces.length > 1 ? (src.host.txDevByFlow[p.flow.id] ?? 0) : 0;
+    const eni = vpc.enisOfInstance(src.name).find((e) => e.deviceIndex === d);
+    if (eni === undefined) return deliver(direct, this.devOfIp.get(t.dstIp) ?? 0);
+    // source/destination check of the sending interface (a forwarded packet's source is not its own)
+    if (this.byIp.get(t.srcIp) !== src && eni.sourceDestCheck) return drop('vpc_route');
+    const m = routeLookup(vpc.routeTableOfSubnet(eni.subnetId), t.dstIp, vpc.vpc.CidrBlock);
+    if (m !== null && m.target.kind === 'eni') {
+      const via = vpc.eniById(m.target.id);
+      if (via === undefined || via.deviceIndex < 0) return null; // a blackhole route
+      // a route back to the sending interface would loop until the TTL ran out
+      if (via === eni) return drop('vpc_route');
+      const holds = via.ip === t.dstIp || via.secondaryIps.includes(t.dstIp);
+      if (!holds && via.sourceDestCheck) return drop('vpc_route');
+      return deliver(this.instances.get(via.instanceName), via.deviceIndex);
+    }
+    return deliver(direct, this.devOfIp.get(t.dstIp) ?? 0);
   }
 
   instance(name: string): Instance | undefined {
@@ -554,15 +627,18 @@ export class Lab {
     if (dev !== 0) this.devOfIp.set(ip, dev);
     else this.devOfIp.delete(ip);
     inst.host.setSourceIface(ip, dev);
-    this.dstByFlow.length = 0; // flows cached before the change look their destination up again
+    this.dstBySrc.length = 0; // flows cached before the change look their destination up again
+    inst.host.addLocalAddress(ip);
   }
 
   /** Take an address off the data path (unassign-private-ip-addresses, a detached interface's). */
   removeAddress(ip: string): void {
-    this.byIp.get(ip)?.host.setSourceIface(ip, undefined);
+    const inst = this.byIp.get(ip);
+    inst?.host.setSourceIface(ip, undefined);
+    inst?.host.removeLocalAddress(ip);
     this.byIp.delete(ip);
     this.devOfIp.delete(ip);
-    this.dstByFlow.length = 0;
+    this.dstBySrc.length = 0;
   }
 
   /** The device index of the interface holding `ip` on its instance (0: eth0, or not held). */

@@ -181,6 +181,13 @@ export const MODEL_PARAMS = {
     'STRESSGRID (m5.metal: a 2.2 Mpps budget shared by inbound and outbound; a UDP echo server peaks at ≈ 1 M echoes/s with idgm/s ≈ odgm/s); AWS-ENAPERF ("bidirectional PPS")',
     "Share of the instance PPS allowance each direction is assured; a direction may borrow the rest of the shared budget while the other leaves it unused (an HTB class borrowing from its parent: a batch passes when its direction's share or the shared bucket holds tokens, and is charged to both). So one direction alone gets the whole allowance, and two saturated directions get half each: an echo server flooded inbound still sends its replies (in ≈ out ≈ 1.1 Mpps on m5.metal, as STRESSGRID saw). AWS does not describe the arbitration; 0.5 is the even split STRESSGRID's echo test shows. 0 = no assured share: the directions take the shared budget first come, first served (the lab's earlier design, under which a flooded echo server admitted the whole budget inbound and dropped its replies).",
   ),
+  hostForwardPacketNs: p(
+    600,
+    'ns per packet',
+    'assumed',
+    'TOONK (a standard Ubuntu 20.04 kernel forwarded the c5n figures: "the earlier observed pps numbers weren\'t too high … safe to use the regular Linux kernel"); common Linux forwarding rates of about 1-2 Mpps per core for small packets',
+    "CPU time the kernel spends forwarding one packet (ip_rcv, the FIB lookup, ip_forward, neighbour output, dev_queue_xmit), on the vCPU of the RX queue that received it (NAPI), on top of the receive path's own cost. Unpublished for EC2; 600 ns puts one core near 1 Mpps with the receive cost, so a router's cores bind only when few queues carry the traffic. 0 = free.",
+  ),
   nitroPpsExtraEniPenalty: p(
     0.02,
     'fraction of the PPS allowance per extra interface',
@@ -613,6 +620,7 @@ export const PARAM_RANGES = {
   nitroPpsAssuredShare: r(0, 1),
   nitroPpsHoldsTxFetch: int(0, 1),
   nitroPpsExtraEniPenalty: r(0, 1),
+  hostForwardPacketNs: cpuNs,
   ixgbevfQueuePacketNs: r(1, 1e6),
   xenNetbackTxPacketNs: cpuNs,
   xenNetbackTxByteNs: r(0, 1_000),

@@ -22,6 +22,7 @@ import { runPing } from './commands/ping';
 import { runNetperf, runNetserver } from './commands/netperf';
 import { runIperf2 } from './commands/iperf2';
 import { runIperf3 } from './commands/iperf3';
+import { runSysctl } from './commands/sysctl';
 import { runSar } from './commands/sar';
 import { parseDurationSeconds, runSleep } from './commands/sleep';
 import { runTc } from './commands/tc';
@@ -481,6 +482,8 @@ function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): Comma
       return runLab(args, lab, host);
     case 'sleep':
       return runSleep(args, lab);
+    case 'sysctl':
+      return runSysctl(args, host.host);
     case 'sar':
       return runSar(args, lab, host);
     case 'timeout':

@@ -418,14 +418,28 @@ export function evaluateFlow(
       });
       return dropped({ kind: 'internet' });
     }
-    if (m.target.kind === 'nat' || m.target.kind === 'eni') {
+    if (m.target.kind === 'nat') {
       stages.push({
         stage: 'route',
         result: 'drop',
-        rule: `${rule}: routing through a ${m.target.kind === 'nat' ? 'NAT gateway' : 'network interface'} is not simulated in ec2-netlab`,
+        rule: `${rule}: routing through a NAT gateway is not simulated in ec2-netlab`,
         resourceId: table.RouteTableId,
       });
       return dropped({ kind: 'internet' });
+    }
+    if (m.target.kind === 'eni') {
+      // middlebox routing: the packet goes to the target interface (a router), whatever its address
+      const via = state.eniById(m.target.id);
+      if (via === undefined || via.deviceIndex < 0 || via === srcEni) {
+        stages.push({
+          stage: 'route',
+          result: 'drop',
+          rule: `${rule}: ${via === srcEni ? 'the route leads back to the sending interface' : 'the interface is not attached (blackhole)'}`,
+          resourceId: table.RouteTableId,
+        });
+        return dropped({ kind: 'internet' });
+      }
+      dstEni = via;
     }
     if (m.target.kind === 'local' && !dstEni) {
       stages.push({

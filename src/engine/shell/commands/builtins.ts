@@ -49,6 +49,10 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
     path: '/usr/bin/sar',
     summary: 'per-second interface and UDP rates (sar -n DEV|UDP interval [count])',
   },
+  sysctl: {
+    path: '/usr/sbin/sysctl',
+    summary: 'kernel parameters: net.ipv4.ip_forward (read, -w to set)',
+  },
   ab: { path: '/usr/bin/ab', summary: 'ApacheBench: HTTP requests to an instance’s web server' },
   curl: { path: '/usr/bin/curl', summary: 'one HTTP GET to an instance’s web server' },
   dig: { path: '/usr/bin/dig', summary: 'DNS queries to the VPC resolver (169.254.169.253)' },

@@ -99,6 +99,12 @@ const PAGES: Record<string, Page> = {
     lab: 'Runs as a job in simulated time; Ctrl-C or COUNT prints the Average: lines.',
     options: '-n DEV interval [count]   -n UDP interval [count]',
   },
+  sysctl: {
+    section: 8,
+    name: 'configure kernel parameters at runtime (procps-ng 3.3)',
+    lab: "net.ipv4.ip_forward only: with 1 the host forwards packets for other addresses (RX, routing, the qdisc and a TX queue, on the RX queue's vCPU), as a Linux router; its card must have the source/destination check off (aws ec2 modify-instance-attribute --no-source-dest-check).",
+    options: 'KEY   -n KEY   -w KEY=VALUE   KEY=VALUE   -q',
+  },
   ab: {
     section: 1,
     name: 'Apache HTTP server benchmarking tool (2.3)',

@@ -73,6 +73,8 @@ const modifyInstanceAttribute: Handler = (args, state, lab) => {
     'sriov-net-support': { kind: 'string' },
     'ena-support': { kind: 'flag', negates: 'no-ena-support' },
     'no-ena-support': { kind: 'flag', negates: 'ena-support' },
+    'source-dest-check': { kind: 'flag', negates: 'no-source-dest-check' },
+    'no-source-dest-check': { kind: 'flag', negates: 'source-dest-check' },
     attribute: { kind: 'string' },
     value: { kind: 'string' },
   });
@@ -80,6 +82,28 @@ const modifyInstanceAttribute: Handler = (args, state, lab) => {
   const id = p.values.get('instance-id') as string;
   const e = findInstances(state, [id])[0]!;
   const inst = instanceOf(lab, e);
+  // SourceDestCheck (of the instance's primary interface): changed while running, at once
+  let sdc: boolean | undefined =
+    p.values.get('source-dest-check') === true
+      ? true
+      : p.values.get('no-source-dest-check') === true
+        ? false
+        : undefined;
+  if (p.values.get('attribute') === 'sourceDestCheck') {
+    const value = String(p.values.get('value') ?? '').replace(/^Value=/, '');
+    if (value !== 'true' && value !== 'false')
+      return raise(
+        'InvalidParameterValue',
+        `Value (${value}) for parameter value is invalid. Expected: 'true' or 'false'.`,
+      );
+    sdc = value === 'true';
+  }
+  if (sdc !== undefined) {
+    dryRun(p);
+    e.sourceDestCheck = sdc;
+    state.recordMutation('network-interface', e.eniId, 'ModifyInstanceAttribute');
+    return silent();
+  }
   let sriov = p.values.get('sriov-net-support') as string | undefined;
   let ena: boolean | undefined =
     p.values.get('ena-support') === true ? true : p.values.get('no-ena-support') === true ? false : undefined;
@@ -131,7 +155,7 @@ const describeInstanceAttribute: Handler = (args, state, lab) => {
     case 'instanceType':
       return json({ ...base, InstanceType: { Value: inst.spec.name } });
     case 'sourceDestCheck':
-      return json({ ...base, SourceDestCheck: { Value: true } });
+      return json({ ...base, SourceDestCheck: { Value: e.sourceDestCheck } });
     case 'ebsOptimized':
       return json({ ...base, EbsOptimized: { Value: true } });
     case 'kernel':

@@ -47,9 +47,16 @@ const modifyNetworkInterfaceAttribute: Handler = (args, state, _lab, opName) => 
   });
   if (isOut(p)) return p;
   const v = p.values;
-  for (const k of ['description', 'source-dest-check', 'no-source-dest-check', 'attachment'])
+  for (const k of ['description', 'attachment'])
     if (v.has(k)) return fail(`aws: --${k} is not simulated in ec2-netlab`, AWS_EXIT.usage);
   const eni = findEni(state, v.get('network-interface-id') as string);
+  // the source/destination check: off on a router's interfaces (VPC middlebox routing)
+  if (v.has('source-dest-check') || v.has('no-source-dest-check')) {
+    dryRun(p);
+    eni.sourceDestCheck = v.get('source-dest-check') === true;
+    state.recordMutation('network-interface', eni.eniId, opName);
+    return silent();
+  }
   const changes = ['ena-srd-specification', 'connection-tracking-specification', 'groups'].filter((k) =>
     v.has(k),
   );

@@ -108,11 +108,24 @@ function routeOp(mode: 'create' | 'replace' | 'delete'): Handler {
       commit(state, next, 'route-table', t.RouteTableId, opName);
       return silent();
     }
-    if (v.has('instance-id'))
-      return fail(
-        'aws: --instance-id route targets are not simulated in ec2-netlab (use --network-interface-id)',
-        AWS_EXIT.usage,
-      );
+    // --instance-id: the instance's interface, when it has exactly one (the API's rule)
+    if (v.has('instance-id')) {
+      const iid = v.get('instance-id') as string;
+      if (!iid.startsWith('i-')) throw malformed('i', iid, 'InvalidInstanceID.Malformed');
+      const primary = state.enis.find((e) => e.instanceId === iid && e.deviceIndex === 0);
+      if (!primary) throw svc('InvalidInstanceID.NotFound', `The instance ID '${iid}' does not exist`);
+      if (state.enisOfInstance(primary.instanceName).length > 1)
+        throw svc(
+          'InvalidInstanceID',
+          `There are multiple interfaces attached to instance '${iid}'. Please specify an interface ID for the operation instead.`,
+        );
+      if (v.has('network-interface-id') || v.has('gateway-id') || v.has('nat-gateway-id'))
+        throw svc(
+          'InvalidParameterCombination',
+          'The request must contain exactly one of gatewayId, natGatewayId, networkInterfaceId, instanceId',
+        );
+      v.set('network-interface-id', primary.eniId);
+    }
     const targets = (['gateway-id', 'nat-gateway-id', 'network-interface-id'] as const).filter((k) =>
       v.has(k),
     );
