@@ -25,6 +25,7 @@ export const COMMANDS: readonly string[] = [
   'ec2-metadata',
   'ethtool',
   'false',
+  'fg',
   'grep',
   'head',
   'help',

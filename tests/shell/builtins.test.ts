@@ -14,9 +14,10 @@ describe('help and discovery', () => {
   it('help lists the builtins as bash does, then every lab tool on one line', () => {
     const out = stdout(session().run('help')[0]!);
     expect(out.startsWith('GNU bash, version 5.2.15(1)-release (x86_64-amazon-linux-gnu)\n')).toBe(true);
-    expect(out).toMatch(/^ job_spec \[&\] +jobs \[-lnprs\] \[jobspec \.\.\.\] or jobs >$/m);
+    expect(out).toMatch(/^ job_spec \[&\] +history \[-c\] \[n\]$/m);
+    expect(out).toMatch(/^ ! PIPELINE +jobs \[-lnprs\] \[jobspec \.\.\.\] or jobs >$/m);
     // a synopsis wider than its column is cut with '>' (bash's dispcolumn)
-    expect(out).toMatch(/^ ! PIPELINE +kill \[-s sigspec \| -n signum \| -sigs>$/m);
+    expect(out).toMatch(/^ cd \[dir\] +kill \[-s sigspec \| -n signum \| -sigs>$/m);
     expect(out).toMatch(/^ help \[pattern \.\.\.\] +wait \[-fn\] \[-p var\] \[id \.\.\.\]$/m);
     for (const t of ['iperf3', 'ethtool', 'tc', 'tcpdump', 'grep', 'date'])
       expect(out).toMatch(new RegExp(`^  ${t} +\\S`, 'm'));

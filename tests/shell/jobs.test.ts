@@ -132,4 +132,27 @@ describe('jobs and kill', () => {
       127,
     ]);
   });
+
+  it('fg: the job comes to the foreground (its command line first), Ctrl-C interrupts it; bash’s errors', () => {
+    const s = session();
+    expect(s.run('fg')[0]!.stderr).toBe('bash: fg: current: no such job\n');
+    s.run('iperf3 -c server -t 30 &');
+    s.run('sleep 1.5');
+    const lab = s.lab;
+    const st = s.start('fg %1');
+    expect(st.foreground).toBe(true);
+    expect(s.foreground!.job.progress!()).toMatch(
+      /^iperf3 -c server -t 30\nConnecting to host server, port 5201\n/,
+    );
+    s.interrupt();
+    const recs = [];
+    while (s.foreground) recs.push(...s.step(Number.POSITIVE_INFINITY, 200_000));
+    const fg = recs.find((r) => r.command === 'fg %1')!;
+    expect(stdout(fg)).toMatch(/^iperf3 -c server -t 30\n[\s\S]* sender\n/);
+    expect(fg.stderr).toBe('iperf3: interrupt - the client has terminated\n');
+    expect(fg.exitCode).toBe(1);
+    expect(lab.nowNs).toBeLessThan(2e9);
+    expect(s.run('jobs')[0]!.output).toBe('');
+    expect(s.run('fg %3')[0]!.stderr).toBe('bash: fg: %3: no such job\n');
+  });
 });

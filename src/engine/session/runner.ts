@@ -482,7 +482,7 @@ export class LabSession {
   private jobBuiltin(p: Pipeline, sink: RunRecord[]): CommandOutcome | null {
     const c = p.commands[0]!;
     const name = c.words[0] ? wordLiteral(c.words[0]) : null;
-    if (name !== 'kill' && name !== 'jobs' && name !== 'wait') return null;
+    if (name !== 'kill' && name !== 'jobs' && name !== 'wait' && name !== 'fg') return null;
     const words = c.words.map(wordLiteral);
     if (p.commands.length > 1 || c.redirects.length > 0 || p.negate || words.some((w) => w === null))
       return fail(
@@ -492,6 +492,7 @@ export class LabSession {
     const args = words.slice(1) as string[];
     this.reapBackground(sink);
     if (name === 'wait') return this.waitFor(args);
+    if (name === 'fg') return this.foregroundJob(args);
     const ctl: JobControl = {
       jobs: () => this.jobEntries(),
       signal: (n, sig) => {
@@ -519,6 +520,39 @@ export class LabSession {
       this.pendingNotices.push(...notices);
     }
     return { kind: 'done', out };
+  }
+
+  /**
+   * bash's `fg [%job]`: the job (the current one by default) leaves the background and becomes the
+   * foreground job: bash prints its command line, then the terminal shows what it prints (all of
+   * it here: the lab shows a background job's output when it ends); Ctrl-C interrupts it.
+   */
+  private foregroundJob(args: string[]): CommandOutcome {
+    // bash takes the first jobspec and ignores the rest
+    const entries = this.jobEntries();
+    const spec = args[0] ?? '%+';
+    if (entries.length === 0 && args[0] === undefined) return fail('bash: fg: current: no such job');
+    const n = spec.startsWith('%') ? resolveJobSpec(entries, spec) : resolveJobSpec(entries, `%${spec}`);
+    const b = n === null ? undefined : this.bg.find((x) => x.n === n);
+    if (!b) return fail(`bash: fg: ${spec}: no such job`);
+    this.bg = this.bg.filter((x) => x !== b);
+    const echo = `${b.command}\n`;
+    const inner = b.job;
+    const strip = (o: CommandOutput): CommandOutput =>
+      b.leadLen ? { ...o, stderr: o.stderr.slice(b.leadLen), stderrLead: undefined } : o;
+    if (b.killed)
+      return { kind: 'done', out: { ...b.killed.out, stdout: echo + b.killed.out.stdout, stderr: '' } };
+    const job: Job = {
+      done: () => inner.done(),
+      deadlineNs: () => inner.deadlineNs(),
+      interrupt: (sig) => inner.interrupt(sig),
+      progress: () => echo + (inner.progress?.() ?? ''),
+      finish: () => {
+        const o = strip(inner.finish());
+        return { ...o, stdout: echo + o.stdout };
+      },
+    };
+    return { kind: 'job', job };
   }
 
   /** Exit statuses of background jobs that ended (for `wait %N`), by job number. */

@@ -114,6 +114,10 @@ export const BUILTINS: Readonly<Record<string, { synopsis: string; text: string 
     text: 'Write arguments to the standard output, separated by a space, followed by a newline.',
   },
   false: { synopsis: 'false', text: 'Return an unsuccessful result.\n\n    Exit Status:\n    Always fails.' },
+  fg: {
+    synopsis: 'fg [job_spec]',
+    text: "Move job to the foreground.\n    \n    Place the job identified by JOB_SPEC in the foreground, making it the\n    current job.  If JOB_SPEC is not present, the shell's notion of the\n    current job is used.\n    \n    Exit Status:\n    Status of command placed in foreground, or failure if an error occurs.",
+  },
   help: {
     synopsis: 'help [pattern ...]',
     text: 'Display information about builtin commands.\n\n    Displays brief summaries of builtin commands.  If PATTERN is\n    specified, gives detailed help on all commands matching PATTERN,\n    otherwise the list of help topics is printed.',
