@@ -9,22 +9,22 @@
  */
 import type { Observation } from '../src/lessons/observation';
 import { LessonObserver } from './lesson-observer';
+import { CheckpointBuilder, PLAY_BUILD_RATIO } from './checkpoints';
 import { PacketList } from './packet-list';
+import { ServiceRun } from './service-run';
+import { counters, ensure, NCOL, writeSample } from './samples';
+import { stepTo } from './step';
+
+export { PLAY_BUILD_RATIO };
 import {
-  CaptureRing,
-  ChartRecorder,
   fileSize,
   InteractiveSession,
   type Lab,
-  type Packet,
-  PathRecorder,
-  type ProbeSink,
-  type ProbeStage,
+  type PathRecorder,
   type RunRecord,
   serializeIperf3Json,
   Timeline,
   type TimelineOptions,
-  type TimelineRun,
   toBytes,
 } from '../src/engine';
 import * as Comlink from 'comlink';
@@ -42,10 +42,7 @@ import type {
   LadderSeries,
   LadderSeriesRequest,
   CommandLogEntry,
-  CounterSet,
   Frame,
-  FrameBuffers,
-  LabEvent,
   LabFileInfo,
   LoadResult,
   PacketDetails,
@@ -57,119 +54,19 @@ import type {
   SeekOptions,
   SimApi,
   StepReport,
-  StepTarget,
   TerminalChunk,
   ToolRun,
 } from '../src/protocol/sim-api';
-import {
-  PROTOCOL_VERSION,
-  SAMPLE_COLUMNS_PER_INSTANCE,
-  STEP_STAGES,
-  transferablesOf,
-} from '../src/protocol/sim-api';
+import { PROTOCOL_VERSION, SAMPLE_COLUMNS_PER_INSTANCE, transferablesOf } from '../src/protocol/sim-api';
 import { parseScenario, type Scenario } from '../src/scenario/schema';
 import { ladderWindowOf } from '../src/lib/ladder';
 
-const NCOL = SAMPLE_COLUMNS_PER_INSTANCE.length;
 /** Shortest time window a path frame covers. */
 const PATH_MIN_WINDOW_NS = 1_000;
 /** Passages a path frame carries at most (beyond, it samples and says so). */
 const PATH_FRAME_CAPACITY = 5_000;
 /** With a "run until" condition, time moves in slices this long so the stop lands close to the cause. */
 const UNTIL_SLICE_NS = 1_000_000;
-
-/** Quiet time (ms without a request) before checkpoints are built in the background. */
-const IDLE_MS = 150;
-/** Longest background slice (ms): a request waits at most about this long. */
-const BUILD_SLICE_MS = 12;
-/** Events per `Timeline.build` call inside a slice. */
-const BUILD_CHUNK_EVENTS = 20_000;
-/**
- * While the lab plays (or runs to an instant), seek checkpoints are built between frames with at
- * most this many model events per event the live run processed: the extra CPU of playing is
- * bounded by this fraction (the idle builder does the rest). Only after frames that reached their
- * instant: when the pump lags behind the asked speed, frames come first. See Timeline for what a
- * checkpoint costs and why it is a whole run.
- */
-export const PLAY_BUILD_RATIO = 0.5;
-/**
- * In the worker, after each frame, the time until the next request is idle (at 1 s/s a c7i.large
- * pair's frame takes a fraction of its 16.7 ms): one build slice of at most this long runs there
- * (a request arriving meanwhile waits at most about this long).
- */
-const GAP_SLICE_MS = 4;
-/** Events per `Timeline.build` call inside a gap slice. */
-const GAP_CHUNK_EVENTS = 2_000;
-/** Events a "step to the next packet at a stage" may process before it gives up (well inside the client's 4 s request limit). */
-const STEP_MAX_EVENTS = 1_000_000;
-
-/** One run of the lab with the service's observers: the path and chart recorders, the drop counts. */
-class ServiceRun implements TimelineRun {
-  readonly path: PathRecorder;
-  readonly charts: ChartRecorder;
-  /** The packet list's capture (every run keeps its own: a seek makes another run the live one). */
-  readonly capture: CaptureRing;
-  /** Packets dropped, per instance in lab order, since t = 0. */
-  readonly drops: number[];
-  /** Lab events for the next frame (collected only while this is the live run). */
-  events: LabEvent[] = [];
-  collect = false;
-  /** Stop the scheduler right after the event that drops a packet / exhausts credits ("run until"). */
-  haltOn: 'drop' | 'credits' | null = null;
-  private readonly unsubscribe: () => void;
-
-  constructor(
-    readonly session: InteractiveSession,
-    captureCap?: number,
-  ) {
-    const lab = session.lab;
-    this.path = new PathRecorder(lab).attach();
-    this.capture = new CaptureRing(lab, captureCap).attach();
-    this.charts = new ChartRecorder(lab.instances.size);
-    const detachCharts = lab.probe.attach(this.charts);
-    const names = [...lab.instances.keys()];
-    this.drops = names.map(() => 0);
-    const unsubscribe = lab.subscribe((e) => {
-      if (e.type === 'PacketDropped') {
-        const i = names.indexOf(e.host);
-        if (i >= 0) this.drops[i]! += e.packets;
-        if (this.haltOn === 'drop') lab.sched.halted = true;
-        if (!this.collect) return;
-        // one event per (host, stage, reason) per frame is enough for the UI
-        const detail = `${e.stage}: ${e.reason}`;
-        const seen = this.events.find((x) => x.kind === 'drop' && x.host === e.host && x.detail === detail);
-        if (!seen) this.events.push({ atNs: e.atNs, kind: 'drop', host: e.host, detail });
-      } else if (e.type === 'CreditsExhausted' || e.type === 'CreditsRestored') {
-        if (e.type === 'CreditsExhausted' && this.haltOn === 'credits') lab.sched.halted = true;
-        if (!this.collect) return;
-        this.events.push({
-          atNs: e.atNs,
-          kind: e.type === 'CreditsExhausted' ? 'credits-exhausted' : 'credits-restored',
-          host: e.host,
-          detail: e.direction,
-        });
-      }
-    });
-    this.unsubscribe = () => {
-      unsubscribe();
-      detachCharts();
-      this.capture.detach();
-    };
-  }
-
-  setDetail(on: boolean): void {
-    if (this.path.detailed !== on) this.path.setDetail(on);
-  }
-
-  restartDetail(): void {
-    this.path.restartDetail();
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    this.path.detach();
-  }
-}
 
 export interface SimServiceOptions {
   /** Build seek checkpoints with timers while no request comes (the worker; tests call `buildCheckpoints`). */
@@ -191,19 +88,19 @@ export class SimService implements SimApi {
   private runs: ToolRun[] = [];
   /** Where the next path frame starts (the previous frame's end). */
   private pathFromNs = 0;
-  private idleTimer: ReturnType<typeof setTimeout> | null = null;
-  private gapTimer: ReturnType<typeof setTimeout> | null = null;
   /** Where the lab was when the last seek began (what it printed after is new to the client). */
   private seekOriginNs = 0;
-  /** Events the play-time builder may still spend (earned by the live run's events). */
-  private buildCredit = 0;
   /** Start of the last path window in which nothing moved: drops before it are not shown any more. */
   private quietSinceNs = 0;
 
   /** The lessons' observer of the current session (replaced with the session). */
   private lessons: LessonObserver | null = null;
 
-  constructor(private readonly opts: SimServiceOptions = {}) {}
+  private readonly checkpoints: CheckpointBuilder;
+
+  constructor(private readonly opts: SimServiceOptions = {}) {
+    this.checkpoints = new CheckpointBuilder(() => this.timeline, opts);
+  }
 
   hello(): { protocolVersion: number } {
     return { protocolVersion: PROTOCOL_VERSION };
@@ -240,7 +137,7 @@ export class SimService implements SimApi {
     }
     this.attach(tl.current);
     this.carry = replayed.slice(Math.min(skipOutput, replayed.length));
-    this.touch();
+    this.checkpoints.touch();
     return this.loaded(replayed.length);
   }
 
@@ -268,7 +165,7 @@ export class SimService implements SimApi {
     tl.seekCancel();
     // the run the seek left is the live one again (it never stopped being the attached one)
     if (tl.current !== this.run) this.attach(tl.current);
-    this.touch();
+    this.checkpoints.touch();
     return this.loaded(this.need().session.transcript.length);
   }
 
@@ -287,7 +184,7 @@ export class SimService implements SimApi {
       tl.nowNs > fromNs
         ? tl.current.session.transcript.filter((c) => c.atNs > fromNs).map((c) => ({ ...c }))
         : [];
-    this.touch();
+    this.checkpoints.touch();
     return this.loaded(tl.current.session.transcript.length);
   }
 
@@ -295,7 +192,7 @@ export class SimService implements SimApi {
   private seekProgress(): LoadResult {
     const r = this.loaded(this.need().session.transcript.length);
     const seeking = this.needTimeline().seeking;
-    this.touch();
+    this.checkpoints.touch();
     return r.ok && seeking ? { ...r, seeking } : r;
   }
 
@@ -322,28 +219,19 @@ export class SimService implements SimApi {
 
   submit(line: string): boolean {
     const ok = this.needTimeline().submit(line);
-    this.touch();
+    this.checkpoints.touch();
     return ok;
   }
 
   interrupt(): boolean {
     const ok = this.needTimeline().interrupt();
-    this.touch();
+    this.checkpoints.touch();
     return ok;
   }
 
   /** Build seek checkpoints for at most `maxEvents` model events (what the idle timer does). */
   buildCheckpoints(maxEvents: number): boolean {
-    const tl = this.timeline;
-    if (!tl) return false;
-    let spent = 0;
-    let more = true;
-    const before = tl.stats.buildEvents;
-    while (more && spent < maxEvents) {
-      more = tl.build(Math.min(BUILD_CHUNK_EVENTS, maxEvents - spent));
-      spent = tl.stats.buildEvents - before + 1;
-    }
-    return more;
+    return this.checkpoints.build(maxEvents);
   }
 
   /** The live run's session and path recorder (tests and the bench read them; not part of SimApi). */
@@ -377,7 +265,7 @@ export class SimService implements SimApi {
       if (!force && s.nowNs % step !== 0) return;
       out = ensure(out, rows + 1, this.columns());
       out.sampleTimes[rows] = s.nowNs;
-      this.writeSample(out.samples, rows * this.columns());
+      writeSample(this.lab, run.drops, out.samples, rows * this.columns());
       rows++;
     };
     let stoppedBy: Frame['stoppedBy'] = null;
@@ -386,7 +274,7 @@ export class SimService implements SimApi {
     let stepped: StepReport | null = null;
     const until = req.until;
     if (req.step) {
-      const r = this.stepTo(req.step, req.toNs, () => sample());
+      const r = stepTo(tl, this.lab, req.step, req.toNs, () => sample());
       events = r.events;
       stepped = r.report;
       reached = s.nowNs >= req.toNs;
@@ -457,8 +345,8 @@ export class SimService implements SimApi {
     // budget before its instant (the pump lagging behind the asked speed) gives the worker to frames
     // (at the top speed, building cost the UI 40 % of its frames); the idle builder catches up later
     if (!req.step && reached) {
-      this.buildWhilePlaying(events);
-      this.gapSlice();
+      this.checkpoints.whilePlaying(events);
+      this.checkpoints.gapSlice();
     }
     const labEvents = run.events;
     run.events = [];
@@ -476,132 +364,19 @@ export class SimService implements SimApi {
       terminal: this.carry.length > 0 ? [...this.carry.splice(0), ...s.drainOutput()] : s.drainOutput(),
       sampleCount: rows,
       buffers: out,
-      counters: this.counters(),
+      counters: counters(this.lab),
       labEvents,
       path: this.pathFrame(s.nowNs, req.pathReuse),
       runs: this.runs.splice(0),
     };
     this.pathFromNs = s.nowNs;
     frame.workMs = performance.now() - startedMs;
-    this.touch();
+    this.checkpoints.touch();
     return Comlink.transfer(frame, [
       out.sampleTimes.buffer,
       out.samples.buffer,
       ...transferablesOf(frame.path),
     ]);
-  }
-
-  /**
-   * Single step: exactly one model event, or on to the event in which the next packet reaches a
-   * stage (the scheduler stops right after it). A packet reaching a receiving card is shown when
-   * it lands there: the model hands it over as the sender releases it, one fabric delay earlier.
-   */
-  private stepTo(
-    target: StepTarget,
-    horizonNs: number,
-    onGrid: (ns: number) => void,
-  ): { events: number; report: StepReport } {
-    const tl = this.needTimeline();
-    const lab = this.lab;
-    const hosts = [...lab.instances.keys()];
-    const hostIdx = target.kind === 'packet' && target.host ? hosts.indexOf(target.host) : -1;
-    const moves: StepReport['moves'] = [];
-    const stage = target.kind === 'packet' ? target.stage : null;
-    let hit: StepReport['moves'][number] | null = null;
-    const note = (
-      atNs: number,
-      host: number,
-      st: ProbeStage,
-      queue: number,
-      pkt: Packet,
-      what: 'entered' | 'left' | 'dropped',
-      count: number,
-      reason?: string,
-    ) => {
-      const m = {
-        atNs,
-        host,
-        hostName: hosts[host] ?? '?',
-        stage: st,
-        queue,
-        flow: pkt.flow.id,
-        seq: pkt.seq,
-        count,
-        what,
-        ...(reason ? { reason } : {}),
-      };
-      if (moves.length < 16) moves.push(m);
-      if (stage && !hit && st === stage && what === 'entered' && (hostIdx < 0 || host === hostIdx)) {
-        hit = m;
-        lab.sched.halted = true;
-      }
-    };
-    const sink: ProbeSink = {
-      enter: (t, h, st, q, p) => note(t, h, st, q, p, 'entered', p.count),
-      leave: (t, h, st, q, p) => note(t, h, st, q, p, 'left', p.count),
-      drop: (t, h, st, q, p, n, reason) => note(t, h, st, q, p, 'dropped', n, reason),
-    };
-    const detach = lab.probe.attach(sink);
-    const startNs = lab.nowNs;
-    let events = 0;
-    try {
-      if (target.kind === 'event') {
-        events = tl.advance(Number.POSITIVE_INFINITY, 1, onGrid).events;
-      } else {
-        // from event instant to event instant: when no packet comes, the clock stays at the last
-        // instant something happened (or where it was, when nothing is scheduled), never at the horizon
-        const horizon = Math.max(horizonNs, startNs);
-        while (!hit && events < STEP_MAX_EVENTS) {
-          const next = lab.sched.peekTime();
-          if (!(next <= horizon)) break;
-          const r = tl.advance(next, STEP_MAX_EVENTS - events, onGrid);
-          events += r.events;
-          if (r.events === 0 && !lab.sched.halted && lab.nowNs < next) break;
-        }
-      }
-    } finally {
-      detach();
-      lab.sched.halted = false;
-    }
-    const h = hit as StepReport['moves'][number] | null;
-    if (h) {
-      // on to the instant the packet is there: a receiving card gets the batch one fabric delay
-      // after the sender released it (when the model hands it over), a ring when the DMA lands
-      const there = h.atNs + (h.stage === 'nitro_ingress' ? lab.oneWayDelayNs() : 0);
-      if (there > lab.nowNs) events += tl.advance(there, Number.POSITIVE_INFINITY, onGrid).events;
-      h.atNs = there;
-    }
-    const packet = target.kind === 'packet' ? h : (moves[0] ?? null);
-    let summary: string;
-    if (target.kind === 'packet') {
-      const where = `${stageLabel(target.stage)}${target.host ? ` on ${target.host}` : ''}`;
-      const secs = (ns: number) => `${(ns / 1e9).toFixed(6)} s`;
-      const ahead = `${Number(((horizonNs - startNs) / 1e9).toPrecision(3))} s`;
-      if (h) summary = `${describe(h)} (${events} model event${events === 1 ? '' : 's'} later)`;
-      else if (events === 0)
-        summary = `No packet is coming to ${where}: nothing is scheduled in the next ${ahead} (the lab is idle; start a command first). The clock stays at ${secs(lab.nowNs)}`;
-      else if (events >= STEP_MAX_EVENTS)
-        summary = `No packet reached ${where} in ${events.toLocaleString('en-US')} model events; stopped at ${secs(lab.nowNs)} (step again to look further)`;
-      else
-        summary = `No packet is coming to ${where} in the next ${ahead}: ${events.toLocaleString('en-US')} model event${events === 1 ? '' : 's'} (timers, no packet there); the clock is at the last of them, ${secs(lab.nowNs)}`;
-    } else if (events === 0) summary = 'Nothing is scheduled: the lab is idle (start a command first)';
-    else if (moves.length === 0)
-      summary = 'One model event with no packet movement (a timer, a protocol or an application step)';
-    else
-      summary =
-        moves.map(describe).slice(0, 3).join('; ') + (moves.length > 3 ? ` (+${moves.length - 3} more)` : '');
-    return {
-      events,
-      report: {
-        kind: target.kind,
-        found: target.kind === 'packet' ? h !== null : events > 0,
-        atNs: lab.nowNs,
-        fromNs: startNs,
-        summary,
-        packet,
-        moves,
-      },
-    };
   }
 
   /**
@@ -784,83 +559,6 @@ export class SimService implements SimApi {
     run.session.drainOutput();
   }
 
-  /**
-   * Checkpoints while the lab plays: the builder (Timeline.build, the same policy as the idle one)
-   * gets `playBuildRatio` events per event the frame processed, carried over between frames so a
-   * checkpoint far into a run still gets built. A failure clears the checkpoints, as when idle.
-   */
-  private buildWhilePlaying(liveEvents: number): void {
-    const tl = this.timeline;
-    const ratio = this.opts.playBuildRatio ?? PLAY_BUILD_RATIO;
-    if (!tl || ratio <= 0 || liveEvents <= 0) return;
-    // a pause's worth at most: credit does not pile up into a long stall after a lull
-    this.buildCredit = Math.min(
-      this.buildCredit + ratio * liveEvents,
-      4 * BUILD_CHUNK_EVENTS + ratio * liveEvents,
-    );
-    try {
-      while (this.buildCredit >= 1) {
-        const before = tl.stats.buildEvents;
-        const more = tl.build(Math.min(BUILD_CHUNK_EVENTS, Math.floor(this.buildCredit)));
-        this.buildCredit -= Math.max(1, tl.stats.buildEvents - before);
-        if (!more) {
-          this.buildCredit = 0;
-          break;
-        }
-      }
-    } catch (e) {
-      tl.clearCheckpoints();
-      this.buildCredit = 0;
-      console.warn(
-        `sim worker: building seek checkpoints failed (${(e as Error).message}); seeks replay from the runs left`,
-      );
-    }
-  }
-
-  /** The worker: one short build slice in the gap after a frame (the next request waits for it at most GAP_SLICE_MS). */
-  private gapSlice(): void {
-    if (!this.opts.background || this.gapTimer !== null) return;
-    this.gapTimer = setTimeout(() => {
-      this.gapTimer = null;
-      const tl = this.timeline;
-      if (!tl) return;
-      const t0 = performance.now();
-      try {
-        while (performance.now() - t0 < GAP_SLICE_MS && tl.build(GAP_CHUNK_EVENTS));
-      } catch (e) {
-        tl.clearCheckpoints();
-        console.warn(
-          `sim worker: building seek checkpoints failed (${(e as Error).message}); seeks replay from the runs left`,
-        );
-      }
-    }, 0);
-  }
-
-  /** A request came: build checkpoints only once the lab has been idle for a while. */
-  private touch(): void {
-    if (!this.opts.background) return;
-    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
-    const tick = () => {
-      this.idleTimer = null;
-      const tl = this.timeline;
-      if (!tl) return;
-      const t0 = performance.now();
-      let more = true;
-      try {
-        while (more && performance.now() - t0 < BUILD_SLICE_MS) more = tl.build(BUILD_CHUNK_EVENTS);
-      } catch (e) {
-        // background work must not take the worker down: seeks then replay from the runs left
-        tl.clearCheckpoints();
-        console.warn(
-          `sim worker: building seek checkpoints failed (${(e as Error).message}); seeks replay from t = 0`,
-        );
-        return;
-      }
-      if (more) this.idleTimer = setTimeout(tick, 0);
-    };
-    this.idleTimer = setTimeout(tick, IDLE_MS);
-  }
-
   private loaded(transcriptLength: number): LoadResult {
     const lab = this.lab;
     const tl = this.needTimeline();
@@ -886,64 +584,6 @@ export class SimService implements SimApi {
     };
   }
 
-  private writeSample(into: Float64Array, at: number): void {
-    let k = at;
-    let i = 0;
-    const drops = this.need().drops;
-    for (const inst of this.lab.instances.values()) {
-      const dev = inst.host.eth0;
-      // ENA: the queue sums straight from the device (the ethtool -S list is built once a frame)
-      if (!dev.queueTotals(into, k)) this.queueTotalsFromList(dev.statistics(), into, k);
-      k += 4;
-      let bwOut = 0;
-      let bwIn = 0;
-      let pps = 0;
-      for (const [name, v] of dev.nitroCounters()) {
-        if (name === 'bw_out_allowance_exceeded') bwOut = v;
-        else if (name === 'bw_in_allowance_exceeded') bwIn = v;
-        else if (name === 'pps_allowance_exceeded') pps = v;
-      }
-      into[k++] = bwOut;
-      into[k++] = bwIn;
-      into[k++] = pps;
-      into[k++] = creditsAt(inst.nitro.creditsOut, this.lab.nowNs);
-      into[k++] = drops[i++] ?? 0;
-      into[k++] = creditsAt(inst.nitro.creditsIn, this.lab.nowNs);
-      into[k++] = inst.nitro.traffic.bytesOut;
-      // one row is NCOL columns per instance, in SAMPLE_COLUMNS_PER_INSTANCE's order: a column left
-      // out shifts every later instance's (the server's rx_bytes read its tx_packets, 20a6f73)
-      if (k - at !== i * NCOL) throw new Error(`writeSample wrote ${k - at} columns for ${i} instances`);
-    }
-  }
-
-  /** The queue sums from an `ethtool -S` list (drivers other than ENA). */
-  private queueTotalsFromList(st: Array<[string, number]>, into: Float64Array, at: number): void {
-    let txB = 0;
-    let rxB = 0;
-    let txP = 0;
-    let rxP = 0;
-    for (const [name, v] of st) {
-      if (!name.startsWith('queue_')) continue;
-      if (name.endsWith('_tx_bytes')) txB += v;
-      else if (name.endsWith('_rx_bytes')) rxB += v;
-      else if (name.endsWith('_tx_cnt')) txP += v;
-      else if (name.endsWith('_rx_cnt')) rxP += v;
-    }
-    into[at] = txB;
-    into[at + 1] = rxB;
-    into[at + 2] = txP;
-    into[at + 3] = rxP;
-  }
-
-  private counters(): CounterSet[] {
-    const out: CounterSet[] = [];
-    for (const inst of this.lab.instances.values()) {
-      const st = inst.host.eth0.statistics();
-      out.push({ host: inst.name, names: st.map((e) => e[0]), values: Float64Array.from(st, (e) => e[1]) });
-    }
-    return out;
-  }
-
   private watcher(until: RunUntil): () => boolean {
     const lab = this.lab;
     if (until.kind === 'counter-moves') {
@@ -957,14 +597,6 @@ export class SimService implements SimApi {
     // first drop and credits running out halt the scheduler themselves (ServiceRun.haltOn)
     return () => false;
   }
-}
-
-/** Credits an account holds at `nowNs` (accrual since its last charge included), bits; NaN without one. */
-function creditsAt(
-  a: { fraction(nowNs: number): number; capacityBits: number } | null,
-  nowNs: number,
-): number {
-  return a ? a.fraction(nowNs) * a.capacityBits : Number.NaN;
 }
 
 /** A run record as the protocol carries it (its output already went to the terminal). */
@@ -983,19 +615,6 @@ function toolRun(r: RunRecord): ToolRun {
   return run;
 }
 
-const STAGE_LABELS: Record<string, string> = Object.fromEntries(STEP_STAGES.map((s) => [s.stage, s.label]));
-
-function stageLabel(stage: string): string {
-  return STAGE_LABELS[stage] ?? stage;
-}
-
-function describe(m: StepReport['moves'][number]): string {
-  const pk = `${m.count} packet${m.count === 1 ? '' : 's'} of flow ${m.flow} (seq ${m.seq})`;
-  const where = `${stageLabel(m.stage)}${m.queue > 0 ? ` queue ${m.queue}` : ''} on ${m.hostName}`;
-  if (m.what === 'dropped') return `${pk} dropped at ${where}: ${m.reason ?? 'unknown reason'}`;
-  return `${pk} ${m.what} ${where}`;
-}
-
 /** Nothing in the path frame's window: no batch passed, none is held in a queue, nothing was dropped in it. */
 function emptyWindow(f: Frame['path']): boolean {
   if (f.totalPassages > 0) return false;
@@ -1006,17 +625,6 @@ function emptyWindow(f: Frame['path']): boolean {
   }
   for (let i = 0; i < f.drops; i++) if (f.dropNs[i]! >= f.fromNs) return false;
   return true;
-}
-
-/** Grow the frame's arrays (doubling) so `rows` rows fit. */
-function ensure(b: FrameBuffers, rows: number, cols: number): FrameBuffers {
-  if (b.sampleTimes.length >= rows && b.samples.length >= rows * cols) return b;
-  const cap = Math.max(rows, b.sampleTimes.length * 2, 256);
-  const t = new Float64Array(cap);
-  t.set(b.sampleTimes.subarray(0, Math.min(b.sampleTimes.length, rows)));
-  const s = new Float64Array(cap * cols);
-  s.set(b.samples.subarray(0, Math.min(b.samples.length, rows * cols)));
-  return { sampleTimes: t, samples: s };
 }
 
 /** The worker's service: builds seek checkpoints in the background while the lab is idle. */
