@@ -76,8 +76,8 @@ if (new URLSearchParams(location.search).has('fresh')) {
 /** Set when the session could not be replayed (two worker failures): it is no longer kept. */
 let sessionBroken = false;
 const saved = location.hash === '' ? (storage?.getItem(SESSION_KEY) ?? null) : null;
-const fromSaved = saved?.startsWith('#') === true && readStartLink(saved, presets).ok;
-const start = readStartLink(fromSaved ? saved! : location.hash, presets);
+const fromSaved = saved?.startsWith('#') === true && readStartLink(saved, LESSON_DOCUMENTS, presets).ok;
+const start = readStartLink(fromSaved ? saved! : location.hash, LESSON_DOCUMENTS, presets);
 const root = document.getElementById('root');
 // a link edited in the address bar (or the host page changing the frame's link): read it afresh
 window.addEventListener('hashchange', () => location.reload());

@@ -1,13 +1,12 @@
 /**
  * The app's side of links, as pure functions the composition root and the UI call (so the load
- * path is tested without a browser): readStartLink(hash) gives the scenario, the session to replay
+ * path is tested without a browser): readStartLink(hash, lessons) gives the scenario, the session to replay
  * and up to when, the view, the embed flags and what was repaired, or why the link cannot be read
  * (no scenario: the default lab); shareHash(doc, log, view) the link for what is on screen (the
  * scenario, the session typed so far, time and selection, in the codec's shortest form);
  * fullLabUrl(href) the same link without the embed flags. Nothing here runs a command: the session
  * is handed to the simulation as shell input, the only thing it ever is.
  */
-import { LESSON_DOCUMENTS } from '../lessons/documents';
 import { DEFAULT_PRESET_ID, PRESETS } from '../scenario/presets';
 import { parseScenario, SCENARIO_VERSION, type Scenario, type SessionEntry } from '../scenario/schema';
 import { decodeShareLink, encodeShareLink, type PresetTable, type ViewState } from './codec';
@@ -135,8 +134,9 @@ function pickLesson(
  */
 export function readStartLink(
   hash: string,
+  /** The lessons a link may name: the composition root passes src/lessons' catalogue. */
+  lessons: readonly LessonEntry[],
   presets: PresetTable = presetTable(),
-  lessons: readonly LessonEntry[] = LESSON_DOCUMENTS,
 ): StartLink {
   const r = decodeShareLink(hash, presets);
   if (!r.ok) return { ok: false, message: r.error.message };

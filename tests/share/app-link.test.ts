@@ -29,7 +29,7 @@ const LOG: LogEntry[] = [
 
 describe('readStartLink', () => {
   it('an empty hash is the default lab', () => {
-    const r = readStartLink('');
+    const r = readStartLink('', LESSON_DOCUMENTS);
     expect(r.ok && r.fromLink).toBe(false);
     if (!r.ok) return;
     expect(r.presetId).toBe(DEFAULT_PRESET_ID);
@@ -43,7 +43,7 @@ describe('readStartLink', () => {
     const hash = shareHash(exp3.scenario, LOG, { timeNs: 1_300_000_123, selection: 'stage:1/4/0' });
     // typical use stays far under the 2,000 characters of a comfortable link
     expect(hash.length).toBeLessThan(400);
-    const r = readStartLink(hash);
+    const r = readStartLink(hash, LESSON_DOCUMENTS);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.fromLink).toBe(true);
@@ -65,7 +65,7 @@ describe('readStartLink', () => {
     const hash = shareHash(doc, LOG, {});
     // exp5 and exp6 share their document (two c5n.18xlarge): either is the base
     expect(hash).toMatch(/^#v=5&p=exp[56]&ph=[0-9a-f]{8}&d=/);
-    const r = readStartLink(hash);
+    const r = readStartLink(hash, LESSON_DOCUMENTS);
     expect(r.ok && r.fromLink).toBe(true);
     if (!r.ok) return;
     expect(canonicalJson(parseScenario(r.doc))).toBe(canonicalJson(parseScenario(doc)));
@@ -82,9 +82,9 @@ describe('readStartLink', () => {
   });
 
   it('a link that cannot be read gives the codec’s message', () => {
-    const r = readStartLink('#v=4&s=%%%');
+    const r = readStartLink('#v=4&s=%%%', LESSON_DOCUMENTS);
     expect(r).toEqual({ ok: false, message: expect.stringMatching(/^this link could not be read: /) });
-    expect(readStartLink('#v=99&s=x')).toMatchObject({
+    expect(readStartLink('#v=99&s=x', LESSON_DOCUMENTS)).toMatchObject({
       ok: false,
       message: expect.stringContaining('newer'),
     });
@@ -92,7 +92,7 @@ describe('readStartLink', () => {
 
   it('keeps what it can of a damaged view and says what it dropped, once', () => {
     const hash = `${shareHash(exp3.scenario, [], {})}&t=soon&controls=huge`;
-    const r = readStartLink(hash);
+    const r = readStartLink(hash, LESSON_DOCUMENTS);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.toNs).toBe(0);
@@ -105,6 +105,7 @@ describe('readStartLink', () => {
   it('reads the embed flags alongside the scenario', () => {
     const r = readStartLink(
       `${shareHash(exp3.scenario, LOG, { timeNs: 2e9 })}&embed=1&panels=path,terminal&controls=none&autoplay=1&origin=https://docs.example.com`,
+      LESSON_DOCUMENTS,
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -148,7 +149,7 @@ describe('lesson and step permalinks', () => {
   const journey = LESSON_DOCUMENTS.find((l) => l.id === 'packet-journey')!;
 
   it('#lesson=…&step=… opens the lesson’s own scenario, fresh, at that step (by id or number)', () => {
-    const r = readStartLink('#lesson=packet-journey&step=one-flow');
+    const r = readStartLink('#lesson=packet-journey&step=one-flow', LESSON_DOCUMENTS);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.changes).toEqual([]);
@@ -156,15 +157,15 @@ describe('lesson and step permalinks', () => {
     expect(r.presetId).toBe('lesson:packet-journey');
     expect(r.doc).toBe(journey.scenario);
     expect(r.log).toEqual([]);
-    const n = readStartLink('#lesson=packet-journey&step=3');
+    const n = readStartLink('#lesson=packet-journey&step=3', LESSON_DOCUMENTS);
     expect(n.ok && n.lesson).toEqual({ id: 'packet-journey', step: 2 });
     // no step: where the learner's progress is (the panel decides)
-    const none = readStartLink('#lesson=packet-journey');
+    const none = readStartLink('#lesson=packet-journey', LESSON_DOCUMENTS);
     expect(none.ok && none.lesson).toEqual({ id: 'packet-journey', step: null });
   });
 
   it('a bad lesson or step id gives a clear note and the lab still opens', () => {
-    const r = readStartLink('#lesson=no-such-lesson&step=2');
+    const r = readStartLink('#lesson=no-such-lesson&step=2', LESSON_DOCUMENTS);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.lesson).toBeUndefined();
@@ -173,26 +174,26 @@ describe('lesson and step permalinks', () => {
     expect(r.changes[0]).toMatch(/^lesson: there is no lesson "no-such-lesson" \(lessons: packet-journey, /);
     expect(r.changes[0]).toContain('the lab opens without it');
 
-    const s = readStartLink('#lesson=packet-journey&step=warp-drive');
+    const s = readStartLink('#lesson=packet-journey&step=warp-drive', LESSON_DOCUMENTS);
     expect(s.ok && s.lesson).toEqual({ id: 'packet-journey', step: 0 });
     expect(s.ok && s.changes).toEqual([
       `step: the lesson "${journey.title}" has no step "warp-drive" (steps: 1 queues, 2 one-flow, 3 many-flows); it opens at its first step`,
     ]);
     for (const bad of ['0', '4', '999']) {
-      const b = readStartLink(`#lesson=packet-journey&step=${bad}`);
+      const b = readStartLink(`#lesson=packet-journey&step=${bad}`, LESSON_DOCUMENTS);
       expect(b.ok && b.lesson).toEqual({ id: 'packet-journey', step: 0 });
       expect(b.ok && b.changes[0]).toContain(`has no step "${bad}"`);
     }
     // not an id at all (the codec's syntax check), and a step without a lesson
-    const x = readStartLink('#lesson=%3Cscript%3E');
+    const x = readStartLink('#lesson=%3Cscript%3E', LESSON_DOCUMENTS);
     expect(x.ok && x.lesson).toBeUndefined();
     expect(x.ok && x.changes).toEqual([
       'lesson: "<script>" is not a lesson id (lower-case letters, digits and -); ignored',
     ]);
-    const y = readStartLink('#step=2');
+    const y = readStartLink('#step=2', LESSON_DOCUMENTS);
     expect(y.ok && y.changes).toEqual(['step: the link names no lesson (lesson=…); ignored']);
     // a draft lesson is not opened
-    const draft = readStartLink('#lesson=d1', presetTable(), [
+    const draft = readStartLink('#lesson=d1', [
       {
         id: 'd1',
         title: 'Draft one',
@@ -216,7 +217,7 @@ describe('lesson and step permalinks', () => {
     });
     expect(hash).toMatch(/&lesson=packet-journey&step=one-flow$/);
     expect(hash.length).toBeLessThan(2_000);
-    const r = readStartLink(hash);
+    const r = readStartLink(hash, LESSON_DOCUMENTS);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.changes).toEqual([]);
@@ -235,7 +236,7 @@ describe('lesson and step permalinks', () => {
       presetTable(),
       'exp5',
     );
-    const r = readStartLink(hash);
+    const r = readStartLink(hash, LESSON_DOCUMENTS);
     expect(r.ok && r.presetId).toBe('exp5');
     expect(r.ok && r.lesson).toEqual({ id: 'packet-journey', step: 0 });
   });
@@ -246,16 +247,16 @@ describe('what a link’s scenario is called', () => {
     // Share names the preset on screen (main.tsx's prefer), though the whole scenario is shorter
     const hash = shareHash(exp3.scenario, LOG, { timeNs: 2e9 }, presetTable(), 'exp3');
     expect(hash).toMatch(/^#v=5&p=exp3&ph=[0-9a-f]{8}&d=[\w-]+&t=2s$/);
-    const r = readStartLink(hash);
+    const r = readStartLink(hash, LESSON_DOCUMENTS);
     expect(r.ok && r.presetId).toBe('exp3');
     // a link written whole (s=, an older link): named after the one preset of that document, and
     // not named when several presets share it (exp1 and exp3 do)
     const whole = shareHash(exp3.scenario, LOG, { timeNs: 2e9 });
     expect(whole).toMatch(/^#v=5&s=/);
-    const w = readStartLink(whole);
+    const w = readStartLink(whole, LESSON_DOCUMENTS);
     expect(w.ok && w.presetId).toBe('link');
     const only = { exp3: exp3.scenario, exp5: PRESETS.find((p) => p.id === 'exp5')!.scenario };
-    const u = readStartLink(shareHash(exp3.scenario, LOG, {}, only), only);
+    const u = readStartLink(shareHash(exp3.scenario, LOG, {}, only), LESSON_DOCUMENTS, only);
     expect(u.ok && u.presetId).toBe('exp3');
   });
 
@@ -263,9 +264,12 @@ describe('what a link’s scenario is called', () => {
     const exp5 = PRESETS.find((p) => p.id === 'exp5')!;
     const hash = shareHash({ ...exp5.scenario, seed: 42 }, LOG, {}, presetTable(), 'exp5');
     expect(hash).toMatch(/^#v=5&p=exp5&ph=[0-9a-f]{8}&d=/);
-    const r = readStartLink(hash);
+    const r = readStartLink(hash, LESSON_DOCUMENTS);
     expect(r.ok && r.presetId).toBe('link');
-    const small = readStartLink(shareHash({ ...exp3.scenario, seed: 42 }, LOG, {}, presetTable(), 'exp3'));
+    const small = readStartLink(
+      shareHash({ ...exp3.scenario, seed: 42 }, LOG, {}, presetTable(), 'exp3'),
+      LESSON_DOCUMENTS,
+    );
     expect(small.ok && small.presetId).toBe('link');
   });
 
@@ -274,7 +278,10 @@ describe('what a link’s scenario is called', () => {
     expect(canonicalJson(a!.scenario)).toBe(canonicalJson(b!.scenario));
     const hash = shareHash(b!.scenario, [], {}, presetTable(), 'exp6');
     expect(hash).toContain('p=exp6&');
-    expect(readStartLink(hash).ok && (readStartLink(hash) as { presetId: string }).presetId).toBe('exp6');
+    expect(
+      readStartLink(hash, LESSON_DOCUMENTS).ok &&
+        (readStartLink(hash, LESSON_DOCUMENTS) as { presetId: string }).presetId,
+    ).toBe('exp6');
     expect(shareHash(a!.scenario, [], {}, presetTable(), 'exp5')).toContain('p=exp5&');
   });
 });

@@ -29,8 +29,8 @@ const ALLOWED: Array<[RegExp, string]> = [
     'printed by the simulated iperf3 (its help text)',
   ],
   [
-    /^https:\/\/www\.gnu\.org\/software\/coreutils\/(\$\{[\w$]+\})?$/,
-    "printed by the simulated coreutils' --help texts (GNU's closing lines)",
+    /^https:\/\/www\.gnu\.org\/(software\/coreutils\/(\$\{[\w$]+\}|[a-z]+)?|software\/grep\/|gethelp\/|software\/gawk\/manual\/html_node\/Bugs\.html\.)$/,
+    "printed by the simulated GNU tools' --help texts (coreutils, grep, gawk: their closing lines)",
   ],
   [
     /^http:\/\/\$\{[\w$]+\}\/$/,
