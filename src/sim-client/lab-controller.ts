@@ -1,17 +1,10 @@
 /**
  * The lab's controller: binds a SimClient to the app store. Play/pause, speed and "run until" are
  * decided here, on the main thread; the worker only ever hears "advance to t within n events".
- * One pump per animation frame, at most one request in flight; user actions queue behind it.
+ * One pump per animation frame (frame-pump.ts), at most one request in flight; user actions queue
+ * behind it.
  */
 import type { Observation } from '../lessons/observation';
-import {
-  AUTO_HOLD_WALL_S,
-  AUTO_QUIET_NS_PER_S,
-  AUTO_SKIP_MAX_NS,
-  autoPhase,
-  rampedSpeed,
-  readableSpeed,
-} from './auto-speed';
 import { notePace } from '../lib/pace';
 import { PRESETS } from '../scenario/presets';
 import {
@@ -20,8 +13,6 @@ import {
   formatSimTime,
   type PathSelection,
   patch,
-  SPEED_MAX_NS_PER_S,
-  SPEED_MIN_NS_PER_S,
   SPEED_STEPS,
   type StepChoice,
 } from '../state/app-store';
@@ -40,6 +31,7 @@ import type {
   PacketSelection,
   RunUntil,
 } from '../protocol/sim-api';
+import { createFramePump, MAX_BUDGET, MIN_BUDGET } from './frame-pump';
 import type { SimClient } from './sim-client';
 
 /** What the UI may ask of the lab (the UI gets this through context; it never sees the worker). */
@@ -126,22 +118,6 @@ export interface LabController {
   dispose(): void;
 }
 
-/** Model events per frame request, adapted so a request takes about a frame of worker time. */
-const MIN_BUDGET = 20_000;
-const MAX_BUDGET = 2_000_000;
-/** Fastest playback (simulated ns per wall second) at which the path view follows batches. */
-const PATH_DETAIL_MAX_SPEED = 1e9;
-/** Worker time a frame request aims at (ms, low and high): a frame of the display or so. */
-const FRAME_REQUEST_MS: readonly [number, number] = [8, 24];
-/**
- * The same when the model cannot keep up with the speed asked (requests chained back to back):
- * longer, so the fixed cost of a frame (messages, counters, the path frame) and the wait for the
- * main thread to take the answer (it renders the previous frame meanwhile: the charts take tens of
- * ms, hundreds on a loaded machine, and on two cores it takes them from the worker) are a small
- * share of the worker's time. Two to four frames a second at the top speed, a fast-forward anyway
- * (input stays immediate: it is the main thread's, which is idle between frames).
- */
-const LAGGING_REQUEST_MS: readonly [number, number] = [250, 500];
 /** Simulated time one request of a "run until" a condition covers at most. */
 const RUN_UNTIL_SPAN_NS = 60e9;
 /** Counter samples while running until a condition (as a 600 s run to an instant keeps: ≤ 10^5 rows). */
@@ -162,19 +138,8 @@ export function createLabController(
   raf: (cb: (t: number) => void) => unknown = requestAnimationFrame,
   tuning: LabControllerTuning = {},
 ): LabController {
-  let lastWall: number | null = null;
-  let budget = 200_000;
   let stopped = false;
-  /** Playback was started by submitting a command (not by the user): pause when it ends. */
-  let autoPlayed = false;
-  let layoutPending = false;
-  /** The instant a line was last typed at (auto speed: something runs from there). */
-  let typedAtNs = -1;
-  /** Auto speed's ramp: the wall instant (ms) of the last new thing, and what it compares. */
-  let rampFromWall: number | null = null;
-  /** The wall instant (ms) of the last frame with drops: drops recurring (TCP against a shaper) are not new. */
-  let rampDropWall = Number.NEGATIVE_INFINITY;
-  let rampJob: string | null = null;
+  const frames = createFramePump(store, client, () => stopped);
 
   const set = <K extends keyof AppState>(k: K, p: Partial<AppState[K]>) => patch(store, k, p);
 
@@ -182,110 +147,7 @@ export function createLabController(
   function tick(wall: number): Promise<void> | undefined {
     if (stopped) return;
     raf(tick);
-    return pump(wall);
-  }
-
-  async function pump(wall: number): Promise<void> {
-    if (stopped) return;
-    const st = store.getState();
-    const prev = lastWall;
-    lastWall = wall;
-    // a seek or a run to an instant going on has the lab (Cancel calls it off; Play waits for it)
-    if (!st.playback.playing || client.inFlight || st.scenario.loading || st.playback.seeking) return;
-    if (st.playback.runTo) return;
-    const dtS = prev === null ? 1 / 60 : Math.min(0.1, Math.max(0, (wall - prev) / 1000));
-    // auto speed: readable while packets are in view, a jump to the next packet over an idle stretch
-    let speed = st.playback.speedNsPerS;
-    let skipIdle = false;
-    if (st.playback.speedMode === 'auto') {
-      const running =
-        typedAtNs === client.simTimeNs ||
-        st.terminal.foreground !== null ||
-        st.terminal.backgroundCount > 0 ||
-        client.commandLog.some((e) => e.atNs > client.simTimeNs);
-      const phase = autoPhase(store.pathFrame, running);
-      // something new restarts the hold at the readable speed: packets after an idle stretch, a
-      // line just typed, a new foreground job, the first drops after a stretch without
-      const drops = (store.pathFrame?.drops ?? 0) > 0;
-      const fg = st.terminal.foreground;
-      const job = fg ? `${fg.host} ${fg.startNs} ${fg.command}` : null;
-      if (
-        phase !== 'packets' ||
-        st.playback.autoPhase !== 'packets' ||
-        rampFromWall === null ||
-        typedAtNs === client.simTimeNs ||
-        job !== rampJob ||
-        (drops && wall - rampDropWall > AUTO_HOLD_WALL_S * 1000)
-      )
-        rampFromWall = wall;
-      if (drops) rampDropWall = wall;
-      rampJob = job;
-      speed =
-        phase === 'packets'
-          ? rampedSpeed(
-              readableSpeed(st.pathLayout?.fabricOneWayNs ?? 0, SPEED_MIN_NS_PER_S, SPEED_MAX_NS_PER_S),
-              (wall - rampFromWall) / 1000,
-            )
-          : AUTO_QUIET_NS_PER_S;
-      skipIdle = phase === 'skip';
-      if (phase !== st.playback.autoPhase || speed !== st.playback.speedNsPerS)
-        set('playback', { autoPhase: phase, speedNsPerS: speed });
-    }
-    const toNs = skipIdle
-      ? client.simTimeNs + AUTO_SKIP_MAX_NS
-      : Math.round(client.simTimeNs + speed * Math.max(dtS, 1 / 240));
-    if (toNs <= client.simTimeNs) return;
-    const t0 = performance.now();
-    let chained: Promise<void> | null = null;
-    try {
-      // above this speed the path cannot be followed by eye: fast-forward without batch detail
-      const detail = speed <= PATH_DETAIL_MAX_SPEED;
-      // at most ~500 samples per frame: 1 ms up to 30 s/s, coarser beyond (a 600 s run keeps ≤ 10^5 rows)
-      const sampleStepNs = Math.max(1e6, Math.ceil(speed / 60 / 500 / 1e6) * 1e6);
-      let lagging = false;
-      const f = await client.advance(
-        toNs,
-        budget,
-        undefined,
-        { pathDetail: detail, sampleStepNs, ...(skipIdle ? { skipIdle: true } : {}) },
-        (ans) => {
-          // the worker's own time (a busy main thread delays the answer, not the model)
-          const took = ans.workMs ?? performance.now() - t0;
-          lagging = !ans.reached && !skipIdle;
-          // model-bound, the next request goes at once: longer requests, fewer round trips
-          const [lo, hi] = lagging ? LAGGING_REQUEST_MS : FRAME_REQUEST_MS;
-          budget = Math.max(
-            MIN_BUDGET,
-            Math.min(MAX_BUDGET, Math.round(budget * (took > hi ? 0.7 : took < lo ? 1.3 : 1))),
-          );
-          // the worker goes on with the next request while this thread applies and paints this
-          // frame, instead of idling until the next animation frame (at the top speed that wait
-          // and the frame's rendering were most of the wall time of a long run)
-          const ending = autoPlayed && ans.foreground === null && ans.backgroundCount === 0;
-          if (lagging && !ending && !stopped && store.getState().playback.playing)
-            chained = pump(performance.now());
-        },
-      );
-      if (!f) return;
-      if (lagging !== st.playback.lagging) set('playback', { lagging });
-      const layout = store.getState().pathLayout;
-      if (layout && f.path.revision !== layout.revision && !layoutPending) {
-        layoutPending = true;
-        void client
-          .pathLayout()
-          .then((l) => store.setState({ pathLayout: l }))
-          .finally(() => {
-            layoutPending = false;
-          });
-      }
-      if (autoPlayed && f.foreground === null && f.backgroundCount === 0) {
-        autoPlayed = false;
-        set('playback', { playing: false });
-      }
-    } catch {
-      // a failed request is reported by onRestart/onError; the pump carries on
-    }
-    if (chained) await chained;
+    return frames.pump(wall);
   }
 
   /** Rows of samples a run-to keeps at most (as the pump: ≤ 10^5 rows for a 600 s run). */
@@ -401,7 +263,7 @@ export function createLabController(
    * Cancel; a time already passed goes back to it), the others as runUntilCondition.
    */
   async function startRunUntil(cond: RunUntil): Promise<void> {
-    autoPlayed = false;
+    frames.autoPlayed = false;
     set('playback', { playing: false, runUntil: null });
     if (cond.kind === 'time') await c.seek(cond.atNs);
     else await runUntilCondition(cond);
@@ -619,7 +481,7 @@ export function createLabController(
           : line;
       const ok = await client.submit(full);
       // it runs from now: auto speed counts it before a frame has said so
-      if (ok) typedAtNs = client.simTimeNs;
+      if (ok) frames.noteTyped();
       // an armed "run until" starts with it, as fast as the model goes
       const armed = store.getState().playback.runUntil;
       if (ok && armed && !store.getState().playback.runTo) {
@@ -628,7 +490,7 @@ export function createLabController(
       }
       // a command in a terminal runs as soon as Enter is pressed: play if paused
       if (ok && !store.getState().playback.playing) {
-        autoPlayed = true;
+        frames.autoPlayed = true;
         set('playback', { playing: true });
       }
       return ok;
@@ -637,15 +499,15 @@ export function createLabController(
       await client.interrupt();
     },
     play() {
-      autoPlayed = false;
+      frames.autoPlayed = false;
       set('playback', { playing: true });
     },
     pause() {
-      autoPlayed = false;
+      frames.autoPlayed = false;
       set('playback', { playing: false });
     },
     togglePlay() {
-      autoPlayed = false;
+      frames.autoPlayed = false;
       set('playback', { playing: !store.getState().playback.playing });
     },
     async step() {
@@ -690,7 +552,7 @@ export function createLabController(
     },
     async seek(ns, opts = {}) {
       set('playback', { playing: false, runUntil: null, seeking: true });
-      autoPlayed = false;
+      frames.autoPlayed = false;
       const target = Math.max(0, Math.round(ns));
       const redraw = opts.redraw === true && target === client.simTimeNs;
       try {
@@ -743,10 +605,10 @@ export function createLabController(
       return c.seek(toNs);
     },
     async runUntil(cond) {
-      autoPlayed = false;
+      frames.autoPlayed = false;
       const st = store.getState();
       const idle =
-        typedAtNs !== client.simTimeNs &&
+        frames.typedAtNs !== client.simTimeNs &&
         st.terminal.foreground === null &&
         st.terminal.backgroundCount === 0 &&
         !client.commandLog.some((e) => e.atNs > client.simTimeNs);
