@@ -116,7 +116,8 @@ function boot(start: Extract<StartLink, { ok: true }>): void {
     theme: view.theme ?? (dark ? 'dark' : 'light'),
     introOpen: welcomeOpensAtStart({
       embed,
-      fromLink: start.fromLink,
+      // a lesson link opens on the lesson, not on the welcome
+      fromLink: start.fromLink || start.lesson !== undefined,
       storage: embed ? null : browserStorage(),
     }),
   });

@@ -153,6 +153,10 @@ describe('publishing under a sub-path', () => {
     const step = page.getByRole('heading', { name: 'Step 2 of 3: One request, one flow setup' });
     await step.waitFor({ timeout: 30_000 });
     expect(await page.getByRole('combobox', { name: 'Experiment' }).inputValue()).toBe('lesson:flow-setup');
+    // it opens on the lesson: no welcome over it, the step's title in view (its panel scrolled to it)
+    expect(await page.getByRole('button', { name: 'Got it' }).count()).toBe(0);
+    const box = (await step.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
     // Share offers the step's own link
     await page.getByRole('button', { name: 'Share' }).click();
     const lessonLink = await page.getByRole('textbox', { name: 'Link to this lesson step' }).inputValue();

@@ -7,7 +7,7 @@
  * the lab's observation comes from the worker, the verdict is computed here by src/lessons.
  * Progress is kept in localStorage, never in embed mode unless the host page asked (keep-progress).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { LESSON_DOCUMENTS } from '../../lessons/documents';
 import {
   evaluateStep,
@@ -66,8 +66,29 @@ export function LessonsPanel({
   // a lesson link (or a session kept across a reload) asks for a lesson at a step: its scenario is
   // loaded already; the panel shows it
   const request = useApp((s) => s.env.openLesson);
+  const stepHeading = useRef<HTMLHeadingElement>(null);
+  /** Opened by a link: brought into view once shown (below the terminal on most screens). */
+  const reveal = useRef(false);
+  useLayoutEffect(() => {
+    const h = stepHeading.current;
+    if (!reveal.current || !h) return;
+    reveal.current = false;
+    // the step's title at the top of the panel that scrolls it (a desktop's tab panel); where the
+    // page itself scrolls (a phone), the lesson's panel into view. The page is not moved otherwise.
+    let box = h.parentElement;
+    while (
+      box &&
+      box !== document.body &&
+      !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY))
+    )
+      box = box.parentElement;
+    if (box && box !== document.body)
+      box.scrollTop += h.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
+    else h.closest('section')?.scrollIntoView?.({ block: 'nearest' });
+  });
   useEffect(() => {
     if (!request) return;
+    reveal.current = true;
     store.setState((s) => ({ env: { ...s.env, openLesson: null } }));
     const l = lessons.find((x) => x.id === request.lessonId);
     if (!l) return;
@@ -241,7 +262,7 @@ export function LessonsPanel({
           </button>
         ))}
       </nav>
-      <h3>
+      <h3 ref={stepHeading}>
         Step {stepIndex + 1} of {lesson.steps.length}: {step.title}
       </h3>
       {step.text.split('\n\n').map((para) => (
