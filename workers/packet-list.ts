@@ -382,12 +382,19 @@ export class PacketList {
     const kind = m & 3;
     const host = r.hosts[(m >>> 2) & 0x1f] ?? '?';
     const stage = r.stage(i);
-    const base = { no: i + 1, atNs: r.t[s]!, host, kind: KIND_NAMES[kind]!, stage };
+    const no = i + 1;
+    const atNs = r.t[s]!;
+    const k = KIND_NAMES[kind]!;
     const f = r.flowOf(i);
+    // object literals of one shape (a spread costs several times the row's other work)
     if (kind === ROW_CREDITS || !f) {
       const dir = m & META_IN ? 'inbound' : 'outbound';
       return {
-        ...base,
+        no,
+        atNs,
+        host,
+        kind: k,
+        stage,
         src: host,
         dst: '',
         protocol: 'Credits',
@@ -401,18 +408,12 @@ export class PacketList {
     const src = f.flow.tuple.srcIp;
     const dst = f.flow.tuple.dstIp;
     const sum = this.summary(i, f);
+    let info = sum.info;
     if (kind === ROW_DROP) {
       const n = r.n[s]!;
-      return {
-        ...base,
-        src,
-        dst,
-        protocol: sum.protocol,
-        length: sum.length,
-        info: `[Dropped at ${STAGE_LABEL[stage] ?? stage}: ${r.reason(i)}${n > 1 ? `, ${n} packets` : ''}] ${sum.info}`,
-      };
+      info = `[Dropped at ${STAGE_LABEL[stage] ?? stage}: ${r.reason(i)}${n > 1 ? `, ${n} packets` : ''}] ${info}`;
     }
-    return { ...base, src, dst, ...sum };
+    return { no, atNs, host, kind: k, stage, src, dst, protocol: sum.protocol, length: sum.length, info };
   }
 
   /** Protocol, length and Info of a packet row, as Wireshark's packet list summarises it (stateless fields). */
@@ -752,13 +753,30 @@ export class PacketList {
       throw e;
     }
     if (format === 'csv') {
-      const q = (s: string | number) => `"${String(s).replace(/"/g, '""')}"`;
-      let out = `${['No.', 'Time', 'Source', 'Destination', 'Protocol', 'Length', 'Info', 'Host', 'Seen at'].map(q).join(',')}\n`;
-      for (const i of rows) {
-        const r = this.row(i);
-        out += `${[r.no, (r.atNs / 1e9).toFixed(9), r.src, r.dst, r.protocol, r.length, r.info, r.host, r.kind === 'out' || r.kind === 'in' ? r.kind : r.stage].map(q).join(',')}\n`;
+      // every field quoted, as Wireshark's CSV export writes them; encoded a block of rows at a time
+      const q = (v: string) => (v.includes('"') ? `"${v.replace(/"/g, '""')}"` : `"${v}"`);
+      const enc = new TextEncoder();
+      const parts: Uint8Array[] = [
+        enc.encode('"No.","Time","Source","Destination","Protocol","Length","Info","Host","Seen at"\n'),
+      ];
+      let block = '';
+      for (let j = 0; j < rows.length; j++) {
+        const r = this.row(rows[j]!);
+        const seen = r.kind === 'out' || r.kind === 'in' ? r.kind : r.stage;
+        block += `"${r.no}","${(r.atNs / 1e9).toFixed(9)}",${q(r.src)},${q(r.dst)},"${r.protocol}","${r.length}",${q(r.info)},${q(r.host)},"${seen}"\n`;
+        if ((j & 8191) === 8191) {
+          parts.push(enc.encode(block));
+          block = '';
+        }
       }
-      return { ok: true, data: new TextEncoder().encode(out), rows: rows.length, note: '' };
+      parts.push(enc.encode(block));
+      const data = new Uint8Array(parts.reduce((a, b) => a + b.length, 0));
+      let o = 0;
+      for (const b of parts) {
+        data.set(b, o);
+        o += b.length;
+      }
+      return { ok: true, data, rows: rows.length, note: '' };
     }
     // every capture row from the oldest is mapped (the mapper's state is per connection and
     // counts every packet), the selected ones written
@@ -770,6 +788,16 @@ export class PacketList {
     let full = false;
     let next = 0;
     const last = rows.length > 0 ? rows[rows.length - 1]! : -1;
+    // only the connections of the rows written need their state followed (a sparse filter maps little)
+    const relevant = new Uint8Array(r.flows.length);
+    const conns = new Set<string>();
+    for (const i of rows) {
+      const f = r.flowOf(i);
+      if (f) conns.add(this.connOf(f));
+    }
+    r.flows.forEach((f, k) => {
+      if (conns.has(this.connOf(f))) relevant[k] = 1;
+    });
     for (let i = r.oldest; i <= last && !full; i++) {
       const kind = r.kind(i);
       const want = rows[next] === i;
@@ -778,8 +806,9 @@ export class PacketList {
         if (want) events++;
         continue;
       }
-      const f = r.flowOf(i)!;
       const s = r.slotOf(i);
+      if (!relevant[r.fslot[s]!]) continue;
+      const f = r.flowOf(i)!;
       const w = mappers[r.host(i)]!.mapOne(this.packetOf(i, f), r.k[s]!, r.t[s]!, kind === ROW_TX);
       if (!want) continue;
       writer.add(w);

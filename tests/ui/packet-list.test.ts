@@ -17,6 +17,27 @@ import { SimService } from '../../workers/sim-service';
 
 const ALL = { kind: 'all' } as const;
 
+/** The TCP options' bytes on the wire, padded to 4. */
+const tcpOptionBytes = (w: WirePacket) =>
+  Math.ceil(
+    w.options.reduce(
+      (a, o) =>
+        a +
+        (o.kind === 'nop'
+          ? 1
+          : o.kind === 'mss'
+            ? 4
+            : o.kind === 'sackOK'
+              ? 2
+              : o.kind === 'ts'
+                ? 10
+                : o.kind === 'wscale'
+                  ? 3
+                  : 2 + 8 * o.blocks.length),
+      0,
+    ) / 4,
+  ) * 4;
+
 /** A client capturing with tcpdump from t = 0 while iperf3 and ping run; played to 0.6 s. */
 function recorded(opts: ConstructorParameters<typeof SimService>[0] = {}) {
   const s = new SimService(opts);
@@ -114,6 +135,26 @@ describe('packet list', () => {
     expect(e.rows).toBe(pcap.length);
     expect(pcap.length).toBeGreaterThan(40);
     expect(Buffer.from(e.data).equals(Buffer.from(s.readLabFile('client', '/tmp/c.pcap')!))).toBe(true);
+    // a filtered export: the same records as the file's (only the selected connections followed)
+    const file = readPcap(s.readLabFile('client', '/tmp/c.pcap')!);
+    if ('error' in file) throw new Error(file.error);
+    for (const [filter, keep] of [
+      ['icmp', (w: WirePacket) => w.proto === 1],
+      ['tcp.len > 0', (w: WirePacket) => w.proto === 6 && w.ipLen - 40 - tcpOptionBytes(w) > 0],
+    ] as const) {
+      const sub = s.packetExport(
+        { filter: `dir && frame.time_relative < 0.5 && ${filter}`, host: 'client', window: ALL },
+        'pcap',
+      );
+      if (!sub.ok) throw new Error(sub.error);
+      const got = readPcap(sub.data);
+      if ('error' in got) throw new Error(got.error);
+      const want = file.packets.filter((p) => keep(decodeFrame(p.data, p.sec, p.usec)!));
+      expect(want.length).toBeGreaterThan(2);
+      expect(got.packets.map((p) => Buffer.from(p.data).toString('hex'))).toEqual(
+        want.map((p) => Buffer.from(p.data).toString('hex')),
+      );
+    }
   });
 
   it('details: the layers and fields of a data segment as tcpdump decoded it', () => {
