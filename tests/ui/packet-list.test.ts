@@ -141,6 +141,10 @@ describe('packet list', () => {
     for (const [filter, keep] of [
       ['icmp', (w: WirePacket) => w.proto === 1],
       ['tcp.len > 0', (w: WirePacket) => w.proto === 6 && w.ipLen - 40 - tcpOptionBytes(w) > 0],
+      [
+        'tcp.len == 0 && dir == in',
+        (w: WirePacket) => w.proto === 6 && w.ipLen - 40 - tcpOptionBytes(w) <= 0 && w.dstIp === '10.0.0.10',
+      ],
     ] as const) {
       const sub = s.packetExport(
         { filter: `dir && frame.time_relative < 0.5 && ${filter}`, host: 'client', window: ALL },
