@@ -46,6 +46,13 @@ export class CreditAccount {
       this.lastNs = nowNs;
     }
     this.creditsBits -= bits;
+    // the rare change of rate apart: a charge per packet stays small enough to be inlined
+    if (this.atBaseline ? this.creditsBits > this.resumeBits() : this.creditsBits <= 0)
+      this.switchRate(nowNs);
+  }
+
+  /** The account ran out (down to the baseline) or holds enough to burst again. */
+  private switchRate(nowNs: number): void {
     if (!this.atBaseline && this.creditsBits <= 0) {
       this.atBaseline = true;
       if (Number.isNaN(this.exhaustedAtNs)) this.exhaustedAtNs = nowNs;

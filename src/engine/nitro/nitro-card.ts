@@ -269,7 +269,7 @@ export class NitroCard {
       cfg.txFetchGate === true ? [this.bwOutB] : [this.bwOutB, this.ppsOut],
       qNs,
       qMin,
-      cardOut ? (p) => cardOut.offer(p) : (p) => this.toFabricSrd(p),
+      cardOut ?? ((p) => this.toFabricSrd(p)),
       dropOut,
       params.nitroFlowQuantumBytes,
       params.nitroShaperFairBufferShare !== 0,
@@ -307,7 +307,7 @@ export class NitroCard {
       [this.bwInB, this.ppsIn],
       qNs,
       qMin,
-      cardIn ? (p) => cardIn.offer(p) : toHost,
+      cardIn ?? toHost,
       dropIn,
       params.nitroFlowQuantumBytes,
       params.nitroShaperFairBufferShare !== 0,
@@ -319,7 +319,7 @@ export class NitroCard {
       [shaperBucket(igw, over, 1, 'igw_limit_exceeded')],
       qNs,
       qMin,
-      (p) => this.egressStage.offer(p),
+      this.egressStage,
       (p, n, r) => this.drop(p, n, r, 'nitro_egress'),
       params.nitroFlowQuantumBytes,
       params.nitroShaperFairBufferShare !== 0,
@@ -589,7 +589,7 @@ export class NitroCard {
               this.txComplete(q, q.count);
               next.offer(q);
             }
-          : (q: Packet) => next.offer(q),
+          : next,
         (q, n, r) => this.dropEgressHeld(q, n, r),
       );
       if (srd) this.srdStageByFlow[p.flow.id] = stage;

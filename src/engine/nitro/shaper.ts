@@ -85,6 +85,9 @@ interface FlowQueue {
 }
 
 export class ShaperStage {
+  /** The stage passed packets go to (null: `next`), called directly rather than through a closure. */
+  private readonly nextStage: ShaperStage | null;
+  private readonly next: (p: Packet) => void;
   /** Flow queues by flow id (small run-unique integers). */
   private readonly flows: (FlowQueue | undefined)[] = [];
   /** Round-robin order of flows with packets waiting. */
@@ -107,11 +110,19 @@ export class ShaperStage {
     readonly buckets: ShaperBucket[],
     private readonly queueNs: number,
     private readonly minQueuePackets: number,
-    private readonly next: (p: Packet) => void,
+    /** Where passed packets go: the next stage (a direct link), or a function. */
+    next: ShaperStage | ((p: Packet) => void),
     private readonly onDrop: (p: Packet, count: number, reason: DropReason) => void,
     quantumBytes = 65_536,
     fairBufferShare = false,
   ) {
+    if (next instanceof ShaperStage) {
+      this.nextStage = next;
+      this.next = () => {};
+    } else {
+      this.nextStage = null;
+      this.next = next;
+    }
     // NaN equals no rate: the first call computes
     this.capRates = new Float64Array(buckets.length).fill(Number.NaN);
     // a quantum of 0: one FIFO for every flow (the other design, for comparison)
@@ -263,7 +274,8 @@ export class ShaperStage {
     }
     this.passedPackets += p.count;
     this.passedBytes += p.count * p.sizeBytes;
-    this.next(p);
+    if (this.nextStage !== null) this.nextStage.offer(p);
+    else this.next(p);
   }
 
   /** Serve waiting flows by deficit round robin while the buckets allow. */
