@@ -22,6 +22,13 @@ import type { Flow, Packet } from '../model/packet';
  */
 export const CAPTURE_CAP = 1 << 20;
 const FIRST_SIZE = 4096;
+/** Record kinds (a record is one probe call's rows, written to the columns when read). */
+const REC_TX = 0;
+const REC_RX = 1;
+const REC_DROP = 2;
+const REC_CREDITS = 3;
+/** Records kept pending at most (then written out): 2^18, 13 MB. */
+const RECORDS_MAX = 1 << 18;
 
 export const ROW_TX = 0;
 export const ROW_RX = 1;
@@ -59,27 +66,85 @@ export class CaptureRing implements ProbeSink {
   /** Rows recorded since t = 0 (the next row's number). */
   count = 0;
   readonly cap: number;
-  t = new Float64Array(0);
-  meta = new Uint32Array(0);
+  private c_t = new Float64Array(0);
+  private c_meta = new Uint32Array(0);
   /** Index into `flows` (-1: no packet, a credit event). */
-  fslot = new Int32Array(0);
+  private c_fslot = new Int32Array(0);
   /** IP total length and L4 payload of one packet. */
-  size = new Uint16Array(0);
-  payload = new Uint16Array(0);
+  private c_size = new Uint16Array(0);
+  private c_payload = new Uint16Array(0);
   /** The batch's first sequence number (TCP bytes / UDP datagram) and its ACK, mod 2^32. */
-  seq = new Uint32Array(0);
-  ack = new Uint32Array(0);
-  window = new Uint32Array(0);
+  private c_seq = new Uint32Array(0);
+  private c_ack = new Uint32Array(0);
+  private c_window = new Uint32Array(0);
   /** When the batch left the sender's socket, whole ms (the receiver's view of the sender's TS clock; META_SENT_ON_MS). */
-  sentMs = new Uint32Array(0);
-  tos = new Uint8Array(0);
+  private c_sentMs = new Uint32Array(0);
+  private c_tos = new Uint8Array(0);
   /** Index in its batch (capture rows); packets taken (drops). */
-  k = new Uint16Array(0);
-  n = new Uint32Array(0);
+  private c_k = new Uint16Array(0);
+  private c_n = new Uint32Array(0);
   /** Fragments the datagram was cut into (fragment rows). */
-  fragOf = new Uint16Array(0);
+  private c_fragOf = new Uint16Array(0);
   /** SACK blocks of rows that carry them (by row number; forgotten with the row). */
-  readonly sack = new Map<number, number[]>();
+  private readonly c_sack = new Map<number, number[]>();
+
+  // The columns as readers see them: what is recorded but not yet written goes in first (flush).
+  get t(): Float64Array {
+    this.flush();
+    return this.c_t;
+  }
+  get meta(): Uint32Array {
+    this.flush();
+    return this.c_meta;
+  }
+  get fslot(): Int32Array {
+    this.flush();
+    return this.c_fslot;
+  }
+  get size(): Uint16Array {
+    this.flush();
+    return this.c_size;
+  }
+  get payload(): Uint16Array {
+    this.flush();
+    return this.c_payload;
+  }
+  get seq(): Uint32Array {
+    this.flush();
+    return this.c_seq;
+  }
+  get ack(): Uint32Array {
+    this.flush();
+    return this.c_ack;
+  }
+  get window(): Uint32Array {
+    this.flush();
+    return this.c_window;
+  }
+  get sentMs(): Uint32Array {
+    this.flush();
+    return this.c_sentMs;
+  }
+  get tos(): Uint8Array {
+    this.flush();
+    return this.c_tos;
+  }
+  get k(): Uint16Array {
+    this.flush();
+    return this.c_k;
+  }
+  get n(): Uint32Array {
+    this.flush();
+    return this.c_n;
+  }
+  get fragOf(): Uint16Array {
+    this.flush();
+    return this.c_fragOf;
+  }
+  get sack(): Map<number, number[]> {
+    this.flush();
+    return this.c_sack;
+  }
   readonly flows: CaptureFlow[] = [];
   readonly reasons: string[] = [];
   readonly hosts: string[];
@@ -108,18 +173,13 @@ export class CaptureRing implements ProbeSink {
     this.unsubscribe = this.lab.subscribe((e) => {
       if (e.type !== 'CreditsExhausted' && e.type !== 'CreditsRestored') return;
       const h = this.hosts.indexOf(e.host);
-      const s = this.slot();
-      this.t[s] = e.atNs;
-      this.meta[s] =
+      const j = this.record(e.atNs, REC_CREDITS, 1);
+      this.rMeta[j] =
         ROW_CREDITS |
         (h << HOST_SHIFT) |
         (PROBE_STAGE_INDEX[e.direction === 'out' ? 'nitro_egress' : 'nitro_ingress'] << STAGE_SHIFT) |
         (e.type === 'CreditsRestored' ? META_RESTORED : 0) |
         (e.direction === 'in' ? META_IN : 0);
-      this.fslot[s] = -1;
-      this.size[s] = 0;
-      this.payload[s] = 0;
-      this.n[s] = 0;
     });
     return this;
   }
@@ -171,16 +231,8 @@ export class CaptureRing implements ProbeSink {
 
   // ------------------------------------------------------------------------------------ recording
 
-  /** A slot for the next row (growing the columns until the cap, then reusing the oldest). */
-  private slot(): number {
-    const i = this.count++;
-    if (i >= this.t.length && this.t.length < this.cap) this.grow();
-    if (i >= this.cap) this.sack.delete(i - this.cap);
-    return i & (this.t.length - 1);
-  }
-
   private grow(): void {
-    const len = Math.min(this.cap, Math.max(FIRST_SIZE, this.t.length * 2));
+    const len = Math.min(this.cap, Math.max(FIRST_SIZE, this.c_t.length * 2));
     const g = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(
       a: T,
       make: (n: number) => T,
@@ -189,19 +241,19 @@ export class CaptureRing implements ProbeSink {
       b.set(a);
       return b;
     };
-    this.t = g(this.t, (n) => new Float64Array(n));
-    this.meta = g(this.meta, (n) => new Uint32Array(n));
-    this.fslot = g(this.fslot, (n) => new Int32Array(n));
-    this.size = g(this.size, (n) => new Uint16Array(n));
-    this.payload = g(this.payload, (n) => new Uint16Array(n));
-    this.seq = g(this.seq, (n) => new Uint32Array(n));
-    this.ack = g(this.ack, (n) => new Uint32Array(n));
-    this.window = g(this.window, (n) => new Uint32Array(n));
-    this.sentMs = g(this.sentMs, (n) => new Uint32Array(n));
-    this.tos = g(this.tos, (n) => new Uint8Array(n));
-    this.k = g(this.k, (n) => new Uint16Array(n));
-    this.n = g(this.n, (n) => new Uint32Array(n));
-    this.fragOf = g(this.fragOf, (n) => new Uint16Array(n));
+    this.c_t = g(this.c_t, (n) => new Float64Array(n));
+    this.c_meta = g(this.c_meta, (n) => new Uint32Array(n));
+    this.c_fslot = g(this.c_fslot, (n) => new Int32Array(n));
+    this.c_size = g(this.c_size, (n) => new Uint16Array(n));
+    this.c_payload = g(this.c_payload, (n) => new Uint16Array(n));
+    this.c_seq = g(this.c_seq, (n) => new Uint32Array(n));
+    this.c_ack = g(this.c_ack, (n) => new Uint32Array(n));
+    this.c_window = g(this.c_window, (n) => new Uint32Array(n));
+    this.c_sentMs = g(this.c_sentMs, (n) => new Uint32Array(n));
+    this.c_tos = g(this.c_tos, (n) => new Uint8Array(n));
+    this.c_k = g(this.c_k, (n) => new Uint16Array(n));
+    this.c_n = g(this.c_n, (n) => new Uint32Array(n));
+    this.c_fragOf = g(this.c_fragOf, (n) => new Uint16Array(n));
   }
 
   private lastFlow: Flow | null = null;
@@ -229,72 +281,129 @@ export class CaptureRing implements ProbeSink {
     return s;
   }
 
-  /** One row of packet `p` (the k-th of its batch); returns its slot. */
-  private packetRow(
-    atNs: number,
-    kind: number,
+  // ------------------------------------------------------------------ records (what the probe saw)
+  //
+  // A probe call records its rows as one entry here (a batch of count packets: one entry, not count
+  // rows); the columns are written when someone reads them (flush). Rows that the cap lets go before
+  // they are read are never written: at the top speed the ring turns over many times between two
+  // looks. What a reader sees is the same as writing every row at once.
+
+  private rec = 0;
+  private rFirst = new Float64Array(256);
+  private rT = new Float64Array(256);
+  private rType = new Uint8Array(256);
+  private rRows = new Uint32Array(256);
+  private rMeta = new Uint32Array(256);
+  private rMeta0 = new Uint32Array(256);
+  private rFs = new Int32Array(256);
+  private rSize = new Uint16Array(256);
+  private rPay = new Uint16Array(256);
+  private rSeq = new Uint32Array(256);
+  private rAck = new Uint32Array(256);
+  private rWin = new Uint32Array(256);
+  private rSent = new Uint32Array(256);
+  private rTos = new Uint8Array(256);
+  private rN = new Uint32Array(256);
+  private rFrag = new Int32Array(256);
+  private rSack: (number[] | undefined)[] = [];
+
+  /** A new record of `rows` rows at `atNs` (its other fields are the caller's to set); its index. */
+  private record(atNs: number, type: number, rows: number): number {
+    if (this.rec === this.rT.length) this.roomForRecords();
+    const j = this.rec++;
+    this.rFirst[j] = this.count;
+    this.count += rows;
+    this.rT[j] = atNs;
+    this.rType[j] = type;
+    this.rRows[j] = rows;
+    this.rSack[j] = undefined;
+    return j;
+  }
+
+  /** The record arrays are full: forget the records whose rows the cap has let go; else grow (or write out). */
+  private roomForRecords(): void {
+    const keepFrom = this.count - this.cap;
+    let j = 0;
+    while (j < this.rec && this.rFirst[j]! + this.rRows[j]! <= keepFrom) j++;
+    if (j > 0) {
+      // their rows are never written; the rows they push out forget their SACK blocks as writing would
+      this.forgetSack(this.rFirst[j - 1]! + this.rRows[j - 1]!);
+      const arrays = [
+        this.rFirst,
+        this.rT,
+        this.rType,
+        this.rRows,
+        this.rMeta,
+        this.rMeta0,
+        this.rFs,
+        this.rSize,
+        this.rPay,
+        this.rSeq,
+        this.rAck,
+        this.rWin,
+        this.rSent,
+        this.rTos,
+        this.rN,
+        this.rFrag,
+      ];
+      for (const x of arrays) x.copyWithin(0, j, this.rec);
+      this.rSack.splice(0, j);
+      this.rec -= j;
+      if (this.rec < this.rT.length / 2) return;
+    }
+    if (this.rT.length >= RECORDS_MAX) {
+      this.flush();
+      return;
+    }
+    const len = this.rT.length * 2;
+    const g = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(
+      a: T,
+      make: (n: number) => T,
+    ): T => {
+      const b = make(len);
+      b.set(a);
+      return b;
+    };
+    this.rFirst = g(this.rFirst, (n) => new Float64Array(n));
+    this.rT = g(this.rT, (n) => new Float64Array(n));
+    this.rType = g(this.rType, (n) => new Uint8Array(n));
+    this.rRows = g(this.rRows, (n) => new Uint32Array(n));
+    this.rMeta = g(this.rMeta, (n) => new Uint32Array(n));
+    this.rMeta0 = g(this.rMeta0, (n) => new Uint32Array(n));
+    this.rFs = g(this.rFs, (n) => new Int32Array(n));
+    this.rSize = g(this.rSize, (n) => new Uint16Array(n));
+    this.rPay = g(this.rPay, (n) => new Uint16Array(n));
+    this.rSeq = g(this.rSeq, (n) => new Uint32Array(n));
+    this.rAck = g(this.rAck, (n) => new Uint32Array(n));
+    this.rWin = g(this.rWin, (n) => new Uint32Array(n));
+    this.rSent = g(this.rSent, (n) => new Uint32Array(n));
+    this.rTos = g(this.rTos, (n) => new Uint8Array(n));
+    this.rN = g(this.rN, (n) => new Uint32Array(n));
+    this.rFrag = g(this.rFrag, (n) => new Int32Array(n));
+  }
+
+  /** Rows before `end` are written: the SACK blocks of the rows the cap let go for them are forgotten. */
+  private forgetSack(end: number): void {
+    const limit = end - this.cap;
+    if (limit <= 0 || this.c_sack.size === 0) return;
+    // rows are added in order, so the map's keys are in row order
+    for (const key of this.c_sack.keys()) {
+      if (key >= limit) break;
+      this.c_sack.delete(key);
+    }
+  }
+
+  /** A packet's row fields into record j; `k0` the first row's index in its batch, `rows` how many. */
+  private packetRecord(
+    j: number,
     host: number,
     stage: ProbeStage,
     p: Packet,
-    k: number,
-  ): number {
-    const s = this.slot();
+    k0: number,
+    rows: number,
+  ): void {
     const fs = this.flowSlot(p.flow);
     let m =
-      kind |
-      (host << HOST_SHIFT) |
-      (PROBE_STAGE_INDEX[stage] << STAGE_SHIFT) |
-      ((p.flags & 0x1f) << FLAGS_SHIFT) |
-      (k === p.count - 1 ? META_LAST : 0) |
-      (p.sentAtNs % 1e6 === 0 ? META_SENT_ON_MS : 0);
-    const fr = p.frag;
-    if (fr) {
-      m |= META_FRAG | (fr.last ? META_FRAG_LAST : 0);
-      this.fragOf[s] = fr.of;
-    }
-    const proto = this.flows[fs]!.proto;
-    if (proto === 1) {
-      const t = p.flow.tuple;
-      const key = `${host}|${t.srcIp < t.dstIp ? `${t.srcIp}|${t.dstIp}` : `${t.dstIp}|${t.srcIp}`}`;
-      let first = this.icmpFirst.get(key);
-      if (first === undefined) {
-        first = this.flows[fs]!.srcN;
-        this.icmpFirst.set(key, first);
-      }
-      if (first !== this.flows[fs]!.srcN) m |= META_ICMP_REPLY;
-    }
-    if (proto === 6 && k === 0 && p.sack && p.sack.length > 1) {
-      const blocks = Math.min(3, p.sack.length >> 1);
-      m |= blocks << SACK_SHIFT;
-      this.sack.set(this.count - 1, p.sack.slice(0, 2 * blocks));
-    }
-    this.t[s] = atNs;
-    this.meta[s] = m;
-    this.fslot[s] = fs;
-    this.size[s] = p.sizeBytes;
-    this.payload[s] = p.payloadBytes;
-    this.seq[s] = p.seq >>> 0;
-    this.ack[s] = p.ack >>> 0;
-    this.window[s] = p.window;
-    this.sentMs[s] = Math.floor(p.sentAtNs / 1e6);
-    this.tos[s] = p.tos;
-    this.k[s] = Math.min(k, 0xffff);
-    this.n[s] = p.count;
-    return s;
-  }
-
-  /**
-   * The rows of batch `p`, one per wire packet: what packetRow writes for k = 0 … count − 1, in
-   * bulk (the rows of a batch differ only in k, the last one's META_LAST and the first one's SACK
-   * blocks; each column of a run of contiguous slots takes its value with one fill). On every
-   * capture point's probe call, so the cost of a row is a few stores, not a call.
-   */
-  private batchRows(atNs: number, kind: number, host: number, stage: ProbeStage, p: Packet): void {
-    const n = p.count;
-    if (n <= 0) return;
-    const fs = this.flowSlot(p.flow);
-    let m =
-      kind |
       (host << HOST_SHIFT) |
       (PROBE_STAGE_INDEX[stage] << STAGE_SHIFT) |
       ((p.flags & 0x1f) << FLAGS_SHIFT) |
@@ -312,57 +421,103 @@ export class CaptureRing implements ProbeSink {
       }
       if (first !== this.flows[fs]!.srcN) m |= META_ICMP_REPLY;
     }
-    // the rows' numbers: room first (as slot() does row by row), the rows let go forget their SACK blocks
-    const first = this.count;
-    this.count += n;
-    while (first + n > this.t.length && this.t.length < this.cap) this.grow();
-    if (this.sack.size > 0 && first + n > this.cap)
-      for (let i = Math.max(first, this.cap); i < first + n; i++) this.sack.delete(i - this.cap);
     let m0 = m;
-    if (proto === 6 && p.sack && p.sack.length > 1) {
+    if (proto === 6 && k0 === 0 && p.sack && p.sack.length > 1) {
       const blocks = Math.min(3, p.sack.length >> 1);
       m0 |= blocks << SACK_SHIFT;
-      this.sack.set(first, p.sack.slice(0, 2 * blocks));
+      this.rSack[j] = p.sack.slice(0, 2 * blocks);
     }
-    const size = p.sizeBytes;
-    const payload = p.payloadBytes;
-    const seq = p.seq >>> 0;
-    const ack = p.ack >>> 0;
-    const win = p.window;
-    const sentMs = Math.floor(p.sentAtNs / 1e6);
-    const tos = p.tos;
-    const mask = this.t.length - 1;
-    for (let k = 0; k < n; ) {
-      const s = (first + k) & mask;
-      const e = s + Math.min(n - k, mask + 1 - s);
-      this.t.fill(atNs, s, e);
-      this.meta.fill(m, s, e);
-      this.fslot.fill(fs, s, e);
-      this.size.fill(size, s, e);
-      this.payload.fill(payload, s, e);
-      this.seq.fill(seq, s, e);
-      this.ack.fill(ack, s, e);
-      this.window.fill(win, s, e);
-      this.sentMs.fill(sentMs, s, e);
-      this.tos.fill(tos, s, e);
-      this.n.fill(n, s, e);
-      if (fr) this.fragOf.fill(fr.of, s, e);
-      for (let j = s; j < e; j++, k++) this.k[j] = k < 0xffff ? k : 0xffff;
+    // the batch's last packet (Linux's PSH on a write's end) is the last row when the rows reach it
+    if (k0 + rows === p.count) m0 = rows === 1 ? m0 | META_LAST : m0;
+    this.rMeta[j] = m;
+    this.rMeta0[j] = m0;
+    this.rFs[j] = fs;
+    this.rSize[j] = p.sizeBytes;
+    this.rPay[j] = p.payloadBytes;
+    this.rSeq[j] = p.seq >>> 0;
+    this.rAck[j] = p.ack >>> 0;
+    this.rWin[j] = p.window;
+    this.rSent[j] = Math.floor(p.sentAtNs / 1e6);
+    this.rTos[j] = p.tos;
+    this.rN[j] = p.count;
+    this.rFrag[j] = fr ? fr.of : -1;
+  }
+
+  /** Write every pending record's rows into the columns (as if each had been written when recorded). */
+  flush(): void {
+    const nRec = this.rec;
+    if (nRec === 0) return;
+    this.rec = 0;
+    while (this.count > this.c_t.length && this.c_t.length < this.cap) this.grow();
+    const keepFrom = this.count - this.cap;
+    const mask = this.c_t.length - 1;
+    for (let j = 0; j < nRec; j++) {
+      const first = this.rFirst[j]!;
+      const rows = this.rRows[j]!;
+      // rows the cap lets go before anyone could read them are not written
+      if (first + rows <= keepFrom) continue;
+      const type = this.rType[j]!;
+      if (type === REC_CREDITS) {
+        const s = first & mask;
+        this.c_t[s] = this.rT[j]!;
+        this.c_meta[s] = this.rMeta[j]!;
+        this.c_fslot[s] = -1;
+        this.c_size[s] = 0;
+        this.c_payload[s] = 0;
+        this.c_n[s] = 0;
+        this.forgetSack(first + 1);
+        continue;
+      }
+      const kind = type === REC_RX ? ROW_RX : type === REC_DROP ? ROW_DROP : ROW_TX;
+      const m = this.rMeta[j]! | kind;
+      const atNs = this.rT[j]!;
+      const fs = this.rFs[j]!;
+      const size = this.rSize[j]!;
+      const payload = this.rPay[j]!;
+      const seq = this.rSeq[j]!;
+      const ack = this.rAck[j]!;
+      const win = this.rWin[j]!;
+      const sentMs = this.rSent[j]!;
+      const tos = this.rTos[j]!;
+      const n = type === REC_DROP ? this.rN[j]! : rows;
+      const frag = this.rFrag[j]!;
+      for (let k = 0; k < rows; ) {
+        const s = (first + k) & mask;
+        const e = s + Math.min(rows - k, mask + 1 - s);
+        this.c_t.fill(atNs, s, e);
+        this.c_meta.fill(m, s, e);
+        this.c_fslot.fill(fs, s, e);
+        this.c_size.fill(size, s, e);
+        this.c_payload.fill(payload, s, e);
+        this.c_seq.fill(seq, s, e);
+        this.c_ack.fill(ack, s, e);
+        this.c_window.fill(win, s, e);
+        this.c_sentMs.fill(sentMs, s, e);
+        this.c_tos.fill(tos, s, e);
+        this.c_n.fill(n, s, e);
+        if (frag >= 0) this.c_fragOf.fill(frag, s, e);
+        for (let q = s; q < e; q++, k++) this.c_k[q] = k < 0xffff ? k : 0xffff;
+      }
+      const s0 = first & mask;
+      const sl = (first + rows - 1) & mask;
+      this.c_meta[s0] = this.rMeta0[j]! | kind;
+      if (rows > 1) this.c_meta[sl] = this.c_meta[sl]! | META_LAST;
+      // (a drop record: one row, its reason and LAST already in its meta)
+      this.forgetSack(first + rows);
+      const sk = this.rSack[j];
+      if (sk) this.c_sack.set(first, sk);
     }
-    const s0 = first & mask;
-    const sl = (first + n - 1) & mask;
-    this.meta[s0] = m0;
-    this.meta[sl] = this.meta[sl]! | META_LAST;
+    this.rSack.length = 0;
   }
 
   enter(atNs: number, host: number, stage: ProbeStage, _q: number, p: Packet): void {
-    if (stage !== 'tx_ring') return;
-    this.batchRows(atNs, ROW_TX, host, stage, p);
+    if (stage !== 'tx_ring' || p.count <= 0) return;
+    this.packetRecord(this.record(atNs, REC_TX, p.count), host, stage, p, 0, p.count);
   }
 
   leave(atNs: number, host: number, stage: ProbeStage, _q: number, p: Packet): void {
-    if (stage !== 'rx_ring') return;
-    this.batchRows(atNs, ROW_RX, host, stage, p);
+    if (stage !== 'rx_ring' || p.count <= 0) return;
+    this.packetRecord(this.record(atNs, REC_RX, p.count), host, stage, p, 0, p.count);
   }
 
   drop(
@@ -379,9 +534,12 @@ export class CaptureRing implements ProbeSink {
       r = this.reasons.length;
       this.reasons.push(reason);
     }
-    const s = this.packetRow(atNs, ROW_DROP, host, stage, p, 0);
-    this.meta[s] = (this.meta[s]! & ~(0x3f << REASON_SHIFT)) | ((r & 0x3f) << REASON_SHIFT);
-    this.n[s] = count;
+    const j = this.record(atNs, REC_DROP, 1);
+    this.packetRecord(j, host, stage, p, 0, 1);
+    // one row for the batch's first packet (its META_LAST when the batch is one packet), the reason, the count
+    this.rMeta0[j] =
+      (this.rMeta0[j]! & ~META_LAST) | (p.count === 1 ? META_LAST : 0) | ((r & 0x3f) << REASON_SHIFT);
+    this.rN[j] = count;
   }
 }
 
