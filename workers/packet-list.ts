@@ -22,6 +22,7 @@ import {
   META_IN,
   META_LAST,
   META_RESTORED,
+  META_RETX,
   META_SENT_ON_MS,
   type Packet,
   PcapWriter,
@@ -210,6 +211,7 @@ export class PacketList {
         wireWindow(syn(i), window[i & mask]!, mtus[(meta[i & mask]! >>> 2) & 0x1f]!),
       ),
       'tcp.flags': has(tcp, wireFlags),
+      'tcp.analysis.retransmission': has((i) => tcp(i) && (meta[i & mask]! & META_RETX) !== 0),
       'tcp.flags.fin': bit(1),
       'tcp.flags.syn': bit(2),
       'tcp.flags.reset': bit(4),
@@ -439,7 +441,7 @@ export class PacketList {
       if (flags & 4) names.push('RST');
       if (flags & 8) names.push('PSH');
       if (flags & 16) names.push('ACK');
-      let info = `${t.srcPort} → ${t.dstPort} [${names.join(', ')}] Seq=${get('tcp.seq')}`;
+      let info = `${hasF('tcp.analysis.retransmission') ? '[TCP Retransmission] ' : ''}${t.srcPort} → ${t.dstPort} [${names.join(', ')}] Seq=${get('tcp.seq')}`;
       if (hasF('tcp.ack')) info += ` Ack=${get('tcp.ack')}`;
       const syn = (flags & 2) !== 0;
       const win = get('tcp.window_size_value');

@@ -68,6 +68,11 @@ export const DISPLAY_FIELDS: readonly FieldDef[] = [
   { name: 'tcp.flags.reset', type: 'bool', what: 'RST' },
   { name: 'tcp.flags.push', type: 'bool', what: 'PSH' },
   { name: 'tcp.flags.ack', type: 'bool', what: 'ACK' },
+  {
+    name: 'tcp.analysis.retransmission',
+    type: 'protocol',
+    what: 'data sent again: its sequence number below the highest its direction reached before',
+  },
   { name: 'udp', type: 'protocol', what: 'UDP' },
   { name: 'udp.srcport', type: 'uint', what: 'UDP source port' },
   { name: 'udp.dstport', type: 'uint', what: 'UDP destination port' },

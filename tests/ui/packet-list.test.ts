@@ -350,6 +350,30 @@ describe('packet list: drops, credits and the ring', () => {
     expect(e.ok && e.rows === 0 && /not in the pcap/.test(e.note)).toBe(true);
   });
 
+  it('every TCP packet dropped is sent again: tcp.analysis.retransmission finds each one', () => {
+    const s = new SimService();
+    expect(s.load(PRESETS[0]!.scenario).ok).toBe(true);
+    // two flows at 12.5 Gbit/s: the bandwidth allowance drops some at the client's Nitro card
+    expect(s.submit('iperf3 -c server -t 1 -P 2 > /dev/null')).toBe(true);
+    for (let t = 10; t <= 1100; t += 10) s.advance({ toNs: t * 1e6, maxEvents: 1e9, pathDetail: false });
+    const drops = ok(list(s, 'drop && tcp.len > 0', {}, 500));
+    const dropped = drops.rows.flatMap((r) => {
+      const n = Number(/, (\d+) packets\]/.exec(r.info)?.[1] ?? 1);
+      const seq = Number(/Seq=(\d+)/.exec(r.info)![1]);
+      const len = Number(/Len=(\d+)/.exec(r.info)![1]);
+      const port = /(\d+) → 5201/.exec(r.info)![1];
+      return Array.from({ length: n }, (_, k) => `${port}:${seq + k * len}`);
+    });
+    expect(dropped.length).toBeGreaterThan(10);
+    const resent = ok(list(s, 'tcp.analysis.retransmission && dir == out', {}, 500)).rows.map(
+      (r) => `${/(\d+) → 5201/.exec(r.info)![1]}:${/Seq=(\d+)/.exec(r.info)![1]}`,
+    );
+    expect(resent.sort()).toEqual(dropped.sort());
+    expect(ok(list(s, 'tcp.analysis.retransmission && dir == in && host == server', {}, 0)).matched).toBe(
+      dropped.length,
+    );
+  });
+
   it('past its cap the ring lets the oldest rows go and says how many', () => {
     const s = new SimService({ captureCap: 4096 });
     expect(s.load(PRESETS[0]!.scenario).ok).toBe(true);

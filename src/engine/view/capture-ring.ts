@@ -50,6 +50,11 @@ export const META_RESTORED = 1 << 27; // credits: restored (else exhausted)
 export const META_IN = 1 << 28; // credits: the inbound account (else outbound)
 /** The batch left its socket on a whole millisecond (sentMs then gives its time to the ns, for the TS clock). */
 export const META_SENT_ON_MS = 1 << 29;
+/**
+ * A TCP segment with data whose sequence number is below the highest one its direction reached on
+ * this instance's capture before (Wireshark's tcp.analysis.retransmission; SYN/FIN not counted).
+ */
+export const META_RETX = 1 << 30;
 
 /** One flow as the list needs it: its tuple as numbers, its TCP stream index. */
 export interface CaptureFlow {
@@ -305,6 +310,10 @@ export class CaptureRing implements ProbeSink {
   private rTos = new Uint8Array(256);
   private rN = new Uint32Array(256);
   private rFrag = new Int32Array(256);
+  /** Leading rows of the record that are TCP retransmissions (META_RETX). */
+  private rRetx = new Uint32Array(256);
+  /** TCP: the next sequence number (mod 2^32) each (flow, instance) reached at its capture point. */
+  private readonly nextSeq = new Map<number, number>();
   private rSack: (number[] | undefined)[] = [];
 
   /** A new record of `rows` rows at `atNs` (its other fields are the caller's to set); its index. */
@@ -317,6 +326,7 @@ export class CaptureRing implements ProbeSink {
     this.rType[j] = type;
     this.rRows[j] = rows;
     this.rSack[j] = undefined;
+    this.rRetx[j] = 0;
     return j;
   }
 
@@ -345,6 +355,7 @@ export class CaptureRing implements ProbeSink {
         this.rTos,
         this.rN,
         this.rFrag,
+        this.rRetx,
       ];
       for (const x of arrays) x.copyWithin(0, j, this.rec);
       this.rSack.splice(0, j);
@@ -380,6 +391,7 @@ export class CaptureRing implements ProbeSink {
     this.rTos = g(this.rTos, (n) => new Uint8Array(n));
     this.rN = g(this.rN, (n) => new Uint32Array(n));
     this.rFrag = g(this.rFrag, (n) => new Int32Array(n));
+    this.rRetx = g(this.rRetx, (n) => new Uint32Array(n));
   }
 
   /** Rows before `end` are written: the SACK blocks of the rows the cap let go for them are forgotten. */
@@ -502,6 +514,10 @@ export class CaptureRing implements ProbeSink {
       const sl = (first + rows - 1) & mask;
       this.c_meta[s0] = this.rMeta0[j]! | kind;
       if (rows > 1) this.c_meta[sl] = this.c_meta[sl]! | META_LAST;
+      for (let k = 0, retx = this.rRetx[j]!; k < retx; k++) {
+        const sk = (first + k) & mask;
+        this.c_meta[sk] = this.c_meta[sk]! | META_RETX;
+      }
       // (a drop record: one row, its reason and LAST already in its meta)
       this.forgetSack(first + rows);
       const sk = this.rSack[j];
@@ -512,12 +528,36 @@ export class CaptureRing implements ProbeSink {
 
   enter(atNs: number, host: number, stage: ProbeStage, _q: number, p: Packet): void {
     if (stage !== 'tx_ring' || p.count <= 0) return;
-    this.packetRecord(this.record(atNs, REC_TX, p.count), host, stage, p, 0, p.count);
+    const j = this.record(atNs, REC_TX, p.count);
+    this.packetRecord(j, host, stage, p, 0, p.count);
+    if (p.payloadBytes > 0 && this.flows[this.rFs[j]!]!.proto === 6)
+      this.rRetx[j] = this.retransmitted(j, host, p);
   }
 
   leave(atNs: number, host: number, stage: ProbeStage, _q: number, p: Packet): void {
     if (stage !== 'rx_ring' || p.count <= 0) return;
-    this.packetRecord(this.record(atNs, REC_RX, p.count), host, stage, p, 0, p.count);
+    const j = this.record(atNs, REC_RX, p.count);
+    this.packetRecord(j, host, stage, p, 0, p.count);
+    if (p.payloadBytes > 0 && this.flows[this.rFs[j]!]!.proto === 6)
+      this.rRetx[j] = this.retransmitted(j, host, p);
+  }
+
+  /**
+   * How many of a TCP batch's first packets are below the sequence number its direction reached at
+   * this capture point (serial arithmetic mod 2^32); the direction's mark moves to the batch's end.
+   */
+  private retransmitted(j: number, host: number, p: Packet): number {
+    const key = this.rFs[j]! * 32 + host;
+    const seq = p.seq >>> 0;
+    const end = (seq + p.count * p.payloadBytes) >>> 0;
+    const next = this.nextSeq.get(key);
+    if (next === undefined) {
+      this.nextSeq.set(key, end);
+      return 0;
+    }
+    if (((end - next) | 0) > 0) this.nextSeq.set(key, end);
+    const behind = (next - seq) | 0;
+    return behind > 0 ? Math.min(p.count, Math.ceil(behind / p.payloadBytes)) : 0;
   }
 
   drop(

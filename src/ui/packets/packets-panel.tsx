@@ -52,6 +52,7 @@ const EXAMPLES = [
   'udp',
   'credits',
   'stage == nitro_egress',
+  'tcp.analysis.retransmission',
 ];
 
 type Ok = Extract<PacketListAnswer, { ok: true }>;
@@ -621,6 +622,7 @@ function whereText(r: PacketRow): string {
 /** Wireshark's default colouring, in spirit: SYN/FIN grey, RST red, drops and events marked. */
 function rowClass(r: PacketRow): string {
   if (r.kind !== 'out' && r.kind !== 'in') return '';
+  if (r.info.startsWith('[TCP Retransmission]')) return ' bad';
   if (/\[[^\]]*RST/.test(r.info)) return ' rst';
   if (/\[[^\]]*(SYN|FIN)/.test(r.info)) return ' synfin';
   return '';
