@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseFilter } from '../../src/engine/shell/commands/tcpdump';
 import { decodeFrame, readPcap, type WirePacket } from '../../src/engine/shell/commands/pcap';
 import { PROBE_STAGES } from '../../src/engine/model/probe';
-import { ROW_STAGES } from '../../src/lib/display-filter';
+import { DISPLAY_FIELDS, ROW_STAGES } from '../../src/lib/display-filter';
 import type { PacketListAnswer, PacketListRequest } from '../../src/protocol/sim-api';
 import { PRESETS } from '../../src/scenario/presets';
 import { SimService } from '../../workers/sim-service';
@@ -201,6 +201,21 @@ describe('packet list', () => {
     }
     expect(d.bytes!.length).toBe(128);
     expect(s.packetDetails(0)).toBeNull();
+  });
+
+  it('the worker knows every field the filter box documents', () => {
+    for (const f of DISPLAY_FIELDS) {
+      const v =
+        f.type === 'ipv4'
+          ? '10.0.0.10'
+          : f.type === 'mac'
+            ? '02:00:00:00:00:01'
+            : f.type === 'string'
+              ? `"${f.values?.[0] ?? (f.name === 'host' ? 'client' : 'x')}"`
+              : '1';
+      const a = list(s, f.type === 'protocol' ? f.name : `${f.name} == ${v}`, {}, 1);
+      expect(a.ok ? '' : `${f.name}: ${a.error}`).toBe('');
+    }
   });
 
   it('a bad filter is an error with its span, and the list goes on', () => {
