@@ -155,4 +155,15 @@ describe('jobs and kill', () => {
     expect(s.run('jobs')[0]!.output).toBe('');
     expect(s.run('fg %3')[0]!.stderr).toBe('bash: fg: %3: no such job\n');
   });
+
+  it('a background command that ends at once still gets its job: [n] pid first, its output, then its notice; the line’s status is 0', () => {
+    const s = session();
+    const [rec, notice] = s.run('false &');
+    expect(rec!.stderrLead).toBe('[1] 1001\n');
+    expect(rec!.exitCode).toBe(0);
+    expect(notice!.stderr).toBe('[1]+  Exit 1                  false\n');
+    const [echo, done] = s.run('echo hi &');
+    expect([stdout(echo!), echo!.stderr]).toEqual(['hi\n', '[2] 1002\n']);
+    expect(done!.stderr).toBe('[2]+  Done                    echo hi\n');
+  });
 });

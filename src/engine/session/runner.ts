@@ -273,7 +273,34 @@ export class LabSession {
               continued,
             ),
           );
-        } else sink.push(tag(record(l.host, item.text, startNs, lab.nowNs, outcome.out), continued));
+        } else {
+          // it ended at once, but bash gives it a job all the same: its number and pid first, then
+          // what it printed, then its notice (the line's status is 0, as for any `&`)
+          const n = this.nextJobNumber++;
+          const o = outcome.out;
+          const head = `[${n}] ${jobPid(n)}\n`;
+          sink.push(
+            tag(
+              record(l.host, item.text, startNs, lab.nowNs, {
+                ...o,
+                exitCode: 0,
+                stderr: head + o.stderr,
+                stderrLead: head + (o.stderrLead ?? ''),
+              }),
+              continued,
+            ),
+          );
+          const status = o.exitCode === 0 ? 'Done' : `Exit ${o.exitCode}`;
+          this.jobStatus.set(n, o.exitCode);
+          const marker = jobMarker([...this.jobEntries(), { n, pid: jobPid(n), command }], n);
+          sink.push(
+            record(l.host, `${command} &`, startNs, lab.nowNs, {
+              stdout: '',
+              stderr: `[${n}]${marker}  ${status.padEnd(24)}${command}\n`,
+              exitCode: o.exitCode,
+            }),
+          );
+        }
         continue;
       }
       if ((item.op === '&&' && l.status !== 0) || (item.op === '||' && l.status === 0)) continue;
