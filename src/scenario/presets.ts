@@ -104,6 +104,82 @@ export const PRESETS: readonly Preset[] = [
       'timeout 0.2 dpdk-testpmd -l 0-4 -- --forward-mode=txonly --txq=4 --rxq=4 --nb-cores=4 --txpkts=64',
     ],
   },
+  {
+    id: 'router',
+    title: 'Toonk · a Linux router between instances (c5n.9xlarge)',
+    summary:
+      'The sender’s subnet routes the receiver’s address to a c5n.9xlarge whose kernel forwards (ip_forward, no source/destination check). Its card charges each packet in and out to one PPS budget: RX + TX ≈ 6.2 Mpps together, as Toonk measured, about what it receives alone.',
+    scenario: {
+      version: 5,
+      seed: 1,
+      placement: 'cluster',
+      instances: [
+        { name: 'sender', type: 'c5n.18xlarge', subnet: 'subnet-0a000000000000001', ip: '10.0.0.10' },
+        {
+          name: 'router',
+          type: 'c5n.9xlarge',
+          subnet: 'subnet-0a000000000000002',
+          ip: '10.0.1.10',
+          eniId: 'eni-0a000000000000010',
+          sourceDestCheck: false,
+        },
+        { name: 'sink', type: 'c5n.18xlarge', subnet: 'subnet-0a000000000000002', ip: '10.0.1.20' },
+      ],
+      vpc: {
+        VpcId: 'vpc-0c000000000000001',
+        CidrBlock: '10.0.0.0/16',
+        Subnets: [
+          { SubnetId: 'subnet-0a000000000000001', CidrBlock: '10.0.0.0/24', AvailabilityZone: 'us-east-1a' },
+          { SubnetId: 'subnet-0a000000000000002', CidrBlock: '10.0.1.0/24', AvailabilityZone: 'us-east-1a' },
+        ],
+        RouteTables: [
+          { RouteTableId: 'rtb-0d000000000000001', Associations: [{ Main: true }], Routes: [] },
+          {
+            RouteTableId: 'rtb-0d000000000000002',
+            Associations: [{ SubnetId: 'subnet-0a000000000000001' }],
+            Routes: [
+              {
+                DestinationCidrBlock: '10.0.1.20/32',
+                NetworkInterfaceId: 'eni-0a000000000000010',
+                State: 'active',
+                Origin: 'CreateRoute',
+              },
+            ],
+          },
+        ],
+        InternetGateways: [],
+        NetworkAcls: [
+          {
+            NetworkAclId: 'acl-0f000000000000001',
+            IsDefault: true,
+            Associations: [],
+            Entries: [
+              { RuleNumber: 100, Egress: true, Protocol: '-1', RuleAction: 'allow', CidrBlock: '0.0.0.0/0' },
+              { RuleNumber: 100, Egress: false, Protocol: '-1', RuleAction: 'allow', CidrBlock: '0.0.0.0/0' },
+            ],
+          },
+        ],
+        SecurityGroups: [
+          {
+            GroupId: 'sg-0b000000000000001',
+            GroupName: 'default',
+            Description: 'the lab',
+            IpPermissions: [{ IpProtocol: '-1', IpRanges: [{ CidrIp: '10.0.0.0/16' }] }],
+            IpPermissionsEgress: [{ IpProtocol: '-1', IpRanges: [{ CidrIp: '0.0.0.0/0' }] }],
+          },
+        ],
+      },
+    },
+    commands: [
+      'router: sysctl -w net.ipv4.ip_forward=1',
+      'sink: dpdk-testpmd -l 0-32 -- --forward-mode=rxonly --rxq=32 --txq=32 --nb-cores=32 &',
+      'timeout 2 dpdk-testpmd -l 0-12 -- --forward-mode=txonly --txq=12 --rxq=12 --nb-cores=12 --txpkts=64 --txonly-multi-flow --tx-ip=10.0.0.10,10.0.1.20 &',
+      'sleep 0.5',
+      'router: sar -n DEV 1 1',
+      'router: ethtool -S eth0 | grep allowance',
+    ],
+    view: { chart: 'pps' },
+  },
 ];
 
 export const DEFAULT_PRESET_ID = 'exp1';

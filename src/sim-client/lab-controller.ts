@@ -474,11 +474,12 @@ export function createLabController(
       const st = store.getState();
       const hist = st.terminal.history;
       if (line.trim() && hist.at(-1) !== line) set('terminal', { history: [...hist, line].slice(-500) });
-      const full =
-        st.terminal.host !== (st.scenario.instances[0]?.name ?? 'client') &&
-        !/^\s*[a-z][a-z0-9-]*:/.test(line)
-          ? `${st.terminal.host}: ${line}`
-          : line;
+      // the terminal's host, or the scenario's first instance when it has none of that name (a
+      // scenario without a 'client', e.g. the router preset's sender, router and sink)
+      const names = st.scenario.instances.map((i) => i.name);
+      const first = names[0] ?? 'client';
+      const host = names.includes(st.terminal.host) ? st.terminal.host : first;
+      const full = host !== first && !/^\s*[a-z][a-z0-9-]*:/.test(line) ? `${host}: ${line}` : line;
       const ok = await client.submit(full);
       // it runs from now: auto speed counts it before a frame has said so
       if (ok) frames.noteTyped();

@@ -53,7 +53,7 @@ export function Terminal() {
   const store = useAppStore();
   const chunks = useApp((s) => s.terminal.chunks);
   const clearedAt = useApp((s) => s.terminal.clearedAt);
-  const host = useApp((s) => s.terminal.host);
+  const chosenHost = useApp((s) => s.terminal.host);
   const fg = useApp((s) => s.terminal.foreground);
   const instances = useApp((s) => s.scenario.instances);
   const loading = useApp((s) => s.scenario.loading);
@@ -177,6 +177,8 @@ export function Terminal() {
   const visible = head ? [head, ...chunks.slice(screenFrom)] : chunks.slice(screenFrom);
   const keyBase = head ? screenFrom - 1 : screenFrom;
   const first = instances[0]?.name ?? 'client';
+  // a host the scenario does not have (the store's default 'client') is its first instance
+  const host = instances.some((i) => i.name === chosenHost) ? chosenHost : first;
 
   const onTab = async (cursor: number) => {
     const st = store.getState();

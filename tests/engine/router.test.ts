@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createLab, runScript } from '../../src/engine/session/runner';
+import { PRESETS } from '../../src/scenario/presets';
 import { parseScenario } from '../../src/scenario/schema';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/router.json', import.meta.url), 'utf8'));
@@ -94,4 +95,18 @@ describe('a Linux router between instances (TOONK)', () => {
     expect(r.rx + r.tx).toBeLessThan(3.1e6);
     expect(Math.abs(r.rx - r.tx) / r.rx).toBeLessThan(0.02);
   }, 120_000);
+
+  it('the router preset parses: the route to the router, its source/destination check off', () => {
+    const p = PRESETS.find((x) => x.id === 'router')!;
+    const r = parseScenario(p.scenario);
+    expect(r.ok, r.ok ? '' : r.errors.join('\n')).toBe(true);
+    if (!r.ok) return;
+    const router = r.scenario.instances.find((i) => i.name === 'router')!;
+    expect(router.sourceDestCheck).toBe(false);
+    const routes = r.scenario.vpc.RouteTables.flatMap((t) => t.Routes);
+    expect(
+      routes.some((x) => x.NetworkInterfaceId === router.eniId && x.DestinationCidrBlock === '10.0.1.20/32'),
+    ).toBe(true);
+    expect(p.commands[0]).toBe('router: sysctl -w net.ipv4.ip_forward=1');
+  });
 });
