@@ -161,6 +161,11 @@ describe('aws ec2 network interfaces', () => {
       const r = run(l, `iperf3 -c ${ip} -n 5M`);
       expect(r.exitCode, r.output).toBe(0);
     }
+    // sar -n DEV lists every interface: what was sent to eth1's address arrived on eth1
+    const runs = runScript(l, ['server: sar -n DEV 1 1 &', 'iperf3 -c 10.0.0.12 -t 1 -u -b 1G', 'sleep 0.1']);
+    const sar = runs.map((r) => r.output).join('');
+    expect(sar).toMatch(/Average: +eth0 +0\.00 /);
+    expect(sar).toMatch(/Average: +eth1 +1\d{4}\.\d\d /);
     const d = json(
       l,
       'aws ec2 describe-network-interfaces --filters Name=attachment.device-index,Values=1',

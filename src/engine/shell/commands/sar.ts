@@ -31,10 +31,8 @@ export const SAR_LAB_MAX_SECONDS = 3600;
 
 interface Sample {
   ns: number;
-  rxP: number;
-  txP: number;
-  rxB: number;
-  txB: number;
+  /** Each ENA interface's counters (eth0, then the attached secondary ENIs' eth1 …). */
+  devs: Array<{ rxP: number; txP: number; rxB: number; txB: number }>;
   idgm: number;
   odgm: number;
   noport: number;
@@ -79,16 +77,16 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
       1,
     );
 
-  const dev = inst.host.eth0;
+  // the interfaces present when sar starts, in /proc/net/dev order (lo, eth0, eth1 …)
+  const devs = inst.host.ifaces.flatMap((ifc) => (ifc ? [ifc.dev] : []));
   const read = (): Sample => {
-    const s = dev.linkStats();
     const m = inst.host.udpMib;
     return {
       ns: lab.nowNs,
-      rxP: s.rxPackets,
-      txP: s.txPackets,
-      rxB: s.rxBytes,
-      txB: s.txBytes,
+      devs: devs.map((d) => {
+        const s = d.linkStats();
+        return { rxP: s.rxPackets, txP: s.txPackets, rxB: s.rxBytes, txB: s.txBytes };
+      }),
       idgm: m.inDatagrams,
       odgm: m.outDatagrams,
       noport: inst.host.noPorts,
@@ -112,17 +110,22 @@ export function runSar(argv: string[], lab: Lab, inst: Instance): CommandOutcome
     if (udp)
       return `${stamp.padEnd(11)}${[r(b.idgm - a.idgm), r(b.odgm - a.odgm), r(b.noport - a.noport), r(b.idgmerr - a.idgmerr)].map(num).join('')}\n`;
     const lo = `${stamp.padEnd(11)}${col('lo')}${COLS.map(() => num(0)).join('')}\n`;
-    const eth = [
-      r(b.rxP - a.rxP),
-      r(b.txP - a.txP),
-      r(b.rxB - a.rxB) / 1024,
-      r(b.txB - a.txB) / 1024,
-      0,
-      0,
-      0,
-      0,
-    ];
-    return `${lo}${stamp.padEnd(11)}${col('eth0')}${eth.map(num).join('')}\n`;
+    const eths = devs.map((d, k) => {
+      const x = a.devs[k]!;
+      const y = b.devs[k]!;
+      const eth = [
+        r(y.rxP - x.rxP),
+        r(y.txP - x.txP),
+        r(y.rxB - x.rxB) / 1024,
+        r(y.txB - x.txB) / 1024,
+        0,
+        0,
+        0,
+        0,
+      ];
+      return `${stamp.padEnd(11)}${col(d.name)}${eth.map(num).join('')}\n`;
+    });
+    return `${lo}${eths.join('')}`;
   };
   const header = (stamp: string) =>
     udp
