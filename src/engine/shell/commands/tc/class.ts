@@ -7,7 +7,11 @@ import { type ClassDump, type HtbClassOptions, TC_H_ROOT, tcMajor } from '../../
 import type { QdiscModifyFlags } from '../../../host/qdisc/tree';
 import type { CommandOutcome } from '../../types';
 import {
+  argDev,
+  argParent,
   type Cursor,
+  duparg,
+  invarg,
   kernelReply,
   nextArg,
   type Out,
@@ -81,24 +85,12 @@ export function classModify(
   let opts: HtbClassOptions | null = null;
   for (; c.i < argv.length; c.i++) {
     const a = argv[c.i]!;
-    if (a === 'dev') {
+    if (a === 'dev') dev = argDev(c, dev);
+    else if (a === 'classid') {
       const v = nextArg(c);
-      if (dev !== null) {
-        o.err(`Error: duplicate "dev": "${v}" is the second value.\n`);
-        return 255;
-      }
-      dev = v;
-    } else if (a === 'classid') {
-      const v = nextArg(c);
-      if (classid) {
-        o.err(`Error: duplicate "classid": "${v}" is the second value.\n`);
-        return 255;
-      }
+      if (classid) duparg(c, 'classid', v);
       const h = getTcClassid(v);
-      if (h === null) {
-        o.err(`Error: argument "invalid class ID" is wrong: ${v}\n`);
-        return 255;
-      }
+      if (h === null) invarg(c, 'invalid class ID', v);
       classid = h;
     } else if (a === 'handle') {
       o.err('Error: try "classid" instead of "handle"\n');
@@ -110,17 +102,7 @@ export function classModify(
       }
       parent = TC_H_ROOT;
     } else if (a === 'parent') {
-      const v = nextArg(c);
-      if (parent) {
-        o.err(`Error: duplicate "parent": "${v}" is the second value.\n`);
-        return 255;
-      }
-      const h = getTcClassid(v);
-      if (h === null) {
-        o.err(`Error: argument "invalid parent ID" is wrong: ${v}\n`);
-        return 255;
-      }
-      parent = h;
+      parent = argParent(c, parent);
     } else if (matches(a, 'estimator')) {
       o.err('tc class estimator is not simulated in ec2-netlab\n');
       return 1;

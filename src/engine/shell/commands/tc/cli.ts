@@ -59,6 +59,34 @@ export function fail1(c: Cursor, msg: string, usage = ''): never {
   throw new TcExit(1);
 }
 
+/** lib/utils.c duparg(): a key given twice (exit 255). */
+export function duparg(c: Cursor, key: string, arg: string): never {
+  c.o.err(`Error: duplicate "${key}": "${arg}" is the second value.\n`);
+  throw new TcExit(255);
+}
+
+/** lib/utils.c invarg(): an argument that does not parse (exit 255). */
+export function invarg(c: Cursor, msg: string, arg: string): never {
+  c.o.err(`Error: argument "${msg}" is wrong: ${arg}\n`);
+  throw new TcExit(255);
+}
+
+/** `dev NAME` of a qdisc or class request. */
+export function argDev(c: Cursor, dev: string | null): string {
+  const v = nextArg(c);
+  if (dev !== null) duparg(c, 'dev', v);
+  return v;
+}
+
+/** `parent CLASSID` of a qdisc or class request. */
+export function argParent(c: Cursor, parent: number): number {
+  const v = nextArg(c);
+  if (parent) duparg(c, 'parent', v);
+  const h = getTcClassid(v);
+  if (h === null) invarg(c, 'invalid parent ID', v);
+  return h;
+}
+
 /** NEXT_ARG, then its value by `get`, or `Illegal "name"` (exit 1): the q_*.c parsers' common step. */
 function nextValue(c: Cursor, name: string, get: (s: string) => number | null): number {
   const v = get(nextArg(c));

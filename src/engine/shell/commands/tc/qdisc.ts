@@ -7,7 +7,11 @@ import { TC_H_ROOT, tcMajor, type QdiscOptions } from '../../../host/qdisc/commo
 import type { QdiscDump, QdiscModifyFlags } from '../../../host/qdisc/tree';
 import type { CommandOutcome } from '../../types';
 import {
+  argDev,
+  argParent,
   type Cursor,
+  duparg,
+  invarg,
   kernelReply,
   nextArg,
   type Out,
@@ -17,7 +21,7 @@ import {
   type TcDevices,
 } from './cli';
 import { getQdiscUtil, parseQdiscOptions } from './qdisc-util';
-import { getQdiscHandle, getTcClassid, matches, sprintClassid, statsText } from './utils';
+import { getQdiscHandle, matches, sprintClassid, statsText } from './utils';
 
 export const QDISC_USAGE =
   'Usage: tc qdisc [ add | del | replace | change | show ] dev STRING\n' +
@@ -88,24 +92,12 @@ export function qdiscModify(
   let opts: QdiscOptions | null = null;
   for (; c.i < argv.length; c.i++) {
     const a = argv[c.i]!;
-    if (a === 'dev') {
-      const v = nextArg(c);
-      if (dev !== null) {
-        o.err(`Error: duplicate "dev": "${v}" is the second value.\n`);
-        return 255;
-      }
-      dev = v;
-    } else if (a === 'handle') {
-      if (handle) {
-        o.err(`Error: duplicate "handle": "${argv[c.i + 1] ?? ''}" is the second value.\n`);
-        return 255;
-      }
+    if (a === 'dev') dev = argDev(c, dev);
+    else if (a === 'handle') {
+      if (handle) duparg(c, 'handle', argv[c.i + 1] ?? '');
       const v = nextArg(c);
       const h = getQdiscHandle(v);
-      if (h === null) {
-        o.err(`Error: argument "invalid qdisc ID" is wrong: ${v}\n`);
-        return 255;
-      }
+      if (h === null) invarg(c, 'invalid qdisc ID', v);
       handle = h;
     } else if (a === 'root') {
       if (parent) {
@@ -117,17 +109,7 @@ export function qdiscModify(
       o.err(`tc qdisc ${a} is not simulated in ec2-netlab\n`);
       return 1;
     } else if (a === 'parent') {
-      const v = nextArg(c);
-      if (parent) {
-        o.err(`Error: duplicate "parent": "${v}" is the second value.\n`);
-        return 255;
-      }
-      const h = getTcClassid(v);
-      if (h === null) {
-        o.err(`Error: argument "invalid parent ID" is wrong: ${v}\n`);
-        return 255;
-      }
-      parent = h;
+      parent = argParent(c, parent);
     } else if (
       matches(a, 'estimator') ||
       matches(a, 'stab') ||
