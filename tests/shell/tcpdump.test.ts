@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { InteractiveSession } from '../../src/engine/session/interactive-session';
 import { createLab, LabSession, type RunRecord } from '../../src/engine/session/runner';
 import { parseFilter } from '../../src/engine/shell/commands/tcpdump';
+import { fileText } from '../../src/engine/lab/files';
 import { defaultScenario } from '../../src/scenario/schema';
 
 const stdout = (r: RunRecord) => r.output.slice(0, r.output.length - r.stderr.length);
@@ -259,5 +260,39 @@ describe('the pcap file and the real tcpdump', () => {
         );
       }
     }
+  });
+});
+
+describe('a small snapshot length (-s), as tcpdump 4.99 prints what it cut', () => {
+  const lab = createLab(defaultScenario());
+  const s = new LabSession(lab);
+  const snaps = [38, 54, 60, 66, 70];
+  for (const n of snaps) s.run(`tcpdump -w s${n}.pcap -s ${n} tcp &`);
+  s.run('tcpdump -nn -s 60 tcp > live60.txt &');
+  s.run('iperf3 -c server -n 30000 -l 10000 > /dev/null');
+  s.run('sleep 0.2');
+  s.close();
+  const dir = mkdtempSync(join(tmpdir(), 'netlab-snap-'));
+  const real = (n: number, args: string[]) => {
+    const file = join(dir, `s${n}.pcap`);
+    writeFileSync(file, lab.files.read('client', `/home/ec2-user/s${n}.pcap`)!.data as Uint8Array);
+    return execFileSync('tcpdump', ['-r', file, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  };
+  const ours = (n: number, args: string) =>
+    stdout(new LabSession(lab).run(`tcpdump -r s${n}.pcap ${args}`)[0]!);
+
+  it('the lines and dumps of cut packets are tcpdump’s: " [|tcp]", ">" after a cut option, the whole frame dumped after a longjmp', () => {
+    for (const n of snaps)
+      for (const mode of ['-nn', '-nn -v', '-nn -q', '-nn -X'])
+        expect(ours(n, mode), `-s ${n} ${mode}`).toBe(real(n, mode.split(' ')));
+    expect(real(60, ['-nn'])).toContain('options [mss 8961,sackOK, [|tcp]\n');
+    expect(real(60, ['-nn'])).toContain('options [nop,nop,TS [|tcp]>\n');
+    expect(real(38, ['-nn'])).toContain(' IP 10.0.0.10.45000 > 10.0.0.11.5201:  [|tcp]\n');
+    // live, the same lines as the file read back
+    const live = fileText(lab.files.read('client', '/home/ec2-user/live60.txt')!.data);
+    expect(live).toBe(real(60, ['-nn']));
   });
 });

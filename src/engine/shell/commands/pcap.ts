@@ -47,6 +47,8 @@ export interface WirePacket {
    * sender's NIC wrote: a received datagram, or one Linux checksummed itself before fragmenting).
    */
   udpSum?: number;
+  /** TCP header length from the data-offset field, when decoded from a frame (its options may be cut off). */
+  tcpDoff?: number;
   /** ICMP */
   icmpType: number;
   icmpId: number;
@@ -261,13 +263,17 @@ export function decodeFrame(f: Uint8Array, sec: number, usec: number): WirePacke
     icmpSeq: 0,
   };
   const l4 = ip + ihl;
-  if (p.fragOffset > 0 || f.length < l4 + 8) return p;
-  if (p.proto === 6 && f.length >= l4 + 20) {
+  if (p.fragOffset > 0 || f.length < l4 + 4) return p;
+  if (p.proto === 6 && f.length >= l4 + 4) {
+    // the ports, then (if captured) the rest of the header
     p.sport = (f[l4]! << 8) | f[l4 + 1]!;
     p.dport = (f[l4 + 2]! << 8) | f[l4 + 3]!;
+  }
+  if (p.proto === 6 && f.length >= l4 + 20) {
     p.seq = rd32(l4 + 4);
     p.ack = rd32(l4 + 8);
     const doff = (f[l4 + 12]! >> 4) * 4;
+    p.tcpDoff = doff;
     p.flags = f[l4 + 13]!;
     p.win = (f[l4 + 14]! << 8) | f[l4 + 15]!;
     p.tcpSum = (f[l4 + 16]! << 8) | f[l4 + 17]!;
@@ -291,11 +297,11 @@ export function decodeFrame(f: Uint8Array, sec: number, usec: number): WirePacke
       }
       o += Math.max(2, len);
     }
-  } else if (p.proto === 17) {
+  } else if (p.proto === 17 && f.length >= l4 + 8) {
     p.sport = (f[l4]! << 8) | f[l4 + 1]!;
     p.dport = (f[l4 + 2]! << 8) | f[l4 + 3]!;
     p.udpSum = (f[l4 + 6]! << 8) | f[l4 + 7]!;
-  } else if (p.proto === 1) {
+  } else if (p.proto === 1 && f.length >= l4 + 8) {
     p.icmpType = f[l4]!;
     p.icmpId = (f[l4 + 4]! << 8) | f[l4 + 5]!;
     p.icmpSeq = (f[l4 + 6]! << 8) | f[l4 + 7]!;

@@ -286,6 +286,13 @@ const PORT_NAMES: Record<number, string> = {
 export class TcpdumpPrinter {
   private readonly seqBase = new Map<string, { seq: number; ack: number }>();
   private caplen = Number.POSITIVE_INFINITY;
+  /** The captured bytes of the packet being printed, when the caller has them (-r). */
+  private frame: Uint8Array | null = null;
+  /**
+   * What the raw dump after the last line leaves out: the Ethernet header, or nothing when a
+   * printer longjmped out on a truncated packet (print.c: ND_TRUNCATED sets ndo_ll_hdr_len to 0).
+   */
+  linkHdrLen = 14;
   constructor(readonly o: PrintOptions) {}
 
   private host(ip: string): string {
@@ -308,8 +315,10 @@ export class TcpdumpPrinter {
    * The packet's line(s), newline-terminated. `caplen`: the bytes captured (a checksum is checked
    * only when the whole segment was, as ND_TTEST_LEN asks).
    */
-  line(p: WirePacket, caplen = Number.POSITIVE_INFINITY): string {
+  line(p: WirePacket, caplen = Number.POSITIVE_INFINITY, frame?: Uint8Array): string {
     this.caplen = caplen;
+    this.frame = frame ?? null;
+    this.linkHdrLen = LL_HDR_LEN;
     let s = this.stamp(p);
     // print-ether.c: -q names the type without its number
     if (this.o.eflag)
@@ -336,8 +345,11 @@ export class TcpdumpPrinter {
       // a later fragment: no transport header to decode
       return `${s}${src} > ${dst}: ip-proto-${p.proto}\n`;
     }
-    if (p.proto === 6)
+    if (p.proto === 6) {
+      // print-tcp.c: without the ports captured, the addresses alone and the truncation mark
+      if (this.caplen < 34 + 4) return `${s}${src} > ${dst}: [|tcp]\n`;
       return `${s}${src}.${this.port(p.sport, 6)} > ${dst}.${this.port(p.dport, 6)}: ${this.tcp(p)}\n`;
+    }
     if (p.proto === 17) {
       const ulen = p.ipLen - 20 - 8;
       let head = `${s}${src}.${this.port(p.sport, 17)} > ${dst}.${this.port(p.dport, 17)}: `;
@@ -367,8 +379,10 @@ export class TcpdumpPrinter {
 
   /** print-tcp.c's tcp_print for the fields the lab has. */
   private tcp(p: WirePacket): string {
-    const hlen = 20 + optionsLength(p.options);
+    const hlen = p.tcpDoff ?? 20 + optionsLength(p.options);
     const length = p.ipLen - 20 - hlen;
+    // the snapshot cut the fixed header: ND_TCHECK_SIZE's `goto trunc`
+    if (this.caplen < 34 + 20) return ' [|tcp]';
     if (this.o.qflag) return `tcp ${length}`;
     let seq = p.seq >>> 0;
     let ack = p.ack >>> 0;
@@ -406,10 +420,88 @@ export class TcpdumpPrinter {
     }
     if (flags & TH.ACK) s += `, ack ${ack}`;
     s += `, win ${p.win}`;
+    if (this.caplen < 34 + hlen) {
+      // the snapshot cut the options: print-tcp.c's option loop over the bytes captured
+      const bytes = (this.frame ?? encodeFrame(p, this.caplen)).subarray(
+        34 + 20,
+        Math.min(this.caplen, 34 + hlen),
+      );
+      const t = truncatedOptions(bytes, hlen - 20);
+      if (t.jumped) this.linkHdrLen = 0;
+      return s + t.text;
+    }
     if (p.options.length > 0) s += `, options [${p.options.map(optionText).join(',')}]`;
     s += `, length ${length}`;
     return s;
   }
+}
+
+/**
+ * print-tcp.c's option loop when the capture ends inside the options (`optLen` bytes in the
+ * header, `b` the ones captured): a GET past the end longjmps (" [|tcp]"); LENCHECK's
+ * ND_TCHECK_LEN jumps to `trunc:` (" [|tcp]", then ">" after the first option).
+ */
+function truncatedOptions(b: Uint8Array, optLen: number): { text: string; jumped: boolean } {
+  const NAMES: Record<number, string> = {
+    0: 'eol',
+    1: 'nop',
+    2: 'mss',
+    3: 'wscale',
+    4: 'sackOK',
+    5: 'sack',
+    8: 'TS',
+  };
+  const u32 = (i: number) => ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
+  let s = ', options [';
+  let ch = '';
+  let i = 0;
+  let rem = optLen;
+  // a GET past the capture longjmps (print.c prints the mark); a TCHECK jumps to tcp_print's trunc:
+  const cut = () => ({ text: `${s} [|tcp]`, jumped: true });
+  const trunc = () => ({ text: `${s} [|tcp]${ch ? '>' : ''}`, jumped: false });
+  const bad = () => ({ text: `${s}[bad opt]${ch ? ']' : ''}`, jumped: false });
+  while (rem > 0) {
+    if (ch) s += ch;
+    if (i >= b.length) return cut();
+    const opt = b[i++]!;
+    let len = 1;
+    if (opt > 1) {
+      if (i >= b.length) return cut();
+      len = b[i++]!;
+      if (len < 2 || len > rem) return bad();
+      rem--;
+    }
+    rem--;
+    s += NAMES[opt] ?? `unknown-${opt}`;
+    if (opt === 5) {
+      // sack: " N " then {left:right} per block, each half LENCHECKed
+      const datalen = len - 2;
+      if (datalen % 8 !== 0) s += ' invalid sack';
+      else {
+        s += ` ${datalen / 8} `;
+        for (let k = 0; k < datalen; k += 8) {
+          if (k + 4 > rem || k + 8 > rem) return bad();
+          if (i + k + 8 > b.length) return trunc();
+          s += `{${u32(i + k)}:${u32(i + k + 4)}}`;
+        }
+      }
+      i += datalen;
+      rem -= datalen;
+      ch = ',';
+      continue;
+    }
+    const datalen = opt === 2 ? 2 : opt === 3 ? 1 : opt === 8 ? 8 : 0;
+    if (datalen > rem) return bad();
+    if (i + datalen > b.length) return trunc();
+    if (opt === 2) s += ` ${(b[i]! << 8) | b[i + 1]!}`;
+    else if (opt === 3) s += ` ${b[i]!}`;
+    else if (opt === 8) s += ` val ${u32(i)} ecr ${u32(i + 4)}`;
+    i += datalen;
+    rem -= datalen;
+    ch = ',';
+    if (opt === 0) break;
+  }
+  return { text: `${s}]`, jumped: false };
 }
 
 const hex4 = (n: number) => n.toString(16).padStart(4, '0');
@@ -482,12 +574,12 @@ const isGraph = (c: number) => c > 0x20 && c <= 0x7e;
  * before -x (hex) before -A (ASCII); doubled, from the link-layer header on, else from the network
  * layer (nothing when nothing is past the link header).
  */
-export function rawDump(frame: Uint8Array, f: DumpFlags): string {
+export function rawDump(frame: Uint8Array, f: DumpFlags, hdrLen = LL_HDR_LEN): string {
   const kind = f.X ? 'X' : f.x ? 'x' : f.A ? 'A' : null;
   if (kind === null) return '';
   const whole = f[kind] > 1;
-  if (!whole && frame.length <= LL_HDR_LEN) return '';
-  const b = whole ? frame : frame.subarray(LL_HDR_LEN);
+  if (!whole && frame.length <= hdrLen) return '';
+  const b = whole ? frame : frame.subarray(hdrLen);
   return kind === 'X' ? hexAndAscii(b) : kind === 'x' ? hexOnly(b) : asciiOnly(b);
 }
 
@@ -952,7 +1044,8 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
       const caplen = Math.min(o.snaplen, 14 + w.ipLen);
       let line = printer.line(w, caplen);
       if (iface === 'any') line = line.replace(/^(\S+ )IP /, `$1eth0  ${txDir ? 'Out' : 'In '} IP `);
-      if (dumping) line = `${line.slice(0, -1)}${rawDump(encodeFrame(w, o.snaplen), o.dump)}\n`;
+      if (dumping)
+        line = `${line.slice(0, -1)}${rawDump(encodeFrame(w, o.snaplen), o.dump, printer.linkHdrLen)}\n`;
       out += line;
       lines++;
     } else if (!note)
@@ -1016,8 +1109,8 @@ function readFile(lab: Lab, host: Instance, o: Opts, filter: Pred, printer: Tcpd
   for (const rec of r.packets) {
     const w = decodeFrame(rec.data, rec.sec, rec.usec);
     if (!w || !filter(w)) continue;
-    const line = printer.line(w, rec.data.length);
-    out += dumping ? `${line.slice(0, -1)}${rawDump(rec.data, o.dump)}\n` : line;
+    const line = printer.line(w, rec.data.length, rec.data);
+    out += dumping ? `${line.slice(0, -1)}${rawDump(rec.data, o.dump, printer.linkHdrLen)}\n` : line;
     n++;
     if (o.count > 0 && n >= o.count) break;
   }
