@@ -17,6 +17,7 @@ import {
   type Out,
   outcome,
   parseShowFilter,
+  requestDevice,
   type ShowFlags,
   type TcDevices,
 } from './cli';
@@ -129,15 +130,7 @@ export function classModify(
       return 1;
     }
   }
-  if (dev === null) {
-    o.err('RTNETLINK answers: No such device\n');
-    return 2;
-  }
-  const mgr = devices.get(dev);
-  if (!mgr) {
-    o.err(`Cannot find device "${dev}"\n`);
-    return 1;
-  }
+  const mgr = requestDevice(c, devices, dev);
   if (del) return kernelReply(o, mgr.deleteClass({ parent, classid }));
   if (!del && !opts && flags.create) return kernelReply(o, { errno: 'EINVAL' });
   return kernelReply(o, mgr.modifyClass({ flags, parent, classid, kind: kind ?? undefined, opts }));

@@ -78,6 +78,20 @@ export function argDev(c: Cursor, dev: string | null): string {
   return v;
 }
 
+/** The device a request names: none is the kernel's ENODEV (exit 2), an unknown one tc's own error (exit 1). */
+export function requestDevice(c: Cursor, devices: TcDevices, dev: string | null): QdiscManager {
+  if (dev === null) {
+    c.o.err('RTNETLINK answers: No such device\n');
+    throw new TcExit(2);
+  }
+  const mgr = devices.get(dev);
+  if (!mgr) {
+    c.o.err(`Cannot find device "${dev}"\n`);
+    throw new TcExit(1);
+  }
+  return mgr;
+}
+
 /** `parent CLASSID` of a qdisc or class request. */
 export function argParent(c: Cursor, parent: number): number {
   const v = nextArg(c);

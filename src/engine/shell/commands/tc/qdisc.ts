@@ -17,6 +17,7 @@ import {
   type Out,
   outcome,
   parseShowFilter,
+  requestDevice,
   type ShowFlags,
   type TcDevices,
 } from './cli';
@@ -128,15 +129,7 @@ export function qdiscModify(
     }
   }
   if (kind !== null) opts = parseQdiscOptions(c, kind);
-  if (dev === null) {
-    o.err('RTNETLINK answers: No such device\n');
-    return 2;
-  }
-  const mgr = devices.get(dev);
-  if (!mgr) {
-    o.err(`Cannot find device "${dev}"\n`);
-    return 1;
-  }
+  const mgr = requestDevice(c, devices, dev);
   // An unknown kind without options reaches the kernel, which does not know it either
   // (tc_get_qdisc only compares the kind string, so a delete reports the mismatch instead).
   if (kind !== null && opts === null && !del)
