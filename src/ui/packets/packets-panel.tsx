@@ -147,10 +147,14 @@ export function PacketsPanel() {
   const vp = viewport(matched, scrollTop, viewH);
 
   // opened in a side column too short for a list beside the bar (1280x800: the tab has about 150
-  // px), the list opens expanded; "Back to the side" puts it back
-  useEffect(() => {
+  // px), the list opens expanded; "Back to the side" puts it back. Decided once, the first time the
+  // tab is laid out (a tab switching in is hidden for a frame or two: no height yet)
+  const placed = useRef(false);
+  const place = useCallback(() => {
     const tp = scroller.current?.closest('.tabpanel');
-    if (tp && tp.clientHeight > 0 && tp.clientHeight < 320 && window.innerWidth > 900) setWide(true);
+    if (placed.current || !tp || tp.clientHeight === 0) return;
+    placed.current = true;
+    if (tp.clientHeight < 320 && window.innerWidth > 900) setWide(true);
   }, []);
 
   // the scroller's height
@@ -158,11 +162,15 @@ export function PacketsPanel() {
     const el = scroller.current;
     if (!el) return;
     setViewH(el.clientHeight || 300);
+    place();
     if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => setViewH(el.clientHeight || 300));
+    const ro = new ResizeObserver(() => {
+      setViewH(el.clientHeight || 300);
+      place();
+    });
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+  }, [place]);
 
   // a new selection (filter, instance, window) starts at the end, following
   // biome-ignore lint/correctness/useExhaustiveDependencies: `sel` is what changed
