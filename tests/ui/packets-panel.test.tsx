@@ -78,7 +78,7 @@ function mount() {
       </StoreContext.Provider>,
     ),
   );
-  return { calls };
+  return { calls, store };
 }
 
 const settle = (ms = 0) =>
@@ -197,6 +197,37 @@ describe('packets panel', () => {
     await settle(300);
     expect(q<HTMLInputElement>('.packets-controls input[type=checkbox]').checked).toBe(false);
     expect(noOf(rowsInDom()[0]!)).toBe(all.rows[0]!.no);
+  });
+
+  it('another lab: the selection and an instance it lacks are let go', async () => {
+    const { store } = mount();
+    await settle(50);
+    const host = q<HTMLSelectElement>('.packets-controls select');
+    act(() => {
+      const set = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!;
+      set.call(host, 'server');
+      host.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await settle(300);
+    act(() => rowsInDom()[0]!.click());
+    await settle(50);
+    expect(el!.querySelector('.packet-details')).not.toBeNull();
+    act(() =>
+      patch(store, 'scenario', {
+        instances: [
+          {
+            name: 'a',
+            type: 'c7i.large',
+            ip: '10.0.0.20',
+            ppsAllowance: 1,
+            ppsAllowanceProvenance: 'assumed',
+          },
+        ],
+      }),
+    );
+    await settle(50);
+    expect(el!.querySelector('.packet-details')).toBeNull();
+    expect(q<HTMLSelectElement>('.packets-controls select').value).toBe('');
   });
 
   it('Expand lays the list over the workbench; Escape puts it back', async () => {

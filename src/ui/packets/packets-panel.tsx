@@ -172,6 +172,15 @@ export function PacketsPanel() {
     return () => ro.disconnect();
   }, [place]);
 
+  // another lab (a preset, a lesson, a shared link): its rows are others; an instance it lacks is
+  // no longer chosen
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `instances` is what changed
+  useEffect(() => {
+    setSelected(null);
+    setDetails(null);
+    setHost((h) => (h === '' || instances.some((i) => i.name === h) ? h : ''));
+  }, [instances]);
+
   // a new selection (filter, instance, window) starts at the end, following
   // biome-ignore lint/correctness/useExhaustiveDependencies: `sel` is what changed
   useEffect(() => {
