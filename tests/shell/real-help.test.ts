@@ -141,4 +141,21 @@ describe('--help / -h as the real tools print them', () => {
     expect(t.exitCode).toBe(125);
     expect(t.stderr).toBe("timeout: invalid option -- 'h'\nTry 'timeout --help' for more information.\n");
   });
+
+  it('hostname, clear, which and sudo: their own help or a refusal naming the option, never taken as a name', () => {
+    const h = run('hostname --help');
+    expect([h.exitCode, stdout(h).split('\n')[0]]).toEqual([
+      255,
+      'Usage: hostname [-b] {hostname|-F file}         set host name (from file)',
+    ]);
+    expect(run('hostname -f').stderr).toMatch(/hostname: -f: not simulated in ec2-netlab/);
+    const c = run('clear -h');
+    expect([c.exitCode, c.stderr]).toEqual([
+      1,
+      "clear: invalid option -- 'h'\nUsage: clear [options]\n\nOptions:\n  -T TERM     use this instead of $TERM\n  -V          print curses-version\n  -x          do not try to clear scrollback\n",
+    ]);
+    expect(stdout(run('clear -x'))).toBe('\x1b[H\x1b[2J');
+    expect(run('which --help').stderr).toMatch(/^which: option --help is not simulated in ec2-netlab/);
+    expect(run('sudo -h').stderr).toMatch(/^sudo: option -h is not simulated in ec2-netlab/);
+  });
 });

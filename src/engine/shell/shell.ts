@@ -41,6 +41,7 @@ import {
 } from './commands/builtins';
 import { helpText } from './commands/help-texts';
 import { runMan } from './commands/man';
+import { CLEAR_USAGE, HOSTNAME_HELP } from './commands/real-help';
 import { runWatch } from './commands/watch';
 import { FILTERS, type Filter, type FilterIo, streams } from './commands/text-tools';
 import { fileText, HOME, resolvePath } from '../lab/files';
@@ -411,6 +412,10 @@ function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): Comma
   if (cmd === 'sudo') {
     if (args.length === 0)
       return fail('usage: sudo -h | -K | -k | -V\nusage: sudo [-AbEHknPS] [-u user] command');
+    if (args[0]!.startsWith('-'))
+      return fail(
+        `sudo: option ${args[0]} is not simulated in ec2-netlab (sudo COMMAND: everything runs as root here)`,
+      );
     [cmd, ...args] = args as [string, ...string[]];
   }
   // the host's ENA interfaces by name: eth0 and the attached secondary ENIs' eth1 …
@@ -493,10 +498,21 @@ function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): Comma
     case 'type':
       return runType(args);
     case 'which':
+      if (args[0]?.startsWith('-'))
+        return fail(`which: option ${args[0]} is not simulated in ec2-netlab (which NAME …)`);
       return runWhich(args);
     case 'history':
       return runHistory(args, lab);
     case 'clear':
+      // ncurses clear: -x keeps the scrollback (no E3); -T/-V are not modelled
+      if (args.length === 1 && args[0] === '-x') return done(CLEAR_SEQUENCE.replace('\x1b[3J', ''));
+      if (args.length > 0) {
+        const a = args[0]!;
+        if (a === '-T' || a === '-V' || a.startsWith('-T'))
+          return fail(`clear: option ${a} is not simulated in ec2-netlab (-x)`);
+        const c = a.startsWith('-') && a.length > 1 ? a[1] : null;
+        return fail(`${c ? `clear: invalid option -- '${c}'\n` : ''}${CLEAR_USAGE}`);
+      }
       return done(CLEAR_SEQUENCE);
     case 'pwd':
       return runPwd();
@@ -527,6 +543,12 @@ function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): Comma
     case 'echo':
       return done(`${args.join(' ')}\n`);
     case 'hostname':
+      if (args[0] === '-h' || args[0] === '--help')
+        return { kind: 'done', out: { stdout: HOSTNAME_HELP, stderr: '', exitCode: 255 } };
+      if (args.length > 0)
+        return fail(
+          `hostname: ${args[0]}: not simulated in ec2-netlab (hostname prints the instance's name)`,
+        );
       return done(`${host.name}\n`);
     default:
       if (FILTERS[cmd]) return { kind: 'done', out: FILTERS[cmd]!(args, noInput(lab, host)) };
