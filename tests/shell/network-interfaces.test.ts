@@ -161,6 +161,24 @@ describe('aws ec2 network interfaces', () => {
       const r = run(l, `iperf3 -c ${ip} -n 5M`);
       expect(r.exitCode, r.output).toBe(0);
     }
+    // tcpdump -i eth1 sees what crosses eth1 only; eth0 the rest
+    const dump = runScript(l, [
+      'server: tcpdump -i eth1 -c 2 -n icmp &',
+      'server: tcpdump -i eth0 -c 2 -n icmp &',
+      'ping -c 1 10.0.0.12',
+      'ping -c 1 10.0.0.11',
+    ]);
+    const capture = (dev: string) =>
+      dump
+        .filter((r) => r.command.startsWith(`tcpdump -i ${dev}`))
+        .map((r) => r.output)
+        .join('');
+    expect(capture('eth1')).toMatch(
+      /IP 10\.0\.0\.10 > 10\.0\.0\.12: ICMP echo request[\s\S]*IP 10\.0\.0\.12 > 10\.0\.0\.10: ICMP echo reply/,
+    );
+    expect(capture('eth1')).not.toContain('10.0.0.11');
+    expect(capture('eth0')).toContain('IP 10.0.0.10 > 10.0.0.11: ICMP echo request');
+    expect(capture('eth0')).not.toContain('10.0.0.12');
     // sar -n DEV lists every interface: what was sent to eth1's address arrived on eth1
     const runs = runScript(l, ['server: sar -n DEV 1 1 &', 'iperf3 -c 10.0.0.12 -t 1 -u -b 1G', 'sleep 0.1']);
     const sar = runs.map((r) => r.output).join('');

@@ -1001,7 +1001,9 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
   });
   if (o.read !== null) return readFile(lab, host, o, filter, printer);
   const iface = o.iface ?? 'eth0';
-  if (iface !== 'eth0' && iface !== 'any')
+  // eth0, an attached secondary ENI's eth1 …, or any
+  const ifaceIdx = /^eth\d+$/.test(iface) ? Number(iface.slice(3)) : -1;
+  if (iface !== 'any' && (ifaceIdx < 0 || host.host.ifaces[ifaceIdx] === undefined))
     return fail(`tcpdump: ${iface}: No such device exists\n(SIOCGIFHWADDR: No such device)`);
   let writer: PcapWriter | null = null;
   let writePath: string | null = null;
@@ -1026,7 +1028,21 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
     );
   const dumping = o.dump.x + o.dump.X + o.dump.A > 0;
   const me = [...lab.instances.values()].indexOf(host);
-  const mapper = new WireMapper(lab, host.host.eth0.link().mtu);
+  const mapper = new WireMapper(
+    lab,
+    (host.host.ifaces[Math.max(0, ifaceIdx)]?.dev ?? host.host.eth0).link().mtu,
+  );
+  // the interface a packet crosses: sent, the one holding its source address (forwarded: eth0);
+  // received, the one the fabric delivered it to
+  let pktDev = 0;
+  const devOf = (p: Packet, tx: boolean): number =>
+    host.host.ifaces.length === 1
+      ? 0
+      : tx
+        ? lab.resolve(p.flow.tuple.srcIp) === host
+          ? lab.deviceOfAddress(p.flow.tuple.srcIp)
+          : 0
+        : (host.host.rxDevByFlow[p.flow.id] ?? 0);
   let out = '';
   let lines = 0;
   let captured = 0;
@@ -1043,7 +1059,7 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
     } else if (lines < MAX_LINES) {
       const caplen = Math.min(o.snaplen, 14 + w.ipLen);
       let line = printer.line(w, caplen);
-      if (iface === 'any') line = line.replace(/^(\S+ )IP /, `$1eth0  ${txDir ? 'Out' : 'In '} IP `);
+      if (iface === 'any') line = line.replace(/^(\S+ )IP /, `$1eth${pktDev}  ${txDir ? 'Out' : 'In '} IP `);
       if (dumping)
         line = `${line.slice(0, -1)}${rawDump(encodeFrame(w, o.snaplen), o.dump, printer.linkHdrLen)}\n`;
       out += line;
@@ -1056,11 +1072,15 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
   const sink: ProbeSink = {
     enter: (t, h, stage, _q, p) => {
       if (h !== me || stage !== 'tx_ring' || stopped) return;
+      pktDev = devOf(p, true);
+      if (ifaceIdx >= 0 && pktDev !== ifaceIdx) return;
       txDir = true;
       mapper.map(p, t, true, take);
     },
     leave: (t, h, stage, _q, p) => {
       if (h !== me || stage !== 'rx_ring' || stopped) return;
+      pktDev = devOf(p, false);
+      if (ifaceIdx >= 0 && pktDev !== ifaceIdx) return;
       txDir = false;
       mapper.map(p, t, false, take);
     },
