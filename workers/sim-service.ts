@@ -11,6 +11,7 @@ import type { Observation } from '../src/lessons/observation';
 import { LessonObserver } from './lesson-observer';
 import { CheckpointBuilder, PLAY_BUILD_RATIO } from './checkpoints';
 import { PacketList } from './packet-list';
+import { runUntil, skipIdle } from './play';
 import { ServiceRun } from './service-run';
 import { counters, ensure, NCOL, writeSample } from './samples';
 import { stepTo } from './step';
@@ -50,7 +51,6 @@ import type {
   PacketListAnswer,
   PacketListRequest,
   PacketSelection,
-  RunUntil,
   SeekOptions,
   SimApi,
   StepReport,
@@ -65,8 +65,6 @@ import { ladderWindowOf } from '../src/lib/ladder';
 const PATH_MIN_WINDOW_NS = 1_000;
 /** Passages a path frame carries at most (beyond, it samples and says so). */
 const PATH_FRAME_CAPACITY = 5_000;
-/** With a "run until" condition, time moves in slices this long so the stop lands close to the cause. */
-const UNTIL_SLICE_NS = 1_000_000;
 
 export interface SimServiceOptions {
   /** Build seek checkpoints with timers while no request comes (the worker; tests call `buildCheckpoints`). */
@@ -280,65 +278,13 @@ export class SimService implements SimApi {
       reached = s.nowNs >= req.toNs;
     } else if (req.skipIdle) {
       // auto speed over an idle stretch: on to the event in which the next packet enters the path
-      const lab = s.lab;
-      const detach = lab.probe.attach({
-        enter: () => {
-          lab.sched.halted = true;
-        },
-        leave: () => {},
-        drop: () => {},
-      });
-      // …or to the end of the 1 ms slice in which a job ends or prints (the terminal has news)
-      const printed = s.transcript.length;
-      const fg = s.foreground !== null;
-      const bg = s.backgroundCount;
-      try {
-        while (s.nowNs < req.toNs && events < req.maxEvents) {
-          const slice = (Math.floor(s.nowNs / UNTIL_SLICE_NS) + 1) * UNTIL_SLICE_NS;
-          const r = tl.advance(Math.min(req.toNs, slice), req.maxEvents - events, () => sample());
-          events += r.events;
-          if (lab.sched.halted) break;
-          if (s.transcript.length !== printed || (s.foreground !== null) !== fg || s.backgroundCount !== bg)
-            break;
-        }
-        reached = s.nowNs >= req.toNs;
-      } finally {
-        detach();
-        lab.sched.halted = false;
-      }
+      ({ events, reached } = skipIdle(tl, run, req.toNs, req.maxEvents, () => sample()));
     } else if (!until) {
       const r = tl.advance(req.toNs, req.maxEvents, () => sample());
       events = r.events;
       reached = r.reached;
     } else {
-      const toNs = until.kind === 'time' ? Math.min(req.toNs, until.atNs) : req.toNs;
-      const watch = this.watcher(until);
-      // a drop or credits running out stop the model right after the event that caused them
-      run.haltOn = until.kind === 'first-drop' ? 'drop' : until.kind === 'credits-empty' ? 'credits' : null;
-      try {
-        while (s.nowNs < toNs && events < req.maxEvents) {
-          const r = tl.advance(Math.min(toNs, s.nowNs + UNTIL_SLICE_NS), req.maxEvents - events, () =>
-            sample(),
-          );
-          events += r.events;
-          if (s.lab.sched.halted || watch()) {
-            stoppedBy = until.kind;
-            break;
-          }
-          // nothing runs and nothing is typed ahead: the condition cannot come true any more
-          if (
-            s.foreground === null &&
-            s.backgroundCount === 0 &&
-            !tl.commandLog.some((e) => e.atNs > s.nowNs)
-          )
-            break;
-        }
-      } finally {
-        run.haltOn = null;
-        s.lab.sched.halted = false;
-      }
-      reached = s.nowNs >= toNs;
-      if (until.kind === 'time' && s.nowNs >= until.atNs) stoppedBy = 'time';
+      ({ events, reached, stoppedBy } = runUntil(tl, run, until, req.toNs, req.maxEvents, () => sample()));
     }
     sample(true);
     // checkpoints are built only while the live run keeps up: a frame that ran out of its event
@@ -582,20 +528,6 @@ export class SimService implements SimApi {
       pathLayout: this.need().path.layout(),
       wallClockStartMs: Math.round(lab.wallClockStartS * 1000),
     };
-  }
-
-  private watcher(until: RunUntil): () => boolean {
-    const lab = this.lab;
-    if (until.kind === 'counter-moves') {
-      const read = () => {
-        const st = lab.instance(until.host)?.host.eth0.statistics() ?? [];
-        return st.find((e) => e[0] === until.counter)?.[1] ?? 0;
-      };
-      const start = read();
-      return () => read() !== start;
-    }
-    // first drop and credits running out halt the scheduler themselves (ServiceRun.haltOn)
-    return () => false;
   }
 }
 
