@@ -20,7 +20,8 @@ const PENDING = 8;
 export class Scoreboard {
   private start: Float64Array;
   private end: Float64Array;
-  private segs: Float64Array;
+  /** Segments per entry: Int32, so a count read back is a small integer (Packet.count stays one), never a double. */
+  private segs: Int32Array;
   private sentNs: Float64Array;
   private flags: Uint8Array;
   /** Ring capacity − 1 (a power of two minus one). */
@@ -44,7 +45,7 @@ export class Scoreboard {
     const cap = 2 ** Math.ceil(Math.log2(Math.max(2, capacity)));
     this.start = new Float64Array(cap);
     this.end = new Float64Array(cap);
-    this.segs = new Float64Array(cap);
+    this.segs = new Int32Array(cap);
     this.sentNs = new Float64Array(cap);
     this.flags = new Uint8Array(cap);
     this.mask = cap - 1;
@@ -95,13 +96,13 @@ export class Scoreboard {
 
   private grow(): void {
     const cap = (this.mask + 1) * 2;
-    const copy = <T extends Float64Array | Uint8Array>(a: T, b: T): T => {
+    const copy = <T extends Float64Array | Int32Array | Uint8Array>(a: T, b: T): T => {
       for (let i = 0; i < this.length; i++) b[i] = a[(this.head + i) & this.mask]!;
       return b;
     };
     this.start = copy(this.start, new Float64Array(cap));
     this.end = copy(this.end, new Float64Array(cap));
-    this.segs = copy(this.segs, new Float64Array(cap));
+    this.segs = copy(this.segs, new Int32Array(cap));
     this.sentNs = copy(this.sentNs, new Float64Array(cap));
     this.flags = copy(this.flags, new Uint8Array(cap));
     this.head = 0;
