@@ -109,4 +109,44 @@ describe('a Linux router between instances (TOONK)', () => {
     ).toBe(true);
     expect(p.commands[0]).toBe('router: sysctl -w net.ipv4.ip_forward=1');
   });
+
+  it('an instance with two interfaces: route to one by its ID; its own source/destination check', () => {
+    const doc = structuredClone(FIXTURE);
+    doc.instances[1].networkInterfaces = [{ deviceIndex: 1, subnet: 'subnet-0a000000000000002' }];
+    const r = parseScenario(doc);
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    const lab = createLab(r.scenario);
+    const out = (line: string) => runScript(lab, [line])[0]!;
+    const routerId = JSON.parse(
+      out('aws ec2 describe-instances --filters Name=instance-type,Values=c5n.9xlarge').output,
+    ).Reservations[0].Instances[0].InstanceId as string;
+    // the API's rule: an instance target needs exactly one interface
+    expect(out(ROUTE(routerId)).output).toContain(
+      `(InvalidInstanceID) when calling the CreateRoute operation: There are multiple interfaces attached to instance '${routerId}'. Please specify an interface ID for the operation instead.`,
+    );
+    const eth1 = JSON.parse(
+      out('aws ec2 describe-network-interfaces --filters Name=attachment.device-index,Values=1').output,
+    ).NetworkInterfaces[0];
+    expect(eth1.SourceDestCheck).toBe(true);
+    expect(
+      out(
+        `aws ec2 create-route --route-table-id rtb-0d000000000000002 --destination-cidr-block 10.0.1.20/32 --network-interface-id ${eth1.NetworkInterfaceId}`,
+      ).exitCode,
+    ).toBe(0);
+    runScript(lab, ['router: sysctl -w net.ipv4.ip_forward=1']);
+    // the instance attribute is the primary interface's: eth1's check still drops
+    out(`aws ec2 modify-instance-attribute --instance-id ${routerId} --no-source-dest-check`);
+    expect(out('ping -c 1 10.0.1.20').output).toContain('0 received');
+    out(
+      `aws ec2 modify-network-interface-attribute --network-interface-id ${eth1.NetworkInterfaceId} --no-source-dest-check`,
+    );
+    expect(
+      JSON.parse(
+        out(`aws ec2 describe-network-interfaces --network-interface-ids ${eth1.NetworkInterfaceId}`).output,
+      ).NetworkInterfaces[0].SourceDestCheck,
+    ).toBe(false);
+    // in by eth1, out by eth0 (the main table's default route): both checks are off now
+    expect(out('ping -c 1 10.0.1.20').output).toContain('1 received');
+    expect(lab.instance('router')!.host.ipMib.forwDatagrams).toBe(1);
+  });
 });
