@@ -41,6 +41,7 @@ import {
 } from '../src/engine';
 import {
   compileFilter,
+  DISPLAY_FIELDS,
   type FieldReader,
   FilterError,
   type FilterNode,
@@ -622,7 +623,15 @@ export class PacketList {
               : 'the burst-credit account is empty: the instance is held to its baseline bandwidth',
         },
       );
-      return { no, atNs: row.atNs, host: row.host, kind: row.kind, layers: [lab], bytes: null, ref: null };
+      return {
+        no,
+        atNs: row.atNs,
+        host: row.host,
+        kind: row.kind,
+        layers: this.withFilters([lab], i),
+        bytes: null,
+        ref: null,
+      };
     }
     const k = r.k[s]!;
     const tcp = f.proto === 6;
@@ -741,7 +750,47 @@ export class PacketList {
     lab.fields.push({ label: 'Flow', value: `${f.flow.id} (${f.flow.tuple.proto})` });
     if (tcp) lab.fields.push({ label: 'TCP stream', value: String(f.stream), field: 'tcp.stream' });
     layers.push(lab);
-    return { no, atNs: row.atNs, host: row.host, kind: row.kind, layers, bytes: hdr, ref };
+    return {
+      no,
+      atNs: row.atNs,
+      host: row.host,
+      kind: row.kind,
+      layers: this.withFilters(layers, i),
+      bytes: hdr,
+      ref,
+    };
+  }
+
+  /**
+   * Each field that names a filter field gets the filter expression that selects this row's value
+   * (Wireshark's "Apply as Filter"), written from the row's own value as the filter reads it.
+   */
+  private withFilters(layers: PacketDetails['layers'], i: number): PacketDetails['layers'] {
+    const src = this.source();
+    for (const l of layers)
+      for (const f of l.fields) {
+        const def = f.field ? DISPLAY_FIELDS.find((d) => d.name === f.field) : undefined;
+        if (!def || def.type === 'float') continue;
+        const reader = src.field(def.name);
+        if (!reader.has(i)) continue;
+        if (def.type === 'protocol') {
+          f.filter = def.name;
+          continue;
+        }
+        const v = reader.get[0]!(i);
+        const text =
+          def.type === 'ipv4'
+            ? [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join('.')
+            : def.type === 'mac'
+              ? Array.from({ length: 6 }, (_, k) => Math.floor(v / 256 ** (5 - k)) % 256)
+                  .map((b) => b.toString(16).padStart(2, '0'))
+                  .join(':')
+              : def.type === 'string'
+                ? JSON.stringify(reader.strings?.[v] ?? '')
+                : String(v);
+        f.filter = `${def.name} == ${text}`;
+      }
+    return layers;
   }
 
   // ------------------------------------------------------------------------------------ exports

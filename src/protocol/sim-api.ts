@@ -431,7 +431,11 @@ export interface PacketDetails {
   atNs: number;
   host: string;
   kind: PacketRow['kind'];
-  layers: Array<{ title: string; fields: Array<{ label: string; value: string; field?: string }> }>;
+  /** `field`: the display-filter field it is; `filter`: the expression that selects this value (Apply as Filter). */
+  layers: Array<{
+    title: string;
+    fields: Array<{ label: string; value: string; field?: string; filter?: string }>;
+  }>;
   /** The frame's header bytes as captured (payload zeros left out), for a hex view; null for events. */
   bytes: Uint8Array | null;
   /** The packet for the path view and its inspector (flow id and the packet's sequence number). */

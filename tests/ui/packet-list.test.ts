@@ -200,6 +200,19 @@ describe('packet list', () => {
       }
     }
     expect(d.bytes!.length).toBe(128);
+    // Apply as Filter: each field's expression selects the row it came from (a sent segment, a
+    // received echo reply)
+    const reply = ok(list(s, 'icmp.type == 0 && host == client', {}, 1)).rows[0]!;
+    for (const no of [row.no, reply.no]) {
+      const filters = s
+        .packetDetails(no)!
+        .layers.flatMap((l) => l.fields.flatMap((f) => (f.filter ? [f.filter] : [])));
+      expect(filters.length).toBeGreaterThan(10);
+      for (const f of filters) expect([f, ok(list(s, f, { locate: no }, 0)).located]).not.toEqual([f, -1]);
+    }
+    expect(s.packetDetails(row.no)!.layers[2]!.fields.find((f) => f.label === 'Source Address')?.filter).toBe(
+      'ip.src == 10.0.0.10',
+    );
     expect(s.packetDetails(0)).toBeNull();
   });
 

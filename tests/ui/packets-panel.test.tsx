@@ -172,6 +172,13 @@ describe('packets panel', () => {
     await settle(50);
     expect(grid.getAttribute('aria-activedescendant')).toBe(`pkt-row-${noOf(next)}`);
     expect(q('.packet-details h3').textContent).toContain(`Packet ${noOf(next)},`);
+    // Apply as Filter on the TCP stream index
+    const apply = q<HTMLButtonElement>('button[aria-label^="Apply as filter: tcp.stream == "]');
+    act(() => apply.click());
+    await settle(300);
+    expect(q<HTMLInputElement>('input[aria-label="Display filter"]').value).toMatch(/^tcp\.stream == \d+$/);
+    expect(q('.dfilter').className).toContain('valid');
+    expect(q('.packets-status').textContent).toMatch(/ rows match/);
   });
 
   it('a scroll far down shows the rows there, asked for a page at a time', async () => {

@@ -174,7 +174,6 @@ export function PacketsPanel() {
 
   // another lab (a preset, a lesson, a shared link): its rows are others; an instance it lacks is
   // no longer chosen
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `instances` is what changed
   useEffect(() => {
     setSelected(null);
     setDetails(null);
@@ -609,7 +608,16 @@ export function PacketsPanel() {
           </p>
         ) : null}
       </div>
-      {details ? <PacketDetailsView d={details} onClose={() => setDetails(null)} /> : null}
+      {details ? (
+        <PacketDetailsView
+          d={details}
+          onClose={() => setDetails(null)}
+          onFilter={(expr) => {
+            setText(expr);
+            setApplied(expr);
+          }}
+        />
+      ) : null}
     </section>
   );
 }
@@ -645,7 +653,16 @@ function rowClass(r: PacketRow): string {
   return '';
 }
 
-function PacketDetailsView({ d, onClose }: { d: PacketDetails; onClose: () => void }) {
+function PacketDetailsView({
+  d,
+  onClose,
+  onFilter,
+}: {
+  d: PacketDetails;
+  onClose: () => void;
+  /** Wireshark's "Apply as Filter" on a field. */
+  onFilter: (expr: string) => void;
+}) {
   const lab = useLab();
   return (
     <section className="packet-details" aria-label={`Packet ${d.no} details`}>
@@ -682,8 +699,19 @@ function PacketDetailsView({ d, onClose }: { d: PacketDetails; onClose: () => vo
             <summary>{l.title}</summary>
             <ul>
               {l.fields.map((f) => (
-                <li key={f.label} title={f.field ? `filter field: ${f.field}` : undefined}>
+                <li key={f.label}>
                   {f.label}: {f.value}
+                  {f.filter ? (
+                    <button
+                      type="button"
+                      className="apply-filter"
+                      title={`Apply as filter: ${f.filter}`}
+                      aria-label={`Apply as filter: ${f.filter}`}
+                      onClick={() => onFilter(f.filter!)}
+                    >
+                      ⊕
+                    </button>
+                  ) : null}
                 </li>
               ))}
             </ul>
