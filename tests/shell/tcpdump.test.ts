@@ -268,21 +268,27 @@ describe('a small snapshot length (-s), as tcpdump 4.99 prints what it cut', () 
   const s = new LabSession(lab);
   const snaps = [38, 54, 60, 66, 70];
   for (const n of snaps) s.run(`tcpdump -w s${n}.pcap -s ${n} tcp &`);
+  const small = [38, 40, 50];
+  for (const n of small) s.run(`tcpdump -w u${n}.pcap -s ${n} udp or icmp &`);
   s.run('tcpdump -nn -s 60 tcp > live60.txt &');
   s.run('iperf3 -c server -n 30000 -l 10000 > /dev/null');
+  s.run('ping -c 2 -i 0.01 server > /dev/null');
+  s.run('iperf3 -c server -u -b 1M -t 1 -l 1000 > /dev/null');
+  s.run('dig server > /dev/null');
   s.run('sleep 0.2');
   s.close();
   const dir = mkdtempSync(join(tmpdir(), 'netlab-snap-'));
-  const real = (n: number, args: string[]) => {
-    const file = join(dir, `s${n}.pcap`);
-    writeFileSync(file, lab.files.read('client', `/home/ec2-user/s${n}.pcap`)!.data as Uint8Array);
+  const real = (n: number | string, args: string[]) => {
+    const name = typeof n === 'number' ? `s${n}` : n;
+    const file = join(dir, `${name}.pcap`);
+    writeFileSync(file, lab.files.read('client', `/home/ec2-user/${name}.pcap`)!.data as Uint8Array);
     return execFileSync('tcpdump', ['-r', file, ...args], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     });
   };
-  const ours = (n: number, args: string) =>
-    stdout(new LabSession(lab).run(`tcpdump -r s${n}.pcap ${args}`)[0]!);
+  const ours = (n: number | string, args: string) =>
+    stdout(new LabSession(lab).run(`tcpdump -r ${typeof n === 'number' ? `s${n}` : n}.pcap ${args}`)[0]!);
 
   it('the lines and dumps of cut packets are tcpdump’s: " [|tcp]", ">" after a cut option, the whole frame dumped after a longjmp', () => {
     for (const n of snaps)
@@ -291,6 +297,13 @@ describe('a small snapshot length (-s), as tcpdump 4.99 prints what it cut', () 
     expect(real(60, ['-nn'])).toContain('options [mss 8961,sackOK, [|tcp]\n');
     expect(real(60, ['-nn'])).toContain('options [nop,nop,TS [|tcp]>\n');
     expect(real(38, ['-nn'])).toContain(' IP 10.0.0.10.45000 > 10.0.0.11.5201:  [|tcp]\n');
+    // UDP, DNS and ICMP cut in their headers: [|udp], [|domain], [|icmp] (that one longjmps)
+    for (const n of small)
+      for (const mode of ['-nn', '-nn -vv', '-nn -X'])
+        expect(ours(`u${n}`, mode), `-s ${n} ${mode}`).toBe(real(`u${n}`, mode.split(' ')));
+    expect(real('u38', ['-nn'])).toContain(' IP 10.0.0.10 > 10.0.0.11:  [|icmp]\n');
+    expect(real('u40', ['-nn'])).toMatch(/ > 10\.0\.0\.11\.5201: {2}\[\|udp\]\n/);
+    expect(real('u50', ['-nn'])).toMatch(/ > 10\.0\.0\.2\.53: {2}\[\|domain\]\n/);
     // live, the same lines as the file read back
     const live = fileText(lab.files.read('client', '/home/ec2-user/live60.txt')!.data);
     expect(live).toBe(real(60, ['-nn']));

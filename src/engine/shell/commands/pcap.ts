@@ -297,10 +297,10 @@ export function decodeFrame(f: Uint8Array, sec: number, usec: number): WirePacke
       }
       o += Math.max(2, len);
     }
-  } else if (p.proto === 17 && f.length >= l4 + 8) {
+  } else if (p.proto === 17) {
     p.sport = (f[l4]! << 8) | f[l4 + 1]!;
     p.dport = (f[l4 + 2]! << 8) | f[l4 + 3]!;
-    p.udpSum = (f[l4 + 6]! << 8) | f[l4 + 7]!;
+    if (f.length >= l4 + 8) p.udpSum = (f[l4 + 6]! << 8) | f[l4 + 7]!;
   } else if (p.proto === 1 && f.length >= l4 + 8) {
     p.icmpType = f[l4]!;
     p.icmpId = (f[l4 + 4]! << 8) | f[l4 + 5]!;

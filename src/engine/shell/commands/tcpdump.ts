@@ -352,7 +352,10 @@ export class TcpdumpPrinter {
     }
     if (p.proto === 17) {
       const ulen = p.ipLen - 20 - 8;
+      // print-udp.c: the ports not captured, or the rest of the header: its `trunc:`
+      if (this.caplen < 34 + 4) return `${s}${src} > ${dst}:  [|udp]\n`;
       let head = `${s}${src}.${this.port(p.sport, 17)} > ${dst}.${this.port(p.dport, 17)}: `;
+      if (this.caplen < 34 + 8) return `${head} [|udp]\n`;
       // -vv: the IPv4 UDP checksum, when the whole datagram was captured (print-udp.c)
       if ((this.o.vflag ?? 0) > 1 && !p.mf && this.caplen >= 14 + p.ipLen) {
         const stored = p.udpSum ?? udpChecksum(p);
@@ -365,10 +368,17 @@ export class TcpdumpPrinter {
               : `[bad udp cksum 0x${hex4(stored)} -> 0x${hex4(good)}!] `;
       }
       // DNS: the lab's queries carry no payload bytes; tcpdump decodes the zero header it writes
-      if ((p.sport === 53 || p.dport === 53) && !this.o.qflag) return `${head}0 [0q] (${ulen})\n`;
+      if ((p.sport === 53 || p.dport === 53) && !this.o.qflag)
+        // domain_print: a header (12 bytes) not captured whole is cut there
+        return this.caplen < 42 + 12 ? `${head} [|domain]\n` : `${head}0 [0q] (${ulen})\n`;
       return `${head}UDP, length ${ulen}\n`;
     }
     if (p.proto === 1) {
+      // icmp_print reads the echo header with GET macros: a cut longjmps (nothing of it printed)
+      if (this.caplen < 34 + 8) {
+        this.linkHdrLen = 0;
+        return `${s}${src} > ${dst}:  [|icmp]\n`;
+      }
       const what =
         p.icmpType === 8 ? 'echo request' : p.icmpType === 0 ? 'echo reply' : `type-#${p.icmpType}`;
       return `${s}${src} > ${dst}: ICMP ${what}, id ${p.icmpId}, seq ${p.icmpSeq}, length ${p.ipLen - 20}\n`;
