@@ -198,8 +198,18 @@ const CMP: Record<string, CmpOp> = {
   ge: '>=',
 };
 
+/** Longest filter text, and deepest nesting of parentheses and negations, the parser takes. */
+const MAX_FILTER_CHARS = 4096;
+const MAX_DEPTH = 200;
+
 /** Parse a display filter; '' (or blanks) is null: every row. Throws FilterError. */
 export function parseDisplayFilter(text: string): FilterNode | null {
+  if (text.length > MAX_FILTER_CHARS)
+    throw new FilterError(
+      `The filter is ${text.length.toLocaleString('en-US')} characters long; the lab takes ${MAX_FILTER_CHARS.toLocaleString('en-US')} at most.`,
+      MAX_FILTER_CHARS,
+      text.length,
+    );
   const toks = tokenize(text);
   if (toks.length === 0) return null;
   let i = 0;
@@ -308,9 +318,20 @@ export function parseDisplayFilter(text: string): FilterNode | null {
     return { kind: 'has', field, start: t.start, end: t.end };
   };
 
+  let depth = 0;
   const unary = (): FilterNode => {
     const t = peek();
     if (!t) throw end();
+    // (a recursion the stack could not hold would not be the filter's error)
+    if (++depth > MAX_DEPTH)
+      throw new FilterError(`More than ${MAX_DEPTH} nested "(" or "!".`, t.start, t.end);
+    try {
+      return unaryIn(t);
+    } finally {
+      depth--;
+    }
+  };
+  const unaryIn = (t: Tok): FilterNode => {
     if (t.k !== 'str' && (t.t === '!' || t.t === 'not')) {
       i++;
       return { kind: 'not', arg: unary() };

@@ -137,6 +137,15 @@ describe('display filter', () => {
       'The string is missing its closing double quote.',
     );
     expect(error('5201')?.message).toMatch(/is a value: compare a field with it/);
+    // no text breaks the parser itself: deep nesting and long text are the filter's errors
+    expect(error(`${'('.repeat(5000)}tcp${')'.repeat(5000)}`)?.message).toMatch(
+      /characters long; the lab takes 4,096 at most/,
+    );
+    expect(error(`${'('.repeat(1000)}tcp${')'.repeat(1000)}`)?.message).toBe(
+      'More than 200 nested "(" or "!".',
+    );
+    expect(error(`${'!'.repeat(1000)}tcp`)?.message).toBe('More than 200 nested "(" or "!".');
+    expect(rows(`${'('.repeat(150)}tcp${')'.repeat(150)}`)).toEqual([0, 1]);
   });
 
   it('every field the page documents parses', () => {
