@@ -10,10 +10,11 @@ import {
   type AppState,
   type AppStore,
   formatSimTime,
-  type PathSelection,
   patch,
+  type PathSelection,
   SPEED_STEPS,
   type StepChoice,
+  untilText,
 } from '../state/app-store';
 import type {
   ChartSeries,
@@ -30,7 +31,7 @@ import type {
   RunUntil,
 } from '../protocol/sim-api';
 import { createFramePump, MAX_BUDGET } from './frame-pump';
-import { createLabRunner, untilText } from './run-to';
+import { createLabRunner } from './run-to';
 import type { SimClient } from './sim-client';
 
 /** What the UI may ask of the lab (the UI gets this through context; it never sees the worker). */
@@ -478,4 +479,4 @@ export function createLabController(
   return c;
 }
 
-export { untilText } from './run-to';
+export { untilText } from '../state/app-store';

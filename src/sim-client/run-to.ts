@@ -7,7 +7,7 @@
  */
 import { notePace } from '../lib/pace';
 import type { LoadResult, RunUntil } from '../protocol/sim-api';
-import { type AppState, type AppStore, formatSimTime, patch } from '../state/app-store';
+import { type AppState, type AppStore, formatSimTime, patch, untilText } from '../state/app-store';
 import { MAX_BUDGET, MIN_BUDGET } from './frame-pump';
 import type { SimClient } from './sim-client';
 
@@ -237,20 +237,6 @@ export function createLabRunner(
       return seekBudget;
     },
   };
-}
-
-/** What a "run until" waits for, in words. */
-export function untilText(u: RunUntil): string {
-  switch (u.kind) {
-    case 'counter-moves':
-      return `${u.host} ${u.counter} moves`;
-    case 'credits-empty':
-      return 'burst credits run out';
-    case 'time':
-      return `t = ${formatSimTime(u.atNs)}`;
-    default:
-      return 'the first drop';
-  }
 }
 
 function stopReason(k: RunUntil['kind']): string {

@@ -432,6 +432,20 @@ export function formatSimTime(ns: number): string {
   return `${whole}.${frac} s`;
 }
 
+/** What a "run until" waits for, in words (the time controls and the controller's announcements). */
+export function untilText(u: RunUntil): string {
+  switch (u.kind) {
+    case 'counter-moves':
+      return `${u.host} ${u.counter} moves`;
+    case 'credits-empty':
+      return 'burst credits run out';
+    case 'time':
+      return `t = ${formatSimTime(u.atNs)}`;
+    default:
+      return 'the first drop';
+  }
+}
+
 export function formatSpeed(nsPerS: number): string {
   const per = (v: number, u: string) => `${Number(v.toPrecision(3))} ${u}/s`;
   if (nsPerS < 1e6) return per(nsPerS / 1e3, 'µs');

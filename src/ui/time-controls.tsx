@@ -18,6 +18,7 @@ import {
   type SpeedMode,
   type StepChoice,
   speedNotch,
+  untilText,
 } from '../state/app-store';
 import { useApp, useLab } from './context';
 import { TimeScrubber } from './time-scrubber';
@@ -310,7 +311,7 @@ export function TimeControls() {
           </button>
           {armed && !runTo ? (
             <span className="pending">
-              armed: runs until {untilLabel(armed)} as soon as a command starts{' '}
+              armed: runs until {untilText(armed)} as soon as a command starts{' '}
               <button type="button" className="small" onClick={() => lab.cancelRun()}>
                 Disarm
               </button>
@@ -330,17 +331,4 @@ export function TimeControls() {
       ) : null}
     </section>
   );
-}
-
-function untilLabel(u: RunUntil): string {
-  switch (u.kind) {
-    case 'counter-moves':
-      return `${u.host} ${u.counter} moves`;
-    case 'credits-empty':
-      return 'burst credits run out';
-    case 'time':
-      return `t = ${formatSimTime(u.atNs)}`;
-    default:
-      return 'the first drop';
-  }
 }
