@@ -237,6 +237,34 @@ describe('packets panel', () => {
     expect(q<HTMLSelectElement>('.packets-controls select').value).toBe('');
   });
 
+  it("the charts' zoomed window narrows the list to its packets", async () => {
+    const { store } = mount();
+    await settle(50);
+    const win = el!.querySelectorAll<HTMLSelectElement>('.packets-controls select')[1]!;
+    expect(win.querySelector<HTMLOptionElement>('option[value=charts]')!.disabled).toBe(true);
+    act(() => patch(store, 'selection', { zoom: [10e6, 12e6] }));
+    expect(win.querySelector<HTMLOptionElement>('option[value=charts]')!.disabled).toBe(false);
+    act(() => {
+      const set = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!;
+      set.call(win, 'charts');
+      win.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await settle(300);
+    const want = service.packetList({
+      filter: '',
+      host: null,
+      window: { kind: 'range', fromNs: 10e6, toNs: 12e6 },
+      offset: 0,
+      limit: 0,
+    });
+    expect(want.ok && want.matched).toBeGreaterThan(0);
+    expect(q('.packets-status').textContent).toMatch(
+      new RegExp(`^${(want.ok ? want.matched : 0).toLocaleString('en-US')} rows`),
+    );
+    const times = rowsInDom().map((r) => Number(r.querySelectorAll('[role=gridcell]')[1]!.textContent));
+    expect(times.every((t) => t >= 0.01 && t <= 0.012)).toBe(true);
+  });
+
   it('Expand lays the list over the workbench; Escape puts it back', async () => {
     mount();
     await settle(50);

@@ -138,7 +138,19 @@ export function PacketsPanel() {
       throw e;
     }
   }, [text]);
-  const win = WINDOWS.find((w) => w.id === winId)!.w;
+  // the charts' zoomed window, when they are zoomed: the packets of the stretch looked at there
+  const zoom = useApp((s) => s.selection.zoom);
+  const zf = zoom?.[0];
+  const zt = zoom?.[1];
+  const win: PacketWindow = useMemo(
+    () =>
+      winId === 'charts'
+        ? zf !== undefined && zt !== undefined
+          ? { kind: 'range', fromNs: zf, toNs: zt }
+          : { kind: 'all' }
+        : WINDOWS.find((w) => w.id === winId)!.w,
+    [winId, zf, zt],
+  );
   const sel: PacketSelection = useMemo(
     () => ({ filter: applied, host: host === '' ? null : host, window: win }),
     [applied, host, win],
@@ -488,6 +500,11 @@ export function PacketsPanel() {
                   {w.label}
                 </option>
               ))}
+              <option value="charts" disabled={zoom === null && winId !== 'charts'}>
+                {zoom
+                  ? `The charts' window (${(zoom[0] / 1e9).toFixed(3)}–${(zoom[1] / 1e9).toFixed(3)} s)`
+                  : "The charts' window (zoom a chart)"}
+              </option>
             </select>
           </label>
           <label>
