@@ -285,5 +285,8 @@ describe('packets panel', () => {
     expect(end.top(999_999) + 20).toBeCloseTo(v.virt, 0);
     const mid = viewport(1_000_000, v.scrollFor(500_000), 400);
     expect(mid.first).toBe(500_000);
+    // a list that got shorter than the scroll position: its rows from the first (4 rows, not 2)
+    const short = viewport(6, 40, 200);
+    expect([short.first, short.count, short.top(0)]).toEqual([0, 6, 0]);
   });
 });

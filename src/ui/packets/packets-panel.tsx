@@ -62,7 +62,10 @@ export function viewport(matched: number, scrollTop: number, viewH: number) {
   const total = matched * ROW_H;
   const virt = Math.min(total, MAX_SCROLL_PX);
   const ratio = total > virt && virt > viewH ? (total - viewH) / (virt - viewH) : 1;
-  const realTop = scrollTop * ratio;
+  // a scroll position past the end (the list got shorter: the browser clamps its own without a
+  // scroll event) is the end's
+  const st = Math.max(0, Math.min(scrollTop, Math.max(0, virt + ROW_H - viewH)));
+  const realTop = st * ratio;
   const first = Math.max(0, Math.min(Math.floor(realTop / ROW_H), Math.max(0, matched - 1)));
   const count = Math.min(matched - first, Math.ceil(viewH / ROW_H) + 1);
   return {
@@ -70,7 +73,7 @@ export function viewport(matched: number, scrollTop: number, viewH: number) {
     first,
     count,
     /** The top of row `k` inside the scroller's content. */
-    top: (k: number) => scrollTop + (k * ROW_H - realTop),
+    top: (k: number) => st + (k * ROW_H - realTop),
     /** The scroll position that shows row `k` at the top. */
     scrollFor: (k: number) => (k * ROW_H) / ratio,
   };
