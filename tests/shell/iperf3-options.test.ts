@@ -226,7 +226,6 @@ describe('parseIperf3Args errors (iperf_strerror texts)', () => {
     expect(err('-c h -Z')).toBe('iperf3: option --zerocopy is not simulated in ec2-netlab\n');
     expect(err('-c h -A 2')).toBe('iperf3: option --affinity is not simulated in ec2-netlab\n');
     expect(err('-c h --cport 5000')).toBe('iperf3: option --cport is not simulated in ec2-netlab\n');
-    expect(err('-c h -C bbr')).toBe('iperf3: option --congestion is not simulated in ec2-netlab\n');
     expect(err('-c h -6')).toBe('iperf3: option --version6 is not simulated in ec2-netlab\n');
     expect(err('-c h --fq-rate 1G')).toBe('iperf3: option --fq-rate is not simulated in ec2-netlab\n');
     expect(err('-c h -k 100')).toBe('iperf3: option --blockcount is not simulated in ec2-netlab\n');

@@ -14,6 +14,7 @@
 import { storeAsDoubles } from '../core/doubles';
 import { Timer } from '../core/scheduler';
 import type { Vcpu } from '../host/cpu';
+import type { TcpCongestionName } from '../host/tcp/cong';
 import { TcpEndpoint } from '../host/tcp/endpoint';
 import { UDP_IP_OVERHEAD, UdpSocket } from '../host/udp';
 import type { Instance, Lab } from '../lab/lab';
@@ -27,6 +28,8 @@ export interface Iperf3TestConfig {
   parallel: number;
   blockSizeBytes: number;
   mssBytes?: number;
+  /** -C: the TCP congestion control of the test's sockets at both ends (default cubic). */
+  congestion?: TcpCongestionName;
   targetBitrateBps: number; // per stream; 0 = unlimited
   /**
    * `-b RATE/COUNT` (UDP): datagrams sent back to back per burst; iperf3 checks its throttle only
@@ -298,6 +301,7 @@ export class Iperf3Test {
         sndbufBytes: w ? w : ('auto' as const),
         rcvbufBytes: w ? 2 * w : lab.params.tcpRmemMax,
         maxBatchSegs: lab.maxBatch,
+        ...(this.cfg.congestion !== undefined ? { congestion: this.cfg.congestion } : {}),
       };
       const txHost = sender.host;
       const rxHost = receiver.host;

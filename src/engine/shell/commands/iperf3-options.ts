@@ -8,6 +8,7 @@
  * src/units.c, src/iperf_locale.c; the unknown-option output from esnet/iperf issue #1647.
  * The rules in detail: docs/design.md, "Command lines as the real tools read them".
  */
+import { isTcpCongestionName } from '../../host/tcp/cong';
 
 /** iperf3's version string as printed by -v and in the -J "version" field. */
 export const IPERF3_VERSION = 'iperf 3.16';
@@ -84,6 +85,8 @@ export interface Iperf3Options {
   omitSec: number;
   /** -T: prefix for every output line (and "title" in JSON). */
   title?: string;
+  /** -C: TCP_CONGESTION for the test's sockets, at both ends (the server takes it from the client). */
+  congestion?: string;
   /** -1: the server handles one test and exits. */
   oneOff: boolean;
   /** Warnings iperf3 prints on stderr but carries on ("warning: …\n" lines, already terminated). */
@@ -201,6 +204,7 @@ const SUPPORTED = new Set([
   '4',
   'O',
   'T',
+  'C',
   'h',
 ]);
 
@@ -434,6 +438,7 @@ export function parseIperf3Args(
   let format: Iperf3Format = 'a';
   let omit = 0;
   let title: string | undefined;
+  let congestion: string | undefined;
   let oneOff = false;
   let serverFlag = false;
   let clientFlag = false;
@@ -586,6 +591,10 @@ export function parseIperf3Args(
         title = v;
         clientFlag = true;
         break;
+      case 'C':
+        congestion = v;
+        clientFlag = true;
+        break;
     }
   }
 
@@ -635,6 +644,7 @@ export function parseIperf3Args(
   if (burst !== 0) opts.burstPackets = burst;
   if (window !== 0) opts.windowBytes = window;
   if (title !== undefined) opts.title = title;
+  if (congestion !== undefined) opts.congestion = congestion;
   return { ok: true, opts };
 }
 
@@ -647,6 +657,17 @@ export function iperf3MssSetupError(opts: Iperf3Options): string | undefined {
   if (opts.protocol !== 'tcp' || opts.mssBytes === undefined || opts.mssBytes >= LINUX_TCP_MIN_MSS)
     return undefined;
   return 'iperf3: error - unable to set TCP/SCTP MSS: Invalid argument\n';
+}
+
+/**
+ * The run-time failure of -C with an algorithm the host does not have (setsockopt TCP_CONGESTION →
+ * ENOENT when connecting the data socket, after the MSS is set; only TCP sockets take it). The lab's
+ * kernels have tcp_available_congestion_control "reno cubic". Undefined when it can be set.
+ */
+export function iperf3CongestionSetupError(opts: Iperf3Options): string | undefined {
+  if (opts.protocol !== 'tcp' || opts.congestion === undefined || isTcpCongestionName(opts.congestion))
+    return undefined;
+  return 'iperf3: error - unable to set TCP_CONGESTION: Supplied congestion control algorithm not supported on this host\n';
 }
 
 /** UDP block size iperf3 picks when -l is absent: the control connection's MSS, else 1460. */

@@ -13,9 +13,11 @@ import { tunnelPeer } from './ip-tunnel';
 import { Iperf3Test, type Iperf3TestResult } from '../../apps/iperf3-test';
 import type { Instance, Lab } from '../../lab/lab';
 import { UDP_IP_OVERHEAD } from '../../host/udp';
+import { isTcpCongestionName } from '../../host/tcp/cong';
 import { type CommandOutcome, done, fail, type Job } from '../types';
 import {
   type Iperf3Options,
+  iperf3CongestionSetupError,
   iperf3MssSetupError,
   iperf3UdpBlockSize,
   parseIperf3Args,
@@ -103,6 +105,8 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
   }
   const mssErr = iperf3MssSetupError(o);
   if (mssErr) return fail(`Connecting to host ${o.host}, port ${o.port}\n${mssErr}`, 1);
+  const ccErr = iperf3CongestionSetupError(o);
+  if (ccErr) return fail(`Connecting to host ${o.host}, port ${o.port}\n${ccErr}`, 1);
   const pathMtu = Math.min(lab.pathMtu(), self.host.eth0.mtu, target.host.eth0.mtu, via?.mtu ?? Infinity);
   const controlMss = pathMtu - 40 - 12;
   const blk = o.protocol === 'udp' ? iperf3UdpBlockSize(o, controlMss) : (o.blockSizeBytes ?? 131072);
@@ -127,6 +131,7 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
     parallel: o.parallel,
     blockSizeBytes: blk,
     mssBytes: o.mssBytes,
+    ...(o.congestion !== undefined && isTcpCongestionName(o.congestion) ? { congestion: o.congestion } : {}),
     targetBitrateBps: o.targetBitrateBps,
     ...(o.burstPackets !== undefined ? { burstPackets: o.burstPackets } : {}),
     reverse: o.reverse,
@@ -273,6 +278,7 @@ function toRunData(
     },
     tcpMssDefault: r.mss,
     tcpMss: o.mssBytes,
+    ...(o.congestion !== undefined ? { congestion: { client: o.congestion, server: o.congestion } } : {}),
     sockBufsize: o.windowBytes ?? 0,
     sndbufActual: o.windowBytes ? 2 * o.windowBytes : 16384,
     rcvbufActual: o.windowBytes ? 2 * o.windowBytes : 131072,

@@ -47,10 +47,10 @@ const PAGES: Record<string, Page> = {
   iperf3: {
     section: 1,
     name: 'perform network throughput tests (3.16)',
-    lab: "TCP (CUBIC, SACK, RACK, TLP, TCP Small Queues) or UDP streams through the modelled host stack, ENA rings and Nitro card. Every instance runs `iperf3 -s` on port 5201 from the start. Output is iperf3's own text or -J document.",
+    lab: "TCP (CUBIC or, with -C reno, Reno; SACK, RACK, TLP, TCP Small Queues) or UDP streams through the modelled host stack, ENA rings and Nitro card. Every instance runs `iperf3 -s` on port 5201 from the start. Output is iperf3's own text or -J document.",
     options:
-      '-c HOST  -s  -p PORT  -t SECS  -n BYTES  -P N  -l LEN  -M MSS  -u  -b RATE[/COUNT]\n-R  --bidir  -i SECS  -w SIZE  -J  -f [kmgtKMGT]  -O SECS  -T TITLE',
-    refused: '-Z, -A, --cport, -C, -6 and the others: "option --X is not simulated in ec2-netlab".',
+      '-c HOST  -s  -p PORT  -t SECS  -n BYTES  -P N  -l LEN  -M MSS  -u  -b RATE[/COUNT]\n-R  --bidir  -i SECS  -w SIZE  -J  -f [kmgtKMGT]  -O SECS  -T TITLE  -C reno|cubic',
+    refused: '-Z, -A, --cport, -6 and the others: "option --X is not simulated in ec2-netlab".',
     seeAlso: 'ethtool(8), tc(8), sar(1), tcpdump(8)',
   },
   ping: {
