@@ -74,8 +74,16 @@ export interface InstanceTypeSpec {
   readonly txRingMax: Figure<number>;
   readonly rxRingDefault: Figure<number>;
   readonly rxRingMax: Figure<number>;
-  /** Instance PPS allowance, packets/s, inbound + outbound together (AWS-ENAPERF "bidirectional"). */
+  /**
+   * Instance PPS allowance, packets/s, inbound + outbound together (AWS-ENAPERF "bidirectional"),
+   * and what one direction alone reaches.
+   */
   readonly ppsAllowance: Figure<number>;
+  /**
+   * Where a measurement shows both directions together moving more than one alone (TOONK's
+   * c5n.4xlarge): the in + out budget; each direction then stops at ppsAllowance. Null elsewhere.
+   */
+  readonly ppsBidirectional: Figure<number> | null;
   /** Seconds a full network I/O credit bucket sustains peak bandwidth; null when baseline = peak. */
   readonly burstCreditSeconds: Figure<number> | null;
   readonly conntrackTimeouts: ConntrackTimeouts;
@@ -375,7 +383,7 @@ const PPS_FROM_SEEDS: Readonly<Record<string, Figure<number>>> = {
   'c5n.4xlarge': measured(
     3_000_000,
     'TOONK',
-    'RX-only ≈ 3 Mpps. TOONK also saw ~3 Mpps simultaneously on RX and TX when forwarding, so the bidirectional allowance may be higher; 3 Mpps is the conservative reading.',
+    'RX-only ≈ 3 Mpps: what one direction alone reaches. Forwarding, TOONK saw ≈ 3 Mpps RX and ≈ 3 Mpps TX at once (PPS_BIDIRECTIONAL_FROM_SEEDS).',
   ),
   'm5.24xlarge': measured(
     2_200_000,
@@ -387,6 +395,21 @@ const PPS_FROM_SEEDS: Readonly<Record<string, Figure<number>>> = {
     1_000_000,
     'REINVENT',
     "Derived from NET402's MSS-128 test: 928 Mbps of 116-byte payloads (MSS 128 less 12 B of timestamps) is 1.0 M data segments/s, the same with 1 and 2 flows, so the instance allowance (in + out, ACKs included) binds near 1.0 Mpps. The model then reproduces 0.91 Gbps from this allowance plus its own ACK traffic; the figure is not tuned to that output.",
+  ),
+};
+
+/**
+ * Measured in + out budgets above one direction's figure. TOONK: c5n.4xlarge receives ≈ 3 Mpps alone
+ * and forwards ≈ 3 Mpps RX and ≈ 3 Mpps TX at once, while c5n.9xlarge forwards ≈ 6.2 Mpps in all,
+ * about what it receives alone. So on c5n.4xlarge one direction stops below the budget both share;
+ * on c5n.9xlarge the shared budget binds. Nothing says which other types behave as c5n.4xlarge:
+ * they keep one budget (ppsAllowance) for both directions; the scaled figures use ppsAllowance.
+ */
+const PPS_BIDIRECTIONAL_FROM_SEEDS: Readonly<Record<string, Figure<number>>> = {
+  'c5n.4xlarge': measured(
+    6_000_000,
+    'TOONK',
+    'Forwarding through a c5n.4xlarge (Ubuntu 20.04 kernel): "~3Mpps simultaneously on RX and TX", where it receives ~3 Mpps alone: the in + out budget is about 6 Mpps and each direction stops near 3 Mpps (a per-direction ceiling, assumed to be the RX-only figure).',
   ),
 };
 
@@ -559,7 +582,7 @@ function splitName(name: string): { family: string; size: string } {
 }
 
 /** Everything except the PPS allowance, which needs the other specs (anchors). */
-function buildWithoutPps(row: ApiRow): Omit<InstanceTypeSpec, 'ppsAllowance'> {
+function buildWithoutPps(row: ApiRow): Omit<InstanceTypeSpec, 'ppsAllowance' | 'ppsBidirectional'> {
   const { family, size } = splitName(row.name);
   const nitro = NITRO_BY_FAMILY[family];
   if (nitro === undefined) throw new Error(`no Nitro generation for family ${family}`);
@@ -625,8 +648,8 @@ function buildWithoutPps(row: ApiRow): Omit<InstanceTypeSpec, 'ppsAllowance'> {
 }
 
 function ppsAllowance(
-  spec: Omit<InstanceTypeSpec, 'ppsAllowance'>,
-  partial: ReadonlyMap<string, Omit<InstanceTypeSpec, 'ppsAllowance'>>,
+  spec: Omit<InstanceTypeSpec, 'ppsAllowance' | 'ppsBidirectional'>,
+  partial: ReadonlyMap<string, Omit<InstanceTypeSpec, 'ppsAllowance' | 'ppsBidirectional'>>,
 ): Figure<number> {
   const own = PPS_FROM_SEEDS[spec.name];
   if (own !== undefined) return own;
@@ -672,14 +695,21 @@ function ppsAllowance(
 }
 
 function buildCatalog(rows: readonly ApiRow[]): ReadonlyMap<string, InstanceTypeSpec> {
-  const partial = new Map<string, Omit<InstanceTypeSpec, 'ppsAllowance'>>();
+  const partial = new Map<string, Omit<InstanceTypeSpec, 'ppsAllowance' | 'ppsBidirectional'>>();
   for (const row of rows) {
     if (partial.has(row.name)) throw new Error(`duplicate instance type ${row.name}`);
     partial.set(row.name, buildWithoutPps(row));
   }
   const specs = new Map<string, InstanceTypeSpec>();
   for (const spec of partial.values()) {
-    specs.set(spec.name, Object.freeze({ ...spec, ppsAllowance: ppsAllowance(spec, partial) }));
+    specs.set(
+      spec.name,
+      Object.freeze({
+        ...spec,
+        ppsAllowance: ppsAllowance(spec, partial),
+        ppsBidirectional: PPS_BIDIRECTIONAL_FROM_SEEDS[spec.name] ?? null,
+      }),
+    );
   }
   return specs;
 }

@@ -164,6 +164,7 @@ export class Lab {
               ? this.params.burstCreditSecondsOverride
               : (spec.burstCreditSeconds?.value ?? 0),
           ppsAllowance: spec.ppsAllowance.value,
+          ...(spec.ppsBidirectional ? { ppsBidirectional: spec.ppsBidirectional.value } : {}),
           flowLimitBps:
             (scenario.placement === 'cluster'
               ? PER_FLOW_LIMIT_GBPS.insideClusterPlacementGroup.value
@@ -416,7 +417,7 @@ export class Lab {
   private budgetForInterfaces(inst: Instance): void {
     const n = inst.host.ifaces.filter((i) => i !== undefined).length;
     const factor = Math.max(0, 1 - this.params.nitroPpsExtraEniPenalty * (n - 1));
-    inst.nitro.setPpsAllowance(inst.nitro.cfg.ppsAllowance * factor);
+    inst.nitro.scalePpsBudget(factor);
   }
 
   /** `aws ec2 stop-instances`: the instance's network path goes down (its packets are not delivered). */

@@ -49,6 +49,12 @@ export interface NitroConfig {
   /** Seconds a full credit bucket sustains peak above baseline; 0 = no credits (fixed bandwidth). */
   burstCreditSeconds: number;
   ppsAllowance: number;
+  /**
+   * Where a measurement shows both directions together moving more than one alone (TOONK's
+   * c5n.4xlarge: ≈ 3 Mpps RX alone, ≈ 3 + 3 Mpps forwarding): the in + out budget, and each
+   * direction then stops at ppsAllowance. Absent: one budget of ppsAllowance for both directions.
+   */
+  ppsBidirectional?: number;
   /** Per-flow limit for flows to peers in the VPC (depends on placement). */
   flowLimitBps: number;
   /** Per-flow limit for flows through the internet gateway. */
@@ -209,7 +215,8 @@ export class NitroCard {
     };
     const bucketS = params.bwBucketNs / 1e9;
     const over = params.nitroChargeOverheadBytes;
-    this.pps = new TokenBucket(cfg.ppsAllowance, Math.max(1, cfg.ppsAllowance * (params.ppsBucketNs / 1e9)));
+    const budget = cfg.ppsBidirectional ?? cfg.ppsAllowance;
+    this.pps = new TokenBucket(budget, Math.max(1, budget * (params.ppsBucketNs / 1e9)));
     this.bwOut = new TokenBucket(cfg.peakBps / 8, (cfg.peakBps / 8) * bucketS);
     this.bwIn = new TokenBucket(cfg.peakBps / 8, (cfg.peakBps / 8) * bucketS);
     const hasCredits = cfg.burstCreditSeconds > 0 && cfg.baselineBps < cfg.peakBps;
@@ -231,9 +238,14 @@ export class NitroCard {
     // in ≈ out ≈ half the budget, as STRESSGRID measured (≈ 1 M echoes/s of m5.metal's 2.2 Mpps).
     const share = params.nitroPpsAssuredShare;
     const assured = () =>
-      share > 0 ? new TokenBucket(cfg.ppsAllowance * share, Math.max(1, this.pps.depth * share)) : null;
-    this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured());
-    this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured());
+      share > 0 ? new TokenBucket(budget * share, Math.max(1, this.pps.depth * share)) : null;
+    // a direction's own ceiling where the budget for both is measured above one direction's figure
+    const ceiling = () =>
+      cfg.ppsBidirectional === undefined
+        ? null
+        : new TokenBucket(cfg.ppsAllowance, Math.max(1, cfg.ppsAllowance * (params.ppsBucketNs / 1e9)));
+    this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured(), null, ceiling());
+    this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured(), null, ceiling());
     // The card's own bandwidth, one serial stage each way AFTER the allowances (a shallow bucket):
     // the allowances meter what the instance may move, the card then carries what they let through.
     // Attribution rule: a packet held back by a documented allowance is counted in that allowance's
@@ -327,16 +339,20 @@ export class NitroCard {
   }
 
   /**
-   * Set the instance's PPS budget from now on (the allowance scaled for the interfaces attached:
-   * MODEL_PARAMS.nitroPpsExtraEniPenalty); each direction's assured share follows it.
+   * Scale the instance's PPS budget from now on by `factor` (for the interfaces attached:
+   * MODEL_PARAMS.nitroPpsExtraEniPenalty); each direction's assured share and ceiling follow it.
    */
-  setPpsAllowance(ppsPerSec: number): void {
+  scalePpsBudget(factor: number): void {
     const now = this.sched.now;
-    const depth = Math.max(1, ppsPerSec * (this.params.ppsBucketNs / 1e9));
-    this.pps.setRate(now, ppsPerSec, depth);
+    const budget = (this.cfg.ppsBidirectional ?? this.cfg.ppsAllowance) * factor;
+    const depth = Math.max(1, budget * (this.params.ppsBucketNs / 1e9));
+    this.pps.setRate(now, budget, depth);
     const share = this.params.nitroPpsAssuredShare;
-    for (const b of [this.ppsOut, this.ppsIn])
-      b.assured?.setRate(now, ppsPerSec * share, Math.max(1, depth * share));
+    const own = this.cfg.ppsAllowance * factor;
+    for (const b of [this.ppsOut, this.ppsIn]) {
+      b.assured?.setRate(now, budget * share, Math.max(1, depth * share));
+      b.ceiling?.setRate(now, own, Math.max(1, own * (this.params.ppsBucketNs / 1e9)));
+    }
   }
 
   // ---------------------------------------------------------------- TX fetch gate (egress PPS)
@@ -387,7 +403,9 @@ export class NitroCard {
     // of later ones: the run must not depend on being watched)
     const now = this.sched.now;
     const b = this.ppsOut;
-    const spent = b.bucket.tokensAt(now) < 0 && (b.assured === null || b.assured.tokensAt(now) < 0);
+    const spent =
+      (b.bucket.tokensAt(now) < 0 && (b.assured === null || b.assured.tokensAt(now) < 0)) ||
+      (b.ceiling !== null && b.ceiling.tokensAt(now) < 0);
     return this.txWaiting.includes(q) || spent ? 'pps_allowance_exceeded' : null;
   }
 

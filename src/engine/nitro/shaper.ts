@@ -41,6 +41,12 @@ export interface ShaperBucket {
    * is kept within its depth. Null: the shared bucket alone (first come, first served).
    */
   assured: TokenBucket | null;
+  /**
+   * A ceiling of this user's own (one direction's rate where a measurement shows each direction
+   * stopping below the shared budget: NitroConfig.ppsBidirectional): a batch conforms only when it
+   * also holds ≥ 0 tokens, and is charged to it. Null: no ceiling but the shared bucket.
+   */
+  ceiling: TokenBucket | null;
 }
 
 /** A ShaperBucket; every bucket is built here so they all share one object shape (monomorphic reads). */
@@ -51,17 +57,25 @@ export function shaperBucket(
   reason: DropReason,
   assured: TokenBucket | null = null,
   credits: CreditAccount | null = null,
+  ceiling: TokenBucket | null = null,
 ): ShaperBucket {
-  return { bucket, costFixed, costPerByte, reason, exceeded: 0, credits, assured };
+  return { bucket, costFixed, costPerByte, reason, exceeded: 0, credits, assured, ceiling };
 }
 
 /** Earliest time ≥ now at which `b` lets a batch pass (its assured share or the shared bucket). */
 export function bucketReadyAt(b: ShaperBucket, now: number): number {
-  const at = b.bucket.readyAtNs(now);
+  let at = b.bucket.readyAtNs(now);
   const a = b.assured;
-  if (a === null || at === now) return at;
-  const own = a.readyAtNs(now);
-  return own < at ? own : at;
+  if (a !== null && at !== now) {
+    const own = a.readyAtNs(now);
+    if (own < at) at = own;
+  }
+  const c = b.ceiling;
+  if (c !== null) {
+    const top = c.readyAtNs(now);
+    if (top > at) at = top;
+  }
+  return at;
 }
 
 /** Charge `cost` tokens to `b` (and to its assured share, whose debt stays within its depth). */
@@ -72,6 +86,11 @@ export function chargeBucket(b: ShaperBucket, cost: number, now: number): void {
     a.refill(now);
     a.charge(cost);
     if (a.tokens < -a.depth) a.tokens = -a.depth;
+  }
+  const c = b.ceiling;
+  if (c !== null) {
+    c.refill(now);
+    c.charge(cost);
   }
 }
 
@@ -157,7 +176,9 @@ export class ShaperStage {
     const rates = this.capRates;
     let same = p.sizeBytes === this.capSize;
     for (let i = 0; i < buckets.length; i++) {
-      const r = buckets[i]!.bucket.ratePerSec;
+      const b = buckets[i]!;
+      const r =
+        b.ceiling !== null ? Math.min(b.bucket.ratePerSec, b.ceiling.ratePerSec) : b.bucket.ratePerSec;
       if (r !== rates[i]) {
         rates[i] = r;
         same = false;
@@ -173,8 +194,10 @@ export class ShaperStage {
     let cap = Number.POSITIVE_INFINITY;
     for (const b of this.buckets) {
       const per = b.costFixed + b.costPerByte * p.sizeBytes;
-      if (per <= 0 || b.bucket.ratePerSec === Number.POSITIVE_INFINITY) continue;
-      const n = (b.bucket.ratePerSec * this.queueNs) / 1e9 / per;
+      const rate =
+        b.ceiling !== null ? Math.min(b.bucket.ratePerSec, b.ceiling.ratePerSec) : b.bucket.ratePerSec;
+      if (per <= 0 || rate === Number.POSITIVE_INFINITY) continue;
+      const n = (rate * this.queueNs) / 1e9 / per;
       if (n < cap) cap = n;
     }
     if (cap === Number.POSITIVE_INFINITY) return cap;

@@ -371,7 +371,10 @@ export class PathInspections {
           fig('peak bandwidth', spec.peakBandwidthGbps, ' Gbps'),
         ];
         if (spec.burstCreditSeconds) out.push(fig('burst duration', spec.burstCreditSeconds, ' s'));
-        out.push(fig('PPS allowance (in + out)', spec.ppsAllowance, ' pps'));
+        if (spec.ppsBidirectional) {
+          out.push(fig('PPS budget (in + out)', spec.ppsBidirectional, ' pps'));
+          out.push(fig('PPS ceiling (each direction)', spec.ppsAllowance, ' pps'));
+        } else out.push(fig('PPS allowance (in + out)', spec.ppsAllowance, ' pps'));
         if (stage === 'nitro_egress') {
           const cluster = this.s.lab.placement === 'cluster';
           out.push(
