@@ -81,6 +81,7 @@ export const AWS_EC2_OPS: readonly string[] = [
   'describe-network-interfaces',
   'describe-route-tables',
   'describe-security-groups',
+  'describe-subnets',
   'detach-network-interface',
   'modify-instance-attribute',
   'modify-network-interface-attribute',

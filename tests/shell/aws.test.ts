@@ -110,6 +110,41 @@ describe('aws ec2 describe-*: the VPC as the API returns it', () => {
     ]);
     expect(doc.NetworkAcls[0].IsDefault).toBe(true);
   });
+  it('describe-subnets: the subnet create-network-interface needs, its free addresses counted, errors as the API', () => {
+    const l = lab();
+    const id = l.scenario.vpc.Subnets[0]!.SubnetId;
+    const doc = JSON.parse(sh(l, 'aws ec2 describe-subnets').stdout);
+    expect(doc.Subnets).toHaveLength(1);
+    // a /24 has 256 addresses; AWS reserves 5; client and server hold one each
+    expect(doc.Subnets[0]).toMatchObject({
+      SubnetId: id,
+      CidrBlock: '10.0.0.0/24',
+      AvailableIpAddressCount: 249,
+      State: 'available',
+    });
+    const made = JSON.parse(sh(l, `aws ec2 create-network-interface --subnet-id ${id}`).stdout);
+    expect(made.NetworkInterface.SubnetId).toBe(id);
+    const after = JSON.parse(sh(l, `aws ec2 describe-subnets --subnet-ids ${id}`).stdout);
+    expect(after.Subnets[0].AvailableIpAddressCount).toBe(248);
+    expect(
+      JSON.parse(sh(l, 'aws ec2 describe-subnets --filters Name=availability-zone,Values=nowhere-1a').stdout),
+    ).toEqual({ Subnets: [] });
+    expect(sh(l, 'aws ec2 describe-subnets --subnet-ids subnet-0123456789abcdef0').stderr).toBe(
+      apiError(
+        'InvalidSubnetID.NotFound',
+        'DescribeSubnets',
+        "The subnet ID 'subnet-0123456789abcdef0' does not exist",
+      ),
+    );
+    expect(sh(l, 'aws ec2 describe-subnets --subnet-ids sub-1').stderr).toBe(
+      apiError(
+        'InvalidSubnetID.Malformed',
+        'DescribeSubnets',
+        'Invalid id: "sub-1" (expecting "subnet-...")',
+      ),
+    );
+  });
+
   it('describe-route-tables and describe-network-interfaces', () => {
     const l = lab();
     const rt = JSON.parse(

@@ -17,12 +17,14 @@ import { networkInterfaceOperations } from './network-interfaces';
 import type { Ec2Operation } from './request';
 import { routeTableOperations } from './route-tables';
 import { securityGroupOperations } from './security-groups';
+import { subnetOperations } from './subnets';
 
 /** Operations modelled, by kebab-case CLI name (this order is the one the CLI's refusal lists). */
 const OPERATIONS: Record<string, Ec2Operation> = {
   ...securityGroupOperations,
   ...networkAclOperations,
   ...routeTableOperations,
+  ...subnetOperations,
   ...networkInterfaceOperations,
   ...instanceOperations,
   ...addressOperations,
