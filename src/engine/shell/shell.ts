@@ -41,7 +41,7 @@ import {
 } from './commands/builtins';
 import { helpText } from './commands/help-texts';
 import { runMan } from './commands/man';
-import { CLEAR_USAGE, HOSTNAME_HELP } from './commands/real-help';
+import { CLEAR_USAGE, HOSTNAME_HELP, labNote, SUDO_HELP, SUDO_USAGE } from './commands/real-help';
 import { runWatch } from './commands/watch';
 import { FILTERS, type Filter, type FilterIo, streams } from './commands/text-tools';
 import { fileText, HOME, resolvePath } from '../lab/files';
@@ -410,8 +410,13 @@ function routeOutput(
 function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): CommandOutcome {
   let [cmd, ...args] = argv as [string, ...string[]];
   if (cmd === 'sudo') {
-    if (args.length === 0)
-      return fail('usage: sudo -h | -K | -k | -V\nusage: sudo [-AbEHknPS] [-u user] command');
+    // sudo 1.9.15p5: no arguments is usage() on stderr, exit 1; a lone -h (no operand after it,
+    // else it is -h host) or --help is help() on stdout, exit 0
+    if (args.length === 0) return fail(SUDO_USAGE);
+    if ((args[0] === '-h' && args.length === 1) || args[0] === '--help')
+      return done(
+        SUDO_HELP + labNote('sudo', 'sudo COMMAND (every command runs as root here), -h and --help'),
+      );
     if (args[0]!.startsWith('-'))
       return fail(
         `sudo: option ${args[0]} is not simulated in ec2-netlab (sudo COMMAND: everything runs as root here)`,

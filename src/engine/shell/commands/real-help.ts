@@ -1420,3 +1420,70 @@ Options:
   -V          print curses-version
   -x          do not try to clear scrollback
 `;
+
+/**
+ * sudo 1.9.15p5 (Amazon Linux 2023's) display_usage(): src/sudo_usage.h.in's vectors with configure's
+ * SELINUX_USAGE, each continuation indented strlen("sudo") + 8. usage() prints it on stderr, exit 1.
+ */
+export const SUDO_USAGE = `usage: sudo -h | -K | -k | -V
+usage: sudo -v [-ABkNnS] [-g group] [-h host] [-p prompt] [-u user]
+usage: sudo -l [-ABkNnS] [-g group] [-h host] [-p prompt] [-U user]
+            [-u user] [command [arg ...]]
+usage: sudo [-ABbEHkNnPS] [-r role] [-t type] [-C num] [-D directory]
+            [-g group] [-h host] [-p prompt] [-R directory] [-T timeout]
+            [-u user] [VAR=value] [-i | -s] [command [arg ...]]
+usage: sudo -e [-ABkNnS] [-r role] [-t type] [-C num] [-D directory]
+            [-g group] [-h host] [-p prompt] [-R directory] [-T timeout]
+            [-u user] file ...
+`;
+
+/**
+ * sudo 1.9.15p5 help() (src/parse_args.c): the title, SUDO_USAGE, then the options through sudo_lbuf
+ * at indent 32 and 80 columns, SELinux's -r/-t included; stdout, exit 0. The option lines were
+ * checked against Debian 12's sudo 1.9.13p3 `sudo -h` (same strings and wrapping; 1.9.15 changed
+ * only how the usage block is wrapped, and fixed the width at 80).
+ */
+export const SUDO_HELP = `sudo - execute a command as another user
+
+${SUDO_USAGE}
+Options:
+  -A, --askpass                 use a helper program for password prompting
+  -b, --background              run command in the background
+  -B, --bell                    ring bell when prompting
+  -C, --close-from=num          close all file descriptors >= num
+  -D, --chdir=directory         change the working directory before running
+                                command
+  -E, --preserve-env            preserve user environment when running command
+      --preserve-env=list       preserve specific environment variables
+  -e, --edit                    edit files instead of running a command
+  -g, --group=group             run command as the specified group name or ID
+  -H, --set-home                set HOME variable to target user's home dir
+  -h, --help                    display help message and exit
+  -h, --host=host               run command on host (if supported by plugin)
+  -i, --login                   run login shell as the target user; a command
+                                may also be specified
+  -K, --remove-timestamp        remove timestamp file completely
+  -k, --reset-timestamp         invalidate timestamp file
+  -l, --list                    list user's privileges or check a specific
+                                command; use twice for longer format
+  -n, --non-interactive         non-interactive mode, no prompts are used
+  -P, --preserve-groups         preserve group vector instead of setting to
+                                target's
+  -p, --prompt=prompt           use the specified password prompt
+  -R, --chroot=directory        change the root directory before running command
+  -r, --role=role               create SELinux security context with specified
+                                role
+  -S, --stdin                   read password from standard input
+  -s, --shell                   run shell as the target user; a command may
+                                also be specified
+  -t, --type=type               create SELinux security context with specified
+                                type
+  -T, --command-timeout=timeout terminate command after the specified time limit
+  -U, --other-user=user         in list mode, display privileges for user
+  -u, --user=user               run command (or edit file) as specified user
+                                name or ID
+  -V, --version                 display version information and exit
+  -v, --validate                update user's timestamp without running a
+                                command
+  --                            stop processing command line arguments
+`;
