@@ -53,3 +53,62 @@ describe('sudo 1.9.15p5', () => {
     expect(run('sudo ls').exitCode).toBe(0);
   });
 });
+
+const WHICH_USAGE = `Usage: /usr/bin/which [options] [--] COMMAND [...]
+Write the full path of COMMAND(s) to standard output.
+
+  --version, -[vV] Print version and exit successfully.
+  --help,          Print this help and exit successfully.
+  --skip-dot       Skip directories in PATH that start with a dot.
+  --skip-tilde     Skip directories in PATH that start with a tilde.
+  --show-dot       Don't expand a dot to current directory in output.
+  --show-tilde     Output a tilde for HOME directory for non-root.
+  --tty-only       Stop processing options on the right if not on tty.
+  --all, -a        Print all matches in PATH, not just the first
+  --read-alias, -i Read list of aliases from stdin.
+  --skip-alias     Ignore option --read-alias; don't read stdin.
+  --read-functions Read shell functions from stdin.
+  --skip-functions Ignore option --read-functions; don't read stdin.
+
+Recommended use is to write the output of (alias; declare -f) to standard
+input, so that which can show aliases and shell functions. See which(1) for
+examples.
+
+If the options --read-alias and/or --read-functions are specified then the
+output can be a full alias or function definition, optionally followed by
+the full path of each command used inside of those.
+
+Report bugs to <which-bugs@gnu.org>.
+`;
+
+describe('GNU which 2.21', () => {
+  it('--help: print_usage on stdout, exit 0, then the lab line', () => {
+    const r = run('which --help');
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect(stdout(r)).toBe(
+      `${WHICH_USAGE}\nec2-netlab: which NAME …, --help and --version are simulated; the other options are refused ("not simulated in ec2-netlab"). \`man which\` says what each models.\n`,
+    );
+  });
+
+  it('-h is no option of its: getopt complains, no COMMAND is left, usage on stderr, exit 255', () => {
+    const r = run('which -h');
+    expect([r.exitCode, r.stderr, stdout(r)]).toEqual([
+      255,
+      `/usr/bin/which: invalid option -- 'h'\n${WHICH_USAGE}`,
+      '',
+    ]);
+    const bare = run('which');
+    expect([bare.exitCode, bare.stderr]).toEqual([255, WHICH_USAGE]);
+  });
+
+  it('--version, -v, -V: print_version, exit 0', () => {
+    for (const line of ['which --version', 'which -v', 'which -V']) {
+      const r = run(line);
+      expect([r.exitCode, stdout(r)]).toEqual([
+        0,
+        'GNU which v2.21, Copyright (C) 1999 - 2015 Carlo Wood.\nGNU which comes with ABSOLUTELY NO WARRANTY;\nThis program is free software; your freedom to use, change\nand distribute this program is protected by the GPL.\n',
+      ]);
+    }
+    expect(stdout(run('which ls'))).toBe('/usr/bin/ls\n');
+  });
+});

@@ -41,7 +41,15 @@ import {
 } from './commands/builtins';
 import { helpText } from './commands/help-texts';
 import { runMan } from './commands/man';
-import { CLEAR_USAGE, HOSTNAME_HELP, labNote, SUDO_HELP, SUDO_USAGE } from './commands/real-help';
+import {
+  CLEAR_USAGE,
+  HOSTNAME_HELP,
+  labNote,
+  SUDO_HELP,
+  SUDO_USAGE,
+  WHICH_HELP,
+  WHICH_VERSION,
+} from './commands/real-help';
 import { runWatch } from './commands/watch';
 import { FILTERS, type Filter, type FilterIo, streams } from './commands/text-tools';
 import { fileText, HOME, resolvePath } from '../lab/files';
@@ -503,6 +511,14 @@ function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): Comma
     case 'type':
       return runType(args);
     case 'which':
+      // GNU which 2.21: --help and --version (-v, -V) print and return 0; -h is not one of its
+      // options (glibc getopt complains, then no COMMAND is left: usage on stderr, exit 255)
+      if (args[0] === '--help')
+        return done(WHICH_HELP + labNote('which', 'which NAME …, --help and --version'));
+      if (args[0] === '--version' || args[0] === '-v' || args[0] === '-V') return done(WHICH_VERSION);
+      if (args.length === 0) return fail(WHICH_HELP, 255);
+      if (args.length === 1 && args[0] === '-h')
+        return fail(`/usr/bin/which: invalid option -- 'h'\n${WHICH_HELP}`, 255);
       if (args[0]?.startsWith('-'))
         return fail(`which: option ${args[0]} is not simulated in ec2-netlab (which NAME …)`);
       return runWhich(args);

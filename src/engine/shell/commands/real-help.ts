@@ -1487,3 +1487,43 @@ Options:
                                 command
   --                            stop processing command line arguments
 `;
+
+/**
+ * GNU which 2.21 (Amazon Linux 2023's) print_usage() (which.c at tag V2_21). progname is argv[0]:
+ * "/usr/bin/which", as the which2.sh profile function that wraps it on Amazon Linux runs it (and as
+ * the lab's `which` names itself in "no X in (…)"). `--help`: stdout, exit 0; no COMMAND: stderr,
+ * exit 255 (return -1).
+ */
+export const WHICH_HELP = `Usage: /usr/bin/which [options] [--] COMMAND [...]
+Write the full path of COMMAND(s) to standard output.
+
+  --version, -[vV] Print version and exit successfully.
+  --help,          Print this help and exit successfully.
+  --skip-dot       Skip directories in PATH that start with a dot.
+  --skip-tilde     Skip directories in PATH that start with a tilde.
+  --show-dot       Don't expand a dot to current directory in output.
+  --show-tilde     Output a tilde for HOME directory for non-root.
+  --tty-only       Stop processing options on the right if not on tty.
+  --all, -a        Print all matches in PATH, not just the first
+  --read-alias, -i Read list of aliases from stdin.
+  --skip-alias     Ignore option --read-alias; don't read stdin.
+  --read-functions Read shell functions from stdin.
+  --skip-functions Ignore option --read-functions; don't read stdin.
+
+Recommended use is to write the output of (alias; declare -f) to standard
+input, so that which can show aliases and shell functions. See which(1) for
+examples.
+
+If the options --read-alias and/or --read-functions are specified then the
+output can be a full alias or function definition, optionally followed by
+the full path of each command used inside of those.
+
+Report bugs to <which-bugs@gnu.org>.
+`;
+
+/** GNU which 2.21 print_version() (`--version`, `-v`, `-V`): stdout, exit 0. */
+export const WHICH_VERSION = `GNU which v2.21, Copyright (C) 1999 - 2015 Carlo Wood.
+GNU which comes with ABSOLUTELY NO WARRANTY;
+This program is free software; your freedom to use, change
+and distribute this program is protected by the GPL.
+`;
