@@ -84,6 +84,24 @@ describe('several ENIs share the instance PPS budget (STRESSGRID)', () => {
     expect(Math.abs(r.odgm - r.idgm) / r.idgm).toBeLessThan(0.02);
   }, 120_000);
 
+  it('ethtool -S counts the allowance on the interface whose traffic met it (ENA reads ENI statistics); the instance total is their sum', () => {
+    // three senders flood eth0's address and one eth1's: 4 Mpps against m5.metal's 2.2 Mpps budget
+    const { lab, rx } = flood(4);
+    const server = lab.instance('server')!;
+    const stat = (dev: number, name: string) =>
+      server.host.ifaces[dev]!.dev.statistics().find(([k]) => k === name)![1];
+    const total = server.nitro.counters().pps_allowance_exceeded;
+    const per = [0, 1, 2, 3].map((d) => stat(d, 'pps_allowance_exceeded'));
+    expect(total).toBeGreaterThan(100_000);
+    expect(per.reduce((a, b) => a + b, 0)).toBe(total);
+    // each interface received a quarter of the flood and met the budget with a quarter of the excess
+    for (const d of [0, 1, 2, 3]) {
+      expect(rx(d)).toBeGreaterThan(0);
+      expect(per[d]!).toBeGreaterThan(0.15 * total);
+      expect(per[d]!).toBeLessThan(0.35 * total);
+    }
+  });
+
   it('eth1 has its own qdisc and counters; AttachmentLimitExceeded past the type maximum', () => {
     const { lab } = runLab(
       {

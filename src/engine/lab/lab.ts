@@ -213,23 +213,8 @@ export class Lab {
       host.probe = eth0.probe = nitro.probe = this.probe;
       host.probeHost = eth0.probeHost = nitro.probeHost = i;
       this.wirePath(instance);
-      eth0.nitroCounters = () => {
-        // the allowance counters are the Nitro card's (ENA's ENI statistics); a Xen host shows none
-        if (instance.path !== 'nitro') return [];
-        const c = nitro.counters();
-        return [
-          ['bw_in_allowance_exceeded', c.bw_in_allowance_exceeded],
-          ['bw_out_allowance_exceeded', c.bw_out_allowance_exceeded],
-          ['pps_allowance_exceeded', c.pps_allowance_exceeded],
-          ['conntrack_allowance_exceeded', c.conntrack_allowance_exceeded],
-          ['linklocal_allowance_exceeded', c.linklocal_allowance_exceeded],
-          ['conntrack_allowance_available', nitro.conntrackAvailable()],
-          // the device reports ENA_ADMIN_ENA_SRD_INFO only on types that support ENA Express
-          ...(spec.enaExpressSupported.value
-            ? (Object.entries(nitro.srd.counters()) as Array<[string, number]>)
-            : []),
-        ];
-      };
+      nitro.deviceOf = (ip) => (this.byIp.get(ip) === instance ? this.deviceOfAddress(ip) : 0);
+      eth0.nitroCounters = this.nitroCountersOf(instance, 0);
       this.instances.set(inst.name, instance);
       this.byIndex.push(instance);
       this.byIp.set(ip, instance);
@@ -396,7 +381,7 @@ export class Lab {
     dev.wire();
     dev.probe = this.probe;
     dev.probeHost = inst.nitro.probeHost;
-    dev.nitroCounters = (inst.host.eth0 as EnaDevice).nitroCounters;
+    dev.nitroCounters = this.nitroCountersOf(inst, idx);
     inst.host.attachIface(idx, dev);
     for (const ip of [eni.ip, ...eni.secondaryIps]) this.addAddress(inst, ip, idx);
     this.wirePath(inst);
@@ -640,6 +625,33 @@ export class Lab {
     this.byIp.delete(ip);
     this.devOfIp.delete(ip);
     this.dstBySrc.length = 0;
+  }
+
+  /**
+   * What `ethtool -S` of the instance's interface `dev` adds to the device's own statistics: the
+   * allowance counters of that ENI (ENA's ENI statistics, counted per interface by the card), the
+   * instance's conntrack allowance left, and ENA Express's SRD counters where the type has it.
+   */
+  private nitroCountersOf(instance: Instance, dev: number): () => Array<[string, number]> {
+    const nitro = instance.nitro;
+    const spec = instance.spec;
+    return () => {
+      // the allowance counters are the Nitro card's; a Xen host shows none
+      if (instance.path !== 'nitro') return [];
+      const c = nitro.countersOf(dev);
+      return [
+        ['bw_in_allowance_exceeded', c.bw_in_allowance_exceeded],
+        ['bw_out_allowance_exceeded', c.bw_out_allowance_exceeded],
+        ['pps_allowance_exceeded', c.pps_allowance_exceeded],
+        ['conntrack_allowance_exceeded', c.conntrack_allowance_exceeded],
+        ['linklocal_allowance_exceeded', c.linklocal_allowance_exceeded],
+        ['conntrack_allowance_available', nitro.conntrackAvailable()],
+        // the device reports ENA_ADMIN_ENA_SRD_INFO only on types that support ENA Express
+        ...(spec.enaExpressSupported.value
+          ? (Object.entries(nitro.srd.counters()) as Array<[string, number]>)
+          : []),
+      ];
+    };
   }
 
   /** The device index of the interface holding `ip` on its instance (0: eth0, or not held). */

@@ -42,6 +42,13 @@ import {
 } from './flow-table';
 import { bucketReadyAt, chargeBucket, type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
 
+/** Indices of the per-interface counter rows (NitroCard.countersOf). */
+const BW_IN = 0;
+const BW_OUT = 1;
+const PPS = 2;
+const CONNTRACK = 3;
+const LINK_LOCAL = 4;
+
 export interface NitroConfig {
   hostName: string;
   baselineBps: number;
@@ -246,6 +253,12 @@ export class NitroCard {
         : new TokenBucket(cfg.ppsAllowance, Math.max(1, cfg.ppsAllowance * (params.ppsBucketNs / 1e9)));
     this.ppsOut = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured(), null, ceiling());
     this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured(), null, ceiling());
+    // the ENA counters per interface (the driver reads ENI statistics): egress counts go to the
+    // interface holding the source address, ingress to the one holding the destination
+    this.bwOutB.tally = (p, n) => this.tally(BW_OUT, p.flow.tuple.srcIp, n);
+    this.ppsOut.tally = (p, n) => this.tally(PPS, p.flow.tuple.srcIp, n);
+    this.bwInB.tally = (p, n) => this.tally(BW_IN, p.flow.tuple.dstIp, n);
+    this.ppsIn.tally = (p, n) => this.tally(PPS, p.flow.tuple.dstIp, n);
     // The card's own bandwidth, one serial stage each way AFTER the allowances (a shallow bucket):
     // the allowances meter what the instance may move, the card then carries what they let through.
     // Attribution rule: a packet held back by a documented allowance is counted in that allowance's
@@ -386,6 +399,7 @@ export class NitroCard {
       return true;
     }
     this.ppsOut.exceeded += p.count;
+    this.tally(PPS, p.flow.tuple.srcIp, p.count);
     this.txWaiting.push(q);
     this.armTxWake(bucketReadyAt(this.ppsOut, now));
     return false;
@@ -488,6 +502,7 @@ export class NitroCard {
     const n = p.count;
     const pass = this.admitPerPacket(this.linkLocal, p, 'linklocal_allowance_exceeded');
     this.linkLocalExceeded += n - pass;
+    if (n > pass) this.tally(LINK_LOCAL, p.flow.tuple.srcIp, n - pass);
     if (pass === 0) return;
     this.traffic.out(this.sched.now, p.count, p.count * p.sizeBytes);
     this.toLinkLocal(p);
@@ -514,6 +529,7 @@ export class NitroCard {
     const n = p.count;
     const pass = this.admitPerPacket(this.fragmentBucket, p, 'pps_allowance_exceeded', true);
     this.fragmentExceeded += n - pass;
+    if (n > pass) this.tally(PPS, p.flow.tuple.srcIp, n - pass);
     return pass > 0;
   }
 
@@ -785,6 +801,7 @@ export class NitroCard {
       if (track.tracked) {
         if (!table.hasRoom(now)) {
           table.allowanceExceeded += p.count;
+          this.tally(CONNTRACK, direction === 'egress' ? t.srcIp : t.dstIp, p.count);
           table.uninstall(t, p.flow.id);
           if (direction === 'egress') this.dropEgressHeld(p, p.count, 'conntrack_allowance_exceeded');
           else this.drop(p, p.count, 'conntrack_allowance_exceeded', 'nitro_ingress');
@@ -926,6 +943,33 @@ export class NitroCard {
   /** conntrack_allowance_available: the allowance less the tracked entries. */
   conntrackAvailable(): number {
     return this.flows.available(this.sched.now);
+  }
+
+  /** The interface (device index) holding an address of this instance; the lab sets it. 0 otherwise. */
+  deviceOf: (ip: string) => number = () => 0;
+  /** Per interface, the counts of NitroCounters (BW_IN … LINK_LOCAL); the instance's are their sums. */
+  private readonly perDevice: number[][] = [];
+
+  private tally(k: number, ip: string, n: number): void {
+    const d = this.deviceOf(ip);
+    let row = this.perDevice[d];
+    if (row === undefined) {
+      row = [0, 0, 0, 0, 0];
+      this.perDevice[d] = row;
+    }
+    row[k]! += n;
+  }
+
+  /** The ENA allowance counters of one interface (`ethtool -S ethN`: ENI statistics). */
+  countersOf(device: number): NitroCounters {
+    const row = this.perDevice[device] ?? [0, 0, 0, 0, 0];
+    return {
+      bw_in_allowance_exceeded: row[BW_IN]!,
+      bw_out_allowance_exceeded: row[BW_OUT]!,
+      pps_allowance_exceeded: row[PPS]!,
+      conntrack_allowance_exceeded: row[CONNTRACK]!,
+      linklocal_allowance_exceeded: row[LINK_LOCAL]!,
+    };
   }
 
   counters(): NitroCounters {

@@ -47,6 +47,11 @@ export interface ShaperBucket {
    * also holds ≥ 0 tokens, and is charged to it. Null: no ceiling but the shared bucket.
    */
   ceiling: TokenBucket | null;
+  /**
+   * Told of every batch counted in `exceeded` (the card keeps the ENA counters per interface, as
+   * the driver's ENI statistics are). Null: nobody is told.
+   */
+  tally: ((p: Packet, n: number) => void) | null;
 }
 
 /** A ShaperBucket; every bucket is built here so they all share one object shape (monomorphic reads). */
@@ -59,7 +64,7 @@ export function shaperBucket(
   credits: CreditAccount | null = null,
   ceiling: TokenBucket | null = null,
 ): ShaperBucket {
-  return { bucket, costFixed, costPerByte, reason, exceeded: 0, credits, assured, ceiling };
+  return { bucket, costFixed, costPerByte, reason, exceeded: 0, credits, assured, ceiling, tally: null };
 }
 
 /** Earliest time ≥ now at which `b` lets a batch pass (its assured share or the shared bucket). */
@@ -232,6 +237,7 @@ export class ShaperStage {
     const key = this.fifo ? 0 : p.flow.id;
     let f = this.flows[key];
     reasonBucket.exceeded += p.count;
+    if (reasonBucket.tally !== null) reasonBucket.tally(p, p.count);
     const cap = this.capacityPackets(p);
     let room = cap - this.queuedPackets;
     if (this.fairShare && room > 0) {
