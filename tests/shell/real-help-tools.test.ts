@@ -112,3 +112,40 @@ describe('GNU which 2.21', () => {
     expect(stdout(run('which ls'))).toBe('/usr/bin/ls\n');
   });
 });
+
+const AWS_USAGE =
+  'usage: aws [options] <command> <subcommand> [<subcommand> ...] [parameters]\n' +
+  'To see help text, you can run:\n\n' +
+  '  aws help\n' +
+  '  aws <command> help\n' +
+  '  aws <command> <subcommand> help\n';
+const AWS_NOTE =
+  'ec2-netlab: aws ec2 and aws cloudwatch operations are simulated; the `aws help` pages are not (`man aws` says what is modelled).\n';
+
+describe('AWS CLI 2.15.30', () => {
+  it('--help and -h are no options of its parsers (add_help=False): argparse asks for the command, exit 252', () => {
+    for (const line of ['aws --help', 'aws -h', 'aws --region us-east-1 --help']) {
+      const r = run(line);
+      expect([r.exitCode, stdout(r), r.stderr]).toEqual([
+        252,
+        '',
+        `${AWS_USAGE}\naws: error: the following arguments are required: command\n${AWS_NOTE}`,
+      ]);
+    }
+  });
+
+  it('aws ec2 --help / aws cloudwatch -h: the service parser asks for the operation', () => {
+    for (const line of ['aws ec2 --help', 'aws cloudwatch -h']) {
+      const r = run(line);
+      expect([r.exitCode, r.stderr]).toEqual([
+        252,
+        `${AWS_USAGE}\naws: error: the following arguments are required: operation\n${AWS_NOTE}`,
+      ]);
+    }
+    // bare aws keeps argparse's text alone; other services stay refused by name
+    expect(run('aws').stderr).toBe(
+      `${AWS_USAGE}\naws: error: the following arguments are required: command\n`,
+    );
+    expect(run('aws s3 --help').stderr).toMatch(/^aws: the s3 service is not simulated in ec2-netlab/);
+  });
+});

@@ -39,6 +39,10 @@ const GLOBAL_FLAGS = new Set([
 ]);
 const OUTPUT_CHOICES = ['json', 'text', 'table', 'yaml', 'yaml-stream'];
 
+/** The lab's line after argparse's answer to --help/-h (the `aws help` man pages are not rendered here). */
+const AWS_HELP_NOTE =
+  'ec2-netlab: aws ec2 and aws cloudwatch operations are simulated; the `aws help` pages are not (`man aws` says what is modelled).\n';
+
 export function runAws(args: string[], lab: Lab): CommandOutcome {
   // global options may appear anywhere (argparse parses them with the top-level parser)
   const rest: string[] = [];
@@ -75,7 +79,20 @@ export function runAws(args: string[], lab: Lab): CommandOutcome {
       return done('aws-cli/2.15.30 Python/3.11.8 Linux/6.1.0 exe/x86_64.amzn.2023 prompt/off\n');
     rest.push(a);
   }
-  const [service, op, ...opArgs] = rest;
+  // awscli 2.15.30's parsers have no --help/-h (add_help=False): parse_known_args leaves them
+  // unknown, so before an operation is named the positional left missing is what argparse reports
+  const positional = rest.filter((a) => a !== '--help' && a !== '-h');
+  const helpFlag = positional.length < 2 && positional.length < rest.length;
+  const [service, op, ...opArgs] = helpFlag ? positional : rest;
+  if (helpFlag && (service === undefined || service === 'ec2' || service === 'cloudwatch')) {
+    const r =
+      service === undefined
+        ? usage('the following arguments are required: command')
+        : service === 'ec2'
+          ? runEc2(op, opArgs, lab)
+          : runCloudWatch(op, opArgs, lab);
+    return r.kind === 'done' ? fail(r.out.stderr + AWS_HELP_NOTE, r.out.exitCode) : r;
+  }
   if (service === undefined) return usage('the following arguments are required: command');
   if (service === 'help' || op === 'help' || opArgs.includes('help'))
     return fail('aws: help pages are not simulated in ec2-netlab', AWS_EXIT.usage);
