@@ -3,7 +3,8 @@
  * names and checked against Debian 12's binaries where those differ only by the versions' diffs:
  * ethtool 6.7 (ethtool.c show_usage over args[]), sysstat 12.5.4 sar (sar.c display_help, usage),
  * BIND 9.18.33 dig (bin/dig/dig.c help), DPDK 23.11 (lib/eal eal_usage, app/test-pmd/parameters.c
- * usage). Each tool adds a line saying what the lab simulates (labNote); the rest is the tool's.
+ * usage), sudo 1.9.15p5 (parse_args.c help, sudo_usage.h.in), GNU which 2.21 (which.c print_usage).
+ * Each tool adds a line saying what the lab simulates (labNote); the rest is the tool's.
  */
 
 /** The lab's line after a real help text: what is simulated, the rest refused by name. */
