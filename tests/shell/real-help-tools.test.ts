@@ -149,3 +149,10 @@ describe('AWS CLI 2.15.30', () => {
     expect(run('aws s3 --help').stderr).toMatch(/^aws: the s3 service is not simulated in ec2-netlab/);
   });
 });
+
+describe("the lab's man pages name the help options now modelled", () => {
+  it('man which, man sudo', () => {
+    expect(stdout(run('man which'))).toContain('NAME... --help --version -v -V (GNU which 2.21)');
+    expect(stdout(run('man sudo'))).toContain('COMMAND; -h and --help (sudo 1.9.15p5)');
+  });
+});

@@ -257,7 +257,12 @@ const PAGES: Record<string, Page> = {
     lab: 'One page per tool: what it does in the lab.',
     options: 'man TOOL',
   },
-  which: { section: 1, name: 'shows the full path of commands', lab: '', options: 'NAME...' },
+  which: {
+    section: 1,
+    name: 'shows the full path of commands',
+    lab: '',
+    options: 'NAME... --help --version -v -V (GNU which 2.21)',
+  },
   clear: {
     section: 1,
     name: 'clear the terminal screen',
@@ -274,7 +279,7 @@ const PAGES: Record<string, Page> = {
     section: 8,
     name: 'execute a command as another user',
     lab: "Runs the command (everything runs with root's rights in the lab).",
-    options: '',
+    options: 'COMMAND; -h and --help (sudo 1.9.15p5)',
   },
 };
 
