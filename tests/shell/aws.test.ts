@@ -351,7 +351,7 @@ describe('aws ec2 security-group changes', () => {
       ),
     );
     const req = sh(l, 'aws ec2 authorize-security-group-egress --protocol tcp --port 22 --cidr 0.0.0.0/0');
-    expect(req.stderr).toBe(`${USAGE}\naws: error: the following arguments are required: --group-id\n`);
+    expect(req.stderr).toBe(`\n${USAGE}\naws: error: the following arguments are required: --group-id\n\n`);
     expect(req.exitCode).toBe(252);
     expect(
       sh(l, `aws ec2 authorize-security-group-ingress --group-id ${sg} --protocol sctp --cidr 0.0.0.0/0`)
@@ -364,7 +364,7 @@ describe('aws ec2 security-group changes', () => {
       ).stderr,
     ).toBe('\nThe --protocol option is not compatible with the --ip-permissions option \n');
     expect(sh(l, 'aws ec2 describe-security-groups --colour red').stderr).toBe(
-      `${USAGE}\nUnknown options: --colour, red\n`,
+      `\n${USAGE}\nUnknown options: --colour, red\n\n`,
     );
     expect(vpcState(l).mutationEpoch).toBe(0);
   });
@@ -435,7 +435,7 @@ describe('aws ec2 network-ACL entries', () => {
       /^\nAn error occurred \(InvalidParameterValue\) when calling the CreateNetworkAclEntry operation: .*ruleNumber/,
     );
     expect(sh(l, `aws ec2 delete-network-acl-entry ${base} --rule-number 90`).stderr).toBe(
-      `${USAGE}\naws: error: the following arguments are required: --egress | --ingress\n`,
+      `\n${USAGE}\naws: error: the following arguments are required: --egress | --ingress\n\n`,
     );
     expect(
       sh(
@@ -672,9 +672,11 @@ describe('the aws command itself', () => {
     expect(sh(l, 'aws ec2 run-instances --image-id ami-1').stderr).toMatch(
       /^aws: ec2 run-instances is not simulated in ec2-netlab/,
     );
-    expect(sh(l, 'aws').stderr).toBe(`${USAGE}\naws: error: the following arguments are required: command\n`);
+    expect(sh(l, 'aws').stderr).toBe(
+      `\n${USAGE}\naws: error: the following arguments are required: command\n\n`,
+    );
     expect(sh(l, 'aws ec2').stderr).toBe(
-      `${USAGE}\naws: error: the following arguments are required: operation\n`,
+      `\n${USAGE}\naws: error: the following arguments are required: operation\n\n`,
     );
     expect(sh(l, 'aws ec2 describe-route-tables --output table').stderr).toMatch(
       /--output table is not simulated/,

@@ -264,7 +264,7 @@ describe('aws ec2 describe-instances', () => {
     );
     const unk = sh(l, 'aws ec2 describe-instances --instance-id i-0123456789abcdef0');
     expect(unk.exitCode).toBe(252);
-    expect(unk.stderr).toMatch(/\nUnknown options: --instance-id, i-0123456789abcdef0\n$/);
+    expect(unk.stderr).toMatch(/\nUnknown options: --instance-id, i-0123456789abcdef0\n\n$/);
     const page = sh(l, 'aws ec2 describe-instances --max-results 5');
     expect(page.exitCode).toBe(252);
     expect(page.stderr).toContain('--max-results is not simulated in ec2-netlab');

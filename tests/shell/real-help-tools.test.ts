@@ -129,7 +129,7 @@ describe('AWS CLI 2.15.30', () => {
       expect([r.exitCode, stdout(r), r.stderr]).toEqual([
         252,
         '',
-        `${AWS_USAGE}\naws: error: the following arguments are required: command\n${AWS_NOTE}`,
+        `\n${AWS_USAGE}\naws: error: the following arguments are required: command\n\n${AWS_NOTE}`,
       ]);
     }
   });
@@ -139,12 +139,12 @@ describe('AWS CLI 2.15.30', () => {
       const r = run(line);
       expect([r.exitCode, r.stderr]).toEqual([
         252,
-        `${AWS_USAGE}\naws: error: the following arguments are required: operation\n${AWS_NOTE}`,
+        `\n${AWS_USAGE}\naws: error: the following arguments are required: operation\n\n${AWS_NOTE}`,
       ]);
     }
     // bare aws keeps argparse's text alone; other services stay refused by name
     expect(run('aws').stderr).toBe(
-      `${AWS_USAGE}\naws: error: the following arguments are required: command\n`,
+      `\n${AWS_USAGE}\naws: error: the following arguments are required: command\n\n`,
     );
     expect(run('aws s3 --help').stderr).toMatch(/^aws: the s3 service is not simulated in ec2-netlab/);
   });

@@ -28,7 +28,7 @@ export class PlainError {
 
 /** argparse's error: the usage text, then `aws: error: …`. */
 export const usage = (message: string): CommandOutcome =>
-  fail(`${AWS_USAGE}\naws: error: ${message}\n`, AWS_EXIT.usage);
+  fail(`\n${AWS_USAGE}\naws: error: ${message}\n\n`, AWS_EXIT.usage);
 /** A message the CLI prints between blank lines (parameter validation, shorthand errors). */
 export const plain = (message: string): CommandOutcome => fail(`\n${message}\n`, AWS_EXIT.usage);
 
@@ -64,7 +64,11 @@ export function parseArgs(
 }
 export const isOut = (x: ParsedArgs | CommandOutcome): x is CommandOutcome => !('values' in x);
 
-/** awscli clidriver USAGE + HELP_BLURB, as printed before argparse errors. */
+/**
+ * awscli clidriver USAGE + HELP_BLURB, as printed before argparse errors. The error handlers
+ * (errorhandler.py: ParamValidationErrorsHandler, UnknownArgumentErrorHandler) write a blank line
+ * before the usage and one after the message.
+ */
 export const AWS_USAGE =
   'usage: aws [options] <command> <subcommand> [<subcommand> ...] [parameters]\n' +
   'To see help text, you can run:\n\n' +
@@ -169,7 +173,7 @@ export function parseOperationArgs(
     }
   }
   if (unknown.length > 0)
-    return { kind: 'raw', message: `${AWS_USAGE}\nUnknown options: ${unknown.join(', ')}\n` };
+    return { kind: 'raw', message: `\n${AWS_USAGE}\nUnknown options: ${unknown.join(', ')}\n\n` };
   const missing = Object.entries(specs)
     .filter(([n, s]) => s.required && !values.has(n))
     .map(([n]) => `--${n}`);
