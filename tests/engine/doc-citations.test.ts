@@ -35,7 +35,8 @@ function sectionNumbers(markdown: string): Set<string> {
 }
 
 const OUTSIDE = /\.\.\/shared\b|\bshared\/(?:docs|seeds)\b/g;
-const BARE_DOC = /(?<![\w./-])(architecture|style|domain-facts|toolchain|design|product-anchors)\.md\b/g;
+/** A markdown file named without a folder (README.md at the root and in folders is allowed). */
+const BARE_DOC = /(?<![\w./-])([a-z][a-z0-9-]*)\.md\b/g;
 const BARE_FACTS = /(?<![\w./-])domain[- ]facts(?!\.md)\s*§/gi;
 const DOC_REF = /(?<![\w.-])docs\/([\w-]+)\.md/g;
 const SECTION_CHAIN =
@@ -46,7 +47,13 @@ function checkCitations(file: string, text: string, docs: Map<string, Set<string
   const problems: string[] = [];
   const at = (i: number, msg: string) => problems.push(`${file}:${lineAt(text, i)}: ${msg}`);
   for (const m of text.matchAll(OUTSIDE)) at(m.index, `cites '${m[0]}', outside the repository`);
-  for (const m of text.matchAll(BARE_DOC)) at(m.index, `cites '${m[0]}' without its folder (docs/${m[0]})`);
+  for (const m of text.matchAll(BARE_DOC))
+    at(
+      m.index,
+      docs.has(m[1]!)
+        ? `cites '${m[0]}' without its folder (docs/${m[0]})`
+        : `cites '${m[0]}', which is not a file under docs/`,
+    );
   for (const m of text.matchAll(BARE_FACTS)) at(m.index, `cites '${m[0]}': write docs/domain-facts.md §…`);
   for (const m of text.matchAll(DOC_REF)) {
     const sections = docs.get(m[1]!);
@@ -95,11 +102,15 @@ describe('doc citations', () => {
   });
 
   it('the checker catches outside, bare and missing citations and missing sections', () => {
-    const fake = new Map([['domain-facts', new Set(['2', '2.3', '2.4', '2.7', '8', '8.2'])]]);
+    const fake = new Map([
+      ['domain-facts', new Set(['2', '2.3', '2.4', '2.7', '8', '8.2'])],
+      ['architecture', new Set<string>()],
+    ]);
     const src = [
       '// see ../shared/docs/x',
       '// (domain-facts §2.3)',
       '// see architecture.md',
+      '// as in notes.md',
       '// docs/missing.md',
       '// docs/domain-facts.md §2.3, §2.5',
       '// docs/domain-facts.md §2.4–2.7, §8.2 and §9',
@@ -108,10 +119,11 @@ describe('doc citations', () => {
     expect(checkCitations('f.ts', src, fake)).toEqual([
       "f.ts:1: cites '../shared', outside the repository",
       "f.ts:3: cites 'architecture.md' without its folder (docs/architecture.md)",
+      "f.ts:4: cites 'notes.md', which is not a file under docs/",
       "f.ts:2: cites 'domain-facts §': write docs/domain-facts.md §…",
-      'f.ts:4: cites docs/missing.md, which is not a file under docs/',
-      'f.ts:5: cites docs/domain-facts.md §2.5, which has no such section',
-      'f.ts:6: cites docs/domain-facts.md §9, which has no such section',
+      'f.ts:5: cites docs/missing.md, which is not a file under docs/',
+      'f.ts:6: cites docs/domain-facts.md §2.5, which has no such section',
+      'f.ts:7: cites docs/domain-facts.md §9, which has no such section',
     ]);
   });
 });
