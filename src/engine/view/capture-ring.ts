@@ -67,6 +67,16 @@ export interface CaptureFlow {
   stream: number;
 }
 
+/** A copy of column `a` in a new array of its own type with `len` elements. */
+function grown<T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(
+  a: T,
+  len: number,
+): T {
+  const b = new (a.constructor as new (n: number) => T)(len);
+  b.set(a);
+  return b;
+}
+
 export class CaptureRing implements ProbeSink {
   /** Rows recorded since t = 0 (the next row's number). */
   count = 0;
@@ -238,27 +248,19 @@ export class CaptureRing implements ProbeSink {
 
   private grow(): void {
     const len = Math.min(this.cap, Math.max(FIRST_SIZE, this.c_t.length * 2));
-    const g = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(
-      a: T,
-      make: (n: number) => T,
-    ): T => {
-      const b = make(len);
-      b.set(a);
-      return b;
-    };
-    this.c_t = g(this.c_t, (n) => new Float64Array(n));
-    this.c_meta = g(this.c_meta, (n) => new Uint32Array(n));
-    this.c_fslot = g(this.c_fslot, (n) => new Int32Array(n));
-    this.c_size = g(this.c_size, (n) => new Uint16Array(n));
-    this.c_payload = g(this.c_payload, (n) => new Uint16Array(n));
-    this.c_seq = g(this.c_seq, (n) => new Uint32Array(n));
-    this.c_ack = g(this.c_ack, (n) => new Uint32Array(n));
-    this.c_window = g(this.c_window, (n) => new Uint32Array(n));
-    this.c_sentMs = g(this.c_sentMs, (n) => new Uint32Array(n));
-    this.c_tos = g(this.c_tos, (n) => new Uint8Array(n));
-    this.c_k = g(this.c_k, (n) => new Uint16Array(n));
-    this.c_n = g(this.c_n, (n) => new Uint32Array(n));
-    this.c_fragOf = g(this.c_fragOf, (n) => new Uint16Array(n));
+    this.c_t = grown(this.c_t, len);
+    this.c_meta = grown(this.c_meta, len);
+    this.c_fslot = grown(this.c_fslot, len);
+    this.c_size = grown(this.c_size, len);
+    this.c_payload = grown(this.c_payload, len);
+    this.c_seq = grown(this.c_seq, len);
+    this.c_ack = grown(this.c_ack, len);
+    this.c_window = grown(this.c_window, len);
+    this.c_sentMs = grown(this.c_sentMs, len);
+    this.c_tos = grown(this.c_tos, len);
+    this.c_k = grown(this.c_k, len);
+    this.c_n = grown(this.c_n, len);
+    this.c_fragOf = grown(this.c_fragOf, len);
   }
 
   private lastFlow: Flow | null = null;
@@ -367,31 +369,23 @@ export class CaptureRing implements ProbeSink {
       return;
     }
     const len = this.rT.length * 2;
-    const g = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(
-      a: T,
-      make: (n: number) => T,
-    ): T => {
-      const b = make(len);
-      b.set(a);
-      return b;
-    };
-    this.rFirst = g(this.rFirst, (n) => new Float64Array(n));
-    this.rT = g(this.rT, (n) => new Float64Array(n));
-    this.rType = g(this.rType, (n) => new Uint8Array(n));
-    this.rRows = g(this.rRows, (n) => new Uint32Array(n));
-    this.rMeta = g(this.rMeta, (n) => new Uint32Array(n));
-    this.rMeta0 = g(this.rMeta0, (n) => new Uint32Array(n));
-    this.rFs = g(this.rFs, (n) => new Int32Array(n));
-    this.rSize = g(this.rSize, (n) => new Uint16Array(n));
-    this.rPay = g(this.rPay, (n) => new Uint16Array(n));
-    this.rSeq = g(this.rSeq, (n) => new Uint32Array(n));
-    this.rAck = g(this.rAck, (n) => new Uint32Array(n));
-    this.rWin = g(this.rWin, (n) => new Uint32Array(n));
-    this.rSent = g(this.rSent, (n) => new Uint32Array(n));
-    this.rTos = g(this.rTos, (n) => new Uint8Array(n));
-    this.rN = g(this.rN, (n) => new Uint32Array(n));
-    this.rFrag = g(this.rFrag, (n) => new Int32Array(n));
-    this.rRetx = g(this.rRetx, (n) => new Uint32Array(n));
+    this.rFirst = grown(this.rFirst, len);
+    this.rT = grown(this.rT, len);
+    this.rType = grown(this.rType, len);
+    this.rRows = grown(this.rRows, len);
+    this.rMeta = grown(this.rMeta, len);
+    this.rMeta0 = grown(this.rMeta0, len);
+    this.rFs = grown(this.rFs, len);
+    this.rSize = grown(this.rSize, len);
+    this.rPay = grown(this.rPay, len);
+    this.rSeq = grown(this.rSeq, len);
+    this.rAck = grown(this.rAck, len);
+    this.rWin = grown(this.rWin, len);
+    this.rSent = grown(this.rSent, len);
+    this.rTos = grown(this.rTos, len);
+    this.rN = grown(this.rN, len);
+    this.rFrag = grown(this.rFrag, len);
+    this.rRetx = grown(this.rRetx, len);
   }
 
   /** Rows before `end` are written: the SACK blocks of the rows the cap let go for them are forgotten. */
