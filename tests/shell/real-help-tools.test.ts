@@ -1,5 +1,5 @@
 /**
- * `--help` / `-h` of sudo (1.9.15p5), which, man and aws in their real forms (real-help.ts): the
+ * `--help` / `-h` of sudo (1.9.15p5), which, man and aws in their real forms (src/engine/shell/commands/real-help/): the
  * exact texts, streams and exit statuses, then the lab's one line on what is simulated.
  */
 import { describe, expect, it } from 'vitest';

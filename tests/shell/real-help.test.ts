@@ -1,5 +1,5 @@
 /**
- * `TOOL --help` / `-h` in the real tools' own forms (real-help.ts): stream, exit status, layout,
+ * `TOOL --help` / `-h` in the real tools' own forms (src/engine/shell/commands/real-help/): stream, exit status, layout,
  * and the lab's one line on what is simulated. The texts were generated from the tools' sources at
  * the versions the lab names and compared byte for byte with the generators' output; here the
  * commands are checked end to end.

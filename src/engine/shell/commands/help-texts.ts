@@ -1,7 +1,7 @@
 /**
  * `TOOL --help` / `-h` for the tools whose own parser has no help of its own: the real tool's text
  * (curl 8.5's stripped menu, coreutils 9's sleep/timeout, iputils ping's usage, iproute2's `ip
- * help`; GNU ls/rm from real-help.ts), on the stream and with the exit status the real tool uses.
+ * help`; GNU ls/rm from real-help/gnu-tools.ts), on the stream and with the exit status the real tool uses.
  * iperf3, tc, ab, lab, ec2-metadata, dnsperf and date print their own.
  */
 import { type CommandOutcome, done, fail } from '../types';
