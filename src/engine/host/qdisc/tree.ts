@@ -25,13 +25,11 @@ import {
   tcMake,
   tcMinor,
 } from './common';
-import { NoqueueQdisc, PfifoFastQdisc } from './fifo';
-import { FqCodelQdisc } from './fq-codel';
 import { MqQdisc } from './mq';
-import { createQdisc, QDISC_OPS } from './registry';
+import { createDefaultQdisc, createQdisc, type DefaultQdiscKind, QDISC_OPS } from './registry';
 import type { QdiscContext, QdiscStats, QdiscTree } from './types';
 
-export type DefaultQdiscKind = 'fq_codel' | 'pfifo_fast' | 'noqueue';
+export type { DefaultQdiscKind } from './registry';
 
 /** One qdisc as `tc -s -j qdisc show` reports it. */
 export interface QdiscDump {
@@ -128,16 +126,14 @@ class QdiscTreeImpl implements QdiscManager {
   }
 
   private makeDefault(): QdiscNode {
-    if (this.defaultKind === 'fq_codel') return new FqCodelQdisc(this.ctx);
-    if (this.defaultKind === 'noqueue') return new NoqueueQdisc(this.ctx);
-    return new PfifoFastQdisc(this.ctx);
+    return createDefaultQdisc(this.ctx, this.defaultKind);
   }
 
   /** attach_default_qdiscs: mq + defaults on multi-queue devices, the default at the root otherwise. */
   private attachDefault(): void {
     this.visible.clear();
     const n = this.ctx.numTxQueues();
-    if (n > 1 && this.defaultKind !== 'noqueue') {
+    if (n > 1 && !QDISC_OPS[this.defaultKind].noQueue) {
       const mq = new MqQdisc(n, () => this.makeDefault());
       mq.parent = TC_H_ROOT;
       this.rootQ = mq;
@@ -454,7 +450,7 @@ class QdiscTreeImpl implements QdiscManager {
     const n = this.ctx.numTxQueues();
     const root = this.rootQ;
     const out: QdiscDump[] = [this.dumpOne(root, root instanceof MqQdisc ? 1 : n + 1)];
-    if (root.kind === 'noqueue') out[0]!.refcnt = 2;
+    if (QDISC_OPS[root.kind].noQueue) out[0]!.refcnt = 2;
     const rest = this.allNodes()
       .filter((q) => q !== root && this.visible.has(q))
       .sort((a, b) => this.visible.get(b)! - this.visible.get(a)!);
