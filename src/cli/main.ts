@@ -1,7 +1,7 @@
 /**
  * `npm run lab -- [options] -- "COMMAND" ["COMMAND" ...]`: the headless lab from a terminal.
  *
- * Options: --client TYPE, --server TYPE, --placement cluster|same-az|cross-az|internet,
+ * Options: --client TYPE, --server TYPE, --placement cluster|same-az|cross-az|internet|other-vpc,
  * --enhanced-networking on|off, --seed N, --json, --scenario FILE, --batch auto|N, --out DIR (where
  * files the tools wrote are copied). Commands run on the client unless prefixed `server:`.
  * Without commands, a scenario file's `script` runs line after line, or its `session` (v4: what
@@ -26,7 +26,7 @@ import { PLACEMENTS, parseScenario, SCENARIO_VERSION } from '../scenario/schema'
 import { stripBom, terminalSafe } from './text';
 
 const USAGE =
-  'usage: npm run lab -- [--client TYPE] [--server TYPE] [--placement cluster|same-az|cross-az|internet] [--enhanced-networking on|off] [--seed N] [--batch auto|N] [--json] [--scenario FILE] [--out DIR] -- "COMMAND" ["COMMAND" ...]';
+  'usage: npm run lab -- [--client TYPE] [--server TYPE] [--placement cluster|same-az|cross-az|internet|other-vpc] [--enhanced-networking on|off] [--seed N] [--batch auto|N] [--json] [--scenario FILE] [--out DIR] -- "COMMAND" ["COMMAND" ...]';
 
 /**
  * A progress line on a terminal while a command runs ("iperf3 -c server -t 600: 12.0 s of 600 s

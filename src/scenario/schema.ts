@@ -36,7 +36,13 @@ export const KNOWN_SCENARIO_VERSIONS = [1, 2, 3, 4, 5] as const;
 /** Latest simulated instant a session entry may carry (one day, as for a link's time). */
 export const MAX_SESSION_NS = 86_400e9;
 
-export const PLACEMENTS = ['cluster', 'same-az', 'cross-az', 'internet'] as const;
+/**
+ * Where the server is from the client: in a cluster placement group, in the same AZ, across AZs, on
+ * the internet, or in another VPC of the Region reached at its public address through both VPCs'
+ * internet gateways ('other-vpc': no peering, the path the SRIOV seed's MTU note shows; docs/design.md,
+ * "Two VPCs through their internet gateways").
+ */
+export const PLACEMENTS = ['cluster', 'same-az', 'cross-az', 'internet', 'other-vpc'] as const;
 export type Placement = (typeof PLACEMENTS)[number];
 
 const hostName = z

@@ -95,7 +95,7 @@ describe.concurrent('lab CLI: bad input → exit 2 and one line on stderr', () =
   it('a bad --placement', async () => {
     expectBadInput(
       await lab('--placement', 'moon', '--', 'sleep 0.01'),
-      /--placement must be one of cluster, same-az, cross-az, internet \(got "moon"\)/,
+      /--placement must be one of cluster, same-az, cross-az, internet, other-vpc \(got "moon"\)/,
     );
   });
 

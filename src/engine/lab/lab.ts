@@ -117,7 +117,8 @@ export class Lab {
     this.params = { ...resolveParams(scenario.params) };
     this.placement = scenario.placement;
     this.maxBatch = scenario.settings.batch === 'auto' ? 64 : scenario.settings.batch;
-    const internet = scenario.placement === 'internet';
+    // traffic to the internet, or to another VPC at its public address, leaves through the IGW
+    const internet = scenario.placement === 'internet' || scenario.placement === 'other-vpc';
     this.fabricMtu = this.pathMtu();
     this.fabricDelayNs = this.oneWayDelayNs();
     scenario.instances.forEach((inst, i) => {
@@ -180,8 +181,8 @@ export class Lab {
           cardBps:
             hostLinkBps(spec, path) ??
             (spec.hypervisor.value === 'xen' ? Number.POSITIVE_INFINITY : undefined),
-          // SRD between instances of the lab's Region, in one AZ or across AZs (not via the internet)
-          srdPlacement: scenario.placement !== 'internet',
+          // SRD between instances of the lab's VPC, in one AZ or across AZs (not via an IGW)
+          srdPlacement: !internet,
           fabricOneWayNs: this.fabricDelayNs,
           srdFlowLimitBps: Math.min(PER_FLOW_LIMIT_GBPS.enaExpress.value, peakGbps) * 1e9,
           txFetchGate: spec.hypervisor.value === 'nitro' && this.params.nitroPpsHoldsTxFetch !== 0,
@@ -460,12 +461,16 @@ export class Lab {
         return this.params.fabricOneWayNsCrossAz;
       case 'internet':
         return this.params.fabricOneWayNsInternet;
+      case 'other-vpc':
+        return this.params.fabricOneWayNsOtherVpc;
     }
   }
 
   /** Path MTU between instances: 9001 inside the VPC, 1500 through an internet gateway. */
   pathMtu(): number {
-    return this.placement === 'internet' ? MTU_BYTES.viaInternetGateway.value : MTU_BYTES.withinVpc.value;
+    return this.placement === 'internet' || this.placement === 'other-vpc'
+      ? MTU_BYTES.viaInternetGateway.value
+      : MTU_BYTES.withinVpc.value;
   }
 
   /**

@@ -387,6 +387,13 @@ export const MODEL_PARAMS = {
     'none',
     'One-way latency from the internet gateway to a peer on the internet (20 ms RTT).',
   ),
+  fabricOneWayNsOtherVpc: p(
+    100_000,
+    'ns',
+    'assumed',
+    'none (AWS MTU page: traffic through an internet gateway is limited to 1500 bytes; SRIOV seed: two VPCs, MTU 9001 lost packets)',
+    "One-way latency to an instance of another VPC in the same AZ reached at its public address: out through the sender's internet gateway (its 1:1 address translation) and in through the receiver's. Not published; assumed the same-AZ fabric plus 60 µs for the two gateways.",
+  ),
   // ---------- Linux host stack ----------
   hostRxWakeupMeanNs: p(
     12_000,
@@ -588,6 +595,7 @@ export const PARAM_RANGES = {
   fabricOneWayNsSameAz: r(1_000, 10e9),
   fabricOneWayNsCrossAz: r(1_000, 10e9),
   fabricOneWayNsInternet: r(1_000, 10e9),
+  fabricOneWayNsOtherVpc: r(1_000, 10e9),
   tcpLimitOutputBytes: int(1, 2 ** 31 - 1),
   tcpWmemDefault: sockBuf,
   tcpWmemMax: sockBuf,

@@ -23,7 +23,7 @@ const ELIGIBLE = 2;
 export interface EnaExpressConfig {
   /** The instance type is on AWS's list (the device reports ENA_ADMIN_ENA_SRD_INFO). */
   supported: boolean;
-  /** The lab's placement keeps the instances in its Region's VPC (any but 'internet'). */
+  /** The lab's placement keeps the instances in its VPC (any but 'internet' and 'other-vpc'). */
   srdPlacement: boolean;
   /** One-way fabric delay between cards, which the lab applies after the receiving card. */
   fabricOneWayNs: number;

@@ -409,7 +409,9 @@ export class PathInspections {
               ? 'fabricOneWayNsSameAz'
               : this.s.lab.placement === 'cross-az'
                 ? 'fabricOneWayNsCrossAz'
-                : 'fabricOneWayNsInternet';
+                : this.s.lab.placement === 'other-vpc'
+                  ? 'fabricOneWayNsOtherVpc'
+                  : 'fabricOneWayNsInternet';
         return [this.param(key)];
       }
     }

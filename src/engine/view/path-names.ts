@@ -110,6 +110,8 @@ export function placementLabel(p: string): string {
       return 'across AZs';
     case 'internet':
       return 'via the internet gateway';
+    case 'other-vpc':
+      return 'another VPC, via the internet gateways';
     default:
       return p;
   }
