@@ -73,6 +73,6 @@ export type {
   StageStateValue,
 } from './view/path-types';
 // tools the worker reuses
-export { encodeFrame, PcapWriter, type TcpOption, type WirePacket } from './shell/commands/pcap';
+export { encodeFrame, PcapWriter, type TcpOption, type WirePacket } from './shell/commands/tcpdump/pcap';
 export { WireMapper } from './shell/commands/tcpdump';
 export { serializeIperf3Json } from './shell/commands/iperf3-report';

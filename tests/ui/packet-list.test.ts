@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseFilter } from '../../src/engine/shell/commands/tcpdump';
-import { decodeFrame, readPcap, type WirePacket } from '../../src/engine/shell/commands/pcap';
+import { decodeFrame, readPcap, type WirePacket } from '../../src/engine/shell/commands/tcpdump/pcap';
 import { PROBE_STAGES } from '../../src/engine/model/probe';
 import { DISPLAY_FIELDS, ROW_STAGES } from '../../src/lib/display-filter';
 import type { PacketListAnswer, PacketListRequest } from '../../src/protocol/sim-api';

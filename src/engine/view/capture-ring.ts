@@ -1,6 +1,6 @@
 /**
  * The packet list's capture: every packet each instance sends and receives, at tcpdump's capture
- * points (TX entering the ENA TX ring, RX leaving the RX ring: shell/commands/tcpdump.ts), one row
+ * points (TX entering the ENA TX ring, RX leaving the RX ring: shell/commands/tcpdump/), one row
  * per wire packet, plus a row per drop (stage, reason, packets) and per burst-credit event. Rows
  * are columns of typed arrays in a ring of CAPTURE_CAP rows: past it the oldest rows go (the
  * list says so, `evicted`). Rows are numbered from 0 since t = 0 (the list's No. is that + 1).
