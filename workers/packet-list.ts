@@ -11,6 +11,7 @@
  * received since t = 0 is byte for byte `tcpdump -i eth0 -s 128 -w` on it (tests/ui/packet-list.test.ts).
  */
 import {
+  batchGapNs,
   type CaptureFlow,
   type CaptureRing,
   encodeFrame,
@@ -646,7 +647,7 @@ export class PacketList {
     const hdr = encodeFrame(w, EXPORT_SNAPLEN);
     layers.push({
       title: captured
-        ? `Frame ${no}: ${len} bytes on wire (${len * 8} bits), ${Math.min(len, EXPORT_SNAPLEN)} bytes captured on interface eth0 of ${row.host}`
+        ? `Frame ${no}: ${len} bytes on wire (${len * 8} bits), ${Math.min(len, EXPORT_SNAPLEN)} bytes captured on interface eth${r.devOf(i)} of ${row.host}`
         : `Frame ${no}: ${len} bytes, dropped before any capture point (not in a pcap)`,
       fields: [
         { label: 'Frame Number', value: String(no), field: 'frame.number' },
@@ -742,11 +743,7 @@ export class PacketList {
         { label: 'Reason', value: reason, field: 'drop.reason' },
         { label: 'Packets dropped', value: String(r.n[s]!), field: 'drop.count' },
       );
-    } else
-      lab.fields.push({
-        label: 'Batch',
-        value: `packet ${k + 1} of ${r.n[s]!} handled together (docs/design.md "Batching")`,
-      });
+    } else lab.fields.push(...batchFields(this.lab, r, i, f));
     lab.fields.push({ label: 'Flow', value: `${f.flow.id} (${f.flow.tuple.proto})` });
     if (tcp) lab.fields.push({ label: 'TCP stream', value: String(f.stream), field: 'tcp.stream' });
     layers.push(lab);
@@ -880,6 +877,54 @@ export class PacketList {
 }
 
 /** The TCP flags byte Linux puts on the wire for the model's flags (tcpdump's WireMapper). */
+/**
+ * What the row's batch means for it: which of the batch's packets it is, how its time was spread
+ * from the batch's instant, and (a batch of ACKs) where its ACK number comes from. The model moves
+ * a batch of `n` packets as one (docs/design.md "Batching"); the capture shows each packet.
+ */
+function batchFields(
+  lab: Lab,
+  r: CaptureRing,
+  i: number,
+  f: CaptureFlow,
+): Array<{ label: string; value: string }> {
+  const s = r.slotOf(i);
+  const n = r.n[s]!;
+  const k = r.k[s]!;
+  if (n <= 1) return [{ label: 'Batch', value: 'a batch of one packet (docs/design.md "Batching")' }];
+  const out = [
+    {
+      label: 'Batch',
+      value: `packet ${k + 1} of ${n} that the model moves together as one batch (docs/design.md "Batching")`,
+    },
+  ];
+  const inst = lab.instances.get(r.hosts[r.host(i)]!);
+  const gap = inst ? batchGapNs(inst, r.size[s]!) : 0;
+  out.push({
+    label: 'Batch timing',
+    value:
+      gap > 0
+        ? `the batch's packets are back to back: each ${fmtNs(gap)} after the one before (${r.size[s]! + 38} bytes on the wire at the host link's ${fmtGbps(inst!.nitro.linkBps)}), this one ${fmtNs(Math.round(k * gap))} after the first`
+        : "the batch's packets share its instant: the host has no link rate of its own to space them by",
+  });
+  if (f.proto === 6 && r.payload[s]! === 0 && (r.modelFlags(i) & TCP_FLAG_ACK) !== 0)
+    out.push({
+      label: 'ACK number',
+      value:
+        "the model keeps one ACK number for the batch (its last ACK's); the ones before step up to it in whole segments from the ACK this capture point saw before",
+    });
+  return out;
+}
+
+function fmtNs(ns: number): string {
+  return ns >= 1000 ? `${(ns / 1000).toFixed(3)} µs` : `${ns.toFixed(ns === Math.round(ns) ? 0 : 1)} ns`;
+}
+
+function fmtGbps(bps: number): string {
+  const g = bps / 1e9;
+  return `${g === Math.round(g) ? g : g.toFixed(1)} Gb/s`;
+}
+
 export function wireTcpFlags(modelFlags: number, payload: number, lastOfBatch: boolean): number {
   const syn = (modelFlags & TCP_FLAG_SYN) !== 0;
   let f = 0;

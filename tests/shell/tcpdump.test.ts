@@ -20,10 +20,10 @@ const EXCHANGE = [
   '17:00:00.000000 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [S], seq 3368280578, win 62727, options [mss 8961,sackOK,TS val 129852775 ecr 0,nop,wscale 7], length 0',
   '17:00:00.000048 IP 10.0.0.11.5201 > 10.0.0.10.45000: Flags [S.], seq 3385791004, ack 3368280579, win 62727, options [mss 8961,sackOK,TS val 1787649422 ecr 129852775,nop,wscale 7], length 0',
   '17:00:00.000048 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [.], seq 1:8950, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 8949',
-  '17:00:00.000048 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [P.], seq 8950:17899, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 8949',
+  '17:00:00.000049 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [P.], seq 8950:17899, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 8949',
   '17:00:00.000095 IP 10.0.0.11.5201 > 10.0.0.10.45000: Flags [.], ack 17899, win 24576, options [nop,nop,TS val 1787649422 ecr 129852775], length 0',
   '17:00:00.000095 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [P.], seq 17899:20001, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 2102',
-  '17:00:00.000095 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [F.], seq 20001, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 0',
+  '17:00:00.000096 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [F.], seq 20001, ack 1, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 0',
   '17:00:00.000143 IP 10.0.0.11.5201 > 10.0.0.10.45000: Flags [F.], seq 1, ack 20002, win 24576, options [nop,nop,TS val 1787649422 ecr 129852775], length 0',
   '17:00:00.000143 IP 10.0.0.10.45000 > 10.0.0.11.5201: Flags [.], ack 2, win 24576, options [nop,nop,TS val 129852775 ecr 1787649422], length 0',
 ].map((l) => `${l}\n`);

@@ -864,6 +864,12 @@ export class NitroCard {
    * limit of the link's own. Only a card built with a link stage (cfg.cardBps) has one to set; the
    * bucket starts full, as a new boot's would.
    */
+  /** The host link's bandwidth each way now, bits/s (Infinity: the card has no figure of its own). */
+  get linkBps(): number {
+    const b = this.cardBuckets[0];
+    return b === undefined ? Number.POSITIVE_INFINITY : b.ratePerSec * 8;
+  }
+
   setCardBps(bps: number): void {
     const rate = bps / 8;
     const depth = Number.isFinite(rate)

@@ -12,7 +12,8 @@
  */
 import type { ProbeSink, ProbeStage } from '../model/probe';
 import { PROBE_STAGE_INDEX, PROBE_STAGES } from '../model/probe';
-import type { Lab } from '../lab/lab';
+import type { Instance, Lab } from '../lab/lab';
+import { batchRowNs, captureBatch, steppedAck } from './batch-capture';
 import type { DropReason } from '../model/drop-reasons';
 import type { Flow, Packet } from '../model/packet';
 
@@ -100,6 +101,8 @@ export class CaptureRing implements ProbeSink {
   private c_n = new Uint32Array(0);
   /** Fragments the datagram was cut into (fragment rows). */
   private c_fragOf = new Uint16Array(0);
+  /** The interface the packet crossed (0 = eth0, 1 = an attached ENI's eth1 …). */
+  private c_dev = new Uint8Array(0);
   /** SACK blocks of rows that carry them (by row number; forgotten with the row). */
   private readonly c_sack = new Map<number, number[]>();
 
@@ -156,6 +159,10 @@ export class CaptureRing implements ProbeSink {
     this.flush();
     return this.c_fragOf;
   }
+  get dev(): Uint8Array {
+    this.flush();
+    return this.c_dev;
+  }
   get sack(): Map<number, number[]> {
     this.flush();
     return this.c_sack;
@@ -163,6 +170,7 @@ export class CaptureRing implements ProbeSink {
   readonly flows: CaptureFlow[] = [];
   readonly reasons: string[] = [];
   readonly hosts: string[];
+  private readonly insts: Instance[];
   /** Each instance's MTU (fragment offsets, the SYN's MSS). */
   readonly mtus: number[];
   private readonly flowIndex = new Map<number, number>();
@@ -180,6 +188,7 @@ export class CaptureRing implements ProbeSink {
       throw new RangeError(`capture cap ${cap}: a power of two ≥ ${FIRST_SIZE}`);
     this.cap = cap;
     this.hosts = [...lab.instances.keys()];
+    this.insts = [...lab.instances.values()];
     this.mtus = [...lab.instances.values()].map((i) => i.host.eth0.link().mtu);
   }
 
@@ -239,6 +248,10 @@ export class CaptureRing implements ProbeSink {
   sackBlocks(i: number): number {
     return (this.meta[this.slotOf(i)]! >>> SACK_SHIFT) & 0x3;
   }
+  /** The interface index row `i`'s packet crossed (eth0 = 0). */
+  devOf(i: number): number {
+    return this.dev[this.slotOf(i)]!;
+  }
   flowOf(i: number): CaptureFlow | null {
     const f = this.fslot[this.slotOf(i)]!;
     return f >= 0 ? this.flows[f]! : null;
@@ -261,6 +274,7 @@ export class CaptureRing implements ProbeSink {
     this.c_k = grown(this.c_k, len);
     this.c_n = grown(this.c_n, len);
     this.c_fragOf = grown(this.c_fragOf, len);
+    this.c_dev = grown(this.c_dev, len);
   }
 
   private lastFlow: Flow | null = null;
@@ -312,6 +326,12 @@ export class CaptureRing implements ProbeSink {
   private rTos = new Uint8Array(256);
   private rN = new Uint32Array(256);
   private rFrag = new Int32Array(256);
+  private rDev = new Uint8Array(256);
+  /** Between two packets of the record's batch, ns (batchGapNs); 0: one instant. rT: its first packet's time. */
+  private rGap = new Float64Array(256);
+  /** A batch of ACKs: where its ACK numbers step from and by how much (rAckMss 0: they do not). */
+  private rAckFrom = new Uint32Array(256);
+  private rAckMss = new Uint16Array(256);
   /** Leading rows of the record that are TCP retransmissions (META_RETX). */
   private rRetx = new Uint32Array(256);
   /** TCP: the next sequence number (mod 2^32) each (flow, instance) reached at its capture point. */
@@ -329,6 +349,9 @@ export class CaptureRing implements ProbeSink {
     this.rRows[j] = rows;
     this.rSack[j] = undefined;
     this.rRetx[j] = 0;
+    this.rDev[j] = 0;
+    this.rGap[j] = 0;
+    this.rAckMss[j] = 0;
     return j;
   }
 
@@ -358,6 +381,10 @@ export class CaptureRing implements ProbeSink {
         this.rN,
         this.rFrag,
         this.rRetx,
+        this.rDev,
+        this.rGap,
+        this.rAckFrom,
+        this.rAckMss,
       ];
       for (const x of arrays) x.copyWithin(0, j, this.rec);
       this.rSack.splice(0, j);
@@ -386,6 +413,10 @@ export class CaptureRing implements ProbeSink {
     this.rN = grown(this.rN, len);
     this.rFrag = grown(this.rFrag, len);
     this.rRetx = grown(this.rRetx, len);
+    this.rDev = grown(this.rDev, len);
+    this.rGap = grown(this.rGap, len);
+    this.rAckFrom = grown(this.rAckFrom, len);
+    this.rAckMss = grown(this.rAckMss, len);
   }
 
   /** Rows before `end` are written: the SACK blocks of the rows the cap let go for them are forgotten. */
@@ -487,16 +518,25 @@ export class CaptureRing implements ProbeSink {
       const tos = this.rTos[j]!;
       const n = type === REC_DROP ? this.rN[j]! : rows;
       const frag = this.rFrag[j]!;
+      const dev = this.rDev[j]!;
+      const gap = this.rGap[j]!;
+      const ackMss = this.rAckMss[j]!;
+      const ackFrom = this.rAckFrom[j]!;
       for (let k = 0; k < rows; ) {
         const s = (first + k) & mask;
         const e = s + Math.min(rows - k, mask + 1 - s);
-        this.c_t.fill(atNs, s, e);
+        if (gap === 0) this.c_t.fill(atNs, s, e);
+        else for (let q = s, kq = k; q < e; q++, kq++) this.c_t[q] = batchRowNs(atNs, kq, gap);
+        if (ackMss === 0) this.c_ack.fill(ack, s, e);
+        else
+          for (let q = s, kq = k; q < e; q++, kq++)
+            this.c_ack[q] = steppedAck(ackFrom, ack, rows, ackMss, kq);
+        this.c_dev.fill(dev, s, e);
         this.c_meta.fill(m, s, e);
         this.c_fslot.fill(fs, s, e);
         this.c_size.fill(size, s, e);
         this.c_payload.fill(payload, s, e);
         this.c_seq.fill(seq, s, e);
-        this.c_ack.fill(ack, s, e);
         this.c_window.fill(win, s, e);
         this.c_sentMs.fill(sentMs, s, e);
         this.c_tos.fill(tos, s, e);
@@ -524,14 +564,28 @@ export class CaptureRing implements ProbeSink {
     if (stage !== 'tx_ring' || p.count <= 0) return;
     const j = this.record(atNs, REC_TX, p.count);
     this.packetRecord(j, host, stage, p, 0, p.count);
-    if (p.payloadBytes > 0 && this.flows[this.rFs[j]!]!.proto === 6)
-      this.rRetx[j] = this.retransmitted(j, host, p);
+    this.captured(j, host, p, true);
   }
 
   leave(atNs: number, host: number, stage: ProbeStage, _q: number, p: Packet): void {
     if (stage !== 'rx_ring' || p.count <= 0) return;
     const j = this.record(atNs, REC_RX, p.count);
     this.packetRecord(j, host, stage, p, 0, p.count);
+    this.captured(j, host, p, false);
+  }
+
+  /**
+   * What a capture row adds to its record as tcpdump there sees it (view/batch-capture.ts): the
+   * interface, the batch's packets spread at the host link's rate, the ACK numbers of a batch of
+   * ACKs, the retransmitted segments.
+   */
+  private captured(j: number, host: number, p: Packet, tx: boolean): void {
+    const v = captureBatch(this.lab, this.insts[host]!, p, this.rT[j]!, tx);
+    this.rT[j] = v.startNs;
+    this.rDev[j] = v.dev;
+    this.rGap[j] = v.gapNs;
+    this.rAckFrom[j] = v.ackFrom;
+    this.rAckMss[j] = Math.min(0xffff, v.ackMss);
     if (p.payloadBytes > 0 && this.flows[this.rFs[j]!]!.proto === 6)
       this.rRetx[j] = this.retransmitted(j, host, p);
   }

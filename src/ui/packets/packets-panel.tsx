@@ -490,7 +490,7 @@ export function PacketsPanel() {
               <option value="">All</option>
               {instances.map((i) => (
                 <option key={i.name} value={i.name}>
-                  {i.name} eth0
+                  {i.name}
                 </option>
               ))}
             </select>

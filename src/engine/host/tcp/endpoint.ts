@@ -630,7 +630,8 @@ export class TcpEndpoint {
   sendAck(count: number): void {
     this.delackTimer.stop();
     this.unackedSegs = 0;
-    const p = this.makePacket(count, 0, 0, TCP_FLAG_ACK);
+    // a pure ACK's sequence number is snd_nxt (tcp_acceptable_seq): past the data and FIN sent
+    const p = this.makePacket(count, 0, this.sndNxt, TCP_FLAG_ACK);
     if (this.ooo.length > 0) {
       const blocks: number[] = [];
       for (let i = this.ooo.length - 1; i >= 0 && blocks.length < 8; i--)

@@ -10,8 +10,8 @@
  */
 import type { Instance, Lab } from '../../../lab/lab';
 import { fileText, resolvePath, toBytes } from '../../../lab/files';
-import type { Packet } from '../../../model/packet';
 import type { ProbeSink } from '../../../model/probe';
+import { captureBatch } from '../../../view/batch-capture';
 import { type CommandOutcome, done, fail, type Job } from '../../types';
 import { FilterError, type Pred, parseFilter } from './filter';
 import { type Opts, parseArgs } from './options';
@@ -83,14 +83,6 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
   // the interface a packet crosses: sent, the one holding its source address (forwarded: eth0);
   // received, the one the fabric delivered it to
   let pktDev = 0;
-  const devOf = (p: Packet, tx: boolean): number =>
-    host.host.ifaces.length === 1
-      ? 0
-      : tx
-        ? lab.resolve(p.flow.tuple.srcIp) === host
-          ? lab.deviceOfAddress(p.flow.tuple.srcIp)
-          : 0
-        : (host.host.rxDevByFlow[p.flow.id] ?? 0);
   let out = '';
   let lines = 0;
   let captured = 0;
@@ -120,17 +112,19 @@ export function runTcpdump(args: string[], lab: Lab, host: Instance): CommandOut
   const sink: ProbeSink = {
     enter: (t, h, stage, _q, p) => {
       if (h !== me || stage !== 'tx_ring' || stopped) return;
-      pktDev = devOf(p, true);
+      const v = captureBatch(lab, host, p, t, true);
+      pktDev = v.dev;
       if (ifaceIdx >= 0 && pktDev !== ifaceIdx) return;
       txDir = true;
-      mapper.map(p, t, true, take);
+      mapper.map(p, t, true, take, v);
     },
     leave: (t, h, stage, _q, p) => {
       if (h !== me || stage !== 'rx_ring' || stopped) return;
-      pktDev = devOf(p, false);
+      const v = captureBatch(lab, host, p, t, false);
+      pktDev = v.dev;
       if (ifaceIdx >= 0 && pktDev !== ifaceIdx) return;
       txDir = false;
-      mapper.map(p, t, false, take);
+      mapper.map(p, t, false, take, v);
     },
     drop: () => {},
   };

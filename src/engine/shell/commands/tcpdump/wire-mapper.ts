@@ -17,6 +17,7 @@ import {
   TCP_FLAG_SYN,
   type Packet,
 } from '../../../model/packet';
+import { type BatchView, batchRowNs, steppedAck } from '../../../view/batch-capture';
 import { pseudoSum, TH, type TcpOption, tcpPseudoSum, type WirePacket } from './pcap';
 
 const NO_OPTIONS: TcpOption[] = [];
@@ -53,18 +54,40 @@ export class WireMapper {
   private isn(src: string, sp: number, dst: string, dp: number): number {
     return this.hashed('isn', src, sp, dst, dp);
   }
+  /** The MAC of the interface holding `ip` (an attached ENI's eth1 … has its own). */
   private mac(ip: string): string {
     let m = this.macs.get(ip);
     if (m === undefined) {
-      m = this.lab.resolve(ip)?.host.eth0.link().mac ?? '02:00:00:00:00:01';
+      const inst = this.lab.resolve(ip);
+      m = inst
+        ? (inst.host.ifaces[this.lab.deviceOfAddress(ip)]?.dev ?? inst.host.eth0).link().mac
+        : '02:00:00:00:00:01';
       this.macs.set(ip, m);
     }
     return m;
   }
 
-  /** The `count` wire packets of a batch, as seen at `atNs` going `tx` (sent by this host) or received. */
-  map(p: Packet, atNs: number, tx: boolean, out: (w: WirePacket) => void): void {
-    for (let k = 0; k < p.count; k++) out(this.mapOne(p, k, atNs, tx));
+  /**
+   * The `count` wire packets of a batch, as seen at `atNs` going `tx` (sent by this host) or
+   * received; with the capture point's view of it (view/batch-capture.ts captureBatch), packet k
+   * at its own time on the wire and, in a batch of ACKs, with its own ACK number.
+   */
+  map(
+    p: Packet,
+    atNs: number,
+    tx: boolean,
+    out: (w: WirePacket) => void,
+    view: BatchView | null = null,
+  ): void {
+    if (view === null) {
+      for (let k = 0; k < p.count; k++) out(this.mapOne(p, k, atNs, tx));
+      return;
+    }
+    const { startNs, gapNs, ackMss, ackFrom } = view;
+    for (let k = 0; k < p.count; k++) {
+      const ack = ackMss > 0 ? steppedAck(ackFrom, p.ack, p.count, ackMss, k) : p.ack;
+      out(this.mapOne(p, k, batchRowNs(startNs, k, gapNs), tx, ack));
+    }
   }
 
   /**
@@ -83,7 +106,7 @@ export class WireMapper {
    * The k-th wire packet of a batch (what `map` hands out; the packet list calls it per row). The
    * mapper keeps per-flow state (IP ids, the peer's last TS value): call it in capture order.
    */
-  mapOne(p: Packet, k: number, atNs: number, tx: boolean): WirePacket {
+  mapOne(p: Packet, k: number, atNs: number, tx: boolean, ack = p.ack): WirePacket {
     const t = p.flow.tuple;
     const wall = this.lab.wallClockStartS * 1e6 + Math.floor(atNs / 1000);
     const sec = Math.floor(wall / 1e6);
@@ -131,7 +154,7 @@ export class WireMapper {
       this.ipIds.set(fid, (id + 1) & 0xffff);
       w.df = !p.frag;
       if (t.proto === 'tcp') {
-        this.tcp(p, k, w, atNs, tx);
+        this.tcp(p, k, w, atNs, tx, ack);
         // sent: the pseudo-header sum only (checksum offload); received: the sender's NIC filled it in
         if (tx) w.tcpSum = tcpPseudoSum(w, w.ipLen - 20);
       } else if (t.proto === 'udp') {
@@ -170,7 +193,7 @@ export class WireMapper {
     { mine: number; theirs: number; offMine: number; offTheirs: number; ckey: string; rkey: string }
   >();
 
-  private tcp(p: Packet, k: number, w: WirePacket, atNs: number, tx: boolean): void {
+  private tcp(p: Packet, k: number, w: WirePacket, atNs: number, tx: boolean, ack: number): void {
     const t = p.flow.tuple;
     let fc = this.flowConst.get(p.flow.id);
     if (!fc) {
@@ -188,7 +211,7 @@ export class WireMapper {
     const syn = (p.flags & TCP_FLAG_SYN) !== 0;
     const seq = p.seq + k * p.payloadBytes;
     w.seq = syn ? mine : (mine + 1 + seq) >>> 0;
-    w.ack = (theirs + 1 + p.ack) >>> 0;
+    w.ack = (theirs + 1 + ack) >>> 0;
     let f = 0;
     if (p.flags & TCP_FLAG_SYN) f |= TH.SYN;
     if (p.flags & TCP_FLAG_FIN) f |= TH.FIN;

@@ -1,0 +1,144 @@
+/**
+ * What tcpdump (shell/commands/tcpdump.ts) and the packet list's capture (./capture-ring.ts) both
+ * need to turn one of the model's batches into the wire packets it stands for, so the two tell
+ * the same story: the interface a packet crosses, when each packet of a batch is seen, and the
+ * ACK number each ACK of a batch of ACKs carries. Why batches: docs/design.md "Batching"; how the
+ * capture shows them: docs/design.md "The packet list".
+ */
+import type { Instance, Lab } from '../lab/lab';
+import { ETH_WIRE_OVERHEAD_BYTES, type Packet, TCP_FLAG_ACK } from '../model/packet';
+
+/**
+ * The interface index a packet crosses on `inst`: sent, the one holding its source address (a
+ * forwarded packet: eth0); received, the one the fabric delivered its flow to.
+ */
+export function captureDevice(lab: Lab, inst: Instance, p: Packet, tx: boolean): number {
+  if (inst.host.ifaces.length === 1) return 0;
+  if (tx) return lab.resolve(p.flow.tuple.srcIp) === inst ? lab.deviceOfAddress(p.flow.tuple.srcIp) : 0;
+  return inst.host.rxDevByFlow[p.flow.id] ?? 0;
+}
+
+/**
+ * The time between two packets of a batch at a capture point, ns. A batch is `count` packets back
+ * to back, so packet k is seen k serialisation times after the first at the host link's rate (the
+ * Nitro card's own bandwidth, the Xen host's 10 GbE port: NitroCard.linkBps), Ethernet's preamble,
+ * FCS and gap included. 0 where the host has no link rate of its own: the batch's packets then
+ * share its instant (the details say so).
+ */
+export function batchGapNs(inst: Instance, sizeBytes: number): number {
+  const bps = inst.nitro.linkBps;
+  return Number.isFinite(bps) && bps > 0 ? ((sizeBytes + ETH_WIRE_OVERHEAD_BYTES) * 8e9) / bps : 0;
+}
+
+/** When packet k of a batch whose first packet is seen at `startNs` is seen (whole ns). */
+export function batchRowNs(startNs: number, k: number, gapNs: number): number {
+  return k === 0 || gapNs === 0 ? startNs : startNs + Math.round(k * gapNs);
+}
+
+/**
+ * The ACK number of packet k of a batch of `count` pure ACKs (mod 2^32). The model sends one ACK
+ * per GRO skb as one batch carrying the newest ACK number (host/tcp/endpoint.ts sendAck); Linux's
+ * ACKs acknowledge up to it skb by skb. So they step, in whole segments of `mss` bytes, from `from`
+ * (the ACK number this capture point last saw going that way) to the batch's own, which the last
+ * one carries. With nothing to step over (no earlier ACK seen, or none behind) each carries the
+ * batch's number, as duplicate ACKs do.
+ */
+export function steppedAck(from: number, ack: number, count: number, mss: number, k: number): number {
+  if (k >= count - 1 || mss <= 0) return ack >>> 0;
+  const span = ((ack >>> 0) - (from >>> 0)) | 0;
+  if (span <= 0) return ack >>> 0;
+  const segs = Math.floor(span / mss);
+  return ((from >>> 0) + Math.floor(((k + 1) * segs) / count) * mss) >>> 0;
+}
+
+/** How an instance's capture point sees one batch (captureBatch). */
+export interface BatchView {
+  /** The interface index it crosses. */
+  dev: number;
+  /** When its first packet is seen, and the time between two of its packets (batchRowNs). */
+  startNs: number;
+  gapNs: number;
+  /** A batch of pure ACKs whose numbers step (steppedAck from `ackFrom` by `ackMss`); else 0. */
+  ackMss: number;
+  ackFrom: number;
+}
+
+/** Per instance: each direction's wire and the ACK numbers of each TCP direction, as its captures saw them. */
+class InstanceCapture {
+  /** When the last batch seen going out / coming in ends on the wire. */
+  txEndNs = 0;
+  rxEndNs = 0;
+  readonly lastAck = new Map<string, number>();
+  readonly segBytes = new Map<string, number>();
+  readonly keys = new Map<number, [string, string]>();
+  /** The batch asked for last (tcpdump and the packet list both ask for every batch: one answer). */
+  lastP: Packet | null = null;
+  lastAtNs = -1;
+  lastTx = false;
+  readonly view: BatchView = { dev: 0, startNs: 0, gapNs: 0, ackMss: 0, ackFrom: 0 };
+}
+
+const captures = new WeakMap<Instance, InstanceCapture>();
+
+/**
+ * How `inst`'s capture point (tcpdump's, the packet list's) sees batch `p` arriving there at
+ * `atNs`, sent (`tx`) or received. The batch's packets follow the previous batch going the same
+ * way on the wire (serialisation at the link's rate: a batch that reaches the tap while the one
+ * before is still on the wire waits for it, at most a ring of packets' worth); a batch of pure
+ * ACKs steps its ACK numbers (steppedAck). Every capturer of the instance asks for every batch in
+ * the same order, so each gets the same answer (the one object, valid until the next call).
+ */
+export function captureBatch(lab: Lab, inst: Instance, p: Packet, atNs: number, tx: boolean): BatchView {
+  let c = captures.get(inst);
+  if (c === undefined) {
+    c = new InstanceCapture();
+    captures.set(inst, c);
+  }
+  const v = c.view;
+  if (c.lastP === p && c.lastAtNs === atNs && c.lastTx === tx) return v;
+  c.lastP = p;
+  c.lastAtNs = atNs;
+  c.lastTx = tx;
+  v.dev = captureDevice(lab, inst, p, tx);
+  const gap = batchGapNs(inst, p.sizeBytes);
+  v.gapNs = gap;
+  let start = atNs;
+  if (gap > 0) {
+    const end = tx ? c.txEndNs : c.rxEndNs;
+    if (end > atNs) {
+      const ifc = inst.host.ifaces[v.dev] ?? inst.host.ifaces[0]!;
+      const rings = ifc.dev.rings();
+      start = Math.min(end, atNs + (tx ? rings.tx : rings.rx) * gap);
+    }
+    const last = start + p.count * gap;
+    if (tx) c.txEndNs = last;
+    else c.rxEndNs = last;
+  }
+  v.startNs = start;
+  v.ackMss = 0;
+  v.ackFrom = 0;
+  if (p.flow.tuple.proto === 'tcp') {
+    let keys = c.keys.get(p.flow.id);
+    if (keys === undefined) {
+      const t = p.flow.tuple;
+      keys = [
+        `${t.srcIp}.${t.srcPort}>${t.dstIp}.${t.dstPort}`,
+        `${t.dstIp}.${t.dstPort}>${t.srcIp}.${t.srcPort}`,
+      ];
+      c.keys.set(p.flow.id, keys);
+    }
+    const [dir, rev] = keys;
+    if (p.payloadBytes > 0 && p.payloadBytes > (c.segBytes.get(dir) ?? 0))
+      c.segBytes.set(dir, p.payloadBytes);
+    if (p.flags & TCP_FLAG_ACK) {
+      const prev = c.lastAck.get(dir);
+      c.lastAck.set(dir, p.ack >>> 0);
+      if (p.count > 1 && p.payloadBytes === 0 && prev !== undefined) {
+        const mtu = (inst.host.ifaces[v.dev] ?? inst.host.ifaces[0]!).dev.mtu;
+        v.ackFrom = prev;
+        v.ackMss = c.segBytes.get(rev) ?? mtu - 52;
+      }
+    }
+  }
+  return v;
+}
