@@ -110,6 +110,22 @@ describe('history, clear, files', () => {
     expect(stdout(s.run('ls -l /tmp')[0]!)).toBe(
       'total 4\n-rw-r--r--. 1 ec2-user ec2-user 2 Dec  2 17:00 b\n',
     );
+    // -a in long form: the directory's own . and .. first, the owner and size columns as wide as their widest
+    s.run('echo hi > .hidden');
+    expect(stdout(s.run('ls -la')[0]!)).toBe(
+      'total 8\n' +
+        'drwx------. 2 ec2-user ec2-user 34 Dec  2 17:00 .\n' +
+        'drwxr-xr-x. 3 root     root     22 Dec  2 17:00 ..\n' +
+        '-rw-r--r--. 1 ec2-user ec2-user  3 Dec  2 17:00 .hidden\n' +
+        '-rw-r--r--. 1 ec2-user ec2-user  6 Dec  2 17:00 a.txt\n',
+    );
+    expect(stdout(s.run('ls -la /tmp')[0]!)).toBe(
+      'total 4\n' +
+        'drwxrwxrwt.  2 root     root      60 Dec  2 17:00 .\n' +
+        'dr-xr-xr-x. 18 root     root     237 Dec  2 17:00 ..\n' +
+        '-rw-r--r--.  1 ec2-user ec2-user   2 Dec  2 17:00 b\n',
+    );
+    s.run('rm .hidden');
     expect(s.run('rm a.txt; ls')[1]!.output).toBe('');
     expect(s.run('rm a.txt')[0]!.stderr).toBe("rm: cannot remove 'a.txt': No such file or directory\n");
     // files are per instance

@@ -300,34 +300,108 @@ export function runLs(args: string[], lab: Lab, host: string, tty = true): Comma
   const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   fileOps.sort(byName);
   dirOps.sort(byName);
-  const listing = (entries: Array<{ name: string; f: (typeof files)[number] }>, total: boolean): string => {
-    if (!long) return entries.length > 0 ? `${entries.map((e) => e.name).join(one ? '\n' : '  ')}\n` : '';
-    const sizes = entries.map((e) => fileSize(e.f.file.data));
-    const w = Math.max(1, ...sizes.map((x) => String(x).length));
-    let s = total ? `total ${sizes.reduce((t, x) => t + Math.ceil(x / 4096) * 4, 0)}\n` : '';
-    entries.forEach((e, i) => {
-      const t = utcFields(lab.wallClockStartS + Math.floor(e.f.file.mtimeNs / 1e9));
-      s += `-rw-r--r--. 1 ec2-user ec2-user ${String(sizes[i]).padStart(w)} ${MONTHS[t.month - 1]} ${String(t.day).padStart(2)} ${String(t.hour).padStart(2, '0')}:${String(t.minute).padStart(2, '0')} ${e.name}\n`;
-    });
+  type Line = {
+    mode: string;
+    links: number;
+    owner: string;
+    size: number;
+    blocks: number;
+    mtimeNs: number;
+    name: string;
+  };
+  const fileLine = (e: { name: string; f: (typeof files)[number] }): Line => {
+    const size = fileSize(e.f.file.data);
+    return {
+      mode: '-rw-r--r--.',
+      links: 1,
+      owner: 'ec2-user',
+      size,
+      blocks: Math.ceil(size / 4096) * 4,
+      mtimeNs: e.f.file.mtimeNs,
+      name: e.name,
+    };
+  };
+  // print_long_format: each column as wide as its widest entry (links and size right-aligned,
+  // owner and group left-aligned), "total" the 1K blocks of what is listed
+  const listing = (lines: Line[], total: boolean): string => {
+    if (!long) return lines.length > 0 ? `${lines.map((e) => e.name).join(one ? '\n' : '  ')}\n` : '';
+    const wl = Math.max(1, ...lines.map((e) => String(e.links).length));
+    const wo = Math.max(1, ...lines.map((e) => e.owner.length));
+    const ws = Math.max(1, ...lines.map((e) => String(e.size).length));
+    let s = total ? `total ${lines.reduce((t, e) => t + e.blocks, 0)}\n` : '';
+    for (const e of lines) {
+      const t = utcFields(lab.wallClockStartS + Math.floor(e.mtimeNs / 1e9));
+      s += `${e.mode} ${String(e.links).padStart(wl)} ${e.owner.padEnd(wo)} ${e.owner.padEnd(wo)} ${String(e.size).padStart(ws)} ${MONTHS[t.month - 1]} ${String(t.day).padStart(2)} ${String(t.hour).padStart(2, '0')}:${String(t.minute).padStart(2, '0')} ${e.name}\n`;
+    }
     return s;
   };
   const blocks: string[] = [];
-  if (fileOps.length > 0) blocks.push(listing(fileOps, false));
+  if (fileOps.length > 0) blocks.push(listing(fileOps.map(fileLine), false));
   const headers = targets.length > 1;
   for (const d of dirOps) {
-    const entries = files
+    const inDir = files
       .filter((f) => f.path.slice(0, f.path.lastIndexOf('/')) === d.dir)
       .map((f) => ({ name: f.path.slice(f.path.lastIndexOf('/') + 1), f }))
-      .filter((e) => all || !e.name.startsWith('.')) // dotfiles only with -a
       .sort(byName);
+    const entries = inDir.filter((e) => all || !e.name.startsWith('.')); // dotfiles only with -a
     const head = headers ? `${d.name}:\n` : '';
-    // -a lists the directory's own . and .. first (short form; -la leaves them out)
-    if (all && !long)
-      blocks.push(`${head}${['.', '..', ...entries.map((e) => e.name)].join(one ? '\n' : '  ')}\n`);
-    else blocks.push(head + listing(entries, true));
+    const lines = entries.map(fileLine);
+    // -a lists the directory's own . and .. first
+    if (all) lines.unshift(...dirSelfAndParent(d.dir, inDir));
+    blocks.push(head + listing(lines, true));
   }
   const out = blocks.join('\n');
   return done(out, err ? 2 : 0, undefined, err);
+}
+
+/**
+ * `.` and `..` of a directory the lab lists, as on AL2023: the home directory (XFS, mode 700, in
+ * /home) and /tmp (tmpfs, mode 1777, in /). Sizes as the file systems report a directory: XFS's
+ * short form is its header (6 bytes) and 8 + the name's length per entry (xfs_dir2_sf_entsize
+ * with ftype; /home holding ec2-user is 22), tmpfs counts 20 bytes per entry on top of 40
+ * (BOGO_DIRENT_SIZE, mm/shmem.c); / is AL2023's root (18 links, 237 bytes). A directory's time is
+ * its newest file's (the lab's start when it holds none).
+ */
+function dirSelfAndParent(
+  dir: string,
+  entries: Array<{ name: string; f: { file: { mtimeNs: number } } }>,
+): Array<{
+  mode: string;
+  links: number;
+  owner: string;
+  size: number;
+  blocks: number;
+  mtimeNs: number;
+  name: string;
+}> {
+  const mtimeNs = Math.max(0, ...entries.map((e) => e.f.file.mtimeNs));
+  if (dir === '/tmp')
+    return [
+      {
+        mode: 'drwxrwxrwt.',
+        links: 2,
+        owner: 'root',
+        size: 40 + 20 * entries.length,
+        blocks: 0,
+        mtimeNs,
+        name: '.',
+      },
+      { mode: 'dr-xr-xr-x.', links: 18, owner: 'root', size: 237, blocks: 0, mtimeNs: 0, name: '..' },
+    ];
+  const sf = 6 + entries.reduce((t, e) => t + 8 + e.name.length, 0);
+  return [
+    // past the inode's literal area (336 bytes, 512-byte inodes) the directory takes a 4 KiB block
+    {
+      mode: 'drwx------.',
+      links: 2,
+      owner: 'ec2-user',
+      size: sf <= 336 ? sf : 4096,
+      blocks: sf <= 336 ? 0 : 4,
+      mtimeNs,
+      name: '.',
+    },
+    { mode: 'drwxr-xr-x.', links: 3, owner: 'root', size: 22, blocks: 0, mtimeNs: 0, name: '..' },
+  ];
 }
 
 export function runRm(args: string[], lab: Lab, host: string): CommandOutcome {
