@@ -22,6 +22,21 @@ const SUDO_USAGE =
   '            [-u user] file ...\n';
 
 describe('sudo 1.9.15p5', () => {
+  it('-V and --version as ec2-user sees them: sudo and each default plugin, no configure options (root only)', () => {
+    for (const line of ['sudo -V', 'sudo --version']) {
+      const r = run(line);
+      expect([r.exitCode, r.stderr, stdout(r)]).toEqual([
+        0,
+        '',
+        'Sudo version 1.9.15p5\n' +
+          'Sudoers policy plugin version 1.9.15p5\n' +
+          'Sudoers file grammar version 50\n' +
+          'Sudoers I/O plugin version 1.9.15p5\n' +
+          'Sudoers audit plugin version 1.9.15p5\n',
+      ]);
+    }
+  });
+
   it('-h and --help: help() on stdout, exit 0, the lab line last', () => {
     for (const line of ['sudo -h', 'sudo --help']) {
       const r = run(line);
@@ -153,6 +168,6 @@ describe('AWS CLI 2.15.30', () => {
 describe("the lab's man pages name the help options now modelled", () => {
   it('man which, man sudo', () => {
     expect(stdout(run('man which'))).toContain('NAME... --help --version -v -V (GNU which 2.21)');
-    expect(stdout(run('man sudo'))).toContain('COMMAND; -h and --help (sudo 1.9.15p5)');
+    expect(stdout(run('man sudo'))).toContain('COMMAND; -h and --help; -V and --version (sudo 1.9.15p5)');
   });
 });

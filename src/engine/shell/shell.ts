@@ -47,6 +47,7 @@ import {
   labNote,
   SUDO_HELP,
   SUDO_USAGE,
+  SUDO_VERSION,
   WHICH_HELP,
   WHICH_VERSION,
 } from './commands/real-help';
@@ -423,8 +424,11 @@ function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): Comma
     if (args.length === 0) return fail(SUDO_USAGE);
     if ((args[0] === '-h' && args.length === 1) || args[0] === '--help')
       return done(
-        SUDO_HELP + labNote('sudo', 'sudo COMMAND (every command runs as root here), -h and --help'),
+        SUDO_HELP +
+          labNote('sudo', 'sudo COMMAND (every command runs as root here), -h and --help, -V and --version'),
       );
+    // -V / --version alone: the versions ec2-user is shown (root would see configure options and paths)
+    if ((args[0] === '-V' || args[0] === '--version') && args.length === 1) return done(SUDO_VERSION);
     if (args[0]!.startsWith('-'))
       return fail(
         `sudo: option ${args[0]} is not simulated in ec2-netlab (sudo COMMAND: everything runs as root here)`,

@@ -279,7 +279,7 @@ const PAGES: Record<string, Page> = {
     section: 8,
     name: 'execute a command as another user',
     lab: "Runs the command (everything runs with root's rights in the lab).",
-    options: 'COMMAND; -h and --help (sudo 1.9.15p5)',
+    options: 'COMMAND; -h and --help; -V and --version (sudo 1.9.15p5)',
   },
 };
 

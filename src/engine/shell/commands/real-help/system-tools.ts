@@ -89,6 +89,21 @@ usage: sudo -e [-ABkNnS] [-r role] [-t type] [-C num] [-D directory]
 `;
 
 /**
+ * `sudo -V` as a user other than root sees it (sudo 1.9.15p5, tag SUDO_1_9_15p5): src/sudo.c
+ * prints "Sudo version" (the configure options only for root), then each plugin of the default
+ * sudo.conf its version: sudoers_policy_version (plugins/sudoers/policy.c, with the grammar
+ * version SUDOERS_GRAMMAR_VERSION 50 of sudoers_version.h; its paths and defaults only for root),
+ * sudoers_io_version (iolog.c, which sudoers_io_open lets through with no command) and
+ * sudoers_audit_version (audit.c). All on stdout, exit 0.
+ */
+export const SUDO_VERSION = `Sudo version 1.9.15p5
+Sudoers policy plugin version 1.9.15p5
+Sudoers file grammar version 50
+Sudoers I/O plugin version 1.9.15p5
+Sudoers audit plugin version 1.9.15p5
+`;
+
+/**
  * sudo 1.9.15p5 help() (src/parse_args.c): the title, SUDO_USAGE, then the options through sudo_lbuf
  * at indent 32 and 80 columns, SELinux's -r/-t included; stdout, exit 0. The option lines were
  * checked against Debian 12's sudo 1.9.13p3 `sudo -h` (same strings and wrapping; 1.9.15 changed
