@@ -1,23 +1,20 @@
 /**
  * The ENA network device of one host: TX/RX rings per queue, the device's per-queue packet
- * processing (≈ 1 Mpps per queue, measured), interrupt moderation, NAPI polling with GRO, RSS and
- * n-tuple steering. Queue i's interrupt is served by vCPU i mod nVcpu.
- *
+ * processing (≈ 1 Mpps per queue, measured), interrupt moderation, NAPI polling, poll-mode
+ * queues (DPDK). Queue i's interrupt is served by vCPU i mod nVcpu. Apart: the queues' state
+ * (ena-queues.ts), steering (ena-steering.ts), a NAPI round's GRO (napi-gro.ts), what ethtool may
+ * change (ena-config.ts) and reads (ena-stats.ts).
  * Sources: ENA-SRC, ENA-BP, ENA-README; TOONK and ENA-UTIL's ena-dts for the per-queue rate
  * (docs/domain-facts.md §1, §7). The TX and RX paths step by step: docs/design.md, "The ENA device".
  */
-import { storeAsDoubles } from '../core/doubles';
-import { Fifo } from '../core/fifo';
-import { Probe } from '../model/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
-import type { FiveTuple, Packet } from '../model/packet';
+import type { Packet } from '../model/packet';
 import { splitBatch } from '../model/packet';
 import type { NetDriver } from '../../catalog/xen';
 import type { ParamValues } from '../model/params';
+import { Probe } from '../model/probe';
 import type { Vcpu } from './cpu';
-import { IxgbevfItr } from './ixgbevf-itr';
-import { Dim } from './net-dim';
 import type {
   ChannelParams,
   CoalesceParams,
@@ -32,130 +29,22 @@ import type {
   RssHashFunction,
   RssParams,
 } from './device-view';
+import { coalesceChange, defaultCoalesce, type EnaDeviceConfig, ringSizes } from './ena-config';
+import { type RxDelivery, RxQueue, TX_WAKEUP_THRESH, TxQueue } from './ena-queues';
+import {
+  driverInfo,
+  driverSupports,
+  enaStatistics,
+  ixgbevfStatistics,
+  linkStats,
+  queueTotals,
+} from './ena-stats';
+import { EnaSteering, type RssHashFn } from './ena-steering';
+import { napiGroRound } from './napi-gro';
 
-export interface EnaDeviceConfig {
-  hostName: string;
-  name: string;
-  ifindex: number;
-  mac: string;
-  mtu: number;
-  maxMtu: number;
-  queues: number;
-  maxQueues: number;
-  txRing: number;
-  txRingMax: number;
-  rxRing: number;
-  rxRingMax: number;
-  rssKeyConfigurable: boolean;
-  ntupleSupported: boolean;
-  ntupleCapacity: number;
-  rssKey: Uint8Array;
-  nitroGeneration: number;
-  /**
-   * The guest driver (catalog ./xen): 'ena' (default), 'ixgbevf' (Intel 82599 VF) or 'vif' (Xen
-   * netfront). The queue mechanics are the same; what ethtool sees and may change is the driver's.
-   */
-  driver?: NetDriver;
-  /** Device time per TX packet per queue (default MODEL_PARAMS.enaQueuePacketNs). */
-  packetNs?: number;
-  /** The driver's ring limits when not ENA's (ixgbevf: 64..4096 in steps of 8). */
-  ringMin?: number;
-  ringMultiple?: number;
-}
-
-/** The RSS hash the device computes for a received packet's tuple. */
-export type RssHashFn = (
-  tuple: FiveTuple,
-  key: Uint8Array,
-  hfunc: RssHashFunction,
-  configurable: boolean,
-) => number;
-
-/**
- * One GRO-merged delivery to the stack: `segs` packets of one flow, in order. The device reuses
- * these objects round after round: a delivery is valid during the `onRx` call that receives it.
- */
-export interface RxDelivery {
-  packets: Packet[];
-  segs: number;
-  bytes: number;
-  skbs: number;
-}
-
-/**
- * A driver's coalescing settings at probe: ENA adaptive-rx with rx-usecs 20 and tx-usecs 64;
- * netfront none (netback's event per batch raises the interrupt at once); ixgbevf rx-usecs 1, its
- * dynamic ITR (tx-usecs reads 0: its vectors serve RX and TX together, ixgbevf_get_coalesce).
- */
-function defaultCoalesce(driver: NetDriver | undefined): CoalesceParams {
-  if (driver === 'vif') return { adaptiveRx: false, adaptiveTx: false, rxUsecs: 0, txUsecs: 0 };
-  if (driver === 'ixgbevf') return { adaptiveRx: false, adaptiveTx: false, rxUsecs: 1, txUsecs: 0 };
-  return { adaptiveRx: true, adaptiveTx: false, rxUsecs: 20, txUsecs: 64 };
-}
-
-const TX_WAKEUP_THRESH = 17 + 2; // MAX_SKB_FRAGS + 2 (ENA_TX_WAKEUP_THRESH)
-const INDIR_SIZE = 128;
-
-class TxQueue {
-  ring = new Fifo<Packet>(64);
-  /** Descriptors in use: waiting for the device, or fetched but not yet cleaned. */
-  used = 0;
-  stopped = false;
-  deviceBusy = false;
-  /**
-   * Fetched batches awaiting TX completion, with their counts at fetch time (later stages may split
-   * them): the first `awaitingLen` entries. Reused arrays: cleaning allocates nothing.
-   */
-  awaitingClean: (Packet | undefined)[] = [];
-  awaitingCounts: number[] = [];
-  awaitingLen = 0;
-  cleanArmed = false;
-  cnt = 0;
-  bytes = 0;
-  queueStop = 0;
-  queueWakeup = 0;
-  napiComp = 0;
-  doorbells = 0;
-  unmask = 0;
-  peakUsed = 0;
-
-  constructor() {
-    storeAsDoubles(this, ['bytes']); // passes 2^31 (core/doubles.ts)
-  }
-}
-
-class RxQueue {
-  dim = new Dim();
-  /** ixgbevf: the vector's interrupt throttle (EITR) state, see IxgbevfItr. */
-  itr = new IxgbevfItr();
-  /** A poll-mode driver owns this queue: no interrupts, the application polls the ring. */
-  polled = false;
-  ring = new Fifo<Packet>(64);
-  used = 0;
-  irqArmed = true;
-  irqPending = false;
-  polling = false;
-  cnt = 0;
-  bytes = 0;
-  copybreak = 0;
-  refilPartial = 0;
-  peakUsed = 0;
-  overruns = 0;
-  /**
-   * Packets the fabric has committed to this queue that land later (enqueuedAtNs = landing time, in
-   * order): see `receiveAt`. They are not in the ring and take no descriptor until they land.
-   */
-  landing = new Fifo<Packet>(16);
-  /** The NAPI round in progress: its GRO deliveries and packet count, handed over at its end. */
-  /** Its deliveries are the first `pollCount` of `pollDeliveries` (kept and reused: no allocation per round). */
-  pollDeliveries: RxDelivery[] = [];
-  pollCount = 0;
-  pollPackets = 0;
-
-  constructor() {
-    storeAsDoubles(this, ['bytes']); // passes 2^31 (core/doubles.ts)
-  }
-}
+export type { EnaDeviceConfig } from './ena-config';
+export type { RxDelivery } from './ena-queues';
+export type { RssHashFn } from './ena-steering';
 
 export class EnaDevice implements EnaDeviceView {
   readonly name: string;
@@ -163,8 +52,7 @@ export class EnaDevice implements EnaDeviceView {
   private rx: RxQueue[] = [];
   private cfg: EnaDeviceConfig;
   private coal: CoalesceParams = { adaptiveRx: true, adaptiveTx: false, rxUsecs: 20, txUsecs: 64 };
-  private rssState: RssParams;
-  private ntuple: NtupleRule[] = [];
+  private steering: EnaSteering;
   private txRingSize: number;
   private rxRingSize: number;
   private nQueues: number;
@@ -219,12 +107,7 @@ export class EnaDevice implements EnaDeviceView {
     // netfront has no interrupt moderation: netback's event-channel notification (one per batch
     // it copied) raises the guest's interrupt at once
     this.coal = defaultCoalesce(cfg.driver);
-    this.rssState = {
-      key: cfg.rssKey,
-      indir: Array.from({ length: INDIR_SIZE }, (_, i) => i % cfg.queues),
-      hfunc: 'toeplitz',
-      keyConfigurable: cfg.rssKeyConfigurable,
-    };
+    this.steering = new EnaSteering(hashFn, cfg.rssKey, cfg.rssKeyConfigurable, cfg.queues);
     this.buildQueues();
   }
 
@@ -391,66 +274,12 @@ export class EnaDevice implements EnaDeviceView {
 
   /** RX queue a packet is steered to: n-tuple rule first, else RSS. */
   steer(p: Packet): number {
-    const tup = p.flow.tuple;
-    for (const r of this.ntuple) {
-      if ((r.flowType === 'tcp4') !== (tup.proto === 'tcp')) continue;
-      if (r.flowType === 'udp4' && tup.proto !== 'udp') continue;
-      if (r.srcIp !== undefined && r.srcIp !== tup.srcIp) continue;
-      if (r.dstIp !== undefined && r.dstIp !== tup.dstIp) continue;
-      if (r.srcPort !== undefined && r.srcPort !== tup.srcPort) continue;
-      if (r.dstPort !== undefined && r.dstPort !== tup.dstPort) continue;
-      return r.action;
-    }
-    const h = this.hashFn(tup, this.rssState.key, this.rssState.hfunc, this.rssState.keyConfigurable);
-    return this.rssState.indir[h % INDIR_SIZE]!;
+    return this.steering.steer(p);
   }
-
-  /**
-   * RX queue by flow id: steering is a pure function of the tuple and the RSS/n-tuple configuration,
-   * so it is computed once per flow and forgotten whenever that configuration changes.
-   */
-  private steerCache: number[] = [];
-
-  private steeringChanged(): void {
-    this.steerCache = [];
-    this.fragSteerCache = [];
-  }
-
-  private rxQueueOf(p: Packet): number {
-    if (p.frag != null) return this.fragmentQueueOf(p);
-    let q = this.steerCache[p.flow.id];
-    if (q === undefined) {
-      q = this.steer(p);
-      this.steerCache[p.flow.id] = q;
-    }
-    return q;
-  }
-
-  /**
-   * An IPv4 fragment has no L4 header where the device looks for one (only the first fragment
-   * carries the ports): it is steered by the addresses alone, the 2-tuple hash (ENA's
-   * ENA_ADMIN_RSS_IP4_FRAG hash fields: source and destination IP), so a flow's fragments can land
-   * on another queue than its unfragmented packets. n-tuple rules, which match ports and a TCP/UDP
-   * flow type, do not apply.
-   */
-  private fragmentQueueOf(p: Packet): number {
-    let q = this.fragSteerCache[p.flow.id];
-    if (q === undefined) {
-      const t = p.flow.tuple;
-      // proto 'icmp' makes the lab's hash function hash the addresses only
-      const ipOnly = { srcIp: t.srcIp, dstIp: t.dstIp, proto: 'icmp' as const, srcPort: 0, dstPort: 0 };
-      const h = this.hashFn(ipOnly, this.rssState.key, this.rssState.hfunc, this.rssState.keyConfigurable);
-      q = this.rssState.indir[h % INDIR_SIZE]!;
-      this.fragSteerCache[p.flow.id] = q;
-    }
-    return q;
-  }
-
-  private fragSteerCache: number[] = [];
 
   /** A packet arriving from the Nitro card now. */
   receive(p: Packet): void {
-    const q = this.rxQueueOf(p);
+    const q = this.steering.queueOf(p);
     const r = this.rx[q]!;
     const now = this.sched.now;
     if (r.landing.length > 0) this.landDue(q, now);
@@ -497,7 +326,7 @@ export class EnaDevice implements EnaDeviceView {
       this.receive(p);
       return;
     }
-    const q = this.rxQueueOf(p);
+    const q = this.steering.queueOf(p);
     const r = this.rx[q]!;
     if (r.polled) {
       this.sched.at(atNs, this.receiveFn, p);
@@ -572,70 +401,10 @@ export class EnaDevice implements EnaDeviceView {
   private poll(q: number): void {
     const r = this.rx[q]!;
     r.polling = true;
-    const budget = this.params.napiBudget;
-    const ring = r.ring;
-    // Take up to `budget` packets and GRO them as they come: merge consecutive packets of one TCP
-    // flow into one delivery (its skbs follow from gro_max_size below).
-    const deliveries = r.pollDeliveries;
-    let nd = 0;
-    /** Packets in `cur` so far. */
-    let curLen = 0;
-    let cur: RxDelivery | null = null;
-    let n = 0;
-    while (n < budget && ring.length > 0) {
-      let p = ring.peek();
-      if (n + p.count > budget) {
-        const rest = splitBatch(p, budget - n);
-        ring.replaceHead(rest);
-      } else {
-        p = ring.shift();
-      }
-      n += p.count;
-      r.cnt += p.count;
-      r.bytes += p.count * p.sizeBytes;
-      r.itr.count(p.count * p.sizeBytes);
-      if (p.sizeBytes <= 256) r.copybreak += p.count;
-      // GRO looks through a tunnel's outer header (gre_gro_receive, udp_gro_receive): the inner flow
-      const f = p.inner ?? p.flow;
-      const gro = p.payloadBytes > 0 && f.tuple.proto === 'tcp';
-      if (cur && gro && (cur.packets[0]!.inner ?? cur.packets[0]!.flow) === f) {
-        cur.packets[curLen++] = p;
-        cur.segs += p.count;
-        cur.bytes += p.count * p.sizeBytes;
-      } else {
-        if (cur !== null && cur.packets.length !== curLen) cur.packets.length = curLen;
-        let d = deliveries[nd];
-        if (d === undefined) {
-          d = { packets: [p], segs: p.count, bytes: p.count * p.sizeBytes, skbs: 0 };
-          deliveries.push(d);
-        } else {
-          d.packets[0] = p;
-          // a GRO delivery is cut to its length when it ends (below), any other one here
-          if (!gro && d.packets.length !== 1) d.packets.length = 1;
-          d.segs = p.count;
-          d.bytes = p.count * p.sizeBytes;
-          d.skbs = 0;
-        }
-        nd++;
-        curLen = 1;
-        cur = gro ? d : null;
-      }
-    }
-    if (cur !== null && cur.packets.length !== curLen) cur.packets.length = curLen;
-    let skbs = 0;
-    const groMax = this.params.groMaxBytes;
-    for (let i = 0; i < nd; i++) {
-      const d = deliveries[i]!;
-      const p0 = d.packets[0]!;
-      const isGro = p0.payloadBytes > 0 && (p0.inner ?? p0.flow).tuple.proto === 'tcp';
-      d.skbs = isGro ? Math.max(1, Math.ceil(d.bytes / groMax)) : d.segs;
-      skbs += d.skbs;
-    }
-    const cost = n * this.params.hostRxPacketNs + skbs * this.params.hostStackSkbNs;
+    const skbs = napiGroRound(r, this.params.napiBudget, this.params.groMaxBytes);
+    const cost = r.pollPackets * this.params.hostRxPacketNs + skbs * this.params.hostStackSkbNs;
     // At most one round per queue is in progress (polling stays set until it ends): its results
     // wait on the queue for the prebound completion handler.
-    r.pollCount = nd;
-    r.pollPackets = n;
     this.vcpuForQueue(q).run(cost, this.pollDoneFns[q]!);
   }
 
@@ -791,16 +560,14 @@ export class EnaDevice implements EnaDeviceView {
     this.rxRingSize = this.cfg.rxRing;
     this.nQueues = this.cfg.queues;
     this.coal = defaultCoalesce(this.cfg.driver);
-    this.rssState = {
-      key: this.cfg.rssKey,
-      indir: Array.from({ length: INDIR_SIZE }, (_, i) => i % this.cfg.queues),
-      hfunc: 'toeplitz',
-      keyConfigurable: this.cfg.rssKeyConfigurable,
-    };
-    this.ntuple = [];
+    this.steering = new EnaSteering(
+      this.hashFn,
+      this.cfg.rssKey,
+      this.cfg.rssKeyConfigurable,
+      this.cfg.queues,
+    );
     this.txDropsTotal = 0;
     this.rxOverruns = 0;
-    this.steeringChanged();
     this.buildQueues();
     this.wire();
     this.onQueuesChange(this.nQueues);
@@ -814,41 +581,11 @@ export class EnaDevice implements EnaDeviceView {
 
   /** Which ethtool operations the driver implements (xen-netfront has only statistics). */
   supports(op: DeviceOp): boolean {
-    switch (this.driver) {
-      case 'ena':
-        return true;
-      case 'ixgbevf':
-        // ixgbevf_ethtool_ops: ringparam, coalesce, rxfh (read only: the PF owns the key), rxnfc
-        // (ring count only: no ntuple rules), no channels
-        return op !== 'channels';
-      case 'vif':
-        return false;
-    }
+    return driverSupports(this.driver, op);
   }
 
   driverInfo(): DriverInfo {
-    switch (this.driver) {
-      case 'ixgbevf':
-        // ixgbevf_get_drvinfo; the VF has a self-test and a register dump, no firmware string
-        return {
-          driver: 'ixgbevf',
-          version: '4.1.0-k',
-          firmwareVersion: '',
-          busInfo: '0000:00:03.0',
-          supportsTest: true,
-          supportsRegisterDump: true,
-        };
-      case 'vif':
-        // xen-netfront has no get_drvinfo: the ethtool core names the xenbus driver and device
-        return { driver: 'vif', version: '', firmwareVersion: '', busInfo: 'vif-0' };
-      default:
-        return {
-          driver: 'ena',
-          version: '2.13.3g',
-          firmwareVersion: '',
-          busInfo: '0000:00:05.0',
-        };
-    }
+    return driverInfo(this.driver);
   }
 
   link(): LinkInfo {
@@ -869,145 +606,26 @@ export class EnaDevice implements EnaDeviceView {
 
   linkStats(): LinkStats {
     this.landAllDue();
-    let rxB = 0;
-    let rxP = 0;
-    let txB = 0;
-    let txP = 0;
-    for (const r of this.rx) {
-      rxB += r.bytes;
-      rxP += r.cnt;
-    }
-    for (const t of this.tx) {
-      txB += t.bytes;
-      txP += t.cnt;
-    }
-    return {
-      rxBytes: rxB + rxP * 14,
-      rxPackets: rxP,
-      rxErrors: 0,
-      rxDropped: 0,
-      rxOverErrors: this.rxOverruns,
-      rxMissed: 0,
-      rxMcast: 0,
-      txBytes: txB + txP * 14,
-      txPackets: txP,
-      txErrors: 0,
-      txDropped: this.txDropsTotal,
-      txCarrier: 0,
-      txCollisions: 0,
-    };
+    return linkStats(this.tx, this.rx, this.rxOverruns, this.txDropsTotal);
   }
 
   /**
-   * What the visual lab samples every few milliseconds, without building the `ethtool -S` list
-   * (that list's strings and pairs, thousands of times a simulated second, were a fifth of the
-   * worker's time in a fast-forward): the sums over the queues of tx_bytes, rx_bytes, tx_cnt and
-   * rx_cnt, as `statistics()` gives them, written at `into[at..at+3]`. Null for a driver whose
-   * statistics are not ENA's (the caller reads `statistics()` then).
+   * The sums over the queues of tx_bytes, rx_bytes, tx_cnt and rx_cnt at `into[at..at+3]`, what the
+   * visual lab samples (ena-stats.ts queueTotals); false for a driver whose statistics are not ENA's
+   * (the caller reads `statistics()` then).
    */
   queueTotals(into: Float64Array, at: number): boolean {
     if (this.driver === 'vif' || this.driver === 'ixgbevf') return false;
     this.landAllDue();
-    let txB = 0;
-    let rxB = 0;
-    let txP = 0;
-    let rxP = 0;
-    for (const t of this.tx) {
-      txB += t.bytes + t.cnt * 14;
-      txP += t.cnt;
-    }
-    for (const r of this.rx) {
-      rxB += r.bytes + r.cnt * 14;
-      rxP += r.cnt;
-    }
-    into[at] = txB;
-    into[at + 1] = rxB;
-    into[at + 2] = txP;
-    into[at + 3] = rxP;
+    queueTotals(this.tx, this.rx, into, at);
     return true;
   }
 
   statistics(): Array<[string, number]> {
     this.landAllDue();
     if (this.driver === 'vif') return [['rx_gso_checksum_fixup', 0]];
-    if (this.driver === 'ixgbevf') return this.ixgbevfStatistics();
-    const out: Array<[string, number]> = [
-      ['tx_timeout', 0],
-      ['suspend', 0],
-      ['resume', 0],
-      ['wd_expired', 0],
-      ['interface_up', this.interfaceUp],
-      ['interface_down', this.interfaceUp - 1],
-      ['admin_q_pause', 0],
-      ['rx_drops', 0],
-      ['tx_drops', this.txDropsTotal],
-      ['rx_overruns', this.rxOverruns],
-      ...this.nitroCounters(),
-    ];
-    this.tx.forEach((t, i) => {
-      out.push(
-        [`queue_${i}_tx_cnt`, t.cnt],
-        [`queue_${i}_tx_bytes`, t.bytes + t.cnt * 14],
-        [`queue_${i}_tx_queue_stop`, t.queueStop],
-        [`queue_${i}_tx_queue_wakeup`, t.queueWakeup],
-        [`queue_${i}_tx_dma_mapping_err`, 0],
-        [`queue_${i}_tx_linearize`, 0],
-        [`queue_${i}_tx_linearize_failed`, 0],
-        [`queue_${i}_tx_napi_comp`, t.napiComp],
-        [`queue_${i}_tx_tx_poll`, t.napiComp],
-        [`queue_${i}_tx_doorbells`, t.doorbells],
-        [`queue_${i}_tx_prepare_ctx_err`, 0],
-        [`queue_${i}_tx_bad_req_id`, 0],
-        [`queue_${i}_tx_llq_buffer_copy`, 0],
-        [`queue_${i}_tx_missed_tx`, 0],
-        [`queue_${i}_tx_unmask_interrupt`, t.unmask],
-      );
-      const r = this.rx[i]!;
-      out.push(
-        [`queue_${i}_rx_cnt`, r.cnt],
-        [`queue_${i}_rx_bytes`, r.bytes + r.cnt * 14],
-        [`queue_${i}_rx_rx_copybreak_pkt`, r.copybreak],
-        [`queue_${i}_rx_csum_good`, r.cnt],
-        [`queue_${i}_rx_refil_partial`, r.refilPartial],
-        [`queue_${i}_rx_csum_bad`, 0],
-        [`queue_${i}_rx_page_alloc_fail`, 0],
-        [`queue_${i}_rx_skb_alloc_fail`, 0],
-        [`queue_${i}_rx_dma_mapping_err`, 0],
-        [`queue_${i}_rx_bad_desc_num`, 0],
-        [`queue_${i}_rx_bad_req_id`, 0],
-        [`queue_${i}_rx_empty_rx_ring`, 0],
-        [`queue_${i}_rx_csum_unchecked`, 0],
-      );
-    });
-    out.push(
-      ['ena_admin_q_aborted_cmd', 0],
-      ['ena_admin_q_submitted_cmd', 0],
-      ['ena_admin_q_completed_cmd', 0],
-      ['ena_admin_q_out_of_space', 0],
-      ['ena_admin_q_no_completion', 0],
-    );
-    return out;
-  }
-
-  /** ixgbevf's `ethtool -S` (ethtool.c ixgbevf_gstrings_stats, then per-queue packets and bytes). */
-  private ixgbevfStatistics(): Array<[string, number]> {
-    const ls = this.linkStats();
-    const out: Array<[string, number]> = [
-      ['rx_packets', ls.rxPackets],
-      ['tx_packets', ls.txPackets],
-      ['rx_bytes', ls.rxBytes],
-      ['tx_bytes', ls.txBytes],
-      ['tx_busy', 0],
-      ['tx_restart_queue', this.tx.reduce((a, t) => a + t.queueWakeup, 0)],
-      ['tx_timeout_count', 0],
-      ['multicast', 0],
-      ['rx_csum_offload_errors', 0],
-    ];
-    for (const [i, t] of this.tx.entries())
-      out.push([`tx_queue_${i}_packets`, t.cnt], [`tx_queue_${i}_bytes`, t.bytes + t.cnt * 14]);
-    for (const [i, r] of this.rx.entries())
-      out.push([`rx_queue_${i}_packets`, r.cnt], [`rx_queue_${i}_bytes`, r.bytes + r.cnt * 14]);
-    return out;
+    if (this.driver === 'ixgbevf') return ixgbevfStatistics(this.tx, this.rx, this.linkStats());
+    return enaStatistics(this.tx, this.rx, this, this.nitroCounters());
   }
 
   rings(): RingParams {
@@ -1015,27 +633,11 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   setRings(rx: number | undefined, tx: number | undefined): Errno | null {
-    if (this.driver === 'vif') return 'EOPNOTSUPP';
-    if (this.driver === 'ixgbevf') {
-      // ixgbevf_set_ringparam clamps to [IXGBEVF_MIN_*, IXGBEVF_MAX_*] and aligns up (no EINVAL)
-      const min = this.cfg.ringMin ?? 64;
-      const mult = this.cfg.ringMultiple ?? 8;
-      const clampRing = (v: number, max: number) => Math.ceil(Math.min(Math.max(v, min), max) / mult) * mult;
-      this.landAllDue();
-      if (rx !== undefined) this.rxRingSize = clampRing(rx, this.cfg.rxRingMax);
-      if (tx !== undefined) this.txRingSize = clampRing(tx, this.cfg.txRingMax);
-      return null;
-    }
-    // ena_set_ringparam: values outside [ENA_MIN_RING_SIZE, max] are rejected; others are rounded down to a power of 2.
-    const check = (v: number | undefined, max: number) => v === undefined || (v >= 256 && v <= max);
-    if (!check(rx, this.cfg.rxRingMax) || !check(tx, this.cfg.txRingMax)) return 'EINVAL';
+    const s = ringSizes(this.cfg, rx, tx);
+    if (typeof s === 'string') return s;
     this.landAllDue();
-    if (!this.idle()) {
-      // Resizing resets the interface; in-flight ring contents are dropped ("short-lasting packet drops", ENA-BP).
-    }
-    const pow2 = (v: number) => 2 ** Math.floor(Math.log2(v));
-    if (rx !== undefined) this.rxRingSize = pow2(rx);
-    if (tx !== undefined) this.txRingSize = pow2(tx);
+    if (s.rx !== undefined) this.rxRingSize = s.rx;
+    if (s.tx !== undefined) this.txRingSize = s.tx;
     return null;
   }
 
@@ -1048,8 +650,7 @@ export class EnaDevice implements EnaDeviceView {
     if (!Number.isInteger(combined) || combined < 1 || combined > this.cfg.maxQueues) return 'EINVAL';
     if (!this.idle()) return 'EBUSY';
     this.nQueues = combined;
-    this.rssState.indir = Array.from({ length: INDIR_SIZE }, (_, i) => i % combined);
-    this.steeringChanged();
+    this.steering.spread(combined);
     this.buildQueues();
     this.wire();
     this.onQueuesChange(combined);
@@ -1061,45 +662,20 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   setCoalesce(p: Partial<CoalesceParams>): Errno | null {
-    if (this.driver === 'vif') return 'EOPNOTSUPP';
-    if (p.adaptiveTx) return 'EOPNOTSUPP';
-    if (this.driver === 'ixgbevf') {
-      // ixgbevf_set_coalesce: no TX setting on mixed RxTx vectors; at most IXGBE_MAX_EITR >> 2 µs
-      if (p.adaptiveRx !== undefined) return 'EOPNOTSUPP';
-      if (p.txUsecs) return 'EINVAL';
-      if (p.rxUsecs !== undefined && (!Number.isInteger(p.rxUsecs) || p.rxUsecs < 0 || p.rxUsecs > 1022))
-        return 'EINVAL';
-      this.coal = { ...this.coal, ...p };
-      return null;
-    }
-    for (const v of [p.rxUsecs, p.txUsecs]) {
-      if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > 0xffff)) return 'EINVAL';
-    }
-    this.coal = { ...this.coal, ...p, adaptiveTx: false };
+    const c = coalesceChange(this.driver, this.coal, p);
+    if (typeof c === 'string') return c;
+    this.coal = c;
     return null;
   }
 
   rss(): RssParams {
-    return { ...this.rssState, key: this.rssState.key.slice(), indir: this.rssState.indir.slice() };
+    return this.steering.rss();
   }
 
   setRss(p: { key?: Uint8Array; indir?: number[]; hfunc?: RssHashFunction }): Errno | null {
     // ixgbevf has no set_rxfh (the PF programs the VF's key and table); netfront has no RSS
     if (this.driver !== 'ena') return 'EOPNOTSUPP';
-    if ((p.key || p.hfunc) && !this.cfg.rssKeyConfigurable) return 'EOPNOTSUPP';
-    if (p.key && p.key.length !== 40) return 'EINVAL';
-    if (
-      p.indir &&
-      (p.indir.length !== INDIR_SIZE ||
-        p.indir.some((q) => !Number.isInteger(q) || q < 0 || q >= this.nQueues))
-    ) {
-      return 'EINVAL';
-    }
-    if (p.key) this.rssState.key = p.key.slice();
-    if (p.indir) this.rssState.indir = p.indir.slice();
-    if (p.hfunc) this.rssState.hfunc = p.hfunc;
-    this.steeringChanged();
-    return null;
+    return this.steering.setRss(p, this.nQueues);
   }
 
   ntupleSupported(): boolean {
@@ -1111,31 +687,17 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   ntupleRules(): NtupleRule[] {
-    return this.ntuple.map((r) => ({ ...r }));
+    return this.steering.ntupleRules();
   }
 
   addNtupleRule(rule: Omit<NtupleRule, 'loc'> & { loc?: number }): number | Errno {
     if (!this.cfg.ntupleSupported) return 'EOPNOTSUPP';
-    if (!Number.isInteger(rule.action) || rule.action < 0 || rule.action >= this.nQueues) return 'EINVAL';
-    let loc = rule.loc;
-    if (loc === undefined) {
-      loc = 0;
-      while (this.ntuple.some((r) => r.loc === loc)) loc++;
-    }
-    if (loc < 0 || loc >= this.cfg.ntupleCapacity) return 'EINVAL';
-    this.ntuple = this.ntuple.filter((r) => r.loc !== loc);
-    this.ntuple.push({ ...rule, loc });
-    this.ntuple.sort((a, b) => a.loc - b.loc);
-    this.steeringChanged();
-    return loc;
+    return this.steering.addNtupleRule(rule, this.nQueues, this.cfg.ntupleCapacity);
   }
 
   deleteNtupleRule(loc: number): Errno | null {
     if (!this.cfg.ntupleSupported) return 'EOPNOTSUPP';
-    const before = this.ntuple.length;
-    this.ntuple = this.ntuple.filter((r) => r.loc !== loc);
-    this.steeringChanged();
-    return this.ntuple.length === before ? 'ENOENT' : null;
+    return this.steering.deleteNtupleRule(loc);
   }
 
   setMtu(mtu: number): Errno | null {

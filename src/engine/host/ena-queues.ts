@@ -1,0 +1,86 @@
+/**
+ * One ENA queue pair's state: the TX ring with its descriptors awaiting completion and cleaning,
+ * the RX ring with its landing packets, interrupt moderation (net_dim, ixgbevf's EITR) and the
+ * NAPI round in progress; the per-queue counters `ethtool -S` reads. Plain fields, read and written
+ * by EnaDevice on the packet path.
+ * Sources: ENA-SRC (ena_netdev.h: struct ena_ring, ena_stats_tx, ena_stats_rx).
+ */
+import { storeAsDoubles } from '../core/doubles';
+import { Fifo } from '../core/fifo';
+import type { Packet } from '../model/packet';
+import { IxgbevfItr } from './ixgbevf-itr';
+import { Dim } from './net-dim';
+
+/**
+ * One GRO-merged delivery to the stack: `segs` packets of one flow, in order. The device reuses
+ * these objects round after round: a delivery is valid during the `onRx` call that receives it.
+ */
+export interface RxDelivery {
+  packets: Packet[];
+  segs: number;
+  bytes: number;
+  skbs: number;
+}
+
+export const TX_WAKEUP_THRESH = 17 + 2; // MAX_SKB_FRAGS + 2 (ENA_TX_WAKEUP_THRESH)
+
+export class TxQueue {
+  ring = new Fifo<Packet>(64);
+  /** Descriptors in use: waiting for the device, or fetched but not yet cleaned. */
+  used = 0;
+  stopped = false;
+  deviceBusy = false;
+  /**
+   * Fetched batches awaiting TX completion, with their counts at fetch time (later stages may split
+   * them): the first `awaitingLen` entries. Reused arrays: cleaning allocates nothing.
+   */
+  awaitingClean: (Packet | undefined)[] = [];
+  awaitingCounts: number[] = [];
+  awaitingLen = 0;
+  cleanArmed = false;
+  cnt = 0;
+  bytes = 0;
+  queueStop = 0;
+  queueWakeup = 0;
+  napiComp = 0;
+  doorbells = 0;
+  unmask = 0;
+  peakUsed = 0;
+
+  constructor() {
+    storeAsDoubles(this, ['bytes']); // passes 2^31 (core/doubles.ts)
+  }
+}
+
+export class RxQueue {
+  dim = new Dim();
+  /** ixgbevf: the vector's interrupt throttle (EITR) state, see IxgbevfItr. */
+  itr = new IxgbevfItr();
+  /** A poll-mode driver owns this queue: no interrupts, the application polls the ring. */
+  polled = false;
+  ring = new Fifo<Packet>(64);
+  used = 0;
+  irqArmed = true;
+  irqPending = false;
+  polling = false;
+  cnt = 0;
+  bytes = 0;
+  copybreak = 0;
+  refilPartial = 0;
+  peakUsed = 0;
+  overruns = 0;
+  /**
+   * Packets the fabric has committed to this queue that land later (enqueuedAtNs = landing time, in
+   * order): see `receiveAt`. They are not in the ring and take no descriptor until they land.
+   */
+  landing = new Fifo<Packet>(16);
+  /** The NAPI round in progress: its GRO deliveries and packet count, handed over at its end. */
+  /** Its deliveries are the first `pollCount` of `pollDeliveries` (kept and reused: no allocation per round). */
+  pollDeliveries: RxDelivery[] = [];
+  pollCount = 0;
+  pollPackets = 0;
+
+  constructor() {
+    storeAsDoubles(this, ['bytes']); // passes 2^31 (core/doubles.ts)
+  }
+}
