@@ -75,5 +75,5 @@ export type {
 // tools the worker reuses
 export { encodeFrame, PcapWriter, type TcpOption, type WirePacket } from './shell/commands/tcpdump/pcap';
 export { WireMapper } from './shell/commands/tcpdump';
-export { batchGapNs } from './view/batch-capture';
+export { batchGapNs } from './shell/commands/tcpdump/batch-capture';
 export { serializeIperf3Json } from './shell/commands/iperf3-report';

@@ -13,7 +13,7 @@
 import type { ProbeSink, ProbeStage } from '../model/probe';
 import { PROBE_STAGE_INDEX, PROBE_STAGES } from '../model/probe';
 import type { Instance, Lab } from '../lab/lab';
-import { batchRowNs, captureBatch, steppedAck } from './batch-capture';
+import { batchRowNs, captureBatch, steppedAck } from '../shell/commands/tcpdump/batch-capture';
 import type { DropReason } from '../model/drop-reasons';
 import type { Flow, Packet } from '../model/packet';
 
@@ -575,7 +575,7 @@ export class CaptureRing implements ProbeSink {
   }
 
   /**
-   * What a capture row adds to its record as tcpdump there sees it (view/batch-capture.ts): the
+   * What a capture row adds to its record as tcpdump there sees it (shell/commands/tcpdump/batch-capture.ts): the
    * interface, the batch's packets spread at the host link's rate, the ACK numbers of a batch of
    * ACKs, the retransmitted segments.
    */

@@ -1,5 +1,5 @@
 /**
- * A batch at a capture point (src/engine/view/batch-capture.ts): each row of the packet list's
+ * A batch at a capture point (src/engine/shell/commands/tcpdump/batch-capture.ts): each row of the packet list's
  * capture ring and each packet tcpdump writes is the wire packet it stands for — its own sequence
  * range, its own time on the wire at the host link's rate, and in a batch of ACKs its own ACK
  * number — and the two captures agree packet for packet. Multi-ENI: a packet crossing eth1 says so.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFrame, readPcap, type WirePacket } from '../../../src/engine/shell/commands/tcpdump/pcap';
 import { createLab, LabSession } from '../../../src/engine/session/runner';
-import { batchGapNs, steppedAck } from '../../../src/engine/view/batch-capture';
+import { batchGapNs, steppedAck } from '../../../src/engine/shell/commands/tcpdump/batch-capture';
 import { CaptureRing, ROW_RX, ROW_TX } from '../../../src/engine/view/capture-ring';
 import { defaultScenario, parseScenario, SCENARIO_VERSION } from '../../../src/scenario/schema';
 import { PacketList } from '../../../workers/packet-list';

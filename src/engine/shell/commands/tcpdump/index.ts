@@ -11,7 +11,7 @@
 import type { Instance, Lab } from '../../../lab/lab';
 import { fileText, resolvePath, toBytes } from '../../../lab/files';
 import type { ProbeSink } from '../../../model/probe';
-import { captureBatch } from '../../../view/batch-capture';
+import { captureBatch } from './batch-capture';
 import { type CommandOutcome, done, fail, type Job } from '../../types';
 import { FilterError, type Pred, parseFilter } from './filter';
 import { type Opts, parseArgs } from './options';

@@ -17,7 +17,7 @@ import {
   TCP_FLAG_SYN,
   type Packet,
 } from '../../../model/packet';
-import { type BatchView, batchRowNs, steppedAck } from '../../../view/batch-capture';
+import { type BatchView, batchRowNs, steppedAck } from './batch-capture';
 import { pseudoSum, TH, type TcpOption, tcpPseudoSum, type WirePacket } from './pcap';
 
 const NO_OPTIONS: TcpOption[] = [];
@@ -69,7 +69,7 @@ export class WireMapper {
 
   /**
    * The `count` wire packets of a batch, as seen at `atNs` going `tx` (sent by this host) or
-   * received; with the capture point's view of it (view/batch-capture.ts captureBatch), packet k
+   * received; with the capture point's view of it (./batch-capture.ts captureBatch), packet k
    * at its own time on the wire and, in a batch of ACKs, with its own ACK number.
    */
   map(

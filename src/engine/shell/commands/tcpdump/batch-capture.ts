@@ -1,12 +1,12 @@
 /**
- * What tcpdump (shell/commands/tcpdump.ts) and the packet list's capture (./capture-ring.ts) both
+ * What tcpdump (./index.ts) and the packet list's capture (view/capture-ring.ts) both
  * need to turn one of the model's batches into the wire packets it stands for, so the two tell
  * the same story: the interface a packet crosses, when each packet of a batch is seen, and the
  * ACK number each ACK of a batch of ACKs carries. Why batches: docs/design.md "Batching"; how the
  * capture shows them: docs/design.md "The packet list".
  */
-import type { Instance, Lab } from '../lab/lab';
-import { ETH_WIRE_OVERHEAD_BYTES, type Packet, TCP_FLAG_ACK } from '../model/packet';
+import type { Instance, Lab } from '../../../lab/lab';
+import { ETH_WIRE_OVERHEAD_BYTES, type Packet, TCP_FLAG_ACK } from '../../../model/packet';
 
 /**
  * The interface index a packet crosses on `inst`: sent, the one holding its source address (a
