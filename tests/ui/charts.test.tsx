@@ -15,7 +15,7 @@ import { segmentsPath } from '../../src/ui/charts/chart';
 import { buildCharts } from '../../src/ui/charts/chart-defs';
 import { ChartsPanel } from '../../src/ui/charts/charts-panel';
 import { chartCsv } from '../../src/ui/charts/export';
-import { MIN_SPAN_NS, tickLabel, zoomRange } from '../../src/ui/charts/time-axis';
+import { MIN_SPAN_NS, timeTicks, zoomRange } from '../../src/ui/charts/time-axis';
 import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { CountersPanel } from '../../src/ui/counters-panel';
 
@@ -599,12 +599,22 @@ describe('time axis math', () => {
     expect(zoomRange([0.125e9, 0.625e9], 0.25e9, 4, 1e9)).toBeNull();
     // the point keeps its place in the window (700 of 1500 → 467 of 1000)
     expect(zoomRange([0, 1500], 700, 0.1, 1e9)).toEqual([233, 1233]);
-    expect(tickLabel(1.5e9, 0, 4e9)).toBe('1.5 s');
-    expect(tickLabel(1.5e9, 0, 1.9e9)).toBe('1500 ms');
-    expect(tickLabel(300e9, 0, 500e9)).toBe('300 s');
-    expect(tickLabel(30 * 60e9, 0, 40 * 60e9)).toBe('30 min');
-    expect(tickLabel(250e3, 0, 1e6)).toBe('250 µs');
-    expect(tickLabel(120e9 + 2500, 120e9, 120e9 + 4000)).toBe('+2.5 µs');
-    expect(tickLabel(120e9 + 500, 120e9, 120e9 + 1000)).toBe('+500 ns');
+  });
+
+  it('labels time ticks in the unit that fits the window, on round values of that unit', () => {
+    const labels = (from: number, to: number, n: number) => timeTicks(from, to, n).map((t) => t.label);
+    expect(labels(0, 4e9, 8)).toContain('1.5 s');
+    expect(labels(0, 1.9e9, 4)).toContain('1500 ms');
+    expect(labels(0, 500e9, 5)).toContain('300 s');
+    expect(labels(0, 40 * 60e9, 4)).toContain('30 min');
+    expect(labels(0, 1e6, 5)).toContain('200 µs');
+    expect(labels(120e9, 120e9 + 4000, 8)).toContain('+2.5 µs');
+    expect(labels(120e9, 120e9 + 1000, 2)).toContain('+500 ns');
+    // a 10-minute window: whole minutes, evenly spaced (not every 100 s rounded to "2 min", "3 min", "5 min")
+    const tenMin = timeTicks(0, 600e9, 6);
+    expect(tenMin.map((t) => t.label)).toEqual(['0 min', '2 min', '4 min', '6 min', '8 min', '10 min']);
+    for (const t of tenMin) expect(t.ns % 60e9).toBe(0);
+    // each label says where its tick is
+    for (const t of timeTicks(0, 9e9, 9)) expect(t.label).toBe(`${t.ns / 1e9} s`);
   });
 });

@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LadderSeries } from '../../src/protocol/sim-api';
 import { SeriesBuffer } from '../../src/state/series-buffer';
-import { LadderChart } from '../../src/ui/charts/ladder';
+import { LadderChart, ladderSizes } from '../../src/ui/charts/ladder';
 import { buildLadder } from '../../src/ui/charts/ladder-data';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -101,5 +101,28 @@ describe('the ladder before any traffic', () => {
     expect(el.querySelectorAll('[data-strip]')).toHaveLength(0);
     expect(el.textContent).toContain('client has sent nothing yet');
     act(() => root.unmount());
+  });
+});
+
+describe('the ladder in a short charts region', () => {
+  it('all five strips fit the region (the stage at 1280×800); a tall region or a scrolling page gets the full ladder', async () => {
+    expect(ladderSizes(0)).toEqual({ strip: 34, join: 14 });
+    expect(ladderSizes(900)).toEqual({ strip: 34, join: 14 });
+    const short = ladderSizes(265);
+    expect(short.strip).toBeLessThan(34);
+    expect(short.strip).toBeGreaterThanOrEqual(18);
+    const l = ladder();
+    el = document.createElement('div');
+    document.body.appendChild(el);
+    const root = createRoot(el);
+    const svgH = async (regionH: number) => {
+      await act(async () => root.render(<LadderChart ladder={l} width={600} regionH={regionH} />));
+      expect(el!.querySelectorAll('[data-strip]')).toHaveLength(5);
+      return Number(el!.querySelector('svg.ladder-svg')!.getAttribute('height'));
+    };
+    // the strips and the caption above them (48 px) within the region
+    expect(await svgH(265)).toBeLessThanOrEqual(265 - 48);
+    expect(await svgH(0)).toBeGreaterThan(265);
+    await act(async () => root.unmount());
   });
 });

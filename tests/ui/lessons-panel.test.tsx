@@ -145,7 +145,7 @@ describe('lessons panel', () => {
     expect(predicates()[0]).toMatch(/not met|not yet/);
     // the goal is its sentence, not a metric name or the regex it checks
     expect(predicates()[0]).toBe(
-      '… not yet: You asked the card how it judges a TCP flow to port 80 (lab trace … tcp 80).',
+      '○ not yet: You asked the card how it judges a TCP flow to port 80 (lab trace … tcp 80).',
     );
     // a command that is not the one asked for: the goal says so in words, without the regex
     await act(async () => void (await lab.submit('ethtool -S eth0')));

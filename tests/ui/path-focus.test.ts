@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { PathLayout } from '../../src/protocol/path-frame';
 import { PRESETS } from '../../src/scenario/presets';
 import { activeHalves, EASE_MS, IDLE_HOLD_MS, initialFocus, stepFocus } from '../../src/ui/path/path-focus';
-import { computeGeometry, type PathGeometry } from '../../src/ui/path/path-geometry';
+import { computeGeometry, IDLE_RINGS_H, type PathGeometry } from '../../src/ui/path/path-geometry';
 import { hitStage } from '../../src/ui/path/path-renderer';
 import { SimService } from '../../workers/sim-service';
 
@@ -33,6 +33,50 @@ describe('which halves have something to show', () => {
     // nothing in view: nothing to show anywhere
     const none = activeHalves(layout, null);
     expect([...none.tx, ...none.rx]).toEqual([0, 0, 0, 0]);
+  });
+
+  it('the rings have something to show while packets pass them; an idle lab has none', () => {
+    const { layout, frame } = udpRun();
+    expect([...activeHalves(layout, frame).rings]).toEqual([1]);
+    expect([...activeHalves(layout, null).rings]).toEqual([0]);
+    const s = new SimService();
+    expect(s.load(PRESETS.find((p) => p.id === 'exp1')!.scenario).ok).toBe(true);
+    const idle = s.advance({ toNs: 10e6, maxEvents: 1000 }).path;
+    expect([...activeHalves(layout, idle).rings]).toEqual([0]);
+  });
+});
+
+describe('idle rings on a tall canvas', () => {
+  const { layout } = udpRun();
+  const ringH = (g: PathGeometry) => g.stages.find((s) => s.name === 'tx_ring')!.rect.h;
+  const nitroH = (g: PathGeometry) => g.stages.find((s) => s.name === 'nitro_egress')!.rect.h;
+
+  it('idle, the rings stay short and the picture is shorter than the canvas asked; busy, they take the height', () => {
+    const idle = computeGeometry(layout, 700, 900, { tx: [1, 1], rx: [1, 1], rings: 0 });
+    const busy = computeGeometry(layout, 700, 900, { tx: [1, 1], rx: [1, 1], rings: 1 });
+    const half = computeGeometry(layout, 700, 900, { tx: [1, 1], rx: [1, 1], rings: 0.5 });
+    expect(ringH(idle)).toBe(IDLE_RINGS_H);
+    expect(ringH(busy)).toBeGreaterThan(3 * IDLE_RINGS_H);
+    expect(ringH(half)).toBeGreaterThan(ringH(idle));
+    expect(ringH(half)).toBeLessThan(ringH(busy));
+    expect(busy.height).toBe(900);
+    expect(idle.height).toBe(900 - (ringH(busy) - IDLE_RINGS_H));
+    // only the rings' row changes: the Nitro card's parts stay as they are, the fabric under the card
+    expect(nitroH(idle)).toBe(nitroH(busy));
+    expect(idle.fabric.rect.y + idle.fabric.rect.h).toBeLessThanOrEqual(idle.height);
+    for (const h of idle.hosts) expect(h.nitroCard.y + h.nitroCard.h).toBeLessThan(idle.fabric.rect.y);
+    // without a focus (or with rings busy): as before, the canvas's height
+    expect(computeGeometry(layout, 700, 900).height).toBe(900);
+  });
+
+  it('a short canvas (a 1280×800 screen, an embed) is as before: its rings are no taller than the idle row', () => {
+    for (const h of [400, 540]) {
+      const idle = computeGeometry(layout, 560, h, { tx: [1, 1], rx: [1, 1], rings: 0 });
+      const busy = computeGeometry(layout, 560, h, { tx: [1, 1], rx: [1, 1], rings: 1 });
+      // (the Nitro parts' rounding leaves the busy row a pixel or two over the idle one)
+      expect(ringH(busy)).toBeLessThanOrEqual(IDLE_RINGS_H + 3);
+      expect(busy.height - idle.height).toBeLessThanOrEqual(3);
+    }
   });
 });
 
@@ -133,6 +177,24 @@ describe('the change is eased, after a hold', () => {
       stepFocus(st, act([1, 0], [1, 1]), t, 16, false);
     }
     expect(st.rx[0]).toBe(1);
+  });
+
+  it('the rings: an idle lab opens with them short; busy, they grow; idle again, they shrink after the hold', () => {
+    const st = initialFocus(2, 0, false);
+    expect(st.rings[0]).toBe(0);
+    expect(initialFocus(2, 0).rings[0]).toBe(1);
+    const busy = { ...act([1, 0], [0, 1]), rings: Uint8Array.of(1) };
+    const idle = { ...act([1, 0], [0, 1]), rings: Uint8Array.of(0) };
+    let t = 0;
+    for (let i = 0; i < Math.ceil((6 * EASE_MS) / 16); i++) stepFocus(st, busy, (t += 16), 16, false);
+    expect(st.rings[0]).toBe(1);
+    while (t < IDLE_HOLD_MS) stepFocus(st, idle, (t += 16), 16, false);
+    expect(st.rings[0]).toBe(1);
+    for (let i = 0; i < 200; i++) stepFocus(st, idle, (t += 16), 16, false);
+    expect(st.rings[0]).toBe(0);
+    // an activity without rings leaves their weight alone
+    stepFocus(st, act([1, 0], [0, 1]), (t += 16), 16, true);
+    expect(st.rings[0]).toBe(0);
   });
 
   it('with reduced motion it goes there at once', () => {

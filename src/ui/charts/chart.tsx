@@ -9,7 +9,7 @@
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import { type KeyboardEvent, memo, type MouseEvent, useEffect, useRef } from 'react';
 import { type ChartDef, lineValueAt, type Seg } from './chart-defs';
-import { axisOrigin, formatInstant, tickLabel } from './time-axis';
+import { formatInstant, timeTicks } from './time-axis';
 
 export const CHART_H = 128;
 export const MARGIN = { l: 56, r: 14, t: 16, b: 4 };
@@ -112,12 +112,8 @@ export function Chart(props: ChartProps) {
   const paths = def.lines.map((l) => segmentsPath(l.segs, d0, d1, clampX, y));
   const present = def.lines.filter((l) => l.segs.some((s) => Number.isFinite(s.y)));
   const yTicks = y.ticks(4);
-  // ticks on round offsets from the axis origin (far from 0 at fine zoom: "+500 ns", not "+492 ns")
-  const origin = axisOrigin(d0, span);
-  const xTicks = scaleLinear()
-    .domain([d0 - origin, d1 - origin])
-    .ticks(Math.max(2, Math.floor(width / 110)))
-    .map((t) => t + origin);
+  // ticks on round values of their unit, from the axis origin (far from 0 at fine zoom: "+500 ns", not "+492 ns")
+  const xTicks = timeTicks(d0, d1, Math.floor(width / 110));
 
   // wheel zoom needs a non-passive listener (React's are passive): the page must not scroll meanwhile
   const zoomRef = useRef(props.onZoom);
@@ -251,7 +247,23 @@ export function Chart(props: ChartProps) {
             </g>
           ))}
           <line x1={MARGIN.l} x2={width - MARGIN.r} y1={plotH} y2={plotH} className="axis" />
-          {xTicks.map((t) => (
+          {present.length === 0 ? (
+            // empty axes say why, where the eye is (the caption's "no data" is what a screen reader reads)
+            <text
+              x={(MARGIN.l + width - MARGIN.r) / 2}
+              y={(MARGIN.t + plotH) / 2}
+              textAnchor="middle"
+              className="chart-empty-hint"
+            >
+              <tspan x={(MARGIN.l + width - MARGIN.r) / 2} dy="-0.2em">
+                Nothing in this window yet:
+              </tspan>
+              <tspan x={(MARGIN.l + width - MARGIN.r) / 2} dy="1.3em">
+                it fills in as traffic runs (run a command).
+              </tspan>
+            </text>
+          ) : null}
+          {xTicks.map(({ ns: t, label }) => (
             <g key={t}>
               <line x1={x(t)} x2={x(t)} y1={plotH} y2={plotH + 4} className="axis" />
               <text
@@ -260,7 +272,7 @@ export function Chart(props: ChartProps) {
                 textAnchor={x(t) > width - MARGIN.r - 24 ? 'end' : x(t) < MARGIN.l + 16 ? 'start' : 'middle'}
                 className="tick"
               >
-                {tickLabel(t, d0, d1)}
+                {label}
               </text>
             </g>
           ))}

@@ -513,7 +513,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
         ) : i >= mounted ? (
           <div key={def.id} className="chart-pending" aria-hidden="true" />
         ) : def.id === 'ladder' ? (
-          <LadderChart key="ladder" ladder={ladder} width={width} />
+          <LadderChart key="ladder" ladder={ladder} width={width} regionH={regionH} />
         ) : (
           <MemoChart
             key={def.id}

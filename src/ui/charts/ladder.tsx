@@ -13,6 +13,11 @@ import { type Ladder, type LadderStrip, ladderSummary, ladderValue } from './lad
 const STRIP_H = 34;
 const LABEL_H = 16;
 const JOIN_H = 14;
+/** Shortest strip, and its join, when the charts region is too short for the full ladder. */
+const MIN_STRIP_H = 18;
+const COMPACT_JOIN_H = 8;
+/** Room above the strips: the title and the line saying which burst (it may wrap). */
+const CAPTION_H = 48;
 const PAD_L = 8;
 const PAD_R = 8;
 
@@ -41,7 +46,29 @@ function scaleOf(l: Ladder): number {
   return m > 0 ? m : 1;
 }
 
-export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: number }) {
+/**
+ * The strips' and joins' heights: the full ladder, or, in a charts region shorter than it (the
+ * stage at 1280×800, where the microburst preset opens on it), strips short enough that all five,
+ * down to CloudWatch's 5 minutes, are in view at once. `regionH` 0: the page scrolls, full size.
+ */
+export function ladderSizes(regionH: number, strips = 5): { strip: number; join: number } {
+  const full = strips * (LABEL_H + STRIP_H + JOIN_H) - JOIN_H + 4;
+  const room = regionH - CAPTION_H;
+  if (regionH <= 0 || room >= full) return { strip: STRIP_H, join: JOIN_H };
+  const strip = Math.floor((room - 4 + COMPACT_JOIN_H) / strips - LABEL_H - COMPACT_JOIN_H);
+  return { strip: Math.max(MIN_STRIP_H, Math.min(STRIP_H, strip)), join: COMPACT_JOIN_H };
+}
+
+export function LadderChart({
+  ladder,
+  width,
+  regionH = 0,
+}: {
+  ladder: Ladder | null;
+  width: number;
+  /** The height of the region the charts scroll in (0: the page scrolls): the ladder fits it. */
+  regionH?: number;
+}) {
   if (!ladder)
     return (
       <figure className="chart ladder" data-chart="ladder">
@@ -66,8 +93,9 @@ export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: n
   const words = ladderSummary(ladder, (ns) => formatInstant(ns, 1e6));
   const top = scaleOf(ladder);
   const plotW = Math.max(100, width - PAD_L - PAD_R);
-  const block = LABEL_H + STRIP_H + JOIN_H;
-  const height = ladder.strips.length * block - JOIN_H + 4;
+  const { strip: stripH, join: joinH } = ladderSizes(regionH, ladder.strips.length);
+  const block = LABEL_H + stripH + joinH;
+  const height = ladder.strips.length * block - joinH + 4;
   const xOf = (s: LadderStrip, t: number) =>
     PAD_L + ((Math.max(s.fromNs, Math.min(s.toNs, t)) - s.fromNs) / (s.toNs - s.fromNs)) * plotW;
   return (
@@ -83,7 +111,7 @@ export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: n
           const y0 = i * block;
           const py = y0 + LABEL_H;
           const finer = i > 0 ? ladder.strips[i - 1]! : null;
-          const hOf = (g: number) => Math.min(STRIP_H, (g / top) * STRIP_H);
+          const hOf = (g: number) => Math.min(stripH, (g / top) * stripH);
           return (
             <g key={s.id} data-strip={s.id}>
               {finer ? (
@@ -91,14 +119,14 @@ export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: n
                 <>
                   <polygon
                     className="ladder-join"
-                    points={`${PAD_L},${y0 - JOIN_H + 2} ${PAD_L + plotW},${y0 - JOIN_H + 2} ${xOf(s, finer.toNs)},${py} ${xOf(s, finer.fromNs)},${py}`}
+                    points={`${PAD_L},${y0 - joinH + 2} ${PAD_L + plotW},${y0 - joinH + 2} ${xOf(s, finer.toNs)},${py} ${xOf(s, finer.fromNs)},${py}`}
                   />
                   <rect
                     className="ladder-extent"
                     x={xOf(s, finer.fromNs)}
                     y={py}
                     width={Math.max(2, xOf(s, finer.toNs) - xOf(s, finer.fromNs))}
-                    height={STRIP_H}
+                    height={stripH}
                   />
                 </>
               ) : null}
@@ -108,7 +136,7 @@ export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: n
                   {stripLine(s)}
                 </tspan>
               </text>
-              <rect x={PAD_L} y={py} width={plotW} height={STRIP_H} className="ladder-bg" />
+              <rect x={PAD_L} y={py} width={plotW} height={stripH} className="ladder-bg" />
               {s.bars.map((b) => {
                 if (!Number.isFinite(b.gbps) || b.gbps <= 0) return null;
                 const x0 = xOf(s, b.fromNs);
@@ -123,7 +151,7 @@ export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: n
                   <g key={b.fromNs}>
                     <rect
                       x={x0}
-                      y={py + STRIP_H - h}
+                      y={py + stripH - h}
                       width={w}
                       height={h}
                       className={`ladder-bar ladder-bar--${s.id}${at ? ' ladder-bar--at' : ''}`}
@@ -135,7 +163,7 @@ export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: n
               {s.peak === null ? (
                 <text
                   x={PAD_L + plotW / 2}
-                  y={py + STRIP_H / 2 + 4}
+                  y={py + stripH / 2 + 4}
                   textAnchor="middle"
                   className="ladder-empty"
                 >
@@ -146,7 +174,7 @@ export function LadderChart({ ladder, width }: { ladder: Ladder | null; width: n
                 x1={xOf(s, ladder.focusNs)}
                 x2={xOf(s, ladder.focusNs)}
                 y1={py}
-                y2={py + STRIP_H}
+                y2={py + stripH}
                 className="ladder-focus"
               />
               {/* where the strip lies, when it fits beside its name (about 6.5 px a character at 11-12 px) */}

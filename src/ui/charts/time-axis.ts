@@ -2,6 +2,7 @@
  * The charts' one time axis: zoom and pan of a [from, to] window in simulated ns, from 1 µs wide to
  * the whole run, and tick labels in the unit that fits the span (ns, µs, ms, s, min). Pure math.
  */
+import { scaleLinear } from 'd3-scale';
 
 /** Narrowest window: 1 µs. */
 export const MIN_SPAN_NS = 1_000;
@@ -59,16 +60,25 @@ export function axisOrigin(fromNs: number, spanNs: number): number {
   return fromNs > spanNs * 50 ? fromNs : 0;
 }
 
-/** A tick label: the time (or its offset from `originNs`) in the window's unit. */
-export function tickLabel(ns: number, fromNs: number, toNs: number): string {
+/**
+ * About `count` ticks for the window [fromNs, toNs], on round values of the unit their labels are
+ * written in (whole minutes for a 10-minute window, not every 100 s labelled "2 min", "3 min", "5 min"),
+ * counted from the axis origin, each with its label.
+ */
+export function timeTicks(fromNs: number, toNs: number, count: number): Array<{ ns: number; label: string }> {
   const span = toNs - fromNs;
+  if (!(span > 0)) return [];
   const u = unitFor(span);
   const origin = axisOrigin(fromNs, span);
-  const v = (ns - origin) / u.ns;
-  const step = span / u.ns / 6;
-  const digits = step >= 1 ? 0 : step >= 0.1 ? 1 : 2;
-  const text = `${trim(v.toFixed(digits))} ${u.name}`;
-  return origin > 0 ? `+${text}` : text;
+  const ticks = scaleLinear()
+    .domain([(fromNs - origin) / u.ns, (toNs - origin) / u.ns])
+    .ticks(Math.max(2, count));
+  const step = ticks.length > 1 ? ticks[1]! - ticks[0]! : 1;
+  const digits = Math.max(0, Math.min(9, -Math.floor(Math.log10(step) + 1e-9)));
+  return ticks.map((v) => {
+    const text = `${trim(v.toFixed(digits))} ${u.name}`;
+    return { ns: v * u.ns + origin, label: origin > 0 ? `+${text}` : text };
+  });
 }
 
 /** An instant, precise to the window it is read in (cursor read-outs, export names). */

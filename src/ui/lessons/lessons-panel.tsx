@@ -300,7 +300,7 @@ export function LessonsPanel({
           const state = r?.ok === true ? 'ok' : r?.ok === false ? 'bad' : 'wait';
           return (
             <li key={JSON.stringify(p)} className={state}>
-              <span aria-hidden="true">{state === 'ok' ? '✓' : state === 'bad' ? '✗' : '…'}</span>{' '}
+              <span aria-hidden="true">{state === 'ok' ? '✓' : state === 'bad' ? '✗' : '○'}</span>{' '}
               <span className="visually-hidden">
                 {state === 'ok' ? 'met' : state === 'bad' ? 'not met' : 'not yet'}:{' '}
               </span>

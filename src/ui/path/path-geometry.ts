@@ -77,6 +77,11 @@ export interface PathFocus {
   readonly tx: ArrayLike<number>;
   /** Its receiving half (card ingress → RX rings → NAPI → socket). */
   readonly rx: ArrayLike<number>;
+  /**
+   * The ENA rings' row, one weight for every host (absent: 1). Idle (0), the row is IDLE_RINGS_H
+   * tall and the picture shorter than asked; busy (1), the rings take the height the canvas has.
+   */
+  readonly rings?: number;
 }
 
 /** A half (or a host's column) with nothing to show is this big beside a busy one: 30 % of a column's two halves. */
@@ -121,6 +126,8 @@ const NITRO_FOOT_H = 20;
 const RINGS_MIN_H = 60;
 /** Rings taller than this give the rest of the height to the Nitro parts first. */
 const RINGS_COMFORT_H = 100;
+/** The rings' row while no ring has anything to show (a tall canvas does not draw tall empty rings). */
+export const IDLE_RINGS_H = RINGS_COMFORT_H;
 const FABRIC_H = 48;
 
 /** Width of the packets' lane (with its queue gauge) inside a Nitro stage of width `w`; the parts take the rest. */
@@ -165,8 +172,13 @@ export function computeGeometry(
     Math.min(NITRO_PART_MAX_H, Math.max(NITRO_PART_MIN_H, (avail - RINGS_COMFORT_H) / nParts)),
   );
   const nitroH = nParts * partH + NITRO_FOOT_H;
-  const ringsH = Math.max(RINGS_MIN_H, avail - nParts * partH);
-  height = Math.max(height, fixed + nParts * partH + ringsH);
+  const ringsFull = Math.max(RINGS_MIN_H, avail - nParts * partH);
+  const ringsIdle = Math.min(ringsFull, IDLE_RINGS_H);
+  const ringsH = Math.round(
+    ringsIdle + (ringsFull - ringsIdle) * Math.min(1, Math.max(0, focus?.rings ?? 1)),
+  );
+  // taller than asked when every part needs it; shorter when the rings are idle
+  height = fixed + nParts * partH + ringsH;
   const hosts: HostGeom[] = [];
   const stages: StageGeom[] = [];
   const lanes = new Map<number, LaneGeom>();

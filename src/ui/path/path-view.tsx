@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PathFrame, PathLayout } from '../../protocol/path-frame';
 import { categoryColour, DROP_COLOUR } from './palette';
-import { activeHalves, type FocusState, initialFocus, stepFocus } from './path-focus';
+import { type Activity, activeHalves, type FocusState, focusOf, initialFocus, stepFocus } from './path-focus';
 import { computeGeometry, type PathFocus } from './path-geometry';
 import {
   allocHitData,
@@ -149,7 +149,7 @@ export function PathView(props: PathViewProps) {
   // halves with nothing to show are kept small (path-focus.ts): eased weights, stepped per animation frame
   const [focus, setFocus] = useState<PathFocus | null>(null);
   const focusState = useRef<FocusState | null>(null);
-  const active = useRef<{ tx: Uint8Array; rx: Uint8Array } | null>(null);
+  const active = useRef<Activity | null>(null);
   const reducedRef = useRef(reducedMotion);
   reducedRef.current = reducedMotion;
   const focusLoop = useRef<{
@@ -173,7 +173,7 @@ export function PathView(props: PathViewProps) {
       const now = performance.now();
       const r = stepFocus(st, act, now, now - loop.last, reducedRef.current);
       loop.last = now;
-      if (r.moved) setFocus({ tx: Float64Array.from(st.tx), rx: Float64Array.from(st.rx) });
+      if (r.moved) setFocus(focusOf(st));
       if (!r.settled) {
         loop.raf = true;
         next(tick);
@@ -198,8 +198,12 @@ export function PathView(props: PathViewProps) {
   useEffect(() => {
     if (!layout) return;
     const n = layout.instances.length;
-    if (focusState.current?.tx.length !== n) focusState.current = initialFocus(n, performance.now());
-    active.current = activeHalves(layout, frame);
+    const act = activeHalves(layout, frame);
+    if (focusState.current?.tx.length !== n) {
+      focusState.current = initialFocus(n, performance.now(), act.rings[0] === 1);
+      setFocus(focusOf(focusState.current));
+    }
+    active.current = act;
     kickFocus();
   }, [layout, frame, kickFocus]);
 
