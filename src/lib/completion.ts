@@ -12,6 +12,7 @@ export const COMMANDS: readonly string[] = [
   'ab',
   'awk',
   'aws',
+  'bg',
   'cat',
   'cd',
   'clear',

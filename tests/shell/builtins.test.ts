@@ -17,8 +17,8 @@ describe('help and discovery', () => {
     expect(out).toMatch(/^ job_spec \[&\] +history \[-c\] \[n\]$/m);
     expect(out).toMatch(/^ ! PIPELINE +jobs \[-lnprs\] \[jobspec \.\.\.\] or jobs >$/m);
     // a synopsis wider than its column is cut with '>' (bash's dispcolumn)
-    expect(out).toMatch(/^ cd \[dir\] +kill \[-s sigspec \| -n signum \| -sigs>$/m);
-    expect(out).toMatch(/^ help \[pattern \.\.\.\] +wait \[-fn\] \[-p var\] \[id \.\.\.\]$/m);
+    expect(out).toMatch(/^ bg \[job_spec \.\.\.\] +kill \[-s sigspec \| -n signum \| -sigs>$/m);
+    expect(out).toMatch(/^ fg \[job_spec\] +wait \[-fn\] \[-p var\] \[id \.\.\.\]$/m);
     for (const t of ['iperf3', 'ethtool', 'tc', 'tcpdump', 'grep', 'date'])
       expect(out).toMatch(new RegExp(`^  ${t} +\\S`, 'm'));
   });

@@ -97,6 +97,13 @@ describe('jobs and kill', () => {
     s.run('sleep 50 &');
     expect(err('kill -0 %1')).toEqual(['', 0]);
     expect(err('kill -STOP %1')[0]).toMatch(/SIGSTOP: stopping a job is not simulated in ec2-netlab/);
+    // bg (bash 5.2 fg_bg.def, jobs.c start_job): no job is ever stopped here, so each is already
+    // running in the background: said on stderr, a success (XPG6); a job that is none fails
+    expect(err('bg')).toEqual(['bash: bg: job 1 already in background\n', 0]);
+    expect(err('bg %1 %2')).toEqual([
+      'bash: bg: job 1 already in background\nbash: bg: %2: no such job\n',
+      1,
+    ]);
     expect(stdout(s.run('jobs')[0]!)).toBe('[1]+  Running                 sleep 50 &\n');
     expect(err('sudo kill %1')[0]).toMatch(/kill runs as a command of its own/);
     expect(stdout(s.run('type kill jobs')[0]!)).toBe('kill is a shell builtin\njobs is a shell builtin\n');

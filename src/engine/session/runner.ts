@@ -509,7 +509,7 @@ export class LabSession {
   private jobBuiltin(p: Pipeline, sink: RunRecord[]): CommandOutcome | null {
     const c = p.commands[0]!;
     const name = c.words[0] ? wordLiteral(c.words[0]) : null;
-    if (name !== 'kill' && name !== 'jobs' && name !== 'wait' && name !== 'fg') return null;
+    if (name !== 'kill' && name !== 'jobs' && name !== 'wait' && name !== 'fg' && name !== 'bg') return null;
     const words = c.words.map(wordLiteral);
     if (p.commands.length > 1 || c.redirects.length > 0 || p.negate || words.some((w) => w === null))
       return fail(
@@ -520,6 +520,7 @@ export class LabSession {
     this.reapBackground(sink);
     if (name === 'wait') return this.waitFor(args);
     if (name === 'fg') return this.foregroundJob(args);
+    if (name === 'bg') return this.backgroundJobs(args);
     const ctl: JobControl = {
       jobs: () => this.jobEntries(),
       signal: (n, sig) => {
@@ -580,6 +581,33 @@ export class LabSession {
       },
     };
     return { kind: 'job', job };
+  }
+
+  /**
+   * bash's `bg [job_spec …]` (builtins/fg_bg.def, jobs.c start_job): each job (the current one by
+   * default) to the background. No job of the lab is ever stopped (stopping one is not simulated),
+   * so each named job is already running there: bash says so and counts it a success (XPG6).
+   */
+  private backgroundJobs(args: string[]): CommandOutcome {
+    if (args[0]?.startsWith('-') && args[0] !== '-' && args[0] !== '--')
+      return fail(`bash: bg: ${args[0]}: invalid option\nbg: usage: bg [job_spec ...]`, 2);
+    const specs = args[0] === '--' ? args.slice(1) : args;
+    const entries = this.jobEntries();
+    let err = '';
+    let status = 0;
+    for (const spec of specs.length > 0 ? specs : [null]) {
+      const n =
+        spec === null
+          ? entries.length > 0
+            ? entries[entries.length - 1]!.n
+            : null
+          : resolveJobSpec(entries, spec.startsWith('%') ? spec : `%${spec}`);
+      if (n === null) {
+        err += `bash: bg: ${spec ?? 'current'}: no such job\n`;
+        status = 1;
+      } else err += `bash: bg: job ${n} already in background\n`;
+    }
+    return { kind: 'done', out: { stdout: '', stderr: err, exitCode: status } };
   }
 
   /** Exit statuses of background jobs that ended (for `wait %N`), by job number. */

@@ -557,6 +557,7 @@ function runCommand(lab: Lab, host: Instance, argv: string[], tty = true): Comma
     case 'jobs':
     case 'wait':
     case 'fg':
+    case 'bg':
       return fail(
         `bash: ${cmd}: in ec2-netlab ${cmd} runs as a command of its own (no sudo, pipe or $(…))`,
         2,

@@ -105,6 +105,10 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
 
 /** bash builtins the lab simulates, with their `help` synopsis. */
 export const BUILTINS: Readonly<Record<string, { synopsis: string; text: string }>> = {
+  bg: {
+    synopsis: 'bg [job_spec ...]',
+    text: "Move jobs to the background.\n    \n    Place the jobs identified by each JOB_SPEC in the background, as if they\n    had been started with `&'.  If JOB_SPEC is not present, the shell's notion\n    of the current job is used.\n    \n    Exit Status:\n    Returns success unless job control is not enabled or an error occurs.",
+  },
   cd: {
     synopsis: 'cd [dir]',
     text: 'Change the shell working directory.\n\n    In ec2-netlab the working directory is always ~ (/home/ec2-user): files live in ~ and /tmp.',

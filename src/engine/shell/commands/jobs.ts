@@ -223,7 +223,7 @@ export function runKill(args: string[], ctl: JobControl): CommandOutput {
   if (sig >= 19 && sig <= 22)
     return out(
       '',
-      `bash: kill: SIG${NAMES[sig]}: stopping a job is not simulated in ec2-netlab (no fg/bg to resume it)\n`,
+      `bash: kill: SIG${NAMES[sig]}: stopping a job is not simulated in ec2-netlab (the lab's tools cannot pause mid-run)\n`,
       1,
     );
   let err = '';
