@@ -1,9 +1,11 @@
 /**
  * The Xen PV network path's backend: netback in dom0, between a guest's netfront (the `vif` device,
  * the host's device with driver 'vif') and the host's VPC layer. One worker per vif serves both
- * directions in arrival order: guest TX copied one packet at a time, backpressure through the
- * 256-slot ring; guest RX waiting in dom0's 32-packet queue (XENVIF_QUEUE_LENGTH), dropped there
- * when full, then grant-copied into the guest in batches. An idle worker sleeps: new work wakes it
+ * directions in arrival order: guest TX taken from the 256-slot ring in batches of up to 64 requests
+ * (the NAPI weight), backpressure through the ring; guest RX waiting in dom0's internal queue (512 KiB,
+ * XENVIF_RX_QUEUE_BYTES) and, once that has stopped the vif, in its 32-packet qdisc
+ * (XENVIF_QUEUE_LENGTH), dropped there when full, then grant-copied into the guest in batches. An
+ * idle worker sleeps: new work wakes it
  * after dom0's vCPU is scheduled again. TCP moves as GSO skbs (netfront's feature-gso-tcpv4): the
  * per-packet costs are per skb. dom0's other work preempts the worker at random (this backend's own
  * seeded streams). All costs are assumed (AWS never published its dom0).
@@ -24,6 +26,12 @@ import { gsoSegs, SKB_EPSILON, skbsOf } from './qdisc/common';
 /** skbs netback copies to the guest per batch (xen-netback rx.c RX_BATCH_SIZE). */
 const RX_BATCH = 64;
 
+/** What dom0 holds for the guest, in order: its internal queue, then the vif's qdisc. */
+interface RxHeld {
+  skbs: number;
+  bytes: number;
+}
+
 interface Work {
   p: Packet;
   rx: boolean;
@@ -33,11 +41,22 @@ export class XenNetback {
   private readonly work = new Fifo<Work>(64);
   /** The worker is awake: waking up, or serving. */
   private busy = false;
-  /** skbs waiting for the guest (bounded by xenNetbackRxQueuePackets; a TCP GSO batch is a fraction). */
+  /** skbs waiting for the guest, in the internal queue and the qdisc (a TCP GSO batch is a fraction). */
   private rxQueued = 0;
+  /**
+   * Bytes in netback's internal guest-RX queue (skb->len summed, rx_queue_len); past
+   * xenNetbackRxQueueBytes the vif's queue is stopped (xenvif_rx_queue_tail) and what follows waits in
+   * the vif's qdisc, up to xenNetbackRxQueuePackets skbs, until a dequeue brings the bytes back under.
+   */
+  private rxInternalBytes = 0;
+  private rxStopped = false;
+  /** The qdisc's packets, oldest first, and its skb count. */
+  private readonly rxQdisc = new Fifo<RxHeld>(16);
+  private rxQdiscSkbs = 0;
   /** Times the sleeping worker was woken, and the batches it copied into the guest (lab-only). */
   wakeups = 0;
   rxBatches = 0;
+  txBatches = 0;
   /** Counters (lab-only: dom0's, not the guest's). */
   txPackets = 0;
   rxPackets = 0;
@@ -73,23 +92,81 @@ export class XenNetback {
    * A packet for the guest, already through the VPC layer (its probe stage, nitro_ingress, was
    * entered there and is left when the packet reaches the guest).
    */
-  forGuest(p: Packet): void {
+  forGuest(pkt: Packet): void {
     // dom0 received it from the wire and passed it to the vif (NIC softirq, bridge, netback's
     // start_xmit) on the worker's vCPU before knowing whether there is room: a serving worker loses
     // that time, a dropped packet included (receive livelock)
-    if (this.serving) this.stolenNs += p.count * this.params.xenDom0RxPacketNs;
-    // the queue holds skbs: a TCP batch is the fraction of a GRO'd 64 KB skb it is (dom0's GRO)
-    const roomSkbs = this.params.xenNetbackRxQueuePackets - this.rxQueued;
+    if (this.serving) this.stolenNs += pkt.count * this.params.xenDom0RxPacketNs;
+    // xenvif_start_xmit while the vif's queue runs: into the internal queue, which stops the vif once
+    // its bytes pass rx_queue_max (the skb that passes it is queued: the check follows the add)
+    let p = pkt;
+    if (!this.rxStopped) {
+      const room = this.params.xenNetbackRxQueueBytes - this.rxInternalBytes;
+      const fits = Math.floor(room / p.sizeBytes) + 1;
+      const rest = p.count > fits ? splitBatch(p, fits) : null;
+      this.rxInternalBytes += p.count * p.sizeBytes;
+      if (this.rxInternalBytes > this.params.xenNetbackRxQueueBytes) this.rxStopped = true;
+      this.held(p);
+      if (!rest) return;
+      p = rest;
+    }
+    // a stopped vif: the qdisc (pfifo_fast, txqueuelen XENVIF_QUEUE_LENGTH) holds skbs; a TCP batch
+    // is the fraction of a GRO'd 64 KB skb it is (dom0's GRO)
+    const roomSkbs = this.params.xenNetbackRxQueuePackets - this.rxQdiscSkbs;
     const room = Math.floor(roomSkbs * gsoSegs(p) + SKB_EPSILON);
     if (room <= 0) {
       this.dropRx(p);
       return;
     }
     if (p.count > room) this.dropRx(splitBatch(p, room));
+    const k = skbsOf(p);
+    this.rxQdiscSkbs += k;
+    this.rxQdisc.push({ skbs: k, bytes: p.count * p.sizeBytes });
+    this.held(p);
+  }
+
+  /** A packet dom0 now holds for the guest (internal queue or qdisc), in arrival order. */
+  private held(p: Packet): void {
     this.rxQueued += skbsOf(p);
     if (this.rxQueued > this.peakRxQueued) this.peakRxQueued = this.rxQueued;
     this.work.push({ p, rx: true });
     this.kick();
+  }
+
+  /**
+   * The worker dequeued `bytes` from the internal queue (xenvif_rx_dequeue): under rx_queue_max it
+   * wakes the vif's queue and the qdisc hands over what it holds until the queue stops again.
+   */
+  private rxDequeued(bytes: number): void {
+    // the batch is taken in arrival order: the internal queue first; a batch larger than it (a small
+    // queue, or TCP's 64 KB skbs) also takes what the qdisc would have handed over meanwhile
+    const internal = Math.min(bytes, this.rxInternalBytes);
+    this.rxInternalBytes -= internal;
+    let rest = bytes - internal;
+    while (rest > 0 && this.rxQdisc.length > 0) {
+      const h = this.rxQdisc.peek();
+      if (h.bytes <= rest) {
+        this.rxQdisc.shift();
+        this.rxQdiscSkbs -= h.skbs;
+        rest -= h.bytes;
+      } else {
+        const taken = (h.skbs * rest) / h.bytes;
+        h.skbs -= taken;
+        h.bytes -= rest;
+        this.rxQdiscSkbs -= taken;
+        rest = 0;
+      }
+    }
+    if (this.rxQdiscSkbs < SKB_EPSILON) this.rxQdiscSkbs = 0;
+    if (this.rxInternalBytes >= this.params.xenNetbackRxQueueBytes) return;
+    this.rxStopped = false;
+    while (this.rxQdisc.length > 0 && !this.rxStopped) {
+      const h = this.rxQdisc.shift();
+      this.rxQdiscSkbs = Math.max(0, this.rxQdiscSkbs - h.skbs);
+      this.rxInternalBytes += h.bytes;
+      if (this.rxInternalBytes > this.params.xenNetbackRxQueueBytes) this.rxStopped = true;
+    }
+    if (this.rxQdiscSkbs < SKB_EPSILON) this.rxQdiscSkbs = 0;
   }
 
   /**
@@ -118,6 +195,15 @@ export class XenNetback {
       if (!w.rx) tx += w.p.count;
     }
     return { tx, rx: Math.round(this.rxQueued * 1000) / 1000 };
+  }
+
+  /** dom0's hold for the guest: internal-queue bytes, whether the vif is stopped, qdisc skbs. */
+  rxHold(): { internalBytes: number; stopped: boolean; qdiscSkbs: number } {
+    return {
+      internalBytes: this.rxInternalBytes,
+      stopped: this.rxStopped,
+      qdiscSkbs: Math.round(this.rxQdiscSkbs * 1000) / 1000,
+    };
   }
 
   private dropRx(p: Packet): void {
@@ -183,6 +269,7 @@ export class XenNetback {
       // RX_BATCH_SIZE 64), grant-copy it with one hypercall and notify the guest once at the end
       // (xenNetbackRxBatchNs); a TCP batch pays the per-skb cost for the fraction of a GRO'd skb it is
       let skbs = 0;
+      let bytes = 0;
       cost = this.params.xenNetbackRxBatchNs;
       while (this.work.length > 0 && this.work.peek().rx && skbs < RX_BATCH - SKB_EPSILON) {
         const w = this.work.peek();
@@ -191,24 +278,35 @@ export class XenNetback {
         else this.work.shift();
         const k = skbsOf(w.p);
         skbs += k;
+        bytes += w.p.count * w.p.sizeBytes;
         cost +=
           k * this.params.xenNetbackRxPacketNs + w.p.count * w.p.sizeBytes * this.params.xenNetbackRxByteNs;
         this.inService.push(w.p);
       }
       this.rxQueued = Math.max(0, this.rxQueued - skbs);
       if (this.rxQueued < SKB_EPSILON) this.rxQueued = 0;
+      this.rxDequeued(bytes);
       this.rxBatches++;
     } else {
-      // guest TX: one request at a time (a GSO skb of TCP data: up to 64 KB of segments, one
-      // netfront request), each released to dom0's stack when copied
-      const w = this.work.peek();
-      const segs = gsoSegs(w.p);
-      if (w.p.count > segs) this.work.replaceHead({ p: splitBatch(w.p, segs), rx: false });
-      else this.work.shift();
-      cost =
-        skbsOf(w.p) * this.params.xenNetbackTxPacketNs +
-        w.p.count * w.p.sizeBytes * this.params.xenNetbackTxByteNs;
-      this.inService.push(w.p);
+      // guest TX: netback's NAPI poll takes up to its weight of requests from the ring
+      // (xenvif_tx_action, budget XENVIF_NAPI_WEIGHT: a GSO skb of TCP data, up to 64 KB of segments,
+      // is one request), copies and maps them with one batched hypercall (xenNetbackTxBatchNs) and
+      // then hands them to dom0's stack together, in order
+      const max = Math.max(1, Math.round(this.params.xenNetbackTxBatch));
+      let reqs = 0;
+      cost = this.params.xenNetbackTxBatchNs;
+      while (this.work.length > 0 && !this.work.peek().rx && reqs < max - SKB_EPSILON) {
+        const w = this.work.peek();
+        const fits = Math.max(1, Math.floor((max - reqs) * gsoSegs(w.p) + SKB_EPSILON));
+        if (w.p.count > fits) this.work.replaceHead({ p: splitBatch(w.p, fits), rx: false });
+        else this.work.shift();
+        const k = skbsOf(w.p);
+        reqs += k;
+        cost +=
+          k * this.params.xenNetbackTxPacketNs + w.p.count * w.p.sizeBytes * this.params.xenNetbackTxByteNs;
+        this.inService.push(w.p);
+      }
+      this.txBatches++;
       this.inServiceRx = false;
     }
     if (head.rx) this.inServiceRx = true;

@@ -68,7 +68,7 @@ export const xenToNitro: LessonInput = {
       mistakes: [
         {
           commands: ['c3a: ethtool -i eth0', 'c3a: iperf3 -c c3b -u -b 500M -l 1470 -t 1'],
-          why: "at 0.5 Gbps dom0's netback keeps up: only its occasional preemptions overflow its 32-packet queue.",
+          why: "at 0.5 Gbps dom0's netback keeps up: its queue for the guest (512 KiB) outlasts its occasional preemptions, so next to nothing is lost.",
         },
       ],
     },
