@@ -285,6 +285,9 @@ export class ChartRecorder implements ProbeSink {
     s: CounterSeries;
   }> = [];
   private readonly scratch = new SparseHist();
+  /** Latency where the receiving socket takes a batch; bytes out where the device fetches it. */
+  readonly enterStages = ['socket_rx'] as const;
+  readonly leaveStages = ['tx_ring'] as const;
   nowNs = 0;
 
   constructor(readonly hosts: number) {}

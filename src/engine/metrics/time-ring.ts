@@ -38,17 +38,25 @@ export class TimeRing {
   advance(i: number, fill: number): void {
     if (i <= this.hi) return;
     let from = this.hi + 1;
-    if (i - from >= this.capacity) from = i - this.capacity + 1;
-    for (let j = from; j <= i; j++) {
-      const slot = j & this.mask;
+    if (i === from) {
+      // the next bucket (most calls)
+      const slot = i & this.mask;
       const c = this.chunks[slot >> CHUNK_BITS];
-      if (c === undefined) {
-        if (fill === 0) {
-          j += CHUNK - 1 - (slot & (CHUNK - 1)); // a fresh chunk is all zeros already: skip it
-          continue;
-        }
-        this.chunk(slot)[slot & (CHUNK - 1)] = fill;
-      } else c[slot & (CHUNK - 1)] = fill;
+      if (c !== undefined) c[slot & (CHUNK - 1)] = fill;
+      else if (fill !== 0) this.chunk(slot)[slot & (CHUNK - 1)] = fill;
+      this.hi = i;
+      return;
+    }
+    if (i - from >= this.capacity) from = i - this.capacity + 1;
+    // a chunk's run of slots at a time (a 10 µs ring advanced over an idle millisecond fills 100)
+    for (let j = from; j <= i; ) {
+      const slot = j & this.mask;
+      const off = slot & (CHUNK - 1);
+      const len = Math.min(CHUNK - off, i - j + 1);
+      const c = this.chunks[slot >> CHUNK_BITS];
+      if (c !== undefined) c.fill(fill, off, off + len);
+      else if (fill !== 0) this.chunk(slot).fill(fill, off, off + len); // a fresh chunk is all zeros already
+      j += len;
     }
     this.hi = i;
   }

@@ -34,6 +34,13 @@ export const PROBE_STAGE_INDEX: Readonly<Record<ProbeStage, number>> = Object.fr
 ) as Record<ProbeStage, number>;
 
 export interface ProbeSink {
+  /**
+   * The stages whose `enter` / `leave` this listener needs (absent: all). A listener that looks at
+   * one or two stages says so and is not called for the others: the probe fans a stage's calls out
+   * only to the listeners that asked for it (drops always reach every listener).
+   */
+  readonly enterStages?: readonly ProbeStage[];
+  readonly leaveStages?: readonly ProbeStage[];
   /** `pkt` (a batch of `pkt.count` wire packets) entered `stage` of instance `host` (index in lab order). */
   enter(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet): void;
   /** `pkt` left `stage` (served and handed on). `cpu` is the vCPU that handled it, or -1. */
@@ -54,6 +61,59 @@ export interface ProbeSink {
   ): void;
 }
 
+type EnterFn = (atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet) => void;
+type LeaveFn = (
+  atNs: number,
+  host: number,
+  stage: ProbeStage,
+  queue: number,
+  pkt: Packet,
+  cpu: number,
+) => void;
+
+const NOOP = () => {};
+
+/** One function calling `fns` in order (none: a no-op; one: itself). */
+function fanOut<F extends (...a: never[]) => void>(fns: F[]): F {
+  if (fns.length === 0) return NOOP as unknown as F;
+  if (fns.length === 1) return fns[0]!;
+  if (fns.length === 2) {
+    const [a, b] = fns as [F, F];
+    return ((...args: Parameters<F>) => {
+      a(...args);
+      b(...args);
+    }) as F;
+  }
+  return ((...args: Parameters<F>) => {
+    for (const f of fns) f(...args);
+  }) as F;
+}
+
+/**
+ * PROBE_STAGE_INDEX[stage] as a switch: a keyed load with eight different string keys goes
+ * megamorphic, and the probe (and the path recorder) look a stage up on every call.
+ */
+export function stageIndex(stage: ProbeStage): number {
+  switch (stage) {
+    case 'socket_tx':
+      return 0;
+    case 'qdisc':
+      return 1;
+    case 'tx_ring':
+      return 2;
+    case 'nitro_egress':
+      return 3;
+    case 'fabric':
+      return 4;
+    case 'nitro_ingress':
+      return 5;
+    case 'rx_ring':
+      return 6;
+    default:
+      return 7;
+  }
+}
+
 /** The lab's probe holder, passed to every stage; `sink` is the fan-out of the attached listeners. */
 export class Probe {
   sink: ProbeSink | null = null;
@@ -70,40 +130,97 @@ export class Probe {
     };
   }
 
+  /** Listeners attached (tests and the worker's diagnostics). */
+  get listenerCount(): number {
+    return this.listeners.length;
+  }
+
   private rebuild(): void {
     const ls = this.listeners.slice();
-    if (ls.length === 0) this.sink = null;
-    else if (ls.length === 1) this.sink = ls[0]!;
-    else if (ls.length === 2) {
-      // the worker's pair (path and chart recorders): two direct calls, each call site sees one
-      // receiver, instead of a loop whose call site sees both
-      const a = ls[0]!;
-      const b = ls[1]!;
-      this.sink = {
-        enter: (t, h, s, q, p) => {
-          a.enter(t, h, s, q, p);
-          b.enter(t, h, s, q, p);
-        },
-        leave: (t, h, s, q, p, c) => {
-          a.leave(t, h, s, q, p, c);
-          b.leave(t, h, s, q, p, c);
-        },
-        drop: (t, h, s, q, p, n, r, w) => {
-          a.drop(t, h, s, q, p, n, r, w);
-          b.drop(t, h, s, q, p, n, r, w);
-        },
-      };
-    } else
-      this.sink = {
-        enter: (t, h, s, q, p) => {
-          for (const l of ls) l.enter(t, h, s, q, p);
-        },
-        leave: (t, h, s, q, p, c) => {
-          for (const l of ls) l.leave(t, h, s, q, p, c);
-        },
-        drop: (t, h, s, q, p, n, r, w) => {
-          for (const l of ls) l.drop(t, h, s, q, p, n, r, w);
-        },
-      };
+    if (ls.length === 0) {
+      this.sink = null;
+      return;
+    }
+    // per stage, the listeners that asked for it, in attach order (a listener that asks for every
+    // stage alone is called directly: the path recorder in a fast-forward)
+    const enterBy: EnterFn[] = [];
+    const leaveBy: LeaveFn[] = [];
+    for (let i = 0; i < PROBE_STAGES.length; i++) {
+      const st = PROBE_STAGES[i]!;
+      enterBy.push(
+        fanOut(
+          ls.filter((l) => !l.enterStages || l.enterStages.includes(st)).map((l): EnterFn => l.enter.bind(l)),
+        ),
+      );
+      leaveBy.push(
+        fanOut(
+          ls.filter((l) => !l.leaveStages || l.leaveStages.includes(st)).map((l): LeaveFn => l.leave.bind(l)),
+        ),
+      );
+    }
+    const drop = fanOut(ls.map((l) => l.drop.bind(l)));
+    const [e0, e1, e2, e3, e4, e5, e6, e7] = enterBy as [
+      EnterFn,
+      EnterFn,
+      EnterFn,
+      EnterFn,
+      EnterFn,
+      EnterFn,
+      EnterFn,
+      EnterFn,
+    ];
+    const [l0, l1, l2, l3, l4, l5, l6, l7] = leaveBy as [
+      LeaveFn,
+      LeaveFn,
+      LeaveFn,
+      LeaveFn,
+      LeaveFn,
+      LeaveFn,
+      LeaveFn,
+      LeaveFn,
+    ];
+    this.sink = {
+      enter: (t, h, s, q, p) => {
+        switch (s) {
+          case 'socket_tx':
+            return e0(t, h, s, q, p);
+          case 'qdisc':
+            return e1(t, h, s, q, p);
+          case 'tx_ring':
+            return e2(t, h, s, q, p);
+          case 'nitro_egress':
+            return e3(t, h, s, q, p);
+          case 'fabric':
+            return e4(t, h, s, q, p);
+          case 'nitro_ingress':
+            return e5(t, h, s, q, p);
+          case 'rx_ring':
+            return e6(t, h, s, q, p);
+          default:
+            return e7(t, h, s, q, p);
+        }
+      },
+      leave: (t, h, s, q, p, c) => {
+        switch (s) {
+          case 'socket_tx':
+            return l0(t, h, s, q, p, c);
+          case 'qdisc':
+            return l1(t, h, s, q, p, c);
+          case 'tx_ring':
+            return l2(t, h, s, q, p, c);
+          case 'nitro_egress':
+            return l3(t, h, s, q, p, c);
+          case 'fabric':
+            return l4(t, h, s, q, p, c);
+          case 'nitro_ingress':
+            return l5(t, h, s, q, p, c);
+          case 'rx_ring':
+            return l6(t, h, s, q, p, c);
+          default:
+            return l7(t, h, s, q, p, c);
+        }
+      },
+      drop,
+    };
   }
 }

@@ -11,7 +11,7 @@
  * shown or exported, by tcpdump's own WireMapper (workers/packet-list.ts).
  */
 import type { ProbeSink, ProbeStage } from '../model/probe';
-import { PROBE_STAGE_INDEX, PROBE_STAGES } from '../model/probe';
+import { PROBE_STAGES, stageIndex } from '../model/probe';
 import type { Instance, Lab } from '../lab/lab';
 import { batchRowNs, captureBatch, steppedAck } from '../shell/commands/tcpdump/batch-capture';
 import type { DropReason } from '../model/drop-reasons';
@@ -79,6 +79,9 @@ function grown<T extends Float64Array | Uint32Array | Int32Array | Uint16Array |
 }
 
 export class CaptureRing implements ProbeSink {
+  /** tcpdump's capture points: TX entering the TX ring, RX leaving the RX ring. */
+  readonly enterStages = ['tx_ring'] as const;
+  readonly leaveStages = ['rx_ring'] as const;
   /** Rows recorded since t = 0 (the next row's number). */
   count = 0;
   readonly cap: number;
@@ -201,7 +204,7 @@ export class CaptureRing implements ProbeSink {
       this.rMeta[j] =
         ROW_CREDITS |
         (h << HOST_SHIFT) |
-        (PROBE_STAGE_INDEX[e.direction === 'out' ? 'nitro_egress' : 'nitro_ingress'] << STAGE_SHIFT) |
+        (stageIndex(e.direction === 'out' ? 'nitro_egress' : 'nitro_ingress') << STAGE_SHIFT) |
         (e.type === 'CreditsRestored' ? META_RESTORED : 0) |
         (e.direction === 'in' ? META_IN : 0);
     });
@@ -335,7 +338,8 @@ export class CaptureRing implements ProbeSink {
   /** Leading rows of the record that are TCP retransmissions (META_RETX). */
   private rRetx = new Uint32Array(256);
   /** TCP: the next sequence number (mod 2^32) each (flow, instance) reached at its capture point. */
-  private readonly nextSeq = new Map<number, number>();
+  /** Per (flow slot × 32 + host): the sequence number the direction reached (−1: none yet). */
+  private nextSeq = new Float64Array(1024).fill(-1);
   private rSack: (number[] | undefined)[] = [];
 
   /** A new record of `rows` rows at `atNs` (its other fields are the caller's to set); its index. */
@@ -442,7 +446,7 @@ export class CaptureRing implements ProbeSink {
     const fs = this.flowSlot(p.flow);
     let m =
       (host << HOST_SHIFT) |
-      (PROBE_STAGE_INDEX[stage] << STAGE_SHIFT) |
+      (stageIndex(stage) << STAGE_SHIFT) |
       ((p.flags & 0x1f) << FLAGS_SHIFT) |
       (p.sentAtNs % 1e6 === 0 ? META_SENT_ON_MS : 0);
     const fr = p.frag;
@@ -598,12 +602,17 @@ export class CaptureRing implements ProbeSink {
     const key = this.rFs[j]! * 32 + host;
     const seq = p.seq >>> 0;
     const end = (seq + p.count * p.payloadBytes) >>> 0;
-    const next = this.nextSeq.get(key);
-    if (next === undefined) {
-      this.nextSeq.set(key, end);
+    if (key >= this.nextSeq.length) {
+      const grownSeq = new Float64Array(Math.max(2 * this.nextSeq.length, key + 1)).fill(-1);
+      grownSeq.set(this.nextSeq);
+      this.nextSeq = grownSeq;
+    }
+    const next = this.nextSeq[key]!;
+    if (next < 0) {
+      this.nextSeq[key] = end;
       return 0;
     }
-    if (((end - next) | 0) > 0) this.nextSeq.set(key, end);
+    if (((end - next) | 0) > 0) this.nextSeq[key] = end;
     const behind = (next - seq) | 0;
     return behind > 0 ? Math.min(p.count, Math.ceil(behind / p.payloadBytes)) : 0;
   }

@@ -9,7 +9,7 @@
  * a leave or drop is matched to the oldest open packets of its flow in that lane, since stages are
  * FIFO per flow.
  */
-import type { ProbeSink, ProbeStage } from '../model/probe';
+import { type ProbeSink, type ProbeStage, stageIndex } from '../model/probe';
 import { enaRxHash } from '../host/rss';
 import type { Lab } from '../lab/lab';
 import type { DropReason } from '../model/drop-reasons';
@@ -55,6 +55,17 @@ export interface Lane {
   readonly histV: Float64Array;
   /** Change points ever written (wrapped below 2^30 by a multiple of the ring): the newest is at (histN − 1) & histMask. */
   histN: number;
+  /**
+   * Without detail (a fast-forward), change points are not written one by one: the lane keeps the
+   * pending instant's level (ffT, ffV; ffT < 0: none) and the highest level an earlier instant ended
+   * at (ffPeakT, ffPeakV; ffPeakT < 0: none), written as at most two change points when the history
+   * is next read (settle): a frame's peak over a long stretch is then its real peak, not the peak of
+   * the last change points the ring could hold.
+   */
+  ffT: number;
+  ffV: number;
+  ffPeakT: number;
+  ffPeakV: number;
   /** Open batches per flow, oldest first (array + head index). */
   readonly open: Map<number, { q: OpenBatch[]; head: number }>;
 }
@@ -246,7 +257,11 @@ export class PathSink implements ProbeSink {
    * inside (their exits show as zero-length passages for the time the queues take to turn over).
    */
   setDetail(on: boolean): void {
-    if (on && !this.detail) for (const lane of this.lanes) lane.open.clear();
+    if (on && !this.detail)
+      for (const lane of this.lanes) {
+        this.settle(lane);
+        lane.open.clear();
+      }
     this.detail = on;
   }
 
@@ -266,6 +281,7 @@ export class PathSink implements ProbeSink {
     this.fabricPending.length = 0;
     this.fabricHead = 0;
     for (const lane of this.lanes) {
+      this.settle(lane);
       lane.open.clear();
       lane.enteredAtFrame = lane.entered;
     }
@@ -393,24 +409,50 @@ export class PathSink implements ProbeSink {
   }
 
   private recordOcc(lane: Lane, atNs: number): void {
+    if (!this.detail) {
+      // a fast-forward: the level each instant ends at counts; only the peak and the last are kept
+      if (atNs !== lane.ffT) {
+        if (lane.ffT >= 0 && (lane.ffPeakT < 0 || lane.ffV > lane.ffPeakV)) {
+          lane.ffPeakT = lane.ffT;
+          lane.ffPeakV = lane.ffV;
+        }
+        lane.ffT = atNs;
+      }
+      lane.ffV = lane.occ;
+      return;
+    }
+    this.pushOcc(lane, atNs, lane.occ);
+  }
+
+  /** Write what a fast-forward kept of `lane`'s levels as change points (its peak, then its last). */
+  private settle(lane: Lane): void {
+    if (lane.ffT < 0) return;
+    if (lane.ffPeakT >= 0 && lane.ffPeakV > lane.ffV) this.pushOcc(lane, lane.ffPeakT, lane.ffPeakV);
+    this.pushOcc(lane, lane.ffT, lane.ffV);
+    lane.ffT = -1;
+    lane.ffPeakT = -1;
+  }
+
+  private pushOcc(lane: Lane, atNs: number, occ: number): void {
     // hot path (every probe call): a power-of-2 ring, a change at the same instant overwrites
     const n = lane.histN;
     const m = this.histMask;
     if (n > 0) {
       const last = (n - 1) & m;
       if (lane.histT[last] === atNs) {
-        lane.histV[last] = lane.occ;
+        lane.histV[last] = occ;
         return;
       }
     }
     const k = n & m;
     lane.histT[k] = atNs;
-    lane.histV[k] = lane.occ;
+    lane.histV[k] = occ;
     lane.histN = n + 1 < 0x40000000 ? n + 1 : n + 1 - 0x20000000;
   }
 
   /** Change points of `lane` held (at most H), and the ring index of the i-th oldest of them. */
   histLen(lane: Lane): number {
+    this.settle(lane);
     return lane.histN < this.H ? lane.histN : this.H;
   }
 
@@ -441,6 +483,10 @@ export class PathSink implements ProbeSink {
         histT: new Float64Array(this.histRing),
         histV: new Float64Array(this.histRing),
         histN: 0,
+        ffT: -1,
+        ffV: 0,
+        ffPeakT: -1,
+        ffPeakV: 0,
         open: new Map(),
       };
       this.lanes.push(l);
@@ -513,31 +559,5 @@ export class PathSink implements ProbeSink {
       cpu: eth0.vcpuForQueue(queue).index,
       ntupleRule,
     };
-  }
-}
-
-/**
- * PROBE_STAGE_INDEX[stage] as a switch: the recorder looks the stage up on every probe call, and a
- * keyed load with eight different string keys goes megamorphic (a tenth of the recorder's time in
- * a fast-forward, tests/bench page vs CLI).
- */
-export function stageIndex(stage: ProbeStage): number {
-  switch (stage) {
-    case 'socket_tx':
-      return 0;
-    case 'qdisc':
-      return 1;
-    case 'tx_ring':
-      return 2;
-    case 'nitro_egress':
-      return 3;
-    case 'fabric':
-      return 4;
-    case 'nitro_ingress':
-      return 5;
-    case 'rx_ring':
-      return 6;
-    default:
-      return 7;
   }
 }

@@ -441,6 +441,36 @@ describe('PathRecorder on a real run', () => {
     expect(f.n).toBeGreaterThan(0);
   });
 
+  it("without detail keeps each frame's real peak and last level, counting only the level each instant ends at", () => {
+    const lab = makeLab();
+    // a history of 8 change points: with detail, a window's older peak would have been overwritten
+    const rec = new PathRecorder(lab, { laneHistory: 8 }).attach();
+    rec.setDetail(false);
+    const d = driver(lab);
+    d.enter(1000, 0, 'tx_ring', 1, batch(lab, 40, 0)); // the peak: 40 at t = 1000
+    // 50 instants of 1 in, 2 out: far more change points than the history holds
+    let seq = 40;
+    for (let k = 0; k < 50; k++) {
+      const t = 2000 + k * 100;
+      d.enter(t, 0, 'tx_ring', 1, batch(lab, 1, seq++));
+      d.leave(t, 0, 'tx_ring', 1, batch(lab, 2, 0), 0);
+      // a batch entering and leaving within one instant never shows as occupancy
+      d.enter(t + 50, 0, 'tx_ring', 1, batch(lab, 30, seq));
+      d.leave(t + 50, 0, 'tx_ring', 1, batch(lab, 30, seq), 0);
+      seq += 30;
+    }
+    let f = rec.frame(0, 10_000);
+    const lane = [...Array(f.lanes).keys()].find((i) => f.laneStage[i] === 2 && f.laneQueue[i] === 1)!;
+    expect(f.laneOccupancy[lane]).toBe(0); // 40 + 50 in, 100 out: drained
+    expect(f.lanePeak[lane]).toBe(40);
+    // the next frame starts from what the previous one settled: its peak is its own
+    d.enter(11_000, 0, 'tx_ring', 1, batch(lab, 3, seq));
+    d.leave(12_000, 0, 'tx_ring', 1, batch(lab, 1, seq), 0);
+    f = rec.frame(10_000, 13_000, f);
+    expect(f.laneOccupancy[lane]).toBe(0 + 3 - 1);
+    expect(f.lanePeak[lane]).toBe(3);
+  });
+
   it('follows a pure ACK (its sequence number never moves) through the stages it crossed at that time', () => {
     const lab = makeLab();
     const rec = new PathRecorder(lab).attach();
