@@ -3,7 +3,8 @@
  * `[ec2-user@client ~]$`, a textbox named "Command" with readline's keys: history (↑/↓, kept
  * across reloads in localStorage, 500 lines, never in embed mode), Tab completion (a second Tab
  * lists the candidates; Esc then Tab moves the focus on), Ctrl-R reverse search, Ctrl-A/E/U/K/W/Y,
- * Alt-Backspace, Ctrl-C (interrupt the running command), Ctrl-L and `clear` (clear the screen).
+ * Alt-Backspace, Ctrl-C (interrupt the running command), Ctrl-L and `clear` (clear the screen);
+ * Ctrl-Z (stopping the running command) is not simulated and the hint says so.
  * While a foreground command runs the prompt is hidden, as in a terminal; the input still takes Ctrl-C.
  */
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -62,6 +63,8 @@ export function Terminal() {
   const [histPos, setHistPos] = useState<number | null>(null);
   /** Candidates listed by a second Tab (shown under the line until Enter), with the line they were for. */
   const [listing, setListing] = useState<{ line: string; text: string } | null>(null);
+  /** Ctrl-Z was pressed during the foreground job now running (its command line): the hint says why nothing stopped. */
+  const [suspendTried, setSuspendTried] = useState<string | null>(null);
   /** Ctrl-R: the query, the match's index in the history, and the line before the search. */
   const [search, setSearch] = useState<{ query: string; at: number; saved: string } | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -280,6 +283,11 @@ export function Terminal() {
         setLine('');
         setListing(null);
       }
+    } else if (ctrl && e.key === 'z') {
+      // the terminal's suspend character: bash stops the foreground job (SIGTSTP); the lab's tools
+      // cannot pause mid-run, so the hint says so; at the prompt it does nothing, as in bash
+      e.preventDefault();
+      if (fg) setSuspendTried(`${fg.startNs}|${fg.command}`);
     } else if (ctrl && e.key === 'l') {
       e.preventDefault();
       setListing(null);
@@ -421,6 +429,9 @@ export function Terminal() {
         {fg ? (
           <>
             Running <code>{fg.command}</code> on {fg.host}: Ctrl-C interrupts it.
+            {suspendTried === `${fg.startNs}|${fg.command}`
+              ? ' Ctrl-Z (stopping it, then bg or fg) is not simulated in ec2-netlab: the lab’s tools cannot pause mid-run.'
+              : ''}
           </>
         ) : (
           <>

@@ -263,3 +263,38 @@ describe('watch’s redraws', () => {
     expect(text).not.toContain('watch ls');
   });
 });
+
+describe('Ctrl-Z', () => {
+  it('with a command running, the hint says stopping it is not simulated; at the prompt nothing happens (no undo)', async () => {
+    const input = render();
+    const hint = () => [...el.querySelectorAll('p.hint')].at(-1)!.textContent;
+    typeInto(input, 'iperf3 -c ser');
+    const atPrompt = new KeyboardEvent('keydown', {
+      key: 'z',
+      ctrlKey: true,
+      bubbles: true,
+      cancelable: true,
+    });
+    await act(async () => {
+      input.dispatchEvent(atPrompt);
+    });
+    expect(atPrompt.defaultPrevented).toBe(true);
+    expect(input.value).toBe('iperf3 -c ser');
+    expect(hint()).not.toContain('Ctrl-Z');
+    act(() =>
+      patch(store, 'terminal', {
+        foreground: { host: 'client', command: 'iperf3 -c server -t 60', startNs: 5e8 },
+      }),
+    );
+    expect(hint()).toBe('Running iperf3 -c server -t 60 on client: Ctrl-C interrupts it.');
+    await key(input, 'z', { ctrlKey: true });
+    expect(hint()).toContain('Ctrl-Z (stopping it, then bg or fg) is not simulated in ec2-netlab');
+    // the next command starts without the note
+    act(() =>
+      patch(store, 'terminal', {
+        foreground: { host: 'client', command: 'iperf3 -c server -t 60', startNs: 9e9 },
+      }),
+    );
+    expect(hint()).not.toContain('Ctrl-Z');
+  });
+});
