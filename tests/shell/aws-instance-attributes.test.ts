@@ -155,6 +155,22 @@ describe('ENA attributes', () => {
     expect(driver(lab)).toBe('vif');
   });
 
+  it('--ena-support on a type without ENA is accepted too: a c3 keeps the driver its SR-IOV setting gives', () => {
+    // Packer sets both attributes on one build instance (no type has both) and halts on an error
+    const lab = lab1('c3.8xlarge');
+    const id = idOf(lab);
+    sh(lab, `aws ec2 stop-instances --instance-ids ${id}`);
+    const m = sh(lab, `aws ec2 modify-instance-attribute --instance-id ${id} --ena-support`);
+    expect([m.exitCode, m.stderr]).toEqual([0, '']);
+    expect(
+      JSON.parse(
+        sh(lab, `aws ec2 describe-instance-attribute --instance-id ${id} --attribute enaSupport`).stdout,
+      ).EnaSupport,
+    ).toEqual({ Value: true });
+    sh(lab, `aws ec2 start-instances --instance-ids ${id}`);
+    expect(driver(lab)).toBe('ixgbevf');
+  });
+
   it('a Nitro instance with ENA turned off does not start', () => {
     const lab = lab1('c5.large');
     const id = idOf(lab);

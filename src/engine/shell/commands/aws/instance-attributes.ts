@@ -12,7 +12,9 @@
  *   the type offers that interface, and so does the host link (lab.startInstance). An attribute the
  *   type has no use for is accepted and changes nothing: the API sets sriovNetSupport on any
  *   instance (its reference warns only that "specifying this option with a PV instance can make it
- *   unreachable"), and a t2 started with it runs the PV device again;
+ *   unreachable"; Packer's amazon-ebs builder sets SriovNetSupport and then EnaSupport on the same
+ *   build instance, halting on an error, and no type has both: docs/design.md, "Xen's PV path"),
+ *   and a t2 started with it runs the PV device again;
  * - a Nitro type does not start without ENA ("Enhanced networking with the Elastic Network Adapter
  *   (ENA) is required for the '<type>' instance type", RunInstances' text; the second sentence
  *   names the instance instead of the AMI).
