@@ -163,6 +163,17 @@ describe('AWS CLI 2.15.30', () => {
     );
     expect(run('aws s3 --help').stderr).toMatch(/^aws: the s3 service is not simulated in ec2-netlab/);
   });
+
+  it('the help pages (aws help, aws ec2 help, an operation’s help) are refused, pointing at man aws', () => {
+    for (const line of ['aws help', 'aws ec2 help', 'aws cloudwatch get-metric-data help']) {
+      const r = run(line);
+      expect([r.exitCode, r.stderr]).toEqual([
+        252,
+        'aws: help pages are not simulated in ec2-netlab (`man aws` says which operations and options are modelled)\n',
+      ]);
+    }
+    expect(stdout(run('man aws'))).toContain('The `aws help` pages are not simulated');
+  });
 });
 
 describe("the lab's man pages name the help options now modelled", () => {

@@ -95,7 +95,10 @@ export function runAws(args: string[], lab: Lab): CommandOutcome {
   }
   if (service === undefined) return usage('the following arguments are required: command');
   if (service === 'help' || op === 'help' || opArgs.includes('help'))
-    return fail('aws: help pages are not simulated in ec2-netlab', AWS_EXIT.usage);
+    return fail(
+      'aws: help pages are not simulated in ec2-netlab (`man aws` says which operations and options are modelled)',
+      AWS_EXIT.usage,
+    );
   if (service === 'cloudwatch') return runCloudWatch(op, opArgs, lab);
   if (service !== 'ec2')
     return fail(
