@@ -172,7 +172,7 @@ describe('AWS CLI 2.15.30', () => {
         'aws: help pages are not simulated in ec2-netlab (`man aws` says which operations and options are modelled)\n',
       ]);
     }
-    expect(stdout(run('man aws'))).toContain('The `aws help` pages are not simulated');
+    expect(stdout(run('man aws'))).toContain('the `aws help` pages are not simulated');
   });
 });
 

@@ -150,7 +150,7 @@ const PAGES: Record<string, Page> = {
     name: 'AWS CLI v2 (JSON output)',
     lab: "aws ec2 (security groups, network ACLs, route tables, ENIs, describe-instances, modify-network-interface-attribute, assign-private-ip-addresses and unassign-private-ip-addresses (secondary addresses, reachable at once), create-, attach-, detach- and delete-network-interface (eth1 … on the instance at once, sharing its Nitro card's allowances); stop-instances, start-instances, modify-instance-attribute and describe-instance-attribute for enhanced networking) and aws cloudwatch (get-metric-statistics, get-metric-data on AWS/EC2 network metrics and CWAgent ethtool counters), on the lab's wall clock (`date`). Changes take effect at the simulated instant.",
     options:
-      "each operation's options as AWS CLI 2.15.30 takes them, with its usage errors; --region us-east-1 only. The `aws help` pages are not simulated",
+      "each operation's options as AWS CLI 2.15.30 takes them, usage errors too\n--region us-east-1 only; the `aws help` pages are not simulated",
   },
   'ec2-metadata': {
     section: 1,
