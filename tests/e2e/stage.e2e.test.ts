@@ -158,6 +158,38 @@ describe('a path that explains itself', () => {
   });
 });
 
+describe('larger text on a 1280×800 projector', () => {
+  it('zoomed less than 1.3 but still larger; the stage stays one screen (no page scroll under the sticky controls)', async () => {
+    const problems: string[] = [];
+    const page = await open(1280, 800, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    const title = async () => (await page.getByRole('heading', { name: 'ec2-netlab' }).boundingBox())!.height;
+    const before = await title();
+    await page.getByRole('button', { name: 'A+ Larger text' }).click();
+    expect(await title()).toBeGreaterThan(before * 1.1);
+    await run(page, 'iperf3 -c server -t 1 -P 2', /iperf Done/);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `${SHOTS}/large-text-1280x800.png` });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollHeight - innerHeight),
+    ).toBeLessThanOrEqual(1);
+    // the picture and the rate chart start on screen (their regions scroll inside themselves: at
+    // this zoom the picture is taller than its region), the Command box is in view
+    const tops = await page.evaluate(() =>
+      ['[data-testid=path-canvas]', '[data-chart=rate] .chart-plot'].map(
+        (sel) => document.querySelector(sel)!.getBoundingClientRect().top,
+      ),
+    );
+    for (const t of tops) expect(t).toBeGreaterThan(100);
+    for (const t of tops) expect(t).toBeLessThan(500);
+    expect(await inView(page, 'input[aria-label="Command"]')).toBe(true);
+    await page.getByRole('button', { name: 'A+ Larger text' }).click();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('presets open on the view that makes their point', () => {
   it('the microburst test on the ladder, the credits run on 10 minutes of rate, small packets on the PPS chart', async () => {
     const problems: string[] = [];

@@ -181,6 +181,35 @@ describe('terminal', () => {
     expect(input.value).toBe('');
   });
 
+  it("an empty terminal offers the experiment's commands; one click runs it; they go once anything is printed", async () => {
+    render(<Terminal />);
+    const offered = () =>
+      [...el.querySelectorAll('[data-testid=terminal-suggestions] button')].map((b) => b.textContent);
+    expect(offered()).toEqual(['iperf3 -c server -t 1 -l 9000 -P 1', 'iperf3 -c server -t 1 -l 9000 -P 2']);
+    await act(async () => {
+      el.querySelector<HTMLButtonElement>(
+        'button[aria-label="Run iperf3 -c server -t 1 -l 9000 -P 2"]',
+      )!.click();
+    });
+    expect(calls).toEqual(['submit iperf3 -c server -t 1 -l 9000 -P 2']);
+    act(() =>
+      applyFrame(
+        store,
+        frame({
+          nowNs: 1,
+          terminal: [
+            { atNs: 0, host: 'client', stream: 'input', text: 'iperf3 -c server -t 1 -l 9000 -P 2\n' },
+          ],
+        }),
+      ),
+    );
+    expect(offered()).toEqual([]);
+    // a lesson guides with its own steps: no offer
+    act(() => patch(store, 'terminal', { chunks: [] }));
+    act(() => patch(store, 'scenario', { presetId: 'lesson:microbursts' }));
+    expect(offered()).toEqual([]);
+  });
+
   it('prints output in the scrollback; Ctrl-L clears the screen; Ctrl-C interrupts a running command', async () => {
     render(<Terminal />);
     act(() =>

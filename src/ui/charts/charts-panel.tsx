@@ -14,7 +14,7 @@
  * empty axes.
  */
 import { scaleLinear } from 'd3-scale';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChartSeries, LadderSeries } from '../../protocol/sim-api';
 import { viewOf } from '../../scenario/presets';
 import type { LabController } from '../../sim-client/lab-controller';
@@ -81,11 +81,22 @@ function scroller(el: HTMLElement): HTMLElement | null {
 
 /**
  * The rate chart's plot height: on the stage, what the charts region leaves below the panel's head
- * and the chart's legend (so the rate is read without scrolling), within readable bounds.
+ * and the chart's legend (`abovePx`, measured: they wrap onto more lines in a narrow or zoomed
+ * region) and the time axis under it, so the rate is read without scrolling, within readable bounds.
  */
-export function rateChartHeight(regionH: number): number {
+export function rateChartHeight(regionH: number, abovePx = 130): number {
   if (regionH <= 0) return 150;
-  return Math.round(Math.min(320, Math.max(110, regionH - 150)));
+  return Math.round(Math.min(320, Math.max(90, regionH - abovePx - 30)));
+}
+
+/** How far below the top of its scrolling region the rate chart's plot starts (CSS px of the region's content). */
+function plotOffset(root: HTMLElement | null): number | null {
+  const box = root ? scroller(root) : null;
+  const plot = root?.querySelector<HTMLElement>('[data-chart="rate"] .chart-plot');
+  if (!box || !plot || box.offsetHeight === 0) return null;
+  // (getBoundingClientRect may be in zoomed pixels under the larger-text mode; offsetHeight is not)
+  const k = box.getBoundingClientRect().height / box.offsetHeight || 1;
+  return (plot.getBoundingClientRect().top - box.getBoundingClientRect().top) / k + box.scrollTop;
 }
 
 /**
@@ -259,6 +270,8 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
   const cursor = useApp((s) => s.selection.cursorNs);
   const embed = useApp((s) => s.env.embed);
   const [ref, panelWidth, regionH] = useSize();
+  // what the charts' head and the rate chart's legend take above its plot (measured when what wraps changes)
+  const [rateTop, setRateTop] = useState(130);
   // the path picture on this time axis: its window and current instant (read at each redraw)
   const pathFrame = store.pathFrame;
   const pathNowNs = pathFrame ? pathFrame.toNs : null;
@@ -301,6 +314,10 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
     [version, from, to, px, cols, instances, runs, engine, cwStatistic, wallClockStartMs],
   );
   const charts = useMemo(() => (only ? all.filter((d) => d.id === only) : all), [all, only]);
+  const rateLegend = useMemo(() => {
+    const rate = charts.find((d) => d.id === 'rate');
+    return rate ? rate.lines.filter((l) => l.segs.some((g) => Number.isFinite(g.y))).length : 0;
+  }, [charts]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the series buffer's change signal
   const ladder = useMemo(
@@ -453,6 +470,12 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
     return cur;
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: these change what wraps above the rate chart's plot
+  useLayoutEffect(() => {
+    const top = plotOffset(ref.current);
+    if (top !== null && Math.abs(top - rateTop) > 2) setRateTop(Math.round(top));
+  }, [regionH, width, rateLegend, cursor !== null, zoom !== null, mounted, focusChart]);
+
   const span = to - from;
   return (
     <section
@@ -519,7 +542,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
             key={def.id}
             {...propsOf(def)}
             width={width}
-            height={def.id === 'rate' ? rateChartHeight(regionH) : undefined}
+            height={def.id === 'rate' ? rateChartHeight(regionH, rateTop) : undefined}
             pathNowNs={pathNowNs}
             pathWindow={pathWindow}
             cursorNs={cursor}
