@@ -348,10 +348,26 @@ describe('the path view draws what is there', () => {
     expect(vf.stages.every((s) => !/Nitro/.test(s.label))).toBe(true);
     expect(vf.queues).toBe(2);
     expect(layoutOf(pair('c4.8xlarge', undefined)).instances[0]!.hostLayerLabel).toMatch(/Nitro v1/);
-    // the stage inspector names the stage as the picture does
-    expect(new PathRecorder(pair('c3.8xlarge', false)).inspectStage(1, 'nitro_ingress', 0)?.label).toBe(
-      'dom0 netback · ingress',
+    // the stage inspector names the stage as the picture does, and says how netback works
+    const ing = new PathRecorder(pair('c3.8xlarge', false)).inspectStage(1, 'nitro_ingress', 0)!;
+    expect(ing.label).toBe('dom0 netback · ingress');
+    const how = ing.mechanism!.join(' ');
+    expect(how).toContain('receive livelock');
+    expect(how).toContain('Wake-up');
+    expect(how).toContain('512 KiB');
+    expect(ing.params.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['xenDom0RxPacketNs', 'xenDom0WakeNs', 'xenNetbackRxQueueBytes']),
     );
+    expect(ing.state.map((x) => x.name)).toContain('dropped in dom0');
+    const egr = new PathRecorder(pair('c3.8xlarge', false)).inspectStage(0, 'nitro_egress', 0)!;
+    expect(egr.mechanism!.join(' ')).toMatch(/Wake-up.*Each poll takes up to 64 requests/);
+    // nothing of the kind on the SR-IOV or Nitro paths
+    expect(
+      new PathRecorder(pair('c3.8xlarge', true)).inspectStage(1, 'nitro_ingress', 0)!.mechanism,
+    ).toBeUndefined();
+    expect(
+      new PathRecorder(pair('c7i.large', undefined)).inspectStage(1, 'nitro_ingress', 0)!.mechanism,
+    ).toBeUndefined();
     const nitro = layoutOf(pair('c7i.large', undefined)).instances[0]!;
     expect(nitro.hostLayerLabel).toBe('Nitro card');
     expect(nitro.stages.find((s) => s.name === 'nitro_egress')!.label).toBe('Nitro card · egress');

@@ -129,8 +129,8 @@ export class PathFrameWriter {
         short: 'netback',
         detail:
           dir === 'tx'
-            ? `${fmtUs(p.xenNetbackTxPacketNs)} µs/pkt + copy`
-            : `${fmtUs(p.xenNetbackRxPacketNs)} µs/pkt + copy, queue ${p.xenNetbackRxQueuePackets}`,
+            ? `wakes ${fmtUs(p.xenDom0WakeNs)} µs, polls ≤ ${p.xenNetbackTxBatch}, ${fmtUs(p.xenNetbackTxPacketNs)} µs/pkt`
+            : `softirq ${fmtUs(p.xenDom0RxPacketNs)} µs (livelock), queue ${Math.round(p.xenNetbackRxQueueBytes / 1024)} KiB + ${p.xenNetbackRxQueuePackets}, copies ≤ 64`,
       });
       egressParts.unshift(netback('tx'));
       ingressParts.push(netback('rx'));

@@ -267,11 +267,13 @@ export class PathInspections {
         historyNs.push(lane.histT[this.s.histIndex(lane, i)]!);
         historyOccupancy.push(lane.histV[this.s.histIndex(lane, i)]!);
       }
+    const mechanism = this.mechanism(inst, ps);
     return {
       host: name,
       stage,
       label: this.labelOf(name, ps),
       queue,
+      ...(mechanism ? { mechanism } : {}),
       params: this.stageParams(inst, ps, queue),
       state: this.stageState(inst, ps, queue, lane),
       historyNs,
@@ -283,6 +285,41 @@ export class PathInspections {
         ? [...lane.dropsByReason].map(([c, packets]) => ({ reason: DROP_REASON_LIST[c - 1] ?? '?', packets }))
         : [],
     };
+  }
+
+  /**
+   * dom0's netback on a Xen PV instance (its VPC-layer stages): how a packet crosses it, with the
+   * lab's values (docs/design.md, "Xen's PV path").
+   */
+  private mechanism(inst: Instance, stage: ProbeStage): string[] | null {
+    if (inst.backend === null || (stage !== 'nitro_egress' && stage !== 'nitro_ingress')) return null;
+    const p = this.s.lab.params;
+    const wake =
+      `Wake-up: a sleeping netback worker runs only once dom0's vCPU is woken and scheduled ` +
+      `(${fmtNs(p.xenDom0WakeNs)} + a random part of mean ${fmtNs(p.xenDom0WakeSpreadNs)}); a busy one takes new ` +
+      'work at once, so a lone packet pays it and one behind others does not: the jitter of the PV path.';
+    const preempt =
+      `dom0's other guests take the worker's CPU at random (every ${fmtNs(p.xenDom0PreemptGapNs)} on average, ` +
+      `for ${fmtNs(p.xenDom0PreemptNs)}); one worker serves both directions in arrival order.`;
+    if (stage === 'nitro_egress')
+      return [
+        "No Nitro card: the guest's netfront posts the packet on a 256-slot ring shared with dom0 and notifies it through an event channel.",
+        wake,
+        `Each poll takes up to ${p.xenNetbackTxBatch} requests (a TCP GSO skb of up to 64 KB is one), copies them with one ` +
+          'hypercall and frees their ring slots at its end; the guest frees a sent skb only then, so a socket send buffer waits for the poll.',
+        preempt,
+        "Then the host's VPC layer and its bandwidth and PPS buckets.",
+      ];
+    return [
+      "No Nitro card: after the host's VPC layer, dom0's softirq (the physical NIC's receive, the bridge, netback's start_xmit) " +
+        `costs ${fmtNs(p.xenDom0RxPacketNs)} per packet on the worker's vCPU, dropped or not, taken from the copying: past the ` +
+        'knee the more is offered, the less is delivered (receive livelock).',
+      `The packet waits in netback's queue for the guest (${Math.round(p.xenNetbackRxQueueBytes / 1024)} KiB), then in the vif's ` +
+        `qdisc (${p.xenNetbackRxQueuePackets} packets); a full qdisc drops it in dom0 (xen_backend_queue_full), where the guest counts nothing.`,
+      wake,
+      'The worker grant-copies up to 64 skbs into the guest with one hypercall and one notification: a batch arrives together.',
+      preempt,
+    ];
   }
 
   private param(name: ParamName, fmt: (v: number) => string = String): StageParam {
@@ -366,10 +403,34 @@ export class PathInspections {
         ];
       case 'nitro_egress':
       case 'nitro_ingress': {
-        const out: StageParam[] = [
+        const out: StageParam[] = [];
+        if (inst.backend !== null)
+          out.push(
+            ...(stage === 'nitro_egress'
+              ? ([
+                  'xenNetbackTxBatch',
+                  'xenNetbackTxBatchNs',
+                  'xenNetbackTxPacketNs',
+                  'xenNetbackTxByteNs',
+                ] as const)
+              : ([
+                  'xenDom0RxPacketNs',
+                  'xenNetbackRxQueueBytes',
+                  'xenNetbackRxQueuePackets',
+                  'xenNetbackRxBatchNs',
+                  'xenNetbackRxPacketNs',
+                  'xenNetbackRxByteNs',
+                ] as const)
+            ).map((n) => this.param(n)),
+            this.param('xenDom0WakeNs'),
+            this.param('xenDom0WakeSpreadNs'),
+            this.param('xenDom0PreemptGapNs'),
+            this.param('xenDom0PreemptNs'),
+          );
+        out.push(
           fig('baseline bandwidth', spec.baselineBandwidthGbps, ' Gbps'),
           fig('peak bandwidth', spec.peakBandwidthGbps, ' Gbps'),
-        ];
+        );
         if (spec.burstCreditSeconds) out.push(fig('burst duration', spec.burstCreditSeconds, ' s'));
         if (spec.ppsBidirectional) {
           out.push(fig('PPS budget (in + out)', spec.ppsBidirectional, ' pps'));
@@ -469,6 +530,27 @@ export class PathInspections {
         { name: 'pps_allowance_exceeded', value: count(c.pps_allowance_exceeded) },
         { name: 'conntrack_allowance_exceeded', value: count(c.conntrack_allowance_exceeded) },
       );
+      const nb = inst.backend;
+      if (nb !== null) {
+        out.push({ name: 'netback worker wake-ups', value: count(nb.wakeups) });
+        if (stage === 'nitro_egress')
+          out.push(
+            { name: 'guest TX polls', value: count(nb.txBatches) },
+            { name: 'requests waiting for netback', value: count(nb.backlog().tx, 'packets') },
+          );
+        else {
+          const h = nb.rxHold();
+          out.push(
+            { name: 'copies into the guest', value: count(nb.rxBatches) },
+            {
+              name: `netback queue for the guest${h.stopped ? ' (vif stopped)' : ''}`,
+              value: count(h.internalBytes, 'bytes'),
+            },
+            { name: "vif's qdisc", value: count(h.qdiscSkbs, 'packets') },
+            { name: 'dropped in dom0', value: count(nb.rxDropped, 'packets') },
+          );
+        }
+      }
     }
     return out;
   }

@@ -378,6 +378,8 @@ export interface StageInspection {
   readonly stage: string;
   readonly label: string;
   readonly queue: number;
+  /** How the stage works, in a few sentences, where the picture alone does not say (dom0's netback). */
+  readonly mechanism?: readonly string[];
   readonly params: readonly StageParam[];
   /** Live state (packets inside, ring used/peak, bucket tokens, credits, counters) as values with units. */
   readonly state: ReadonlyArray<{ readonly name: string; readonly value: StageStateValue }>;

@@ -25,6 +25,13 @@ export function StageInspector({ inspection: s, onClose }: StageInspectorProps) 
           ×
         </button>
       </header>
+      {s.mechanism && (
+        <ul className="inspector__mechanism">
+          {s.mechanism.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
       <ul className="inspector__state">
         {s.state.map((x) => (
           <li key={x.name}>
