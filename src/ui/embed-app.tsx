@@ -208,7 +208,7 @@ function MinimalControls() {
           value={value}
           onChange={(e) => lab.setSpeed(e.target.value === 'auto' ? 'auto' : Number(e.target.value))}
         >
-          <option value="auto">{mode === 'auto' ? speedLabel(mode, phase, speed) : 'auto'}</option>
+          <option value="auto">{mode === 'auto' ? speedLabel(mode, phase, speed, playing) : 'auto'}</option>
           {mode !== 'auto' && !(EMBED_SPEEDS as readonly number[]).includes(speed) ? (
             <option value={String(speed)}>{formatSpeed(speed)}</option>
           ) : null}

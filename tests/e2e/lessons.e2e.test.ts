@@ -69,4 +69,32 @@ describe('a lesson in the lab', () => {
     expect(await lesson.locator('.predict p.ok').textContent()).toMatch(/^Right: you said 1;/);
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('a lesson chosen from the list opens at its step, not where the list had scrolled the panel (1280×800)', async () => {
+    const small = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watchProblems(small, problems);
+    await small.goto(inject('baseUrl'));
+    const gotIt = small.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    const pick = small
+      .getByRole('region', { name: 'Lessons' })
+      .getByRole('button', { name: 'Microbursts and how to prevent them' });
+    await pick.scrollIntoViewIfNeeded();
+    await pick.click();
+    const heading = small.getByRole('heading', { name: /^Step 1 of 3: Make a microburst/ });
+    await heading.waitFor();
+    await small.waitForTimeout(300);
+    // the step's title lies inside the tab panel's visible box
+    const inside = await small.evaluate(() => {
+      const h = [...document.querySelectorAll('h3, h4')].find((e) =>
+        /^Step 1 of 3/.test(e.textContent ?? ''),
+      )!;
+      const box = h.closest('.tabpanel')!.getBoundingClientRect();
+      const r = h.getBoundingClientRect();
+      return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+    });
+    expect(inside).toBe(true);
+    expect(problems).toEqual([]);
+    await small.close();
+  }, 60_000);
 });

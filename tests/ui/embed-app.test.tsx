@@ -147,3 +147,15 @@ describe('embedded lab', () => {
     expect(localStorage.length).toBe(0);
   });
 });
+
+describe('the embed speed', () => {
+  it('paused at auto reads "auto"; playing, what auto does now (as the full lab says it)', () => {
+    const store = embed('#embed=1');
+    const autoOption = () =>
+      el!.querySelector('section[aria-label="Time controls"] option[value="auto"]')!.textContent;
+    act(() => patch(store, 'playback', { speedMode: 'auto', autoPhase: 'quiet', playing: false }));
+    expect(autoOption()).toBe('auto');
+    act(() => patch(store, 'playback', { playing: true }));
+    expect(autoOption()).toMatch(/^auto · .+ \(nothing running\)$/);
+  });
+});

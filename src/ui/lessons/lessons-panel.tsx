@@ -67,7 +67,10 @@ export function LessonsPanel({
   // loaded already; the panel shows it
   const request = useApp((s) => s.env.openLesson);
   const stepHeading = useRef<HTMLHeadingElement>(null);
-  /** Opened by a link: brought into view once shown (below the terminal on most screens). */
+  /**
+   * Opened (from the list, or by a link) or moved to another step: the step's title brought into
+   * view once shown (the list it was chosen from may have left the panel scrolled far below it).
+   */
   const reveal = useRef(false);
   useLayoutEffect(() => {
     const h = stepHeading.current;
@@ -119,6 +122,7 @@ export function LessonsPanel({
   };
 
   const start = async (l: LessonInput) => {
+    reveal.current = true;
     setLessonId(l.id);
     setStepIndex(Math.min(progress.get(l.id).current, l.steps.length - 1));
     resetStep();
@@ -127,6 +131,7 @@ export function LessonsPanel({
 
   const goTo = async (i: number) => {
     if (!lesson) return;
+    reveal.current = true;
     setStepIndex(i);
     progress.setCurrent(lesson.id, i);
     resetStep();
