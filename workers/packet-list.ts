@@ -46,6 +46,7 @@ import {
   type FieldReader,
   FilterError,
   type FilterNode,
+  IFACE_NAMES,
   type FilterSource,
   parseDisplayFilter,
   ROW_STAGES,
@@ -118,7 +119,7 @@ export class PacketList {
   private makeSource(): FilterSource {
     const r = this.ring;
     const mask = r.t.length - 1;
-    const { t, meta, fslot, size, payload, seq, ack, window, tos, k, n, fragOf } = r;
+    const { t, meta, fslot, size, payload, seq, ack, window, tos, k, n, fragOf, dev } = r;
     const flows = r.flows;
     const mtus = r.mtus;
     const kind = (i: number) => meta[i & mask]! & 3;
@@ -229,6 +230,11 @@ export class PacketList {
       gre: has((i) => proto(i) === 47),
       host: { has: () => true, get: [(i) => (meta[i & mask]! >>> 2) & 0x1f], strings: r.hosts },
       dir: { has: (i) => kind(i) <= ROW_RX, get: [kind], strings: ['out', 'in'] },
+      'frame.interface_name': {
+        has: (i) => kind(i) <= ROW_RX,
+        get: [(i) => dev[i & mask]!],
+        strings: IFACE_NAMES,
+      },
       stage: { has: () => true, get: [(i) => (meta[i & mask]! >>> 7) & 7], strings: ROW_STAGES },
       drop: has((i) => kind(i) === ROW_DROP),
       'drop.reason': {
@@ -658,6 +664,9 @@ export class PacketList {
         },
         { label: 'Arrival Time', value: wallText(w.sec, w.usec) },
         { label: 'Frame Length', value: `${len} bytes (${len * 8} bits)`, field: 'frame.len' },
+        ...(captured
+          ? [{ label: 'Interface name', value: `eth${r.devOf(i)}`, field: 'frame.interface_name' }]
+          : []),
         ...(captured
           ? [
               {

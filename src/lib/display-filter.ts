@@ -34,11 +34,20 @@ export const ROW_STAGES = [
   'socket_rx',
 ] as const;
 
+/** Interface names a capture row can carry (eth0 and the device indexes an ENI may attach at, 1 … 31). */
+export const IFACE_NAMES: readonly string[] = Array.from({ length: 32 }, (_, i) => `eth${i}`);
+
 export const DISPLAY_FIELDS: readonly FieldDef[] = [
   { name: 'frame', type: 'protocol', what: 'every row' },
   { name: 'frame.number', type: 'uint', what: 'the row number (No.)' },
   { name: 'frame.time_relative', type: 'float', what: 'seconds of simulated time' },
   { name: 'frame.len', type: 'uint', what: 'frame length on the wire, bytes (Ethernet + IP)' },
+  {
+    name: 'frame.interface_name',
+    type: 'string',
+    what: 'the interface a captured packet crossed (eth0, eth1 of an attached ENI …)',
+    values: IFACE_NAMES,
+  },
   { name: 'eth', type: 'protocol', what: 'Ethernet' },
   { name: 'eth.src', type: 'mac', what: 'source MAC' },
   { name: 'eth.dst', type: 'mac', what: 'destination MAC' },

@@ -142,5 +142,20 @@ describe('a packet crossing an attached ENI', () => {
     }
     expect(seen.eth0).toBeGreaterThan(3);
     expect(seen.eth1).toBeGreaterThan(3);
+    // Wireshark's frame.interface_name selects them, and is what the details apply as a filter
+    const q = (filter: string) => {
+      const a = list.list({ filter, host: 'server', window: { kind: 'all' }, offset: 0, limit: 0 });
+      if (!a.ok) throw new Error(a.error);
+      return a.matched;
+    };
+    expect(q(`frame.interface_name == "eth1" && dir == "in"`)).toBe(seen.eth1);
+    expect(q(`frame.interface_name == "eth0" && dir == "in"`)).toBe(seen.eth0);
+    expect(q(`frame.interface_name == "eth1" && ip.addr != ${eth1Ip}`)).toBe(0);
+    const eth1Row = [...Array(ring.count).keys()].find(
+      (i) =>
+        ring.host(i) === server && ring.kind(i) === ROW_RX && ring.flowOf(i)!.flow.tuple.dstIp === eth1Ip,
+    )!;
+    const field = list.details(eth1Row + 1)!.layers[0]!.fields.find((f) => f.label === 'Interface name')!;
+    expect([field.value, field.filter]).toEqual(['eth1', 'frame.interface_name == "eth1"']);
   });
 });
