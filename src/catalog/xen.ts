@@ -83,6 +83,6 @@ export const NETFRONT = Object.freeze({
   dom0VifQueueLength: documented(
     32,
     'XEN-NETBACK (XENVIF_QUEUE_LENGTH)',
-    "The backend's vif device in dom0 queues at most 32 packets for the guest when the guest's RX ring has no free slot (its txqueuelen, 2011-2021).",
+    "The backend's vif device in dom0 queues at most 32 packets for the guest (its txqueuelen, 2011-2021); since Linux 3.19 they wait there once netback's own queue for the guest holds more than XENVIF_RX_QUEUE_BYTES (512 KiB) and has stopped the vif (the lab's xenNetbackRxQueuePackets and xenNetbackRxQueueBytes).",
   ),
 });

@@ -24,7 +24,7 @@ export type DropReason =
   // ENA Express: the receiving card's ingress shaper dropped an SRD packet and the sender's card
   // retransmits it, so it is not lost (lab-only reason; the ENA counts it in bw_in_allowance_exceeded)
   | 'srd_retransmitted'
-  // Xen PV: dom0's queue for the guest (XENVIF_QUEUE_LENGTH) was full while netback was busy
+  // Xen PV: dom0's queue for the guest (512 KiB, then the vif's XENVIF_QUEUE_LENGTH qdisc) was full
   // (lab-only reason: the drop happens in dom0, the guest has no counter of it)
   | 'xen_backend_queue_full';
 
