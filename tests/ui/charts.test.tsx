@@ -323,6 +323,20 @@ describe('charts panel: one time axis, one cursor', () => {
   }, 60_000);
 });
 
+describe('following the clock', () => {
+  it("a run's first milliseconds fill the axis (at auto speed), then the window is the whole run", async () => {
+    patch(store, 'playback', { nowNs: 3e6 });
+    await render(<ChartsPanel />);
+    const win = () => el.querySelector('[data-testid=charts-window]')!.textContent;
+    // 10 ms wide while the clock is before it: the first 3 ms are 30 % of the axis, not 0.3 % of a second
+    expect(win()).toMatch(/^0\.000 s – 0\.010 s \(10 ms, following the clock\)/);
+    expect(el.querySelector('[data-chart=rate] .chart-plot svg')!.textContent).toMatch(/10 ms/);
+    await act(async () => patch(store, 'playback', { nowNs: END_NS }));
+    await act(async () => patch(store, 'results', { seriesVersion: 2 }));
+    expect(win()).toMatch(/^0\.000 s – 2\.000 s/);
+  });
+});
+
 describe('CloudWatch statistic', () => {
   it('the NetworkOut chart graphs the chosen statistic: title, legend and unit follow the picker', async () => {
     // 6 min 40 s of samples (the client idle after the first 2 s): whole minutes for CloudWatch

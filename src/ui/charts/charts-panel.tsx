@@ -49,6 +49,12 @@ const ENGINE_REFRESH_MS = 250;
 const REDRAW_MS = 200;
 /** Charts mounted per task when the panel opens (each step its own task: no long one blocks input). */
 const MOUNT_STEP = 2;
+/**
+ * Narrowest window the charts show while following the clock: [0, 10 ms] until the clock passes
+ * it, then [0, now]. At auto speed (tens of µs to a few ms a second) a run's first milliseconds
+ * fill the axis, not the left 0.3 % of a 1-second window.
+ */
+export const MIN_FOLLOW_NS = 10e6;
 /** Charts drawn from the engine's series (redrawn when a new answer arrives). */
 const ENGINE_CHARTS = new Set(['latency', 'drops']);
 
@@ -279,7 +285,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
   const [pinned, setPinned] = useState(false);
   const [cwStatistic, setCwStatistic] = useState<CwStatistic>('Sum');
   const width = Math.max(300, panelWidth);
-  const maxNs = Math.max(nowNs, 1e9);
+  const maxNs = Math.max(nowNs, MIN_FOLLOW_NS);
   const from = zoom ? zoom[0] : 0;
   const to = zoom ? zoom[1] : maxNs;
   const x = useMemo(
