@@ -20,6 +20,7 @@ import {
   SPEED_MAX_NS_PER_S,
   SPEED_MIN_NS_PER_S,
 } from '../state/app-store';
+import type { Frame } from '../protocol/sim-api';
 import type { SimClient } from './sim-client';
 
 /** Model events per frame request, adapted so a request takes about a frame of worker time. */
@@ -53,6 +54,8 @@ export interface FramePump {
 export function createFramePump(store: AppStore, client: SimClient, stopped: () => boolean): FramePump {
   let lastWall: number | null = null;
   let budget = 200_000;
+  /** The last answer fell short of its instant (the model cannot keep up with the speed). */
+  let lastLagging = false;
   /** Playback was started by submitting a command (not by the user): pause when it ends. */
   let autoPlayed = false;
   let layoutPending = false;
@@ -72,8 +75,12 @@ export function createFramePump(store: AppStore, client: SimClient, stopped: () 
     const prev = lastWall;
     lastWall = wall;
     // a seek or a run to an instant going on has the lab (Cancel calls it off; Play waits for it)
-    if (!st.playback.playing || client.inFlight || st.scenario.loading || st.playback.seeking) return;
+    if (!st.playback.playing || st.scenario.loading || st.playback.seeking) return;
     if (st.playback.runTo) return;
+    // model-bound (the last answer fell short of its instant): the next request goes ahead of the
+    // answer to the one in flight, so the worker never waits for this thread between the two
+    const ahead = client.inFlight;
+    if (ahead && !(lastLagging && client.canAdvanceAhead)) return;
     const dtS = prev === null ? 1 / 60 : Math.min(0.1, Math.max(0, (wall - prev) / 1000));
     // auto speed: readable while packets are in view, a jump to the next packet over an idle stretch
     let speed = st.playback.speedNsPerS;
@@ -124,29 +131,28 @@ export function createFramePump(store: AppStore, client: SimClient, stopped: () 
       // at most ~500 samples per frame: 1 ms up to 30 s/s, coarser beyond (a 600 s run keeps ≤ 10^5 rows)
       const sampleStepNs = Math.max(1e6, Math.ceil(speed / 60 / 500 / 1e6) * 1e6);
       let lagging = false;
-      const f = await client.advance(
-        toNs,
-        budget,
-        undefined,
-        { pathDetail: detail, sampleStepNs, ...(skipIdle ? { skipIdle: true } : {}) },
-        (ans) => {
-          // the worker's own time (a busy main thread delays the answer, not the model)
-          const took = ans.workMs ?? performance.now() - t0;
-          lagging = !ans.reached && !skipIdle;
-          // model-bound, the next request goes at once: longer requests, fewer round trips
-          const [lo, hi] = lagging ? LAGGING_REQUEST_MS : FRAME_REQUEST_MS;
-          budget = Math.max(
-            MIN_BUDGET,
-            Math.min(MAX_BUDGET, Math.round(budget * (took > hi ? 0.7 : took < lo ? 1.3 : 1))),
-          );
-          // the worker goes on with the next request while this thread applies and paints this
-          // frame, instead of idling until the next animation frame (at the top speed that wait
-          // and the frame's rendering were most of the wall time of a long run)
-          const ending = autoPlayed && ans.foreground === null && ans.backgroundCount === 0;
-          if (lagging && !ending && !stopped() && store.getState().playback.playing)
-            chained = pump(performance.now());
-        },
-      );
+      const onAnswer = (ans: Frame) => {
+        // the worker's own time (a busy main thread delays the answer, not the model)
+        const took = ans.workMs ?? performance.now() - t0;
+        lagging = !ans.reached && !skipIdle;
+        lastLagging = lagging;
+        // model-bound, the next request goes at once: longer requests, fewer round trips
+        const [lo, hi] = lagging ? LAGGING_REQUEST_MS : FRAME_REQUEST_MS;
+        budget = Math.max(
+          MIN_BUDGET,
+          Math.min(MAX_BUDGET, Math.round(budget * (took > hi ? 0.7 : took < lo ? 1.3 : 1))),
+        );
+        // the worker goes on with the next request while this thread applies and paints this
+        // frame, instead of idling until the next animation frame (at the top speed that wait
+        // and the frame's rendering were most of the wall time of a long run)
+        const ending = autoPlayed && ans.foreground === null && ans.backgroundCount === 0;
+        if (lagging && !ending && !stopped() && store.getState().playback.playing)
+          chained = pump(performance.now());
+      };
+      const req = { pathDetail: detail, sampleStepNs, ...(skipIdle ? { skipIdle: true } : {}) };
+      const f = ahead
+        ? await client.advanceAhead(toNs, budget, req, onAnswer)
+        : await client.advance(toNs, budget, undefined, req, onAnswer);
       if (!f) return;
       if (lagging !== st.playback.lagging) set('playback', { lagging });
       const layout = store.getState().pathLayout;

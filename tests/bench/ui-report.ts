@@ -64,6 +64,8 @@ interface UiResult {
       done: boolean;
       advances: number;
       advanceBusyMs: number;
+      /** The worker's own time in those requests (Frame.workMs). */
+      workerMs?: number;
     };
     problems: string[];
   }>;
@@ -353,8 +355,8 @@ export function uiSection(
             `${pc.page.frames} / ${fixed(pc.page.simNs / 1e9, 1)} s`,
           ],
           [
-            'page: worker busy (advance round trips ÷ wall), requests',
-            `${fixed((100 * pc.page.advanceBusyMs) / pc.page.wallMs, 0)} %, ${pc.page.advances}`,
+            'page: worker computing (its own time ÷ wall), requests',
+            `${pc.page.workerMs === undefined ? '?' : fixed((100 * pc.page.workerMs) / pc.page.wallMs, 0)} %, ${pc.page.advances}`,
           ],
           ['page: iperf3 finished ("iperf Done.")', pc.page.done ? 'yes' : 'NO'],
         ],

@@ -98,6 +98,7 @@ const INIT = `(() => {
   for (const t of ['pointerdown', 'keydown'])
     window.addEventListener(t, (e) => window.__inputs.push(e.timeStamp), { capture: true });
   window.__advance = [];
+  window.__calls = {};
   const W = window.Worker;
   if (W) {
     window.Worker = class extends W {
@@ -108,12 +109,16 @@ const INIT = `(() => {
         this.postMessage = (m, t) => {
           if (m && m.type === 'APPLY' && Array.isArray(m.path) && m.path[0] === 'advance')
             pending.set(m.id, performance.now());
+          else if (m && m.type === 'APPLY' && Array.isArray(m.path)) {
+            const k = String(m.path[0]);
+            window.__calls[k] = (window.__calls[k] || 0) + 1;
+          }
           return post(m, t);
         };
         this.addEventListener('message', (e) => {
           const id = e.data && e.data.id;
           if (pending.has(id)) {
-            window.__advance.push([pending.get(id), performance.now()]);
+            window.__advance.push([pending.get(id), performance.now(), (e.data.value && e.data.value.workMs) || 0]);
             pending.delete(id);
           }
         });
@@ -379,6 +384,11 @@ if (url && browser && want('page-vs-cli') && (!QUICK || ONLY))
           done: /iperf Done\./.test(r.text),
           advances: rt.length,
           advanceBusyMs: rt.reduce((s, [a, b]) => s + (b - a), 0),
+          // the worker's own time in those requests (Frame.workMs): the rest of the wall time the
+          // worker idled, waiting for the main thread to take an answer and send the next request
+          workerMs: rt.reduce((s, [, , w]) => s + w, 0),
+          // the other requests the page sent the worker meanwhile, by method (counted from load)
+          otherCalls: window.__calls,
         };
       }, seen);
       progress('page vs CLI: npm run lab again (load drift)…');

@@ -45,6 +45,11 @@ function withLadder(defs: ChartDef[]): ChartDef[] {
 
 /** How often the engine series are re-asked while the clock runs (wall ms). */
 const ENGINE_REFRESH_MS = 250;
+/**
+ * The same while the model cannot keep up (a fast-forward): each answer takes the worker from the
+ * run (a window of a minute at 800 px merges 800 latency histograms), so it is asked once a second.
+ */
+const ENGINE_REFRESH_LAGGING_MS = 1000;
 /** How often the charts redraw at most while frames stream in (wall ms). */
 const REDRAW_MS = 200;
 /** Charts mounted per task when the panel opens (each step its own task: no long one blocks input). */
@@ -116,6 +121,9 @@ function useEngineSeries(
   nowNs: number,
   px: number,
   version: number,
+  /** The window's end is the clock (no zoom): a later end alone is a refresh, throttled. */
+  follows: boolean,
+  lagging: boolean,
 ): ChartSeries | null {
   const [series, setSeries] = useState<ChartSeries | null>(null);
   const [tick, setTick] = useState(0);
@@ -125,12 +133,12 @@ function useEngineSeries(
     const s = st.current;
     const to = Math.min(toNs, Math.max(nowNs, fromNs + 1));
     const stepNs = Math.max(1e6, (toNs - fromNs) / Math.max(50, px));
-    const key = `${fromNs}|${toNs}|${px}`;
+    const key = `${fromNs}|${follows ? 'now' : toNs}|${px}`;
     if (s.busy) {
       s.dirty = true;
       return;
     }
-    const wait = s.at + ENGINE_REFRESH_MS - performance.now();
+    const wait = s.at + (lagging ? ENGINE_REFRESH_LAGGING_MS : ENGINE_REFRESH_MS) - performance.now();
     if (key === s.key && wait > 0) {
       if (!s.timer)
         s.timer = setTimeout(() => {
@@ -154,7 +162,7 @@ function useEngineSeries(
           setTick((t) => t + 1);
         }
       });
-  }, [lab, fromNs, toNs, px, version, tick]);
+  }, [lab, fromNs, toNs, px, version, tick, follows, lagging]);
   useEffect(() => () => clearTimeout(st.current.timer as number), []);
   return series;
 }
@@ -164,7 +172,12 @@ function useEngineSeries(
  * worker's choice: the burst under way or the last one), asked again as the clock runs (at most
  * every ENGINE_REFRESH_MS) and when the cursor moves; one request at a time, the latest wins.
  */
-function useLadderSeries(lab: LabController, cursorNs: number | null, version: number): LadderSeries | null {
+function useLadderSeries(
+  lab: LabController,
+  cursorNs: number | null,
+  version: number,
+  lagging: boolean,
+): LadderSeries | null {
   const [series, setSeries] = useState<LadderSeries | null>(null);
   const [tick, setTick] = useState(0);
   const st = useRef({ busy: false, dirty: false, at: -Infinity, timer: 0 as unknown });
@@ -176,7 +189,7 @@ function useLadderSeries(lab: LabController, cursorNs: number | null, version: n
       s.dirty = true;
       return;
     }
-    const wait = s.at + ENGINE_REFRESH_MS - performance.now();
+    const wait = s.at + (lagging ? ENGINE_REFRESH_LAGGING_MS : ENGINE_REFRESH_MS) - performance.now();
     if (wait > 0) {
       if (!s.timer)
         s.timer = setTimeout(() => {
@@ -199,7 +212,7 @@ function useLadderSeries(lab: LabController, cursorNs: number | null, version: n
           setTick((t) => t + 1);
         }
       });
-  }, [lab, cursorNs, version, tick]);
+  }, [lab, cursorNs, version, tick, lagging]);
   useEffect(() => () => clearTimeout(st.current.timer as number), []);
   return series;
 }
@@ -296,8 +309,9 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
     [from, to, width],
   );
   const px = Math.max(50, Math.floor(width - MARGIN.l - MARGIN.r));
-  const engine = useEngineSeries(lab, from, to, nowNs, px, version);
-  const ladderFine = useLadderSeries(lab, cursor, version);
+  const lagging = useApp((s) => s.playback.lagging && s.playback.playing);
+  const engine = useEngineSeries(lab, from, to, nowNs, px, version, zoom === null, lagging);
+  const ladderFine = useLadderSeries(lab, cursor, version, lagging);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the series buffer's change signal
   const all = useMemo(
