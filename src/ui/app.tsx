@@ -287,10 +287,11 @@ function Intro({ onClose }: { onClose: () => void }) {
           Time is simulated: <strong>Play</strong> runs it at the chosen speed, <strong>Step</strong> goes to
           the next event or the next packet at a stage, <strong>Run until</strong> stops at the first drop, a
           counter moving or credits running out, and the <strong>Timeline</strong> takes you back to any
-          instant exactly as it was. Start with a suggested command in the <strong>Guide</strong> tab by the
-          terminal: the <strong>Charts</strong> beside the picture put the per-millisecond rate next to
-          iperf3's 1-second and CloudWatch's 1- and 5-minute figures, and the averaging ladder shows one burst
-          at every scale. Keys: space play/pause, <kbd>.</kbd> step, <kbd>[</kbd> <kbd>]</kbd> speed.
+          instant exactly as it was. Start with one of the experiment's commands (the terminal offers them,
+          and the <strong>Guide</strong> tab explains them): the <strong>Charts</strong> put the
+          per-millisecond rate next to iperf3's 1-second and CloudWatch's 1- and 5-minute figures, and the
+          averaging ladder shows one burst at every scale. Keys: space play/pause, <kbd>.</kbd> step,{' '}
+          <kbd>[</kbd> <kbd>]</kbd> speed.
         </p>
       </div>
       <button type="button" onClick={onClose}>
