@@ -111,7 +111,7 @@ export function placementLabel(p: string): string {
     case 'internet':
       return 'via the internet gateway';
     case 'other-vpc':
-      return 'another VPC, via the internet gateways';
+      return 'other VPC via IGW';
     default:
       return p;
   }
