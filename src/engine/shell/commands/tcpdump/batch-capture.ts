@@ -68,9 +68,14 @@ class InstanceCapture {
   /** When the last batch seen going out / coming in ends on the wire. */
   txEndNs = 0;
   rxEndNs = 0;
-  readonly lastAck = new Map<string, number>();
-  readonly segBytes = new Map<string, number>();
-  readonly keys = new Map<number, [string, string]>();
+  /** Per TCP direction (numbered by `dirs`): the last ACK number seen going that way (−1: none), the largest segment. */
+  readonly lastAck: number[] = [];
+  readonly segBytes: number[] = [];
+  /** Directions numbered by their tuple (a flow and its reverse share the pair). */
+  readonly dirs = new Map<string, number>();
+  /** Per flow id: its direction's number and the reverse one's (−1: not seen yet). */
+  readonly dirOf: number[] = [];
+  readonly revOf: number[] = [];
   /** The batch asked for last (tcpdump and the packet list both ask for every batch: one answer). */
   lastP: Packet | null = null;
   lastAtNs = -1;
@@ -79,6 +84,18 @@ class InstanceCapture {
 }
 
 const captures = new WeakMap<Instance, InstanceCapture>();
+
+/** The number of TCP direction `key` on this instance's capture (a new one: no ACK seen, no segment). */
+function dirNumber(c: InstanceCapture, key: string): number {
+  let n = c.dirs.get(key);
+  if (n === undefined) {
+    n = c.lastAck.length;
+    c.dirs.set(key, n);
+    c.lastAck.push(-1);
+    c.segBytes.push(0);
+  }
+  return n;
+}
 
 /**
  * How `inst`'s capture point (tcpdump's, the packet list's) sees batch `p` arriving there at
@@ -118,25 +135,23 @@ export function captureBatch(lab: Lab, inst: Instance, p: Packet, atNs: number, 
   v.ackMss = 0;
   v.ackFrom = 0;
   if (p.flow.tuple.proto === 'tcp') {
-    let keys = c.keys.get(p.flow.id);
-    if (keys === undefined) {
+    const id = p.flow.id;
+    let dir = c.dirOf[id] ?? -1;
+    if (dir < 0) {
       const t = p.flow.tuple;
-      keys = [
-        `${t.srcIp}.${t.srcPort}>${t.dstIp}.${t.dstPort}`,
-        `${t.dstIp}.${t.dstPort}>${t.srcIp}.${t.srcPort}`,
-      ];
-      c.keys.set(p.flow.id, keys);
+      dir = dirNumber(c, `${t.srcIp}.${t.srcPort}>${t.dstIp}.${t.dstPort}`);
+      c.dirOf[id] = dir;
+      c.revOf[id] = dirNumber(c, `${t.dstIp}.${t.dstPort}>${t.srcIp}.${t.srcPort}`);
     }
-    const [dir, rev] = keys;
-    if (p.payloadBytes > 0 && p.payloadBytes > (c.segBytes.get(dir) ?? 0))
-      c.segBytes.set(dir, p.payloadBytes);
+    const rev = c.revOf[id]!;
+    if (p.payloadBytes > 0 && p.payloadBytes > c.segBytes[dir]!) c.segBytes[dir] = p.payloadBytes;
     if (p.flags & TCP_FLAG_ACK) {
-      const prev = c.lastAck.get(dir);
-      c.lastAck.set(dir, p.ack >>> 0);
-      if (p.count > 1 && p.payloadBytes === 0 && prev !== undefined) {
+      const prev = c.lastAck[dir]!;
+      c.lastAck[dir] = p.ack >>> 0;
+      if (p.count > 1 && p.payloadBytes === 0 && prev >= 0) {
         const mtu = (inst.host.ifaces[v.dev] ?? inst.host.ifaces[0]!).dev.mtu;
         v.ackFrom = prev;
-        v.ackMss = c.segBytes.get(rev) ?? mtu - 52;
+        v.ackMss = c.segBytes[rev]! > 0 ? c.segBytes[rev]! : mtu - 52;
       }
     }
   }
