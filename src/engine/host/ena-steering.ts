@@ -3,7 +3,7 @@
  * location order), else RSS, the hash of its tuple (host/rss.ts) through the indirection table; an
  * IPv4 fragment by its addresses alone. Computed once per flow, forgotten when the RSS or n-tuple
  * configuration changes (ethtool -X, -N, -L). What ethtool may set is checked here.
- * Sources: ENA-SRC (ena_ethtool.c: ena_set_rxfh, ena_set_rxnfc), ENA-README (docs/domain-facts.md §1.4).
+ * Sources: ENA-SRC (ena_ethtool.c: ena_set_rxfh), ENA-README (docs/domain-facts.md §1.4); rules as ethtool(8) -N.
  */
 import type { FiveTuple, Packet } from '../model/packet';
 import type { Errno, NtupleRule, RssHashFunction, RssParams } from './device-view';

@@ -1,13 +1,12 @@
 /**
  * The Nitro card of one instance: flow setup and the shapers between the ENA and the VPC fabric.
- *
  * Egress (host → VPC):  flow lookup → per-flow limit → [internet-gateway limit] → instance bw_out + PPS → card → fabric
  * Ingress (VPC → host): flow lookup → instance bw_in + PPS → card → ENA RX queue (RSS, in the host's device)
- *
  * Every shaper queues, then drops (ShaperStage). The PPS allowance is one bucket for both
  * directions; bandwidth has one bucket each way, at peak while credits last (CreditAccount); the
- * card's own bandwidth is a serial stage after the allowances (rule in the constructor).
- *
+ * card's own bandwidth is a serial stage after the allowances (rule in the constructor). Apart:
+ * flow setup's slow path (flow-setup.ts), the TX fetch gate (tx-fetch-gate.ts), the counters per
+ * interface (allowance-counters.ts), the configuration and counter types (nitro-config.ts).
  * Sources: AWS-BW, AWS-ENAPERF, AWS-NITROPERF, AWS-NITRO, AWS-CT, ENA-BP, NET402 "Flow Setup"
  * (docs/domain-facts.md §2.1–2.6, §2.9). How the stages work and why: docs/design.md, "The Nitro card".
  */
@@ -15,111 +14,23 @@ import { Probe } from '../model/probe';
 import type { Scheduler } from '../core/scheduler';
 import type { DropCounters, DropReason } from '../model/drop-reasons';
 import { EGRESS_FRAGMENT_PPS_PER_ENI, LINK_LOCAL_PPS_PER_ENI } from '../../catalog';
-import { type Packet, reverseTuple, splitBatch, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
+import { type Packet, splitBatch, TCP_FLAG_FIN, TCP_FLAG_RST } from '../model/packet';
 import { TokenBucket } from '../model/token-bucket';
 import type { ParamValues } from '../model/params';
-import {
-  type Eni,
-  evaluateFlow,
-  evaluateSide,
-  LINK_LOCAL_SERVICES,
-  type FlowStage,
-  flowIdleTimeoutS,
-  type StageDecision,
-  trackingDecision,
-  type VpcState,
-} from '../vpc';
+import { type Eni, LINK_LOCAL_SERVICES, type VpcState } from '../vpc';
+import { BW_IN, BW_OUT, CONNTRACK, InterfaceCounters, LINK_LOCAL, PPS } from './allowance-counters';
 import { CreditAccount } from './credits';
 import { EniTraffic } from '../metrics/eni-traffic';
 import { EnaExpress } from './ena-express';
-import {
-  type ConntrackEntry,
-  type FlowCacheEntry,
-  FlowTable,
-  noteTcpFlags,
-  noteUdpPacket,
-  tupleKey,
-} from './flow-table';
-import { bucketReadyAt, chargeBucket, type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
+import { FlowSetup } from './flow-setup';
+import { FlowTable } from './flow-table';
+import type { FlowPathStats, NitroConfig, NitroCounters } from './nitro-config';
+import { type ShaperBucket, ShaperStage, shaperBucket } from './shaper';
+import { TxFetchGate } from './tx-fetch-gate';
 
-/** Indices of the per-interface counter rows (NitroCard.countersOf). */
-const BW_IN = 0;
-const BW_OUT = 1;
-const PPS = 2;
-const CONNTRACK = 3;
-const LINK_LOCAL = 4;
-
-export interface NitroConfig {
-  hostName: string;
-  baselineBps: number;
-  peakBps: number;
-  /** Seconds a full credit bucket sustains peak above baseline; 0 = no credits (fixed bandwidth). */
-  burstCreditSeconds: number;
-  ppsAllowance: number;
-  /**
-   * Where a measurement shows both directions together moving more than one alone (TOONK's
-   * c5n.4xlarge: ≈ 3 Mpps RX alone, ≈ 3 + 3 Mpps forwarding): the in + out budget, and each
-   * direction then stops at ppsAllowance. Absent: one budget of ppsAllowance for both directions.
-   */
-  ppsBidirectional?: number;
-  /** Per-flow limit for flows to peers in the VPC (depends on placement). */
-  flowLimitBps: number;
-  /** Per-flow limit for flows through the internet gateway. */
-  internetFlowLimitBps: number;
-  igwLimitBps: number;
-  /** Conntrack allowance of the instance (entries). */
-  conntrackAllowance: number;
-  /** The card's own bandwidth, each direction (NITRO_CARD_BANDWIDTH_GBPS); absent = unlimited. */
-  cardBps?: number;
-  /** ENA Express: the type is on AWS's list. Default: off. */
-  enaExpressSupported?: boolean;
-  /** ENA Express: the placement keeps the instances in the Region's VPC (not across the internet). */
-  srdPlacement?: boolean;
-  /**
-   * The fabric's one-way delay between cards (the lab applies it after the receiving card, on the
-   * way to its host); SRD's acknowledgements take it into account. Default 0.
-   */
-  fabricOneWayNs?: number;
-  /** Per-flow limit of an SRD flow (25 Gbps, capped by the instance). */
-  srdFlowLimitBps?: number;
-  /**
-   * The egress PPS allowance is the card's processing budget for this instance's TX: it gates the
-   * ENA device's fetch from the TX rings (txGate) instead of shaping after the completion. Nitro
-   * hosts with MODEL_PARAMS.nitroPpsHoldsTxFetch; default off.
-   */
-  txFetchGate?: boolean;
-}
-
-/** Flow-setup counters of one card (lab-only: AWS exposes none). */
-export interface FlowPathStats {
-  /** Packets that took the full processing path. */
-  slowPathPackets: number;
-  /** Packets forwarded on the accelerated path. */
-  acceleratedPackets: number;
-  /** Flow setups completed (a re-evaluation after a VPC mutation counts too). */
-  flowSetups: number;
-  /** Packets dropped by a VPC decision (route, NACL, SG) on this card. */
-  vpcDeniedPackets: number;
-  /** IP fragments handled (both directions): never accelerated, each takes the full path. */
-  fragmentPackets: number;
-}
+export type { FlowPathStats, NitroConfig, NitroCounters } from './nitro-config';
 
 const TCP_CLOSE_FLAGS = TCP_FLAG_FIN | TCP_FLAG_RST;
-
-const EGRESS_STAGES: readonly FlowStage[] = ['route', 'nacl-out', 'sg-out'];
-const INGRESS_STAGES: readonly FlowStage[] = ['nacl-in', 'sg-in'];
-
-function stageDropReason(s: FlowStage): DropReason {
-  return s === 'route' ? 'vpc_route' : s === 'nacl-out' || s === 'nacl-in' ? 'nacl_deny' : 'sg_deny';
-}
-
-export interface NitroCounters {
-  bw_in_allowance_exceeded: number;
-  bw_out_allowance_exceeded: number;
-  pps_allowance_exceeded: number;
-  conntrack_allowance_exceeded: number;
-  linklocal_allowance_exceeded: number;
-}
 
 export class NitroCard {
   readonly pps: TokenBucket;
@@ -168,25 +79,12 @@ export class NitroCard {
   isInternetBound: (p: Packet) => boolean = () => false;
   /** Adjacency/mapping, conntrack and flow cache of this card. */
   readonly flows: FlowTable;
-  readonly flowStats: FlowPathStats = {
-    slowPathPackets: 0,
-    acceleratedPackets: 0,
-    flowSetups: 0,
-    vpcDeniedPackets: 0,
-    fragmentPackets: 0,
-  };
+  /** Flow setup: the accelerated path and the slow-path server (flow-setup.ts). */
+  private readonly setup: FlowSetup;
+  readonly flowStats: FlowPathStats;
   /** The lab's VPC control plane and this card's ENI; null = no flow setup (bare card in unit tests). */
   private vpc: VpcState | null = null;
   private eni: Eni | null = null;
-  /** When the slow-path server is next free. */
-  private slowFreeAtNs = 0;
-  /** The last decision of the full path on this card (for `lab nitro show`). */
-  lastDecision: {
-    atNs: number;
-    tuple: string;
-    direction: 'egress' | 'ingress';
-    stages: StageDecision[];
-  } | null = null;
 
   constructor(
     private readonly sched: Scheduler,
@@ -195,6 +93,15 @@ export class NitroCard {
     private readonly drops: DropCounters,
   ) {
     this.flows = new FlowTable(cfg.conntrackAllowance);
+    this.setup = new FlowSetup(sched, cfg.hostName, params, this.flows, {
+      proceed: (p, d) => (d === 'egress' ? this.egressShaped(p) : this.ingressStage.offer(p)),
+      deny: (p, reason, d) =>
+        d === 'egress'
+          ? this.dropEgressHeld(p, p.count, reason)
+          : this.drop(p, p.count, reason, 'nitro_ingress'),
+      conntrackExceeded: (ip, n) => this.tally(CONNTRACK, ip, n),
+    });
+    this.flowStats = this.setup.stats;
     this.linkLocal = new TokenBucket(LINK_LOCAL_PPS_PER_ENI.value, params.linkLocalBucketPackets);
     this.fragmentBucket = new TokenBucket(
       EGRESS_FRAGMENT_PPS_PER_ENI.value,
@@ -259,6 +166,8 @@ export class NitroCard {
     this.ppsOut.tally = (p, n) => this.tally(PPS, p.flow.tuple.srcIp, n);
     this.bwInB.tally = (p, n) => this.tally(BW_IN, p.flow.tuple.dstIp, n);
     this.ppsIn.tally = (p, n) => this.tally(PPS, p.flow.tuple.dstIp, n);
+    this.fetchGate = new TxFetchGate(sched, this.ppsOut, (p, n) => this.tally(PPS, p.flow.tuple.srcIp, n));
+    this.txGate = this.fetchGate.admit;
     // The card's own bandwidth, one serial stage each way AFTER the allowances (a shallow bucket):
     // the allowances meter what the instance may move, the card then carries what they let through.
     // Attribution rule: a packet held back by a documented allowance is counted in that allowance's
@@ -369,100 +278,20 @@ export class NitroCard {
   }
 
   // ---------------------------------------------------------------- TX fetch gate (egress PPS)
-  /**
-   * The ENA device's TX queues waiting for the egress PPS allowance, in the order they asked. NET402
-   * ("Opportunistic Allocation": each Nitro processor allots the instance a percent of its cycle
-   * time; pps_allowance_exceeded) makes the PPS allowance the card's packet-processing budget: when
-   * it is spent the card fetches no more descriptors, so the excess waits in the TX rings and backs
-   * up into the sender (DPDK's tx_burst finds the ring full; the kernel's qdisc holds it), and the
-   * sender's own TX counters plateau at the allowance, as TOONK measured (≈ 8.5 Mpps TX on
-   * c5n.18xlarge from 12 queues on). Packets held so are counted in pps_allowance_exceeded ("queued").
-   */
-  private readonly txWaiting: number[] = [];
-  /**
-   * Fair sharing of the budget between the TX queues in packets, whatever their batch sizes
-   * (start-time fair queueing): a queue's virtual finish time grows by the packets it is granted;
-   * the waiting queue with the smallest start time max(finish, now's virtual time) goes first.
-   */
-  private readonly txFinish: number[] = [];
-  private txVirtual = 0;
-  private txWakeAt = Number.POSITIVE_INFINITY;
-  /** The device: let TX queue q fetch its next batch now; returns its packets (0: nothing left). */
-  onTxGranted: (q: number) => number = () => 0;
-
+  private readonly fetchGate: TxFetchGate;
   /** Set as the device's txGate when cfg.txFetchGate: may TX queue q fetch batch p now? */
-  readonly txGate = (q: number, p: Packet): boolean => {
-    const now = this.sched.now;
-    if (this.txWaiting.length === 0 && bucketReadyAt(this.ppsOut, now) === now) {
-      this.txGrantedCount(q, p.count);
-      chargeBucket(this.ppsOut, p.count, now);
-      return true;
-    }
-    this.ppsOut.exceeded += p.count;
-    this.tally(PPS, p.flow.tuple.srcIp, p.count);
-    this.txWaiting.push(q);
-    this.armTxWake(bucketReadyAt(this.ppsOut, now));
-    return false;
-  };
+  readonly txGate: (q: number, p: Packet) => boolean;
+  /** The device: let TX queue q fetch its next batch now; returns its packets (0: nothing left). */
+  get onTxGranted(): (q: number) => number {
+    return this.fetchGate.onTxGranted;
+  }
+  set onTxGranted(f: (q: number) => number) {
+    this.fetchGate.onTxGranted = f;
+  }
 
-  /**
-   * What holds TX queue q's ring now (the path view's label, for a ring with packets in it): the
-   * egress PPS allowance while the queue waits for the card's budget to fetch its next batch, or
-   * while that budget is spent (the batch being fetched was the last it allowed); null otherwise
-   * (no gate, or the budget is not what the ring waits for).
-   */
+  /** What holds TX queue q's ring now (TxFetchGate.heldBy); null without the gate. */
   txHeldBy(q: number): DropReason | null {
-    if (this.cfg.txFetchGate !== true) return null;
-    // read without refilling the buckets (a refill at a view's instant would change the rounding
-    // of later ones: the run must not depend on being watched)
-    const now = this.sched.now;
-    const b = this.ppsOut;
-    const spent =
-      (b.bucket.tokensAt(now) < 0 && (b.assured === null || b.assured.tokensAt(now) < 0)) ||
-      (b.ceiling !== null && b.ceiling.tokensAt(now) < 0);
-    return this.txWaiting.includes(q) || spent ? 'pps_allowance_exceeded' : null;
-  }
-
-  private txGrantedCount(q: number, n: number): void {
-    const start = Math.max(this.txFinish[q] ?? 0, this.txVirtual);
-    this.txVirtual = start;
-    this.txFinish[q] = start + n;
-  }
-
-  private readonly txWake = (): void => {
-    this.txWakeAt = Number.POSITIVE_INFINITY;
-    const now = this.sched.now;
-    const w = this.txWaiting;
-    while (w.length > 0) {
-      const at = bucketReadyAt(this.ppsOut, now);
-      if (at > now) {
-        this.armTxWake(at);
-        return;
-      }
-      let best = 0;
-      let bestStart = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < w.length; i++) {
-        const start = Math.max(this.txFinish[w[i]!] ?? 0, this.txVirtual);
-        if (start < bestStart) {
-          bestStart = start;
-          best = i;
-        }
-      }
-      const q = w[best]!;
-      w.splice(best, 1);
-      const n = this.onTxGranted(q);
-      if (n > 0) {
-        this.txGrantedCount(q, n);
-        chargeBucket(this.ppsOut, n, now);
-      }
-    }
-  };
-
-  private armTxWake(at: number): void {
-    if (at < this.txWakeAt) {
-      this.txWakeAt = at;
-      this.sched.at(at, this.txWake);
-    }
+    return this.cfg.txFetchGate === true ? this.fetchGate.heldBy(q) : null;
   }
 
   // ---------------------------------------------------------------- link-local services
@@ -537,6 +366,7 @@ export class NitroCard {
   attachVpc(vpc: VpcState, eni: Eni): void {
     this.vpc = vpc;
     this.eni = eni;
+    this.setup.attach(vpc, eni);
     this.linkLocalIps.add(vpc.resolverIp());
     this.linkLocalByFlow = [];
     this.srd.attach(vpc, eni);
@@ -591,7 +421,7 @@ export class NitroCard {
     if (this.params.nitroFlowLimitHoldsTxCompletion === 0) this.txComplete(p, p.count);
     if (p.frag != null && !this.fragmentEgress(p)) return;
     if (this.vpc !== null && !this.fastPath(p)) {
-      this.slowPath(p, 'egress');
+      this.setup.slowPath(p, 'egress');
       return;
     }
     this.egressShaped(p);
@@ -681,7 +511,7 @@ export class NitroCard {
       this.srd.ingress(p);
     }
     if (this.vpc !== null && !this.fastPath(p)) {
-      this.slowPath(p, 'ingress');
+      this.setup.slowPath(p, 'ingress');
       return;
     }
     this.ingressStage.offer(p);
@@ -698,178 +528,30 @@ export class NitroCard {
     if (ct !== null) {
       if (now - ct.lastSeenNs > ct.timeoutNs) return false;
       ct.lastSeenNs = now;
-      if (ct.udpStream !== true && ct.tuple.proto === 'udp') this.noteUdp(ct, p);
-      else if ((p.flags & TCP_CLOSE_FLAGS) !== 0) this.noteTcp(ct, p);
+      if (ct.udpStream !== true && ct.tuple.proto === 'udp') this.setup.noteUdp(ct, p);
+      else if ((p.flags & TCP_CLOSE_FLAGS) !== 0) this.setup.noteTcp(ct, p);
     }
     this.flowStats.acceleratedPackets += p.count;
     return true;
   }
 
-  /** UDP stream promotion (AWS-CT): the opener is whoever sent the connection's first packet. */
-  private noteUdp(ct: ConntrackEntry, p: Packet): void {
-    const fromOpener = p.flow.tuple.srcIp === ct.tuple.srcIp && p.flow.tuple.srcPort === ct.tuple.srcPort;
-    noteUdpPacket(ct, fromOpener, this.vpc!.timeouts(this.eni!).udpStreamS * 1e9);
+  /** The last decision of the full path on this card (for `lab nitro show`). */
+  get lastDecision(): FlowSetup['lastDecision'] {
+    return this.setup.lastDecision;
   }
 
-  /** FIN / RST of a tracked TCP connection (not of a tunnel's outer flow, whose flags are the inner segment's). */
-  private noteTcp(ct: ConntrackEntry, p: Packet): void {
-    if (ct.tuple.proto !== 'tcp' || p.inner != null) return;
-    const fromOpener = p.flow.tuple.srcIp === ct.tuple.srcIp && p.flow.tuple.srcPort === ct.tuple.srcPort;
-    noteTcpFlags(ct, p.flags, fromOpener, this.params.conntrackClosedLingerNs);
-  }
-
-  private continueAfterSetup(p: Packet, direction: 'egress' | 'ingress'): void {
-    if (direction === 'egress') this.egressShaped(p);
-    else this.ingressStage.offer(p);
-  }
-
-  /** Queue `p` on the slow-path server for `costNs`, then let it continue. */
-  private serveSlow(p: Packet, costNs: number, direction: 'egress' | 'ingress', done?: () => void): void {
-    const now = this.sched.now;
-    this.slowFreeAtNs = Math.max(now, this.slowFreeAtNs) + costNs;
-    this.sched.at(this.slowFreeAtNs, () => {
-      done?.();
-      this.continueAfterSetup(p, direction);
-    });
-  }
-
-  /** The full processing path (flow-cache miss, stale epoch, ICMP). */
-  private slowPath(p: Packet, direction: 'egress' | 'ingress'): void {
-    const vpc = this.vpc!;
-    const table = this.flows;
-    const now = this.sched.now;
-    const t = p.flow.tuple;
-    const epoch = vpc.mutationEpoch;
-    // ICMP and fragments are never accelerated: every packet pays the full path (AWS-NITROPERF).
-    // A fragment is evaluated and tracked under its datagram's 5-tuple, as if the card matched
-    // later fragments (which carry no ports) to the first by IP ID; AWS does not document how.
-    const icmp = t.proto === 'icmp' || p.frag != null;
-    if (p.frag != null) this.flowStats.fragmentPackets += p.count;
-    const existing = table.cache.get(tupleKey(t));
-    if (existing !== undefined && existing.epoch === epoch && !icmp) {
-      const ct = existing.ct;
-      const live = ct === null || table.connection(t, now) === ct;
-      if (live && existing.state === 'Complete') {
-        // installed by the other direction's setup: only the flow-id shortcut was missing
-        if (ct !== null) {
-          ct.lastSeenNs = now;
-          if (ct.tuple.proto === 'udp') this.noteUdp(ct, p);
-          else this.noteTcp(ct, p);
-        }
-        table.cacheByFlow[p.flow.id] = existing;
-        this.flowStats.acceleratedPackets += p.count;
-        this.continueAfterSetup(p, direction);
-        return;
-      }
-      if (live) {
-        // Pending: behind its flow's first packet on the slow-path server, at no extra cost
-        table.cacheByFlow[p.flow.id] = existing;
-        this.flowStats.acceleratedPackets += p.count;
-        this.serveSlow(p, 0, direction);
-        return;
-      }
-    }
-
-    const srcName = direction === 'egress' ? this.cfg.hostName : this.sourceName(t.srcIp);
-    if (srcName === null) {
-      this.continueAfterSetup(p, direction); // not from a modelled ENI or the client: nothing to evaluate
-      return;
-    }
-    const decision = evaluateFlow(vpc, srcName, t.dstIp, t);
-    let ct = table.connection(t, now);
-    const mine = direction === 'egress' ? EGRESS_STAGES : INGRESS_STAGES;
-    const stages = decision.stages.filter((s) => mine.includes(s.stage));
-    if (direction === 'ingress' && stages.length === 0) stages.push(...this.ingressStagesOf(t));
-    this.lastDecision = { atNs: now, tuple: tupleKey(t), direction, stages };
-    this.flowStats.slowPathPackets += icmp ? p.count : 1;
-    for (const s of stages) {
-      if (s.result !== 'deny' && s.result !== 'drop') continue;
-      // stateful SG: a tracked connection's packets (either direction) pass whatever the rules say now
-      if ((s.stage === 'sg-out' || s.stage === 'sg-in') && ct !== undefined) continue;
-      table.uninstall(t, p.flow.id);
-      this.flowStats.vpcDeniedPackets += p.count;
-      if (direction === 'egress') this.dropEgressHeld(p, p.count, stageDropReason(s.stage));
-      else this.drop(p, p.count, stageDropReason(s.stage), 'nitro_ingress');
-      return;
-    }
-    // A re-evaluated untracked connection stays untracked: its rules decide, and it is cut when they
-    // no longer allow it (AWS-CT). Only a new connection's first packet opens a conntrack entry.
-    const untrackedBefore = existing !== undefined && existing.ct === null;
-    if (ct === undefined && !untrackedBefore) {
-      const local = this.localEni(direction === 'egress' ? t.srcIp : t.dstIp);
-      const track = trackingDecision(vpc.groups(local.securityGroups), t, direction);
-      if (track.tracked) {
-        if (!table.hasRoom(now)) {
-          table.allowanceExceeded += p.count;
-          this.tally(CONNTRACK, direction === 'egress' ? t.srcIp : t.dstIp, p.count);
-          table.uninstall(t, p.flow.id);
-          if (direction === 'egress') this.dropEgressHeld(p, p.count, 'conntrack_allowance_exceeded');
-          else this.drop(p, p.count, 'conntrack_allowance_exceeded', 'nitro_ingress');
-          return;
-        }
-        ct = {
-          tuple: t,
-          opened: direction,
-          state: 'Invalid',
-          tracked: true,
-          reason: track.reason,
-          timeoutNs: flowIdleTimeoutS(vpc.timeouts(local), t.proto) * 1e9,
-          lastSeenNs: now,
-        };
-        table.addConnection(ct);
-      }
-    } else if (ct !== undefined) {
-      ct.lastSeenNs = now;
-    }
-    if (ct !== undefined && t.proto === 'udp') this.noteUdp(ct, p);
-    else if (ct !== undefined) this.noteTcp(ct, p);
-    const conn: ConntrackEntry | null = ct ?? null;
-    const peer = this.peerLabel(direction === 'egress' ? t.dstIp : t.srcIp);
-    if (peer !== null) table.adjacency.set(peer, 'IP-Address');
-    const fwd = table.install(t, direction, true, 'Pending', epoch, conn, now);
-    // A new connection installs both directions (the slides' Web→App and App→Web). A re-evaluation
-    // after a VPC mutation refreshes only this direction: the other one is re-evaluated by its own
-    // next packet (an untracked reply is allowed by the rules, not by state).
-    const revOld = existing !== undefined ? table.cache.get(tupleKey(reverseTuple(t))) : undefined;
-    const rev =
-      revOld ??
-      table.install(
-        reverseTuple(t),
-        direction === 'egress' ? 'ingress' : 'egress',
-        false,
-        'Pending',
-        epoch,
-        conn,
-        now,
-      );
-    table.cacheByFlow[p.flow.id] = fwd;
-    if (p.count > 1 && !icmp) this.flowStats.acceleratedPackets += p.count - 1;
-    const cost =
-      (this.params.nitroSlowPathNs + this.params.nitroSlowPathPerSgRuleNs * this.sgRuleCount()) *
-      (icmp ? p.count : 1);
-    this.serveSlow(p, cost, direction, () => this.completeSetup(fwd, rev, conn));
-  }
-
-  private completeSetup(fwd: FlowCacheEntry, rev: FlowCacheEntry, ct: ConntrackEntry | null): void {
-    fwd.state = 'Complete';
-    rev.state = 'Complete';
-    if (ct !== null && ct.state === 'Invalid') ct.state = 'Established';
-    this.flowStats.flowSetups++;
-  }
-
-  /** NACL in and SG in for a packet whose evaluation stopped on the sender's side (a reply the sender's conntrack let out). */
-  /**
-   * The host link's bandwidth after a start on another path (a Xen instance switched between the
-   * PV device, the 82599 VF and ENA: its link is the 10 GbE port or none of its own); Infinity = no
-   * limit of the link's own. Only a card built with a link stage (cfg.cardBps) has one to set; the
-   * bucket starts full, as a new boot's would.
-   */
   /** The host link's bandwidth each way now, bits/s (Infinity: the card has no figure of its own). */
   get linkBps(): number {
     const b = this.cardBuckets[0];
     return b === undefined ? Number.POSITIVE_INFINITY : b.ratePerSec * 8;
   }
 
+  /**
+   * The host link's bandwidth after a start on another path (a Xen instance switched between the
+   * PV device, the 82599 VF and ENA: its link is the 10 GbE port or none of its own); Infinity = no
+   * limit of the link's own. Only a card built with a link stage (cfg.cardBps) has one to set; the
+   * bucket starts full, as a new boot's would.
+   */
   setCardBps(bps: number): void {
     const rate = bps / 8;
     const depth = Number.isFinite(rate)
@@ -907,45 +589,6 @@ export class NitroCard {
     return held;
   }
 
-  /**
-   * This instance's interface holding `ip` (a secondary ENI's own groups and subnet apply to what it
-   * sends and receives), else the primary one. One flow table serves all of the instance's
-   * interfaces (AWS keeps one per ENI; the lab's conntrack allowance is the instance's).
-   */
-  private localEni(ip: string): Eni {
-    const e = this.vpc!.eniByIp(ip);
-    return e !== undefined && e.instanceName === this.cfg.hostName ? e : this.eni!;
-  }
-
-  private ingressStagesOf(t: Packet['flow']['tuple']): StageDecision[] {
-    const vpc = this.vpc!;
-    const eni = this.localEni(t.dstIp);
-    const src = vpc.eniByIp(t.srcIp);
-    const sameSubnet = src !== undefined && src.subnetId === eni.subnetId;
-    return evaluateSide(vpc, 'ingress', eni, src?.securityGroups ?? [], sameSubnet, t).stages;
-  }
-
-  private sourceName(ip: string): string | null {
-    const vpc = this.vpc!;
-    const e = vpc.eniByIp(ip);
-    if (e) return e.instanceName;
-    return vpc.client ? vpc.client.name : null;
-  }
-
-  private peerLabel(ip: string): string | null {
-    const e = this.vpc!.eniByIp(ip);
-    if (e === this.eni) return null;
-    return e ? `${e.eniId} (${e.instanceName})` : 'IGW';
-  }
-
-  /** Rules of every SG of the ENI, inbound + outbound (the work AWS says grows with them). */
-  private sgRuleCount(): number {
-    let n = 0;
-    for (const g of this.vpc!.groups(this.eni!.securityGroups))
-      n += g.IpPermissions.length + g.IpPermissionsEgress.length;
-    return n;
-  }
-
   /** conntrack_allowance_available: the allowance less the tracked entries. */
   conntrackAvailable(): number {
     return this.flows.available(this.sched.now);
@@ -953,29 +596,16 @@ export class NitroCard {
 
   /** The interface (device index) holding an address of this instance; the lab sets it. 0 otherwise. */
   deviceOf: (ip: string) => number = () => 0;
-  /** Per interface, the counts of NitroCounters (BW_IN … LINK_LOCAL); the instance's are their sums. */
-  private readonly perDevice: number[][] = [];
+  /** Per interface, the allowance counters; the instance's are their sums. */
+  private readonly perDevice = new InterfaceCounters();
 
   private tally(k: number, ip: string, n: number): void {
-    const d = this.deviceOf(ip);
-    let row = this.perDevice[d];
-    if (row === undefined) {
-      row = [0, 0, 0, 0, 0];
-      this.perDevice[d] = row;
-    }
-    row[k]! += n;
+    this.perDevice.add(k, this.deviceOf(ip), n);
   }
 
   /** The ENA allowance counters of one interface (`ethtool -S ethN`: ENI statistics). */
   countersOf(device: number): NitroCounters {
-    const row = this.perDevice[device] ?? [0, 0, 0, 0, 0];
-    return {
-      bw_in_allowance_exceeded: row[BW_IN]!,
-      bw_out_allowance_exceeded: row[BW_OUT]!,
-      pps_allowance_exceeded: row[PPS]!,
-      conntrack_allowance_exceeded: row[CONNTRACK]!,
-      linklocal_allowance_exceeded: row[LINK_LOCAL]!,
-    };
+    return this.perDevice.of(device);
   }
 
   counters(): NitroCounters {
