@@ -86,6 +86,12 @@ describe('one stage, side by side', () => {
         );
         expect(widths[1]).toBeGreaterThan(widths[0]!);
         expect(widths[1]).toBeGreaterThan(widths[2]!);
+        // and the side column still fits iperf3's widest lines: no sideways scroll in the terminal
+        const term = await page.evaluate(() => {
+          const el = document.querySelector('[data-testid="scrollback"]') as HTMLElement;
+          return { sw: el.scrollWidth, cw: el.clientWidth };
+        });
+        expect(term.sw).toBeLessThanOrEqual(term.cw);
       }
       expect(problems).toEqual([]);
       await page.close();
