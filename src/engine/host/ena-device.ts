@@ -628,6 +628,11 @@ export class EnaDevice implements EnaDeviceView {
     return enaStatistics(this.tx, this.rx, this, this.nitroCounters());
   }
 
+  /** The TX (or RX) ring's size in descriptors, without rings()' object (the capture asks per batch). */
+  ringSize(tx: boolean): number {
+    return tx ? this.txRingSize : this.rxRingSize;
+  }
+
   rings(): RingParams {
     return { rxMax: this.cfg.rxRingMax, txMax: this.cfg.txRingMax, rx: this.rxRingSize, tx: this.txRingSize };
   }

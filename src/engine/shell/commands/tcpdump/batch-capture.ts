@@ -124,8 +124,7 @@ export function captureBatch(lab: Lab, inst: Instance, p: Packet, atNs: number, 
     const end = tx ? c.txEndNs : c.rxEndNs;
     if (end > atNs) {
       const ifc = inst.host.ifaces[v.dev] ?? inst.host.ifaces[0]!;
-      const rings = ifc.dev.rings();
-      start = Math.min(end, atNs + (tx ? rings.tx : rings.rx) * gap);
+      start = Math.min(end, atNs + ifc.dev.ringSize(tx) * gap);
     }
     const last = start + p.count * gap;
     if (tx) c.txEndNs = last;
