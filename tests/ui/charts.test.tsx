@@ -13,6 +13,7 @@ import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
 import { segmentsPath } from '../../src/ui/charts/chart';
 import { buildCharts } from '../../src/ui/charts/chart-defs';
+import { emptyHint } from '../../src/ui/charts/chart';
 import { ChartsPanel } from '../../src/ui/charts/charts-panel';
 import { chartCsv } from '../../src/ui/charts/export';
 import { MIN_SPAN_NS, timeTicks, zoomRange } from '../../src/ui/charts/time-axis';
@@ -334,6 +335,21 @@ describe('following the clock', () => {
     await act(async () => patch(store, 'playback', { nowNs: END_NS }));
     await act(async () => patch(store, 'results', { seriesVersion: 2 }));
     expect(win()).toMatch(/^0\.000 s – 2\.000 s/);
+  });
+});
+
+describe('empty axes say why', () => {
+  it('2 s into a run: the rate is drawn; CloudWatch has no datapoint yet and says when it will', async () => {
+    await render(<ChartsPanel />);
+    const hint = (id: string) =>
+      el.querySelector(`[data-chart=${id}] .chart-empty-hint`)?.textContent ?? null;
+    expect(hint('rate')).toBeNull();
+    expect(hint('cloudwatch')).toBe(
+      'No datapoint in this window yet:CloudWatch publishes one when its minute is over.',
+    );
+    // never "run a command" over a chart that is empty for another reason
+    for (const id of ['cloudwatch', 'drops', 'allowances', 'latency'])
+      expect(emptyHint(id).join(' ')).not.toMatch(/fills in as traffic runs/);
   });
 });
 

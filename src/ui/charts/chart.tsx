@@ -93,6 +93,26 @@ export function segmentsPath(
   return d;
 }
 
+/**
+ * What empty axes say, by chart (two short lines): why there is nothing to draw in the window. A
+ * CloudWatch chart is empty while a run is going until a minute is over; drops and allowances stay
+ * empty when nothing is dropped.
+ */
+export function emptyHint(id: string): readonly [string, string] {
+  switch (id) {
+    case 'cloudwatch':
+      return ['No datapoint in this window yet:', 'CloudWatch publishes one when its minute is over.'];
+    case 'latency':
+      return ['No packet received in this window:', 'run a command that sends some.'];
+    case 'drops':
+      return ['No drop in this window:', 'a queue that overflows shows here, by reason.'];
+    case 'allowances':
+      return ['No allowance exceeded in this window:', 'ethtool -S counters that rise show here.'];
+    default:
+      return ['Nothing in this window yet:', 'it fills in as traffic runs (run a command).'];
+  }
+}
+
 export function Chart(props: ChartProps) {
   const { def, x, width, cursorNs } = props;
   const plotH = props.height ?? CHART_H;
@@ -255,12 +275,11 @@ export function Chart(props: ChartProps) {
               textAnchor="middle"
               className="chart-empty-hint"
             >
-              <tspan x={(MARGIN.l + width - MARGIN.r) / 2} dy="-0.2em">
-                Nothing in this window yet:
-              </tspan>
-              <tspan x={(MARGIN.l + width - MARGIN.r) / 2} dy="1.3em">
-                it fills in as traffic runs (run a command).
-              </tspan>
+              {emptyHint(def.id).map((line, i) => (
+                <tspan key={line} x={(MARGIN.l + width - MARGIN.r) / 2} dy={i === 0 ? '-0.2em' : '1.3em'}>
+                  {line}
+                </tspan>
+              ))}
             </text>
           ) : null}
           {xTicks.map(({ ns: t, label }) => (
