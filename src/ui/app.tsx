@@ -41,6 +41,8 @@ export function App({
   const announcement = useApp((s) => s.env.announcement);
   const introOpen = useApp((s) => s.view.introOpen);
   const restored = useApp((s) => s.env.restored);
+  // three instances or more (a router between two): the path column gets more of the stage
+  const manyHosts = useApp((s) => s.scenario.instances.length >= 3);
   const preset = PRESETS.find((p) => p.id === presetId) ?? PRESETS[0]!;
   // a lesson's scenario is loaded: the header and the guide name the lesson, not a preset
   const lesson = presetId.startsWith('lesson:')
@@ -118,7 +120,7 @@ export function App({
         <TimeControls />
         <RunProgress />
       </div>
-      <main className="workbench">
+      <main className="workbench" data-many-hosts={manyHosts ? '1' : undefined}>
         {/* the path view is the "Packet path" region itself */}
         <div className="panel path">
           <PanelBoundary name="the path">{pathView ?? <PathPanel />}</PanelBoundary>
