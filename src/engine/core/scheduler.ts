@@ -31,71 +31,90 @@ const SEQ_SPAN = 2 ** 44; // tie = priority * 2^44 + seq; exact in a float64 up 
  */
 const FAR_NS = 1_000_000;
 
-/** A binary min-heap of (time, slot) in typed arrays, ordered by (time, ties[slot]). */
+/**
+ * A binary min-heap of events in typed arrays, ordered by (time, tie); each entry also names its
+ * slot (callback and argument). The tie is kept beside the time, not looked up by slot, so a
+ * comparison reads no third array.
+ */
 class EventHeap {
   times: Float64Array;
+  ties: Float64Array;
   slots: Int32Array;
   size = 0;
 
   constructor(cap: number) {
     this.times = new Float64Array(cap);
+    this.ties = new Float64Array(cap);
     this.slots = new Int32Array(cap);
   }
 
-  push(t: number, slot: number, ties: Float64Array): void {
-    if (this.size === this.times.length) {
-      const cap = this.times.length * 2;
-      const tt = new Float64Array(cap);
-      tt.set(this.times);
-      this.times = tt;
-      const ss = new Int32Array(cap);
-      ss.set(this.slots);
-      this.slots = ss;
-    }
+  push(t: number, tie: number, slot: number): void {
+    if (this.size === this.times.length) this.grow();
     const times = this.times;
+    const ties = this.ties;
     const slots = this.slots;
-    const tie = ties[slot]!;
     let i = this.size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const pt = times[parent]!;
-      if (pt < t || (pt === t && ties[slots[parent]!]! < tie)) break;
+      if (pt < t || (pt === t && ties[parent]! < tie)) break;
       times[i] = pt;
+      ties[i] = ties[parent]!;
       slots[i] = slots[parent]!;
       i = parent;
     }
     times[i] = t;
+    ties[i] = tie;
     slots[i] = slot;
   }
 
+  private grow(): void {
+    const cap = this.times.length * 2;
+    const tt = new Float64Array(cap);
+    tt.set(this.times);
+    this.times = tt;
+    const kk = new Float64Array(cap);
+    kk.set(this.ties);
+    this.ties = kk;
+    const ss = new Int32Array(cap);
+    ss.set(this.slots);
+    this.slots = ss;
+  }
+
   /** Remove the root. Precondition: size > 0. */
-  pop(ties: Float64Array): void {
+  pop(): void {
     const last = --this.size;
     if (last === 0) return;
     const times = this.times;
+    const ties = this.ties;
     const slots = this.slots;
     const t = times[last]!;
+    const tie = ties[last]!;
     const slot = slots[last]!;
-    const tie = ties[slot]!;
     let i = 0;
     const half = last >> 1;
     while (i < half) {
       let c = 2 * i + 1;
       let ct = times[c]!;
+      let ck = ties[c]!;
       const r = c + 1;
       if (r < last) {
         const rt = times[r]!;
-        if (rt < ct || (rt === ct && ties[slots[r]!]! < ties[slots[c]!]!)) {
+        const rk = ties[r]!;
+        if (rt < ct || (rt === ct && rk < ck)) {
           c = r;
           ct = rt;
+          ck = rk;
         }
       }
-      if (t < ct || (t === ct && tie < ties[slots[c]!]!)) break;
+      if (t < ct || (t === ct && tie < ck)) break;
       times[i] = ct;
+      ties[i] = ck;
       slots[i] = slots[c]!;
       i = c;
     }
     times[i] = t;
+    ties[i] = tie;
     slots[i] = slot;
   }
 }
@@ -104,8 +123,7 @@ export class Scheduler {
   /** Events due within FAR_NS of when they were scheduled, and the others. */
   private readonly near: EventHeap;
   private readonly far: EventHeap;
-  /** By slot: tie-breaker, callback, argument. Slots are recycled LIFO through `free`. */
-  private ties: Float64Array;
+  /** By slot: callback, argument. Slots are recycled LIFO through `free`. */
   private fns: (EventFn | null)[];
   private args: unknown[];
   private free: Int32Array;
@@ -126,7 +144,6 @@ export class Scheduler {
     const cap = Math.max(4, initialCapacity);
     this.near = new EventHeap(cap);
     this.far = new EventHeap(64);
-    this.ties = new Float64Array(cap);
     this.fns = new Array(cap).fill(null);
     this.args = new Array(cap).fill(undefined);
     this.free = new Int32Array(cap);
@@ -154,11 +171,11 @@ export class Scheduler {
     if (this.freeTop === 0) this.growSlots();
     const slot = this.free[--this.freeTop]!;
     const t = Math.ceil(atNs);
-    this.ties[slot] = priority * SEQ_SPAN + this.seq++;
+    const tie = priority * SEQ_SPAN + this.seq++;
     this.fns[slot] = fn;
     this.args[slot] = arg;
-    if (t - this.now > FAR_NS) this.far.push(t, slot, this.ties);
-    else this.near.push(t, slot, this.ties);
+    if (t - this.now > FAR_NS) this.far.push(t, tie, slot);
+    else this.near.push(t, tie, slot);
   }
 
   /** Schedule `fn(arg)` after `delayNs` (≥ 0). */
@@ -184,7 +201,7 @@ export class Scheduler {
         if (far.size > 0) {
           const ft = far.times[0]!;
           const nt = near.times[0]!;
-          if (ft < nt || (ft === nt && this.ties[far.slots[0]!]! < this.ties[near.slots[0]!]!)) h = far;
+          if (ft < nt || (ft === nt && far.ties[0]! < near.ties[0]!)) h = far;
         }
       } else if (far.size > 0) h = far;
       else break;
@@ -200,7 +217,7 @@ export class Scheduler {
       fns[slot] = null;
       args[slot] = undefined;
       this.free[this.freeTop++] = slot;
-      h.pop(this.ties);
+      h.pop();
       this.now = t;
       n++;
       fn(arg);
@@ -220,11 +237,8 @@ export class Scheduler {
 
   /** All slots are in use: double them (the new ones go on the free stack). */
   private growSlots(): void {
-    const old = this.ties.length;
+    const old = this.fns.length;
     const cap = old * 2;
-    const k = new Float64Array(cap);
-    k.set(this.ties);
-    this.ties = k;
     for (let i = old; i < cap; i++) {
       this.fns.push(null);
       this.args.push(undefined);

@@ -619,6 +619,7 @@ export class Lab {
     else this.devOfIp.delete(ip);
     inst.host.setSourceIface(ip, dev);
     this.dstBySrc.length = 0; // flows cached before the change look their destination up again
+    for (const i of this.byIndex) i.nitro.addressesMoved();
     inst.host.addLocalAddress(ip);
   }
 
@@ -630,6 +631,7 @@ export class Lab {
     this.byIp.delete(ip);
     this.devOfIp.delete(ip);
     this.dstBySrc.length = 0;
+    for (const i of this.byIndex) i.nitro.addressesMoved();
   }
 
   /**

@@ -20,6 +20,8 @@ export class CreditAccount {
   atBaseline = false;
   /** Called when the account runs out (true) or can burst again (false). */
   onChange: ((exhausted: boolean, nowNs: number) => void) | null = null;
+  /** Credits needed to resume bursting: 1 s of burst above baseline (avoids flapping at the edge). */
+  private readonly resumeAtBits: number;
 
   constructor(
     readonly baselineBps: number,
@@ -27,8 +29,11 @@ export class CreditAccount {
     readonly capacityBits: number,
     private readonly bucket: TokenBucket,
     private readonly bucketNs: number,
+    /** The simulation's clock (the scheduler). */
+    private readonly clock: { readonly now: number },
   ) {
     this.creditsBits = capacityBits;
+    this.resumeAtBits = Math.min(capacityBits, peakBps - baselineBps);
     storeAsDoubles(this, ['creditsBits', 'lastNs']); // times past 2^31 ns (core/doubles.ts)
   }
 
@@ -36,8 +41,12 @@ export class CreditAccount {
     return !this.atBaseline;
   }
 
-  /** Account for `bits` sent at `nowNs`. */
-  charge(bits: number, nowNs: number): void {
+  /**
+   * Account for `bits` sent now (the clock's time: read here rather than passed, as a double argument
+   * of a call that is not inlined is boxed, an allocation per packet).
+   */
+  charge(bits: number): void {
+    const nowNs = this.clock.now;
     if (nowNs > this.lastNs) {
       this.creditsBits = Math.min(
         this.capacityBits,
@@ -47,7 +56,7 @@ export class CreditAccount {
     }
     this.creditsBits -= bits;
     // the rare change of rate apart: a charge per packet stays small enough to be inlined
-    if (this.atBaseline ? this.creditsBits > this.resumeBits() : this.creditsBits <= 0)
+    if (this.atBaseline ? this.creditsBits > this.resumeAtBits : this.creditsBits <= 0)
       this.switchRate(nowNs);
   }
 
@@ -58,16 +67,11 @@ export class CreditAccount {
       if (Number.isNaN(this.exhaustedAtNs)) this.exhaustedAtNs = nowNs;
       this.bucket.setRate(nowNs, this.baselineBps / 8, (this.baselineBps / 8) * (this.bucketNs / 1e9));
       this.onChange?.(true, nowNs);
-    } else if (this.atBaseline && this.creditsBits > this.resumeBits()) {
+    } else if (this.atBaseline && this.creditsBits > this.resumeAtBits) {
       this.atBaseline = false;
       this.bucket.setRate(nowNs, this.peakBps / 8, (this.peakBps / 8) * (this.bucketNs / 1e9));
       this.onChange?.(false, nowNs);
     }
-  }
-
-  /** Credits needed to resume bursting: 1 s of burst above baseline (avoids flapping at the edge). */
-  private resumeBits(): number {
-    return Math.min(this.capacityBits, this.peakBps - this.baselineBps);
   }
 
   /** Credits remaining now, 0..1 of capacity. */

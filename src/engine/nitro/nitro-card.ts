@@ -136,10 +136,10 @@ export class NitroCard {
     const hasCredits = cfg.burstCreditSeconds > 0 && cfg.baselineBps < cfg.peakBps;
     const cap = (cfg.peakBps - cfg.baselineBps) * cfg.burstCreditSeconds;
     this.creditsOut = hasCredits
-      ? new CreditAccount(cfg.baselineBps, cfg.peakBps, cap, this.bwOut, params.bwBucketNs)
+      ? new CreditAccount(cfg.baselineBps, cfg.peakBps, cap, this.bwOut, params.bwBucketNs, sched)
       : null;
     this.creditsIn = hasCredits
-      ? new CreditAccount(cfg.baselineBps, cfg.peakBps, cap, this.bwIn, params.bwBucketNs)
+      ? new CreditAccount(cfg.baselineBps, cfg.peakBps, cap, this.bwIn, params.bwBucketNs, sched)
       : null;
     const creditsOut = this.creditsOut;
     const creditsIn = this.creditsIn;
@@ -162,11 +162,11 @@ export class NitroCard {
     this.ppsIn = shaperBucket(this.pps, 1, 0, 'pps_allowance_exceeded', assured(), null, ceiling());
     // the ENA counters per interface (the driver reads ENI statistics): egress counts go to the
     // interface holding the source address, ingress to the one holding the destination
-    this.bwOutB.tally = (p, n) => this.tally(BW_OUT, p.flow.tuple.srcIp, n);
-    this.ppsOut.tally = (p, n) => this.tally(PPS, p.flow.tuple.srcIp, n);
-    this.bwInB.tally = (p, n) => this.tally(BW_IN, p.flow.tuple.dstIp, n);
-    this.ppsIn.tally = (p, n) => this.tally(PPS, p.flow.tuple.dstIp, n);
-    this.fetchGate = new TxFetchGate(sched, this.ppsOut, (p, n) => this.tally(PPS, p.flow.tuple.srcIp, n));
+    this.bwOutB.tally = (p, n) => this.tallyFlow(BW_OUT, p, true, n);
+    this.ppsOut.tally = (p, n) => this.tallyFlow(PPS, p, true, n);
+    this.bwInB.tally = (p, n) => this.tallyFlow(BW_IN, p, false, n);
+    this.ppsIn.tally = (p, n) => this.tallyFlow(PPS, p, false, n);
+    this.fetchGate = new TxFetchGate(sched, this.ppsOut, (p, n) => this.tallyFlow(PPS, p, true, n));
     this.txGate = this.fetchGate.admit;
     // The card's own bandwidth, one serial stage each way AFTER the allowances (a shallow bucket):
     // the allowances meter what the instance may move, the card then carries what they let through.
@@ -598,6 +598,30 @@ export class NitroCard {
   deviceOf: (ip: string) => number = () => 0;
   /** Per interface, the allowance counters; the instance's are their sums. */
   private readonly perDevice = new InterfaceCounters();
+  /**
+   * deviceOf of a flow's source (egress) or destination (ingress) address, asked once per flow (a
+   * queued packet is counted on every offer): forgotten when the lab moves an address (addressesMoved).
+   */
+  private devBySrc: number[] = [];
+  private devByDst: number[] = [];
+
+  /** The lab gave or took an address: the interfaces noted per flow are asked again. */
+  addressesMoved(): void {
+    this.devBySrc = [];
+    this.devByDst = [];
+  }
+
+  /** tally for packet `p`'s source (egress) or destination (ingress) address. */
+  private tallyFlow(k: number, p: Packet, src: boolean, n: number): void {
+    const byFlow = src ? this.devBySrc : this.devByDst;
+    const id = p.flow.id;
+    let d = byFlow[id];
+    if (d === undefined) {
+      d = this.deviceOf(src ? p.flow.tuple.srcIp : p.flow.tuple.dstIp);
+      byFlow[id] = d;
+    }
+    this.perDevice.add(k, d, n);
+  }
 
   private tally(k: number, ip: string, n: number): void {
     this.perDevice.add(k, this.deviceOf(ip), n);

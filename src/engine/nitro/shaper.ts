@@ -9,6 +9,7 @@
  * Parameters (assumed): nitroFlowQuantumBytes, nitroShaperFairBufferShare, nitroShaperQueueNs.
  * Why DRR and a buffer share, with the evidence: docs/design.md, "The Nitro shaper".
  */
+import { storeAsDoubles } from '../core/doubles';
 import { Fifo } from '../core/fifo';
 import type { Scheduler } from '../core/scheduler';
 import type { DropReason } from '../model/drop-reasons';
@@ -153,6 +154,7 @@ export class ShaperStage {
     this.fifo = !(quantumBytes > 0);
     this.quantumBytes = this.fifo ? Number.POSITIVE_INFINITY : quantumBytes;
     this.fairShare = fairBufferShare && !this.fifo;
+    storeAsDoubles(this, ['passedBytes', 'queuedBytes', 'blockedUntilNs']);
   }
 
   /** Each flow may hold at most capacity / (flows waiting) packets of the buffer. */
@@ -228,7 +230,7 @@ export class ShaperStage {
     if (this.queuedPackets === 0) {
       const blocking = this.firstNonConforming(now);
       if (blocking === null) {
-        this.pass(p, now);
+        this.pass(p);
         return;
       }
       this.blockedBy = blocking;
@@ -272,7 +274,7 @@ export class ShaperStage {
     this.queuedPackets += p.count;
     this.queuedBytes += p.count * p.sizeBytes;
     if (this.queuedPackets > this.peakQueuedPackets) this.peakQueuedPackets = this.queuedPackets;
-    this.scheduleWake(now);
+    this.scheduleWake();
   }
 
   /** When firstNonConforming last found a blocking bucket: the time every bucket conforms again. */
@@ -294,12 +296,14 @@ export class ShaperStage {
     return worst;
   }
 
-  private pass(p: Packet, now: number): void {
+  /** Charge the buckets and hand on (`now` read here: a double argument of a call not inlined is boxed). */
+  private pass(p: Packet): void {
+    const now = this.sched.now;
     const buckets = this.buckets;
     for (let i = 0; i < buckets.length; i++) {
       const b = buckets[i]!;
       chargeBucket(b, (b.costFixed + b.costPerByte * p.sizeBytes) * p.count, now);
-      if (b.credits !== null) b.credits.charge(p.count * (p.sizeBytes + b.costFixed) * 8, now);
+      if (b.credits !== null) b.credits.charge(p.count * (p.sizeBytes + b.costFixed) * 8);
     }
     this.passedPackets += p.count;
     this.passedBytes += p.count * p.sizeBytes;
@@ -315,8 +319,12 @@ export class ShaperStage {
       const blocking = this.firstNonConforming(now);
       if (blocking !== null) {
         this.blockedBy = blocking;
-        // what scheduleWake(now) would compute: the latest readyAt of the buckets, just taken
-        this.armWake(this.blockedUntilNs);
+        // what scheduleWake would compute: the latest readyAt of the buckets, just taken
+        const at = this.blockedUntilNs;
+        if (at < this.wakeAt) {
+          this.wakeAt = at;
+          this.sched.at(at, this.wake);
+        }
         return;
       }
       const f = active.peek();
@@ -337,23 +345,20 @@ export class ShaperStage {
         f.active = false;
         active.shift();
       }
-      this.pass(p, now);
+      this.pass(p);
     }
     this.blockedBy = null;
   }
 
-  private scheduleWake(now: number): void {
+  private scheduleWake(): void {
     if (this.active.length === 0) return;
+    const now = this.sched.now;
     let at = now;
     const buckets = this.buckets;
     for (let i = 0; i < buckets.length; i++) {
       const r = bucketReadyAt(buckets[i]!, now);
       if (r > at) at = r;
     }
-    this.armWake(at);
-  }
-
-  private armWake(at: number): void {
     if (at < this.wakeAt) {
       this.wakeAt = at;
       this.sched.at(at, this.wake);
