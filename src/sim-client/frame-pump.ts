@@ -56,6 +56,8 @@ export function createFramePump(store: AppStore, client: SimClient, stopped: () 
   let budget = 200_000;
   /** The last answer fell short of its instant (the model cannot keep up with the speed). */
   let lastLagging = false;
+  /** The instant the last request was sent to. */
+  let sentToNs = 0;
   /** Playback was started by submitting a command (not by the user): pause when it ends. */
   let autoPlayed = false;
   let layoutPending = false;
@@ -119,10 +121,13 @@ export function createFramePump(store: AppStore, client: SimClient, stopped: () 
       if (phase !== st.playback.autoPhase || speed !== st.playback.speedNsPerS)
         set('playback', { autoPhase: phase, speedNsPerS: speed });
     }
+    // a request ahead goes on from where the one in flight was sent to (the clock has not moved yet)
+    const base = ahead ? Math.max(client.simTimeNs, sentToNs) : client.simTimeNs;
     const toNs = skipIdle
-      ? client.simTimeNs + AUTO_SKIP_MAX_NS
-      : Math.round(client.simTimeNs + speed * Math.max(dtS, 1 / 240));
-    if (toNs <= client.simTimeNs) return;
+      ? base + AUTO_SKIP_MAX_NS
+      : Math.round(base + speed * Math.max(dtS, 1 / 240));
+    if (toNs <= base) return;
+    sentToNs = toNs;
     const t0 = performance.now();
     let chained: Promise<void> | null = null;
     try {
