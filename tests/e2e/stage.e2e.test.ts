@@ -153,6 +153,14 @@ describe('a path that explains itself', () => {
     ).toBeLessThanOrEqual(1);
     expect(await inView(page, '[data-testid=path-canvas]')).toBe(true);
     expect(await inView(page, '[data-chart=rate] .chart-plot')).toBe(true);
+    // zoomed, 1920 px is about 1480 px of lab: the charts keep the room of the stage's two-column
+    // layout (beside the path, as wide as the terminal below them), not a third of a three-column one
+    const [charts, side] = await page.evaluate(() =>
+      ['.stage-charts', '.workbench > .side'].map(
+        (s) => document.querySelector(s)!.getBoundingClientRect().width,
+      ),
+    );
+    expect(charts).toBeGreaterThanOrEqual(side! - 1);
     // a packet clicked where the picture says it is opens its inspector (the zoom is accounted for)
     const canvas = page.getByTestId('path-canvas');
     const [x, y] = ((await canvas.getAttribute('data-packet-at')) ?? '').split(',').map(Number);
