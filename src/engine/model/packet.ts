@@ -156,11 +156,12 @@ export function newBatch(
   };
 }
 
-// Sizes, sequence numbers and times are doubles from the first batch (they pass 2^31 mid-run: see
-// core/doubles.ts), and `sack` holds arrays as well as null.
+// Sequence numbers and times are doubles from the first batch (they pass 2^31 mid-run: see
+// core/doubles.ts), and `sack` holds arrays as well as null. Sizes stay small integers (no heap box
+// per field and packet): makers hand them as such (TcpEndpoint.makePacket).
 {
   const b = newBatch(null as unknown as Flow, 1, 0, 0, 0, 0, 0, 0, 0, 0);
-  storeAsDoubles(b, ['sizeBytes', 'payloadBytes', 'seq', 'ack', 'sentAtNs', 'enqueuedAtNs']);
+  storeAsDoubles(b, ['seq', 'ack', 'sentAtNs', 'enqueuedAtNs']);
   b.sack = [];
 }
 

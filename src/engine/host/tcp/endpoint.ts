@@ -433,11 +433,14 @@ export class TcpEndpoint {
 
   private makePacket(count: number, payload: number, seq: number, flags: number): Packet {
     const now = this.sched.now;
+    // a whole number of bytes handed on as a small integer (packet sizes are small-integer fields:
+    // model/packet.ts); computed from sequence numbers, which are doubles, it is one in form only
+    const bytes = payload === (payload | 0) ? payload | 0 : payload;
     return newBatch(
       this.flow,
       count,
-      payload + TCP_HDR,
-      payload,
+      bytes + TCP_HDR,
+      bytes,
       seq,
       this.rcvNxt,
       flags,
