@@ -474,7 +474,9 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
     : [];
   // observed again when a chart's element is replaced (mounted, or its empty line swapped for it)
   const inView = useInView(ref, `${mounted}|${emptyOnly.join(',')}`);
-  const drawn = useRef(new Map<string, { def: ChartDef; x: typeof x; sig: unknown }>());
+  const drawn = useRef(
+    new Map<string, { def: ChartDef; x: typeof x; sig: unknown; cursor: number | null }>(),
+  );
   const propsOf = (def: ChartDef) => {
     const sig = ENGINE_CHARTS.has(def.id)
       ? engine
@@ -484,8 +486,11 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
           ? `${version}|${cwStatistic}`
           : version;
     const last = drawn.current.get(def.id);
-    if (last && inView && !inView.has(def.id) && last.x.range()[1] === x.range()[1]) return last;
-    const cur = { def, x, sig };
+    // out of view a chart keeps its drawing while the clock runs; a cursor set elsewhere redraws it
+    // on today's axis (on the stale one the instant may lie outside it, and no cursor would show)
+    if (last && inView && !inView.has(def.id) && last.x.range()[1] === x.range()[1] && last.cursor === cursor)
+      return last;
+    const cur = { def, x, sig, cursor };
     drawn.current.set(def.id, cur);
     return cur;
   };
