@@ -54,6 +54,34 @@ export function skipIdle(
   }
 }
 
+/**
+ * Up to `toNs` within `maxEvents`, stopping at the end of the 1 ms slice in which the last job
+ * ends (AdvanceRequest.stopWhenIdle). The foreground command runs in one go to its own deadline
+ * (iperf3's -t), then in 1 ms slices until it is done; with no job at all nothing moves.
+ */
+export function advanceUntilIdle(
+  tl: Timeline<ServiceRun>,
+  run: ServiceRun,
+  toNs: number,
+  maxEvents: number,
+  onGrid: () => void,
+): Advanced {
+  const s = run.session;
+  let events = 0;
+  while (s.nowNs < toNs && events < maxEvents) {
+    if (s.foreground === null && s.backgroundCount === 0) break;
+    const job = s.session.foreground?.job;
+    const deadline = job ? job.deadlineNs() : Number.POSITIVE_INFINITY;
+    const slice = (Math.floor(s.nowNs / UNTIL_SLICE_NS) + 1) * UNTIL_SLICE_NS;
+    // background jobs only, or a foreground one before its deadline: no slicing
+    const target = !job || deadline > slice ? (job ? Math.max(slice, deadline) : toNs) : slice;
+    const r = tl.advance(Math.min(toNs, target), maxEvents - events, onGrid);
+    events += r.events;
+    if (!r.reached) break;
+  }
+  return { events, reached: s.nowNs >= toNs };
+}
+
 /** Run until `until` holds, up to `reqToNs` within `maxEvents`; says which condition stopped it. */
 export function runUntil(
   tl: Timeline<ServiceRun>,

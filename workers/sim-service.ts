@@ -11,7 +11,7 @@ import type { Observation } from '../src/lessons/observation';
 import { LessonObserver } from './lesson-observer';
 import { CheckpointBuilder, PLAY_BUILD_RATIO } from './checkpoints';
 import { PacketList } from './packet-list';
-import { runUntil, skipIdle } from './play';
+import { advanceUntilIdle, runUntil, skipIdle } from './play';
 import { ServiceRun } from './service-run';
 import { counters, ensure, NCOL, writeSample } from './samples';
 import { stepTo } from './step';
@@ -279,6 +279,8 @@ export class SimService implements SimApi {
     } else if (req.skipIdle) {
       // auto speed over an idle stretch: on to the event in which the next packet enters the path
       ({ events, reached } = skipIdle(tl, run, req.toNs, req.maxEvents, () => sample()));
+    } else if (!until && req.stopWhenIdle) {
+      ({ events, reached } = advanceUntilIdle(tl, run, req.toNs, req.maxEvents, () => sample()));
     } else if (!until) {
       const r = tl.advance(req.toNs, req.maxEvents, () => sample());
       events = r.events;

@@ -25,8 +25,9 @@ import type {
  *    `seekCancel`.
  * 5: `advance` takes `skipIdle` (auto speed's jump to the next packet).
  * 6: the packet list: `packetList`, `packetDetails`, `packetExport`.
+ * 7: `advance` takes `stopWhenIdle` (a run the user started by typing pauses where it ends).
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 /** One user action at a simulated instant (a line typed, or Ctrl-C): what a rewind or respawn replays. */
 export type CommandLogEntry = SessionLogEntry;
@@ -295,6 +296,12 @@ export interface AdvanceRequest {
    * at `toNs` (`reached`) when neither happens. Path detail is on for it.
    */
   skipIdle?: boolean;
+  /**
+   * Stop at the end of the 1 ms slice in which the last job ends (no foreground command, no
+   * background job): the pump asks for it while a typed command plays, so the clock stops where
+   * the command ended, not at the frame's instant, and a request sent ahead does nothing past it.
+   */
+  stopWhenIdle?: boolean;
 }
 
 /** The API the worker exposes (comlink). Every method may be called with at most one call in flight. */

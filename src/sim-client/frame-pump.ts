@@ -123,9 +123,7 @@ export function createFramePump(store: AppStore, client: SimClient, stopped: () 
     }
     // a request ahead goes on from where the one in flight was sent to (the clock has not moved yet)
     const base = ahead ? Math.max(client.simTimeNs, sentToNs) : client.simTimeNs;
-    const toNs = skipIdle
-      ? base + AUTO_SKIP_MAX_NS
-      : Math.round(base + speed * Math.max(dtS, 1 / 240));
+    const toNs = skipIdle ? base + AUTO_SKIP_MAX_NS : Math.round(base + speed * Math.max(dtS, 1 / 240));
     if (toNs <= base) return;
     sentToNs = toNs;
     const t0 = performance.now();
@@ -154,7 +152,12 @@ export function createFramePump(store: AppStore, client: SimClient, stopped: () 
         if (lagging && !ending && !stopped() && store.getState().playback.playing)
           chained = pump(performance.now());
       };
-      const req = { pathDetail: detail, sampleStepNs, ...(skipIdle ? { skipIdle: true } : {}) };
+      // a typed command's run pauses where it ends: the worker stops there (and a request sent ahead does nothing past it)
+      const req = {
+        pathDetail: detail,
+        sampleStepNs,
+        ...(skipIdle ? { skipIdle: true } : autoPlayed ? { stopWhenIdle: true } : {}),
+      };
       const f = ahead
         ? await client.advanceAhead(toNs, budget, req, onAnswer)
         : await client.advance(toNs, budget, undefined, req, onAnswer);

@@ -119,8 +119,14 @@ describe('frame pump at the top speed', () => {
     const log = [...a.client.commandLog];
     expect(log.map((e) => e.kind)).toEqual(['line', 'interrupt']);
 
-    // the session shared and replayed to the same instant prints the same, at the same instants
+    // the run paused where the command ended (the end of the 1 ms slice in which it printed its
+    // last), not at a frame's far instant: the request sent ahead did nothing past it
     const endNs = a.store.getState().playback.nowNs;
+    expect(a.store.getState().playback.playing).toBe(false);
+    const lastNs = a.store.getState().terminal.chunks.at(-1)!.atNs;
+    expect(endNs).toBeGreaterThanOrEqual(lastNs);
+    expect(endNs - lastNs).toBeLessThanOrEqual(1_000_000);
+    // the session shared and replayed to the same instant prints the same, at the same instants
     const b = await openLab(log, endNs);
     expect(b.store.getState().playback.nowNs).toBe(endNs);
     expect(text(b.store)).toBe(played);
