@@ -27,6 +27,7 @@ export class ServiceRun implements TimelineRun {
   /** Stop the scheduler right after the event that drops a packet / exhausts credits ("run until"). */
   haltOn: 'drop' | 'credits' | null = null;
   private readonly unsubscribe: () => void;
+  private readonly detachCharts: () => void;
 
   constructor(
     readonly session: InteractiveSession,
@@ -37,6 +38,7 @@ export class ServiceRun implements TimelineRun {
     this.capture = new CaptureRing(lab, captureCap).attach();
     this.charts = new ChartRecorder(lab.instances.size);
     const detachCharts = lab.probe.attach(this.charts);
+    this.detachCharts = detachCharts;
     const names = [...lab.instances.keys()];
     this.drops = names.map(() => 0);
     const unsubscribe = lab.subscribe((e) => {
@@ -65,6 +67,13 @@ export class ServiceRun implements TimelineRun {
       detachCharts();
       this.capture.detach();
     };
+  }
+
+  /** Stop one observer for good (tests/bench/worker-cpu.ts measures what each costs). */
+  detachObserver(which: 'path' | 'capture' | 'charts'): void {
+    if (which === 'path') this.path.detach();
+    else if (which === 'capture') this.capture.detach();
+    else this.detachCharts();
   }
 
   setDetail(on: boolean): void {
