@@ -182,3 +182,34 @@ describe("the lab's man pages name the help options now modelled", () => {
     expect(stdout(run('man sudo'))).toContain('COMMAND; -h and --help; -V and --version (sudo 1.9.15p5)');
   });
 });
+
+describe('man --help, -? and --usage: man-db', () => {
+  // Debian's man-db 2.11.2 (`COLUMNS=80 man --help`), its browser line as Fedora's build has it
+  // (--with-browser=elinks): the lines around it, byte for byte
+  it("prints argp's help: usage line, options in columns, the bug address, then the lab's line", () => {
+    for (const line of ['man --help', 'man -?']) {
+      const r = run(line);
+      expect(r.exitCode).toBe(0);
+      const out = stdout(r);
+      expect(
+        out.startsWith(
+          'Usage: man [OPTION...] [SECTION] PAGE...\n\n  -C, --config-file=FILE     use this user configuration file\n',
+        ),
+      ).toBe(true);
+      expect(out).toContain("  -r, --prompt=STRING        provide the `less' pager with a prompt\n");
+      expect(out).toContain('  -H, --html[=BROWSER]       use elinks or BROWSER to display HTML output\n');
+      expect(out).toContain(
+        '\nMandatory or optional arguments to long options are also mandatory or optional\nfor any corresponding short options.\n\nReport bugs to cjwatson@debian.org.\nec2-netlab: man PAGE',
+      );
+      // argp lays the long-only pair past column 80, as man-db prints it
+      expect(out).toContain(
+        '      --no-justification,                              --nj   turn off justification\n',
+      );
+      expect(out.split('\n')).toHaveLength(75);
+    }
+    const u = stdout(run('man --usage'));
+    expect(u.startsWith('Usage: man [-dDfkKlwWciIau7tZ?V] [-C FILE] [-R ENCODING] [-L LOCALE]\n')).toBe(true);
+    expect(u.endsWith('            [--version] [SECTION] PAGE...\n')).toBe(true);
+    expect(run('man -w ls').stderr).toBe('man: option -w is not simulated in ec2-netlab\n');
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { type CommandOutcome, done, fail } from '../types';
 import { BUILTINS, TOOLS } from './builtins';
+import { MAN_HELP, MAN_USAGE } from './real-help/system-tools';
 
 interface Page {
   section: number;
@@ -256,7 +257,7 @@ const PAGES: Record<string, Page> = {
     section: 1,
     name: "an interface to the lab's reference pages",
     lab: 'One page per tool: what it does in the lab.',
-    options: 'man TOOL',
+    options: 'man TOOL\n--help -? --usage (man-db)',
   },
   which: {
     section: 1,
@@ -321,7 +322,13 @@ export function manPage(tool: string): string | null {
   return s;
 }
 
+/** What the lab adds after man's own help: its pages are the lab's, not the manual's. */
+const MAN_HELP_NOTE =
+  'ec2-netlab: man PAGE … shows a page written for the lab (what the tool models here and what it refuses); --help, -? and --usage are man-db\'s own; the other options are refused ("not simulated in ec2-netlab").\n';
+
 export function runMan(args: string[]): CommandOutcome {
+  if (args[0] === '--help' || args[0] === '-?') return done(MAN_HELP + MAN_HELP_NOTE, 0);
+  if (args[0] === '--usage') return done(MAN_USAGE, 0);
   const names = args.filter((a) => !/^-/.test(a) && !/^\d$/.test(a));
   if (args.some((a) => /^-/.test(a)))
     return fail(`man: option ${args.find((a) => a.startsWith('-'))} is not simulated in ec2-netlab`);

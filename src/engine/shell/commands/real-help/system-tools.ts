@@ -193,3 +193,103 @@ GNU which comes with ABSOLUTELY NO WARRANTY;
 This program is free software; your freedom to use, change
 and distribute this program is protected by the GPL.
 `;
+
+/**
+ * man-db's `man --help` (argp's layout at 80 columns): the text of man-db 2.11.2 as Debian prints
+ * it, with the browser Fedora's and so Amazon Linux's build names (`--with-browser=elinks` in
+ * their man-db.spec) where Debian's says www-browser. AL2023 ships man-db 2.9; man-db's NEWS adds
+ * or drops no option between 2.9.3 and 2.11.2.
+ */
+export const MAN_HELP = `Usage: man [OPTION...] [SECTION] PAGE...
+
+  -C, --config-file=FILE     use this user configuration file
+  -d, --debug                emit debugging messages
+  -D, --default              reset all options to their default values
+      --warnings[=WARNINGS]  enable warnings from groff
+
+ Main modes of operation:
+  -f, --whatis               equivalent to whatis
+  -k, --apropos              equivalent to apropos
+  -K, --global-apropos       search for text in all pages
+  -l, --local-file           interpret PAGE argument(s) as local filename(s)
+  -w, --where, --path, --location
+                             print physical location of man page(s)
+  -W, --where-cat, --location-cat
+                             print physical location of cat file(s)
+
+  -c, --catman               used by catman to reformat out of date cat pages
+  -R, --recode=ENCODING      output source page encoded in ENCODING
+
+ Finding manual pages:
+  -L, --locale=LOCALE        define the locale for this particular man search
+  -m, --systems=SYSTEM       use manual pages from other systems
+  -M, --manpath=PATH         set search path for manual pages to PATH
+
+  -S, -s, --sections=LIST    use colon separated section list
+
+  -e, --extension=EXTENSION  limit search to extension type EXTENSION
+
+  -i, --ignore-case          look for pages case-insensitively (default)
+  -I, --match-case           look for pages case-sensitively
+
+      --regex                show all pages matching regex
+      --wildcard             show all pages matching wildcard
+
+      --names-only           make --regex and --wildcard match page names only,
+                             not descriptions
+
+  -a, --all                  find all matching manual pages
+  -u, --update               force a cache consistency check
+
+      --no-subpages          don't try subpages, e.g. 'man foo bar' => 'man
+                             foo-bar'
+
+ Controlling formatted output:
+  -P, --pager=PAGER          use program PAGER to display output
+  -r, --prompt=STRING        provide the \`less' pager with a prompt
+
+  -7, --ascii                display ASCII translation of certain latin1 chars
+  -E, --encoding=ENCODING    use selected output encoding
+      --no-hyphenation, --nh turn off hyphenation
+      --no-justification,                              --nj   turn off justification
+  -p, --preprocessor=STRING  STRING indicates which preprocessors to run:
+                             e - [n]eqn, p - pic, t - tbl,
+g - grap, r - refer, v - vgrind
+
+  -t, --troff                use groff to format pages
+  -T, --troff-device[=DEVICE]   use groff with selected device
+
+  -H, --html[=BROWSER]       use elinks or BROWSER to display HTML output
+  -X, --gxditview[=RESOLUTION]   use groff and display through gxditview
+                             (X11):
+                             -X = -TX75, -X100 = -TX100, -X100-12 = -TX100-12
+  -Z, --ditroff              use groff and force it to produce ditroff
+
+  -?, --help                 give this help list
+      --usage                give a short usage message
+  -V, --version              print program version
+
+Mandatory or optional arguments to long options are also mandatory or optional
+for any corresponding short options.
+
+Report bugs to cjwatson@debian.org.
+`;
+
+/** `man --usage` (argp's short usage), from the same build. */
+export const MAN_USAGE = `Usage: man [-dDfkKlwWciIau7tZ?V] [-C FILE] [-R ENCODING] [-L LOCALE]
+            [-m SYSTEM] [-M PATH] [-S LIST] [-s LIST] [-e EXTENSION]
+            [-P PAGER] [-r STRING] [-E ENCODING] [-p STRING] [-T[DEVICE]]
+            [-H[BROWSER]] [-X[RESOLUTION]] [--config-file=FILE] [--debug]
+            [--default] [--warnings[=WARNINGS]] [--whatis] [--apropos]
+            [--global-apropos] [--local-file] [--where] [--path] [--location]
+            [--where-cat] [--location-cat] [--catman] [--recode=ENCODING]
+            [--locale=LOCALE] [--systems=SYSTEM] [--manpath=PATH]
+            [--sections=LIST] [--extension=EXTENSION] [--ignore-case]
+            [--match-case] [--regex] [--wildcard] [--names-only] [--all]
+            [--update] [--no-subpages] [--pager=PAGER] [--prompt=STRING]
+            [--ascii] [--encoding=ENCODING] [--no-hyphenation] [--nh]
+            [--no-justification] [--nj] [--preprocessor=STRING] [--troff]
+            [--troff-device[=DEVICE]] [--html[=BROWSER]]
+            [--gxditview[=RESOLUTION]] [--ditroff] [--help] [--usage]
+            [--version] [SECTION] PAGE...
+`;
