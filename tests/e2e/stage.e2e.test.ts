@@ -266,4 +266,35 @@ describe('a phone', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it("390×844, three instances (the router preset): the picture keeps the phone's scale and pans sideways inside its panel; the page does not", async () => {
+    const problems: string[] = [];
+    const page = await open(390, 844, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    const picker = page.getByRole('combobox', { name: 'Experiment' });
+    const router = (await picker.locator('option').allTextContents()).find((o) => /router/i.test(o))!;
+    await picker.selectOption({ label: router });
+    await labReady(page);
+    const canvas = page.getByTestId('path-canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    // drawn at 3 × 240 px, scaled as a two-instance picture is on this phone (its box ÷ 480)
+    const scale = Number(await canvas.getAttribute('data-scale'));
+    const css = await canvas.evaluate((el) => el.getBoundingClientRect().width);
+    expect(css).toBeCloseTo(720 * scale, 0);
+    const pan = await canvas.evaluate((el) => {
+      const p = el.parentElement!;
+      return { scrollW: p.scrollWidth, clientW: p.clientWidth };
+    });
+    expect(pan.scrollW).toBeGreaterThan(pan.clientW + 100);
+    expect(await page.getByTestId('path-pan-hint').textContent()).toMatch(
+      /scroll the picture sideways for sink\.$/,
+    );
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(
+      1,
+    );
+    await page.screenshot({ path: `${SHOTS}/phone-router-390x844.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

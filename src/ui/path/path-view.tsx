@@ -101,6 +101,12 @@ const STAGE_HELP: Record<string, string> = {
 
 /** Narrowest the picture is laid out (two instances side by side stay legible); narrower boxes scale it. */
 export const MIN_DRAW_W = 480;
+/**
+ * On a box narrower than MIN_DRAW_W (a phone) each instance column is drawn at least this wide:
+ * two instances fit scaled down; three or more (a router between them) make a wider picture the
+ * path panel pans sideways, instead of one scaled until its labels cannot be read.
+ */
+export const MIN_COL_DRAW_W = MIN_DRAW_W / 2;
 
 const COLOUR_CHOICES: Array<[ColourBy, string]> = [
   ['flow', 'Flow'],
@@ -115,8 +121,9 @@ export function PathView(props: PathViewProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   // the picture is drawn at least MIN_DRAW_W wide; a narrower box (a phone) shows it scaled down
   const [boxW, setBoxW] = useState(960);
-  const width = Math.max(MIN_DRAW_W, boxW);
-  const scale = boxW < MIN_DRAW_W ? boxW / MIN_DRAW_W : 1;
+  const narrow = boxW < MIN_DRAW_W;
+  const width = narrow ? Math.max(MIN_DRAW_W, (layout?.instances.length ?? 2) * MIN_COL_DRAW_W) : boxW;
+  const scale = narrow ? boxW / MIN_DRAW_W : 1;
   const reducedMotion = useMedia('(prefers-reduced-motion: reduce)');
   const dark = useMedia('(prefers-color-scheme: dark)');
   const [theme, setTheme] = useState<Theme>(DEFAULT_THEME);
@@ -334,20 +341,33 @@ export function PathView(props: PathViewProps) {
           </>
         )}
       </p>
-      <canvas
-        ref={canvasRef}
-        style={{ width: `${width * scale}px`, height: `${drawnH * scale}px` }}
-        data-scale={scale === 1 ? undefined : scale.toFixed(3)}
-        role="img"
-        aria-label={summary}
-        data-testid="path-canvas"
-        data-motion={reducedMotion ? 'reduced' : 'full'}
-        tabIndex={0}
-        aria-keyshortcuts="ArrowLeft ArrowRight Escape"
-        onClick={onClick}
-        onMouseMove={onMove}
-        onKeyDown={onKey}
-      />
+      {narrow && width * scale > boxW + 1 && layout ? (
+        <p className="path-view__pan-hint" data-testid="path-pan-hint">
+          Wider than the screen: scroll the picture sideways for{' '}
+          {layout.instances
+            .slice(Math.floor(boxW / (MIN_COL_DRAW_W * scale)))
+            .map((i) => i.name)
+            .join(', ')}
+          .
+        </p>
+      ) : null}
+      {/* a phone pans a picture of three or more instances sideways (MIN_COL_DRAW_W) */}
+      <div className="path-view__pan">
+        <canvas
+          ref={canvasRef}
+          style={{ width: `${width * scale}px`, height: `${drawnH * scale}px` }}
+          data-scale={scale === 1 ? undefined : scale.toFixed(3)}
+          role="img"
+          aria-label={summary}
+          data-testid="path-canvas"
+          data-motion={reducedMotion ? 'reduced' : 'full'}
+          tabIndex={0}
+          aria-keyshortcuts="ArrowLeft ArrowRight Escape"
+          onClick={onClick}
+          onMouseMove={onMove}
+          onKeyDown={onKey}
+        />
+      </div>
       <div className="path-view__bar">
         {onColourByChange && (
           <fieldset className="path-view__colour">
