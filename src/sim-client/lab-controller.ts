@@ -339,12 +339,13 @@ export function createLabController(
           client.simTimeNs + 1,
           Math.round(client.simTimeNs + st.playback.speedNsPerS / 60),
         );
-        const f = await client.advance(toNs, MAX_BUDGET);
+        // a click is not dropped because a query (a chart's, an inspector's) is out: it waits its turn
+        const f = await client.advanceNow(toNs, MAX_BUDGET);
         if (f) set('env', { announcement: `Stepped to ${formatSimTime(f.nowNs)}` });
         return;
       }
       const horizon = choice.kind === 'event' ? Number.POSITIVE_INFINITY : client.simTimeNs + STEP_HORIZON_NS;
-      const f = await client.advance(horizon, MAX_BUDGET, undefined, { step: choice, pathDetail: true });
+      const f = await client.advanceNow(horizon, MAX_BUDGET, undefined, { step: choice, pathDetail: true });
       const rep = f?.stepped;
       if (!f || !rep) return;
       set('env', { announcement: `${formatSimTime(f.nowNs)}: ${rep.summary}` });

@@ -392,3 +392,21 @@ describe('lab controller: auto speed follows the action', () => {
     expect(wall / 1000).toBeLessThan(30);
   }, 120_000);
 });
+
+describe('lab controller: Step', () => {
+  it('is not dropped when a query is out as it is clicked (a chart refresh, an inspector): it waits its turn and steps', async () => {
+    const b = await openLab();
+    expect(await b.lab.submit('iperf3 -c server -t 1')).toBe(true);
+    await b.lab.seek(0.5e9);
+    b.lab.setStep({ kind: 'packet', stage: 'rx_ring', host: 'server' });
+    // a chart's refresh goes out first (its timer fired), then the click
+    const query = b.lab.chartSeries({ fromNs: 0, toNs: 0.5e9, stepNs: 1e6 });
+    expect(b.client.inFlight).toBe(true);
+    await b.lab.step();
+    await query;
+    const st = b.store.getState();
+    expect(st.playback.nowNs).toBeGreaterThan(0.5e9);
+    expect(st.playback.nowNs).toBeLessThan(0.51e9);
+    expect(st.env.announcement).toMatch(/entered RX ring( queue \d+)? on server/);
+  }, 60_000);
+});
