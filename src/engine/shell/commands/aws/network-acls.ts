@@ -16,33 +16,27 @@ import type { VpcState } from '../../../vpc/state';
 import { type CommandOutcome, fail } from '../../types';
 import { AWS_EXIT, asInt, invalidType, isOut, type ParamSpec, plain, svc } from './cli';
 import {
-  applyFilters,
   commit,
+  describeSelected,
   dryRun,
   type Ec2Operation,
   type Handler,
   malformed,
   parse,
-  readFilters,
 } from './request';
 import { aclOut, json, silent } from './shapes';
 
 type Out = CommandOutcome;
 
 const describeNetworkAcls: Handler = (args, state, lab) => {
-  const p = parse(args, { 'network-acl-ids': { kind: 'list' }, filters: { kind: 'struct-list' } });
-  if (isOut(p)) return p;
-  dryRun(p);
-  let acls = state.vpc.NetworkAcls;
-  const ids = p.values.get('network-acl-ids') as string[] | undefined;
-  if (ids) acls = ids.map((id) => findAcl(state, id));
-  const out = applyFilters(acls, readFilters(p.values.get('filters')), {
+  const out = describeSelected(args, 'network-acl-ids', state.vpc.NetworkAcls, (id) => findAcl(state, id), {
     'network-acl-id': (a) => [a.NetworkAclId],
     'vpc-id': (a) => [a.VpcId ?? ''],
     default: (a) => [String(a.IsDefault)],
     'association.subnet-id': (a) => a.Associations.map((s) => s.SubnetId),
     'owner-id': () => [LAB_ACCOUNT_ID],
   });
+  if (!Array.isArray(out)) return out;
   return json({ NetworkAcls: out.map((a) => aclOut(a, lab.scenario.seed)) });
 };
 

@@ -11,14 +11,13 @@ import type { Eni, VpcState } from '../../../vpc/state';
 import { fail } from '../../types';
 import { AWS_EXIT, asBool, asInt, invalidType, isOut, plain, svc } from './cli';
 import {
-  applyFilters,
   commit,
+  describeSelected,
   dryRun,
   type Ec2Operation,
   type Handler,
   malformed,
   parse,
-  readFilters,
 } from './request';
 import { checkGroupId } from './security-groups';
 import { eniOut, json, silent } from './shapes';
@@ -141,13 +140,7 @@ const BOUNDS_TEXT: Record<(typeof CT_KEYS)[number], string> = {
 };
 
 const describeNetworkInterfaces: Handler = (args, state, lab) => {
-  const p = parse(args, { 'network-interface-ids': { kind: 'list' }, filters: { kind: 'struct-list' } });
-  if (isOut(p)) return p;
-  dryRun(p);
-  let enis = state.enis;
-  const ids = p.values.get('network-interface-ids') as string[] | undefined;
-  if (ids) enis = ids.map((id) => findEni(state, id));
-  const out = applyFilters(enis, readFilters(p.values.get('filters')), {
+  const out = describeSelected(args, 'network-interface-ids', state.enis, (id) => findEni(state, id), {
     'network-interface-id': (e) => [e.eniId],
     'attachment.instance-id': (e) => [e.instanceId],
     'attachment.attachment-id': (e) => [e.attachmentId],
@@ -163,6 +156,7 @@ const describeNetworkInterfaces: Handler = (args, state, lab) => {
     'group-id': (e) => e.securityGroups,
     'availability-zone': (e) => [state.subnet(e.subnetId)?.AvailabilityZone ?? ''],
   });
+  if (!Array.isArray(out)) return out;
   return json({ NetworkInterfaces: out.map((e) => eniOut(state, lab, e)) });
 };
 

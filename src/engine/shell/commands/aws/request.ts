@@ -114,6 +114,25 @@ export function applyFilters<T>(
   );
 }
 
+/**
+ * A plain Describe* request: `--<idsOption>` (each looked up by `find`, so an unknown one is that
+ * resource's own error) or every resource, then `--filters` over `fields`; `--dry-run` checked.
+ * The parser's own answer (a usage error) when the arguments do not parse.
+ */
+export function describeSelected<T>(
+  args: string[],
+  idsOption: string,
+  all: T[],
+  find: (id: string) => T,
+  fields: Record<string, (x: T) => string[]>,
+): T[] | CommandOutcome {
+  const p = parse(args, { [idsOption]: { kind: 'list' }, filters: { kind: 'struct-list' } });
+  if (!('values' in p)) return p;
+  dryRun(p);
+  const ids = p.values.get(idsOption) as string[] | undefined;
+  return applyFilters(ids ? ids.map(find) : all, readFilters(p.values.get('filters')), fields);
+}
+
 export function malformed(prefix: string, id: string, code: string): ServiceError {
   return svc(code, `Invalid id: "${id}" (expecting "${prefix}-...")`);
 }

@@ -15,14 +15,13 @@ import type { VpcState } from '../../../vpc/state';
 import { fail } from '../../types';
 import { AWS_EXIT, isOut, type ParamSpec, svc } from './cli';
 import {
-  applyFilters,
   commit,
+  describeSelected,
   dryRun,
   type Ec2Operation,
   type Handler,
   malformed,
   parse,
-  readFilters,
 } from './request';
 import { json, silent, tableOut } from './shapes';
 
@@ -34,13 +33,7 @@ function findTable(state: VpcState, id: string): RouteTable {
 }
 
 const describeRouteTables: Handler = (args, state, lab) => {
-  const p = parse(args, { 'route-table-ids': { kind: 'list' }, filters: { kind: 'struct-list' } });
-  if (isOut(p)) return p;
-  dryRun(p);
-  let tables = state.vpc.RouteTables;
-  const ids = p.values.get('route-table-ids') as string[] | undefined;
-  if (ids) tables = ids.map((id) => findTable(state, id));
-  const out = applyFilters(tables, readFilters(p.values.get('filters')), {
+  const out = describeSelected(args, 'route-table-ids', state.vpc.RouteTables, (id) => findTable(state, id), {
     'route-table-id': (t) => [t.RouteTableId],
     'vpc-id': (t) => [t.VpcId ?? ''],
     'association.main': (t) => [String(t.Associations.some((a) => a.Main === true))],
@@ -49,6 +42,7 @@ const describeRouteTables: Handler = (args, state, lab) => {
     'route.gateway-id': (t) => t.Routes.flatMap((r) => (r.GatewayId ? [r.GatewayId] : [])),
     'owner-id': () => [LAB_ACCOUNT_ID],
   });
+  if (!Array.isArray(out)) return out;
   return json({ RouteTables: out.map((t) => tableOut(t, lab.scenario.seed)) });
 };
 

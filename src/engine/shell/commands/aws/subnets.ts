@@ -6,16 +6,8 @@
  */
 import { LAB_ACCOUNT_ID, parseCidr, type Subnet } from '../../../../scenario/vpc';
 import type { VpcState } from '../../../vpc/state';
-import { isOut, svc } from './cli';
-import {
-  applyFilters,
-  dryRun,
-  type Ec2Operation,
-  type Handler,
-  malformed,
-  parse,
-  readFilters,
-} from './request';
+import { svc } from './cli';
+import { describeSelected, type Ec2Operation, type Handler, malformed } from './request';
 import { json } from './shapes';
 
 /** Addresses AWS reserves in every subnet: network, router, DNS, future use, broadcast. */
@@ -58,13 +50,7 @@ function subnetOut(state: VpcState, s: Subnet): Record<string, unknown> {
 }
 
 const describeSubnets: Handler = (args, state) => {
-  const p = parse(args, { 'subnet-ids': { kind: 'list' }, filters: { kind: 'struct-list' } });
-  if (isOut(p)) return p;
-  dryRun(p);
-  let subnets = state.vpc.Subnets;
-  const ids = p.values.get('subnet-ids') as string[] | undefined;
-  if (ids) subnets = ids.map((id) => findSubnet(state, id));
-  const out = applyFilters(subnets, readFilters(p.values.get('filters')), {
+  const out = describeSelected(args, 'subnet-ids', state.vpc.Subnets, (id) => findSubnet(state, id), {
     'subnet-id': (s) => [s.SubnetId],
     'vpc-id': (s) => [s.VpcId ?? state.vpc.VpcId],
     'cidr-block': (s) => [s.CidrBlock],
@@ -74,6 +60,7 @@ const describeSubnets: Handler = (args, state) => {
     'default-for-az': () => ['false'],
     'owner-id': () => [LAB_ACCOUNT_ID],
   });
+  if (!Array.isArray(out)) return out;
   return json({ Subnets: out.map((s) => subnetOut(state, s)) });
 };
 
