@@ -105,22 +105,22 @@ export const MODEL_PARAMS = {
   xenNetbackRxQueuePackets: p(
     32,
     'packets',
-    'documented',
+    'assumed',
     "XEN-NETBACK (XENVIF_QUEUE_LENGTH 32, the dom0 vif device's txqueuelen)",
     "Packets the vif's qdisc in dom0 holds for the guest once netback's internal queue (xenNetbackRxQueueBytes) has stopped the vif; a packet that finds it full is dropped in dom0 (the guest sees no counter of it). Whether AWS kept the default is not known.",
   ),
   xenNetbackRxQueueBytes: p(
     524_288,
     'bytes',
-    'documented',
-    'XEN-NETBACK (interface.c XENVIF_RX_QUEUE_BYTES = XEN_NETIF_RX_RING_SIZE/2 × PAGE_SIZE = 128 × 4 KiB, rx.c xenvif_rx_queue_tail: rx_queue_len against rx_queue_max)',
+    'assumed',
+    "Linux's default, as AWS's dom0 kernel is not published: XEN-NETBACK (interface.c XENVIF_RX_QUEUE_BYTES = XEN_NETIF_RX_RING_SIZE/2 × PAGE_SIZE = 128 × 4 KiB, rx.c xenvif_rx_queue_tail: rx_queue_len against rx_queue_max)",
     "netback's internal queue for the guest, in skb bytes: xenvif_start_xmit queues every packet there and stops the vif once the bytes pass it; the qdisc (xenNetbackRxQueuePackets) then holds what follows until a dequeue brings the bytes back under. 512 KiB is about 350 datagrams of 1,500 bytes (4.5 ms of the backend's work at its knee) but only 8 GRO'd 64 KB TCP skbs. Linux 3.19 and later; which kernel AWS's dom0 ran is not known (older netback held up to the guest's 256 posted ring slots instead).",
   ),
   xenNetbackTxBatch: p(
     64,
     'requests per poll',
-    'documented',
-    'XEN-NETBACK (interface.c XENVIF_NAPI_WEIGHT 64: xenvif_poll runs xenvif_tx_action with that budget)',
+    'assumed',
+    "Linux's default, as AWS's dom0 kernel is not published: XEN-NETBACK (interface.c XENVIF_NAPI_WEIGHT 64: xenvif_poll runs xenvif_tx_action with that budget)",
     "Guest TX requests netback's NAPI poll takes from the netfront ring at once: it builds their grant copy and map operations, runs them with one batched hypercall and hands the skbs to dom0's stack together at the end. 1 = one request at a time.",
   ),
   xenNetbackTxBatchNs: p(
