@@ -179,6 +179,9 @@ export class Probe {
       LeaveFn,
       LeaveFn,
     ];
+    // one call site per stage (a switch, not enterBy[stageIndex(s)]): each sees one target and can be
+    // inlined; the indexed call measured 2-3 % more worker CPU at the top speed (tests/bench/worker-cpu.ts
+    // 60 page, 4 alternating runs each)
     this.sink = {
       enter: (t, h, s, q, p) => {
         switch (s) {
