@@ -73,8 +73,8 @@ export function advanceUntilIdle(
     const job = s.session.foreground?.job;
     const deadline = job ? job.deadlineNs() : Number.POSITIVE_INFINITY;
     const slice = (Math.floor(s.nowNs / UNTIL_SLICE_NS) + 1) * UNTIL_SLICE_NS;
-    // background jobs only, or a foreground one before its deadline: no slicing
-    const target = !job || deadline > slice ? (job ? Math.max(slice, deadline) : toNs) : slice;
+    // background jobs only: no slicing; a foreground one: to its deadline at once, then slice by slice
+    const target = !job ? toNs : deadline > slice ? deadline : slice;
     const r = tl.advance(Math.min(toNs, target), maxEvents - events, onGrid);
     events += r.events;
     if (!r.reached) break;
