@@ -172,6 +172,11 @@ export interface ViewSlice {
   theme: 'light' | 'dark';
   colourBy: 'flow' | 'rss-queue' | 'vcpu';
   introOpen: boolean;
+  /**
+   * A preset the user has just chosen in the picker: where the page itself scrolls the charts (a
+   * phone, a tablet), the charts panel brings the preset's view into the window, then clears this.
+   */
+  revealPreset: string | null;
 }
 
 /** A lesson's progress as the host page of an embedded lab hears it. */
@@ -282,7 +287,7 @@ export function createAppStore(init: { presetId: string; doc: unknown; env?: Par
     selection: { path: null, cursorNs: null, zoom: null },
     inspector: { packet: null, stage: null, nitro: null, missing: null },
     pathLayout: null,
-    view: { theme: 'light', colourBy: 'flow', introOpen: true },
+    view: { theme: 'light', colourBy: 'flow', introOpen: true, revealPreset: null },
     env: {
       reducedMotion: false,
       embed: false,

@@ -83,7 +83,11 @@ export function App({
           <select
             aria-label="Experiment"
             value={presetId}
-            onChange={(e) => void lab.loadPreset(e.target.value)}
+            onChange={(e) => {
+              // a narrow screen scrolls to the chart that makes the preset's point (charts-panel.tsx)
+              setView({ revealPreset: e.target.value });
+              void lab.loadPreset(e.target.value);
+            }}
           >
             {lesson ? (
               <option value={presetId} disabled>

@@ -229,6 +229,8 @@ describe('presets open on the view that makes their point', () => {
         return c.top >= box.top - 1 && c.top < box.top + 60;
       }, id);
     await pick(/^Exp 4/);
+    // the stage's charts region scrolls inside itself: the page does not move
+    expect(await page.evaluate(() => scrollY)).toBe(0);
     expect(await page.locator('section.charts').getAttribute('data-view-focus')).toBe('ladder');
     expect(await atTop('ladder')).toBe(true);
     await run(page, 'iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1', /iperf Done/);
@@ -263,6 +265,72 @@ describe('a phone', () => {
     await page.locator('[data-chart=ladder]').scrollIntoViewIfNeeded();
     await page.waitForTimeout(400);
     await page.screenshot({ path: `${SHOTS}/phone-ladder-390x844.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('390×844: a preset chosen in the picker brings the chart that makes its point into view (the picker keeps the focus)', async () => {
+    const problems: string[] = [];
+    const page = await open(390, 844, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    // the first load does not move the page
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    // how the page was scrolled (smoothly, unless the user asks for less motion)
+    await page.evaluate(() => {
+      const w = window as unknown as { reveals: string[] };
+      w.reveals = [];
+      const own = Element.prototype.scrollIntoView;
+      Element.prototype.scrollIntoView = function (this: Element, o?: boolean | ScrollIntoViewOptions) {
+        w.reveals.push(typeof o === 'object' ? String(o.behavior) : String(o));
+        own.call(this, o);
+      };
+    });
+    const select = page.getByRole('combobox', { name: 'Experiment' });
+    const pick = async (label: RegExp) => {
+      const value = await select.evaluate(
+        (el, re) =>
+          [...(el as HTMLSelectElement).options].find((o) => new RegExp(re).test(o.textContent ?? ''))!.value,
+        label.source,
+      );
+      await select.focus();
+      await select.selectOption(value);
+      await labReady(page);
+    };
+    /** The chart's top is near the top of the window (the page was scrolled to it). */
+    const shown = (sel: string) =>
+      page.waitForFunction((s) => {
+        const r = document.querySelector(s)!.getBoundingClientRect();
+        return r.top >= -2 && r.top < 120;
+      }, sel);
+    await pick(/^Exp 4/);
+    await shown('[data-chart=ladder]');
+    await page.screenshot({ path: `${SHOTS}/phone-preset-exp4-390x844.png` });
+    // the keyboard user is where they were
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Experiment');
+    await pick(/^Exp 3/);
+    await shown('[data-chart=pps]');
+    // the credits run: the charts' head (it names the 10 minutes) and the rate chart below it
+    await pick(/^Exp 2/);
+    await shown('section.charts');
+    expect(await page.getByTestId('charts-window').textContent()).toMatch(/0\.0 s – 10 min 0\.0 s/);
+    expect(await page.evaluate(() => (window as unknown as { reveals: string[] }).reveals)).toEqual([
+      'smooth',
+      'smooth',
+      'smooth',
+    ]);
+    // an experiment without a view of its own (Exp 1: the rate, following the clock) leaves the page be
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await pick(/^Exp 1/);
+    await page.waitForTimeout(400);
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    // less motion asked for: the same place at once
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await pick(/^Exp 4/);
+    await shown('[data-chart=ladder]');
+    expect(await page.evaluate(() => (window as unknown as { reveals: string[] }).reveals.at(-1))).toBe(
+      'auto',
+    );
     expect(problems).toEqual([]);
     await page.close();
   });

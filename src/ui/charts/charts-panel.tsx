@@ -16,7 +16,7 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChartSeries, LadderSeries } from '../../protocol/sim-api';
-import { viewOf } from '../../scenario/presets';
+import { PRESETS, viewOf } from '../../scenario/presets';
 import type { LabController } from '../../sim-client/lab-controller';
 import type { AppStore } from '../../state/app-store';
 import { useApp, useAppStore, useLab } from '../context';
@@ -453,6 +453,18 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
         view.chart === 'rate'
           ? 0
           : target.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop - 4;
+    // a narrow screen, where the page scrolls the charts below the path and the terminal: a preset
+    // the user has just chosen, with a view of its own, has its chart brought into the window (the
+    // picker keeps the focus; smoothly unless the user asks for less motion). Not at the page's
+    // first load, nor for a lesson (its panel is brought into view instead: lessons-panel.tsx).
+    const chosen = store.getState().view.revealPreset === id;
+    if (chosen) store.setState((s) => ({ view: { ...s.view, revealPreset: null } }));
+    // (the rate chart with the charts' head above it, which names the window: "0.0 s – 10 min")
+    const reveal = view.chart === 'rate' ? root : target;
+    if (!box && chosen && PRESETS.find((p) => p.id === id)?.view && reveal.scrollIntoView) {
+      const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+      reveal.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+    }
   }, [presetId, mounted]);
   const last = useRef(presetId);
   if (last.current !== presetId) {
