@@ -47,6 +47,21 @@ async function inView(page: Page, selector: string): Promise<boolean> {
   }, selector);
 }
 
+/** The rate chart's plot (its time axis too) lies whole inside the box of `region` and the window: nothing of it cut. */
+async function rateWhole(page: Page, region: string): Promise<boolean> {
+  return page.evaluate((sel) => {
+    const box = document.querySelector(sel)!.getBoundingClientRect();
+    const r = document.querySelector('[data-chart=rate] .chart-plot svg')!.getBoundingClientRect();
+    return (
+      r.height > 60 &&
+      r.top >= box.top - 1 &&
+      r.bottom <= box.bottom + 1 &&
+      r.left >= box.left - 1 &&
+      r.right <= Math.min(box.right, innerWidth) + 1
+    );
+  }, region);
+}
+
 describe('one stage, side by side', () => {
   for (const [w, h] of [
     [1280, 800],
@@ -153,6 +168,7 @@ describe('a path that explains itself', () => {
     ).toBeLessThanOrEqual(1);
     expect(await inView(page, '[data-testid=path-canvas]')).toBe(true);
     expect(await inView(page, '[data-chart=rate] .chart-plot')).toBe(true);
+    expect(await rateWhole(page, '.stage-charts')).toBe(true);
     // zoomed, 1920 px is about 1480 px of lab: the charts keep the room of the stage's two-column
     // layout (beside the path, as wide as the terminal below them), not a third of a three-column one
     const [charts, side] = await page.evaluate(() =>
@@ -197,6 +213,12 @@ describe('larger text on a 1280×800 projector', () => {
     );
     for (const t of tops) expect(t).toBeGreaterThan(100);
     for (const t of tops) expect(t).toBeLessThan(500);
+    // the rate chart whole in its region, not cut under the terminal (its head and legend wrap onto
+    // more lines zoomed: the charts row grows to hold them and the least plot)
+    expect(await rateWhole(page, '.stage-charts')).toBe(true);
+    // and the tabs under the terminal keep their row
+    const tabs = await page.getByRole('tab', { name: 'Guide' }).boundingBox();
+    expect(tabs!.y + tabs!.height).toBeLessThanOrEqual(800);
     expect(await inView(page, 'input[aria-label="Command"]')).toBe(true);
     await page.getByRole('button', { name: 'A+ Larger text' }).click();
     expect(problems).toEqual([]);
@@ -265,6 +287,27 @@ describe('a phone', () => {
     await page.locator('[data-chart=ladder]').scrollIntoViewIfNeeded();
     await page.waitForTimeout(400);
     await page.screenshot({ path: `${SHOTS}/phone-ladder-390x844.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('390×844 with larger text: the rate chart and the ladder as wide as the zoomed panel, not cut at its right edge', async () => {
+    const problems: string[] = [];
+    const page = await open(390, 844, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    await page.getByRole('button', { name: 'A+ Larger text' }).click();
+    await run(page, 'iperf3 -c server -t 1 -P 2', /iperf Done/);
+    await page.locator('[data-chart=rate]').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${SHOTS}/phone-large-rate-390x844.png` });
+    expect(await rateWhole(page, 'section.charts')).toBe(true);
+    const ladder = await page.evaluate(() => {
+      const box = document.querySelector('section.charts')!.getBoundingClientRect();
+      return document.querySelector('[data-chart=ladder] svg')!.getBoundingClientRect().right - box.right;
+    });
+    expect(ladder).toBeLessThanOrEqual(1);
+    await page.getByRole('button', { name: 'A+ Larger text' }).click();
     expect(problems).toEqual([]);
     await page.close();
   });

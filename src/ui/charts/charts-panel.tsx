@@ -63,6 +63,12 @@ export const MIN_FOLLOW_NS = 10e6;
 /** Charts drawn from the engine's series (redrawn when a new answer arrives). */
 const ENGINE_CHARTS = new Set(['latency', 'drops']);
 
+/**
+ * The least chart width (px): a phone in the larger-text mode (390 px zoomed 1.3) has about 260 px
+ * in the panel; 300 drew the plots and the ladder past its right edge, cut.
+ */
+const MIN_CHART_W = 240;
+
 /** The panel's width, and the height of the region it scrolls in (0 when the page scrolls it). */
 function useSize(): [React.RefObject<HTMLElement | null>, number, number] {
   const ref = useRef<HTMLElement>(null);
@@ -73,7 +79,7 @@ function useSize(): [React.RefObject<HTMLElement | null>, number, number] {
     if (!el || typeof ResizeObserver === 'undefined') return;
     const box = scroller(el);
     const ro = new ResizeObserver(() => {
-      setW(Math.max(300, Math.floor(el.clientWidth - 24)));
+      setW(Math.max(MIN_CHART_W, Math.floor(el.clientWidth - 24)));
       setH(box ? box.clientHeight : 0);
     });
     ro.observe(el);
@@ -97,8 +103,13 @@ function scroller(el: HTMLElement): HTMLElement | null {
  */
 export function rateChartHeight(regionH: number, abovePx = 130): number {
   if (regionH <= 0) return 150;
-  return Math.round(Math.min(320, Math.max(90, regionH - abovePx - 30)));
+  return Math.round(Math.min(320, Math.max(RATE_MIN_H, regionH - abovePx - RATE_BELOW)));
 }
+/** The rate chart's least plot height, and what its time axis and the region's padding take under it (px). */
+const RATE_MIN_H = 90;
+const RATE_BELOW = 30;
+/** The most of the stage's height the charts row takes to hold the rate chart whole (the terminal keeps the rest). */
+const RATE_ROW_MAX = 0.6;
 
 /** How far below the top of its scrolling region the rate chart's plot starts (CSS px of the region's content). */
 function plotOffset(root: HTMLElement | null): number | null {
@@ -297,7 +308,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
   const pathWindow = pathFrame ? ([pathFrame.fromNs, pathFrame.toNs] as const) : null;
   const [pinned, setPinned] = useState(false);
   const [cwStatistic, setCwStatistic] = useState<CwStatistic>('Sum');
-  const width = Math.max(300, panelWidth);
+  const width = Math.max(MIN_CHART_W, panelWidth);
   const maxNs = Math.max(nowNs, MIN_FOLLOW_NS);
   const from = zoom ? zoom[0] : 0;
   const to = zoom ? zoom[1] : maxNs;
@@ -510,7 +521,16 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: these change what wraps above the rate chart's plot
   useLayoutEffect(() => {
     const top = plotOffset(ref.current);
-    if (top !== null && Math.abs(top - rateTop) > 2) setRateTop(Math.round(top));
+    if (top === null) return;
+    if (Math.abs(top - rateTop) > 2) setRateTop(Math.round(top));
+    // the stage's charts row is at least what the rate chart needs whole: its head and legend (more
+    // lines in a narrow or zoomed region: the larger-text mode at 1280×800 wrapped them onto six,
+    // and 42 % of the stage then cut the plot) and its least plot, up to RATE_ROW_MAX of the stage
+    const bench = ref.current?.closest<HTMLElement>('.workbench');
+    if (bench && !only) {
+      const need = Math.min(top + RATE_MIN_H + RATE_BELOW, bench.clientHeight * RATE_ROW_MAX);
+      bench.style.setProperty('--rate-need', `${Math.ceil(need)}px`);
+    }
   }, [regionH, width, rateLegend, cursor !== null, zoom !== null, mounted, focusChart]);
 
   const span = to - from;
@@ -545,7 +565,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
             Show all
           </button>
         </fieldset>
-        <span className="muted" data-testid="charts-window">
+        <span className="muted charts-window" data-testid="charts-window">
           {formatInstant(from, span)} – {formatInstant(to, span)} ({formatSpan(span)}
           {zoom ? '' : ', following the clock'})
           {cursor !== null ? ` · cursor ${formatInstant(cursor, span)}${pinned ? ' (pinned)' : ''}` : ''}
