@@ -104,9 +104,12 @@ describe('one stage, side by side', () => {
         // and the side column still fits iperf3's widest lines: no sideways scroll in the terminal
         const term = await page.evaluate(() => {
           const el = document.querySelector('[data-testid="scrollback"]') as HTMLElement;
-          return { sw: el.scrollWidth, cw: el.clientWidth };
+          const px = Number.parseFloat(getComputedStyle(el.querySelector('pre')!).fontSize);
+          return { sw: el.scrollWidth, cw: el.clientWidth, px };
         });
         expect(term.sw).toBeLessThanOrEqual(term.cw);
+        // at the terminal's normal size, as at 1280 and 1440 (12 px), not shrunk to fit (9.7 px)
+        expect(term.px).toBeGreaterThanOrEqual(12);
       }
       expect(problems).toEqual([]);
       await page.close();
