@@ -267,6 +267,7 @@ export class SimService implements SimApi {
       rows++;
     };
     let stoppedBy: Frame['stoppedBy'] = null;
+    const hadForeground = s.foreground !== null;
     let events = 0;
     let reached = false;
     let stepped: StepReport | null = null;
@@ -291,8 +292,10 @@ export class SimService implements SimApi {
     sample(true);
     // checkpoints are built only while the live run keeps up: a frame that ran out of its event
     // budget before its instant (the pump lagging behind the asked speed) gives the worker to frames
-    // (at the top speed, building cost the UI 40 % of its frames); the idle builder catches up later
-    if (!req.step && reached) {
+    // (at the top speed, building cost the UI 40 % of its frames); the idle builder catches up later.
+    // Nor in the frame that ends the foreground command: the user waits for its last lines (building
+    // there held the end of a 600 s run at the top speed by about 100,000 events and a lab's creation)
+    if (!req.step && reached && !(hadForeground && s.foreground === null)) {
       this.checkpoints.whilePlaying(events);
       this.checkpoints.gapSlice();
     }

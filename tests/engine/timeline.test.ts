@@ -151,6 +151,26 @@ describe('timeline: seek', () => {
     expect(svc.timelineStats()!.buildEvents).toBeGreaterThan(0);
   });
 
+  it('the frame that ends the foreground command builds no checkpoint (its last lines are not held up); the frames before it do', () => {
+    const svc = new SimService({ timeline: { minGapEvents: 5_000 } });
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -t 1');
+    let builtBefore = 0;
+    for (;;) {
+      const before = svc.timelineStats()!.buildEvents;
+      const now = svc.live!.session.nowNs;
+      const f = svc.advance({ toNs: now + 50e6, maxEvents: 5_000_000, pathDetail: false });
+      const built = svc.timelineStats()!.buildEvents - before;
+      if (f.foreground === null) {
+        expect(f.reached).toBe(true);
+        expect(built).toBe(0);
+        break;
+      }
+      builtBefore += built;
+    }
+    expect(builtBefore).toBeGreaterThan(0);
+  });
+
   it('checkpoints are built while playing (never idle): seeking back into the played stretch starts from one, byte for byte the run as it passed there', () => {
     const svc = new SimService({ timeline: { minGapEvents: 5_000 } });
     svc.load(DOC);
