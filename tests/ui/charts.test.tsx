@@ -10,10 +10,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChartSeries, CounterSet, ToolRun } from '../../src/protocol/sim-api';
 import { SAMPLE_COLUMNS_PER_INSTANCE } from '../../src/protocol/sim-api';
 import type { LabController } from '../../src/sim-client/lab-controller';
+import { scaleLinear } from 'd3-scale';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
 import { segmentsPath } from '../../src/ui/charts/chart';
 import { buildCharts } from '../../src/ui/charts/chart-defs';
-import { emptyHint } from '../../src/ui/charts/chart';
+import { Chart, emptyHint, MARGIN } from '../../src/ui/charts/chart';
 import { ChartsPanel } from '../../src/ui/charts/charts-panel';
 import { chartCsv } from '../../src/ui/charts/export';
 import { MIN_SPAN_NS, timeTicks, zoomRange } from '../../src/ui/charts/time-axis';
@@ -350,6 +351,35 @@ describe('empty axes say why', () => {
     // never "run a command" over a chart that is empty for another reason
     for (const id of ['cloudwatch', 'drops', 'allowances', 'latency'])
       expect(emptyHint(id).join(' ')).not.toMatch(/fills in as traffic runs/);
+  });
+});
+
+describe('an empty chart on a phone', () => {
+  it("its hint's lines are broken to fit the plot (352 px: CloudWatch's was 49 characters, past both edges)", async () => {
+    const width = 352;
+    const plotW = width - MARGIN.l - MARGIN.r;
+    const def = { id: 'cloudwatch', title: 'NetworkOut', unit: 'bytes', lines: [], source: '' };
+    const x = scaleLinear()
+      .domain([0, 10e6])
+      .range([MARGIN.l, width - MARGIN.r]);
+    await render(
+      <Chart
+        def={def}
+        x={x}
+        width={width}
+        cursorNs={null}
+        onCursor={() => {}}
+        onZoom={() => {}}
+        onReset={() => {}}
+      />,
+    );
+    const lines = [...el.querySelectorAll('.chart-empty-hint tspan')].map((t) => t.textContent ?? '');
+    expect(lines.length).toBeGreaterThan(2);
+    // the same words, each line within the plot at a generous 7.2 px a character (13 px sans-serif)
+    expect(lines.join(' ')).toBe(emptyHint('cloudwatch').join(' '));
+    for (const l of lines) expect(l.length * 7.2).toBeLessThanOrEqual(plotW - 16);
+    // centred on the plot's middle: the first line starts higher, by half the extra lines
+    expect(el.querySelector('.chart-empty-hint tspan')!.getAttribute('dy')).toBe('-0.85em');
   });
 });
 

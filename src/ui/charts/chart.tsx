@@ -113,6 +113,30 @@ export function emptyHint(id: string): readonly [string, string] {
   }
 }
 
+/** A generous advance of the hint's 13 px sans-serif characters (px): its lines wrap to the plot at it. */
+const HINT_CHAR_PX = 7.2;
+
+/**
+ * The empty-chart hint's lines, each broken between words to fit a plot `plotW` px wide: a phone's
+ * plot is about 280 px, and "CloudWatch publishes one when its minute is over." ran past both its
+ * edges (over the value axis, cut at the right).
+ */
+export function hintLines(lines: readonly string[], plotW: number): string[] {
+  const max = Math.max(12, Math.floor((plotW - 16) / HINT_CHAR_PX));
+  const out: string[] = [];
+  for (const line of lines) {
+    let cur = '';
+    for (const word of line.split(' ')) {
+      if (cur !== '' && cur.length + 1 + word.length > max) {
+        out.push(cur);
+        cur = word;
+      } else cur = cur === '' ? word : `${cur} ${word}`;
+    }
+    if (cur !== '') out.push(cur);
+  }
+  return out;
+}
+
 export function Chart(props: ChartProps) {
   const { def, x, width, cursorNs } = props;
   const plotH = props.height ?? CHART_H;
@@ -275,8 +299,14 @@ export function Chart(props: ChartProps) {
               textAnchor="middle"
               className="chart-empty-hint"
             >
-              {emptyHint(def.id).map((line, i) => (
-                <tspan key={line} x={(MARGIN.l + width - MARGIN.r) / 2} dy={i === 0 ? '-0.2em' : '1.3em'}>
+              {hintLines(emptyHint(def.id), width - MARGIN.l - MARGIN.r).map((line, i, all) => (
+                <tspan
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one fixed sentence, in order
+                  key={i}
+                  x={(MARGIN.l + width - MARGIN.r) / 2}
+                  // the lines centred on the plot's middle
+                  dy={i === 0 ? `${(0.45 - 0.65 * (all.length - 1)).toFixed(2)}em` : '1.3em'}
+                >
                   {line}
                 </tspan>
               ))}
