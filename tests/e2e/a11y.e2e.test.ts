@@ -112,6 +112,14 @@ describe('accessibility in Chromium', () => {
       await page.locator('[data-chart=rate]').waitFor();
       await page.getByRole('tab', { name: /Counters/ }).click();
       problems.push(...(await axe(page, 'counters tab')));
+      // the packet list laid over the lab (its own title, the way back)
+      await page.getByRole('tab', { name: 'Packets' }).click();
+      const expand = page.getByRole('button', { name: 'Expand ⤢' });
+      if (await expand.count()) await expand.click();
+      await page.getByRole('heading', { name: /^Packet list/ }).waitFor();
+      problems.push(...(await axe(page, 'packet list, expanded')));
+      await page.getByRole('button', { name: 'Back to the side' }).click();
+      await page.getByRole('tab', { name: /Counters/ }).click();
 
       // a packet, then a stage (with the Nitro tables)
       const canvas = page.getByTestId('path-canvas');

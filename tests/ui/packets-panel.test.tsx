@@ -269,11 +269,17 @@ describe('packets panel', () => {
     mount();
     await settle(50);
     const expand = [...el!.querySelectorAll('button')].find((b) => b.textContent === 'Expand ⤢')!;
+    // in the side column the tab names it; laid over the lab, a title does, with the way back
+    expect(el!.querySelector('.packets h2')).toBeNull();
     act(() => expand.click());
     expect(q('.packets').className).toContain('wide');
     expect(expand.getAttribute('aria-pressed')).toBe('true');
+    expect(q('.packets h2').textContent).toMatch(
+      /^Packet list .*Esc or “Back to the side” returns to the lab$/,
+    );
     key(q('[role=grid]'), 'Escape');
     expect(q('.packets').className).not.toContain('wide');
+    expect(el!.querySelector('.packets h2')).toBeNull();
   });
 
   it('a million rows: the scrollbar is scaled under the browsers’ height cap, the ends reachable', () => {

@@ -422,6 +422,16 @@ export function PacketsPanel() {
           setWide(false);
       }}
     >
+      {wide ? (
+        // laid over the lab, the list says what it is and how to go back (the tab that named it is under it)
+        <h2 className="packets-title">
+          Packet list{' '}
+          <span className="muted">
+            the packets the lab captured, in Wireshark's columns · Esc or “Back to the side” returns to the
+            lab
+          </span>
+        </h2>
+      ) : null}
       <div className="packets-bar">
         <div className={`dfilter ${boxState}`}>
           <input
