@@ -294,7 +294,7 @@ describe('a phone', () => {
     await page.close();
   });
 
-  it('390×844 with larger text: the rate chart and the ladder as wide as the zoomed panel, not cut at its right edge', async () => {
+  it('390×844 with larger text: the rate chart and the ladder as wide as the zoomed panel, not cut at its right edge; no sideways scroll', async () => {
     const problems: string[] = [];
     const page = await open(390, 844, '', problems);
     const gotIt = page.getByRole('button', { name: 'Got it' });
@@ -310,6 +310,13 @@ describe('a phone', () => {
       return document.querySelector('[data-chart=ladder] svg')!.getBoundingClientRect().right - box.right;
     });
     expect(ladder).toBeLessThanOrEqual(1);
+    // nothing wider than the screen: the time controls wrap (the timeline's state had pushed its row
+    // 26 px past the edge and squeezed the timeline to a dot)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(
+      1,
+    );
+    const track = await page.locator('.scrubber-track').boundingBox();
+    expect(track!.width).toBeGreaterThan(80);
     await page.getByRole('button', { name: 'A+ Larger text' }).click();
     expect(problems).toEqual([]);
     await page.close();
