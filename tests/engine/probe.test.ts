@@ -65,4 +65,35 @@ describe('Probe', () => {
       'cap drop qdisc',
     ]);
   });
+
+  it('a counting listener gets every crossing as countEnter/countLeave with the stage index, never enter/leave, and drops as before; refresh switches it back', () => {
+    const p = new Probe();
+    const log: string[] = [];
+    let counting = true;
+    const counter: ProbeSink = {
+      get counting() {
+        return counting;
+      },
+      countEnter: (i) => log.push(`count enter ${PROBE_STAGES[i]}`),
+      countLeave: (i) => log.push(`count leave ${PROBE_STAGES[i]}`),
+      enter: (_t, _h, s) => log.push(`counter enter ${s}`),
+      leave: (_t, _h, s) => log.push(`counter leave ${s}`),
+      drop: (_t, _h, s) => log.push(`counter drop ${s}`),
+    };
+    p.attach(counter);
+    p.attach(listener(log, 'cap', { enter: ['tx_ring'], leave: ['rx_ring'] }));
+    everyCall(p);
+    const expected = PROBE_STAGES.flatMap((s) => [`count enter ${s}`, `count leave ${s}`]);
+    expect(log.filter((l) => l.startsWith('count '))).toEqual(expected);
+    expect(log.some((l) => l.startsWith('counter enter') || l.startsWith('counter leave'))).toBe(false);
+    // the counter before the other listeners of a stage; drops reach both
+    expect(log.indexOf('count enter tx_ring')).toBeLessThan(log.indexOf('cap enter tx_ring'));
+    expect(log.filter((l) => l.includes('drop'))).toEqual(['counter drop qdisc', 'cap drop qdisc']);
+    log.length = 0;
+    counting = false;
+    p.refresh();
+    everyCall(p);
+    expect(log.some((l) => l.startsWith('count '))).toBe(false);
+    expect(log.filter((l) => l.startsWith('counter'))).toHaveLength(2 * PROBE_STAGES.length + 1);
+  });
 });

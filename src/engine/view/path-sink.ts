@@ -9,7 +9,7 @@
  * a leave or drop is matched to the oldest open packets of its flow in that lane, since stages are
  * FIFO per flow.
  */
-import { type ProbeSink, type ProbeStage, stageIndex } from '../model/probe';
+import { PROBE_STAGE_INDEX, type ProbeSink, type ProbeStage, stageIndex } from '../model/probe';
 import { enaRxHash } from '../host/rss';
 import type { Lab } from '../lab/lab';
 import type { DropReason } from '../model/drop-reasons';
@@ -20,6 +20,7 @@ import { PASSAGE_DROPPED as DROPPED, PASSAGE_LEFT as LEFT } from './path-types';
 /** Passage fates as module constants (the hot path reads them on every probe call). */
 const PASSAGE_LEFT: number = LEFT;
 const PASSAGE_DROPPED: number = DROPPED;
+const NITRO_INGRESS: number = PROBE_STAGE_INDEX.nitro_ingress;
 
 export interface PathRecorderOptions {
   /** Completed passages kept (ring buffer). */
@@ -38,37 +39,87 @@ export interface OpenBatch {
   seq: number;
 }
 
-export interface Lane {
-  readonly index: number;
-  readonly host: number;
-  readonly stage: number;
-  readonly queue: number;
-  occ: number;
-  entered: number;
+/**
+ * The lanes' counts, in typed arrays indexed by lane (the probe's hot path writes them on every
+ * crossing; a Lane reads its own). Without detail (a fast-forward), change points are not written
+ * one by one: a lane keeps the pending instant's level (ffT, ffV; ffT < 0: none) and the highest
+ * level an earlier instant ended at (ffPeakT, ffPeakV; ffPeakT < 0: none), written as at most two
+ * change points when the history is next read (settle): a frame's peak over a long stretch is then
+ * its real peak, not the peak of the last change points the ring could hold.
+ */
+class LaneCounts {
+  size = 0;
+  occ = new Float64Array(64);
+  entered = new Float64Array(64);
+  left = new Float64Array(64);
+  ffT = new Float64Array(64);
+  ffV = new Float64Array(64);
+  ffPeakT = new Float64Array(64);
+  ffPeakV = new Float64Array(64);
+
+  /** A new lane's counts (all zero, no pending level): its index. */
+  add(): number {
+    if (this.size === this.occ.length) {
+      const grow = (a: Float64Array) => {
+        const b = new Float64Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.occ = grow(this.occ);
+      this.entered = grow(this.entered);
+      this.left = grow(this.left);
+      this.ffT = grow(this.ffT);
+      this.ffV = grow(this.ffV);
+      this.ffPeakT = grow(this.ffPeakT);
+      this.ffPeakV = grow(this.ffPeakV);
+    }
+    const i = this.size++;
+    this.ffT[i] = -1;
+    this.ffPeakT[i] = -1;
+    return i;
+  }
+}
+
+/** One (host, stage, queue) of the path: its counts (LaneCounts), drops, level history and open batches. */
+export class Lane {
   /** `entered` at the previous frame (density while only counting). */
-  enteredAtFrame: number;
-  left: number;
-  dropped: number;
-  readonly dropsByReason: Map<number, number>;
+  enteredAtFrame = 0;
+  dropped = 0;
+  readonly dropsByReason = new Map<number, number>();
   /** Occupancy change points: ring of (t, occ). */
   readonly histT: Float64Array;
   readonly histV: Float64Array;
   /** Change points ever written (wrapped below 2^30 by a multiple of the ring): the newest is at (histN − 1) & histMask. */
-  histN: number;
-  /**
-   * Without detail (a fast-forward), change points are not written one by one: the lane keeps the
-   * pending instant's level (ffT, ffV; ffT < 0: none) and the highest level an earlier instant ended
-   * at (ffPeakT, ffPeakV; ffPeakT < 0: none), written as at most two change points when the history
-   * is next read (settle): a frame's peak over a long stretch is then its real peak, not the peak of
-   * the last change points the ring could hold.
-   */
-  ffT: number;
-  ffV: number;
-  ffPeakT: number;
-  ffPeakV: number;
+  histN = 0;
   /** Open batches per flow, oldest first (array + head index). */
-  readonly open: Map<number, { q: OpenBatch[]; head: number }>;
+  readonly open = new Map<number, { q: OpenBatch[]; head: number }>();
+
+  constructor(
+    readonly index: number,
+    readonly host: number,
+    readonly stage: number,
+    readonly queue: number,
+    private readonly counts: LaneCounts,
+    histRing: number,
+  ) {
+    this.histT = new Float64Array(histRing);
+    this.histV = new Float64Array(histRing);
+  }
+
+  /** Wire packets inside now, entered and left since t = 0. */
+  get occ(): number {
+    return this.counts.occ[this.index]!;
+  }
+  get entered(): number {
+    return this.counts.entered[this.index]!;
+  }
+  get left(): number {
+    return this.counts.left[this.index]!;
+  }
 }
+
+/** Queues per (host, stage) looked up in the flat lane index (beyond: the nested arrays). */
+const QSPAN = 64;
 
 export interface FlowInfo {
   readonly id: number;
@@ -122,6 +173,9 @@ export class PathSink implements ProbeSink {
   // ---- lanes and flows
   readonly lanes: Lane[] = [];
   readonly laneByKey = new Map<number, Lane>();
+  private readonly counts = new LaneCounts();
+  /** Lane index + 1 by ((host × 8 + stage) × QSPAN + queue) (0: none yet): the hot-path lookup. */
+  private readonly laneIx: Int32Array;
   readonly flows = new Map<number, FlowInfo>();
   /** The same flows by id (small run-unique integers), and lanes by (host, stage) then queue: the hot-path lookups. */
   private readonly flowById: (FlowInfo | undefined)[] = [];
@@ -171,6 +225,7 @@ export class PathSink implements ProbeSink {
     this.dCount = new Uint32Array(D);
     this.dReason = new Uint8Array(D);
     this.hostNames = [...lab.instances.keys()];
+    this.laneIx = new Int32Array(this.hostNames.length * 8 * QSPAN);
     this.hostNames.forEach((n, i) => {
       const inst = lab.instances.get(n)!;
       this.hostByIp.set(inst.host.ip, i);
@@ -190,20 +245,24 @@ export class PathSink implements ProbeSink {
 
   // ------------------------------------------------------------------ probe sink
 
+  /** Without detail the probe calls countEnter/countLeave instead of enter/leave (ProbeSink.counting). */
+  get counting(): boolean {
+    return !this.detail;
+  }
+
   enter(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet): void {
-    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
-    if (stage === 'nitro_ingress') atNs += this.fabricNs;
-    const lane = this.lane(host, stage, queue);
-    lane.entered += pkt.count;
-    lane.occ += pkt.count;
-    this.recordOcc(lane, atNs);
     if (!this.detail) {
-      // counts only (a fast-forward): the flow is registered, its sizes refreshed with detail
-      const known = this.flowById[pkt.flow.id];
-      if (known === undefined) this.flow(pkt);
-      else if (known.txq < 0 && pkt.txq >= 0) known.txq = pkt.txq;
+      this.countEnter(stageIndex(stage), atNs, host, queue, pkt);
       return;
     }
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
+    if (stage === 'nitro_ingress') atNs += this.fabricNs;
+    const lane = this.lanes[this.laneIndex(host, stageIndex(stage), queue)]!;
+    const c = this.counts;
+    const i = lane.index;
+    c.entered[i]! += pkt.count;
+    c.occ[i]! += pkt.count;
+    this.pushOcc(lane, atNs, c.occ[i]!);
     const f = this.flow(pkt);
     let o = lane.open.get(f.id);
     if (!o) {
@@ -217,15 +276,33 @@ export class PathSink implements ProbeSink {
     o.q.push({ enterNs: atNs, count: pkt.count, seq: pkt.seq });
   }
 
-  leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, cpu: number): void {
+  /**
+   * Counts only (a fast-forward), `stage` by its index: the lane's entries and level; the flow is
+   * registered (its sizes refreshed with detail).
+   */
+  countEnter(stage: number, atNs: number, host: number, queue: number, pkt: Packet): void {
     if (this.fabricHead < this.fabricPending.length) this.flushFabric();
-    const lane = this.lane(host, stage, queue);
-    lane.left += pkt.count;
+    if (stage === NITRO_INGRESS) atNs += this.fabricNs;
+    const i = this.laneIndex(host, stage, queue);
+    const c = this.counts;
+    const n = pkt.count;
+    c.entered[i]! += n;
+    const occ = c.occ[i]! + n;
+    c.occ[i] = occ;
+    this.ffLevel(i, atNs, occ);
+    const known = this.flowById[pkt.flow.id];
+    if (known === undefined) this.flow(pkt);
+    else if (known.txq < 0 && pkt.txq >= 0) known.txq = pkt.txq;
+  }
+
+  leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, cpu: number): void {
     if (!this.detail) {
-      // counts only: the occupancy falls (a flight on the fabric lands when it leaves)
-      this.release(lane, stage === 'nitro_ingress' ? atNs + this.fabricNs : atNs, pkt.count);
+      this.countLeave(stageIndex(stage), atNs, host, queue, pkt);
       return;
     }
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
+    const lane = this.lanes[this.laneIndex(host, stageIndex(stage), queue)]!;
+    this.counts.left[lane.index]! += pkt.count;
     const f = this.flow(pkt);
     if (stage === 'fabric') {
       // the model hands the batch to the receiving card at once and lands it one delay later:
@@ -244,9 +321,25 @@ export class PathSink implements ProbeSink {
     this.consume(lane, f, atNs, pkt.count, pkt.seq, cpu, PASSAGE_LEFT, 0);
   }
 
+  /** Counts only: the lane's level falls (a flight on the fabric lands when it leaves). */
+  countLeave(stage: number, atNs: number, host: number, queue: number, pkt: Packet): void {
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
+    const i = this.laneIndex(host, stage, queue);
+    const c = this.counts;
+    const n = pkt.count;
+    c.left[i]! += n;
+    const was = c.occ[i]!;
+    const occ = was > n ? was - n : 0;
+    c.occ[i] = occ;
+    this.ffLevel(i, stage === NITRO_INGRESS ? atNs + this.fabricNs : atNs, occ);
+  }
+
   /** Packets left a lane (or died inside it): its occupancy falls (never below what the probe said entered). */
   private release(lane: Lane, atNs: number, count: number): void {
-    lane.occ = lane.occ > count ? lane.occ - count : 0;
+    const c = this.counts;
+    const i = lane.index;
+    const was = c.occ[i]!;
+    c.occ[i] = was > count ? was - count : 0;
     this.recordOcc(lane, atNs);
   }
 
@@ -262,7 +355,9 @@ export class PathSink implements ProbeSink {
         this.settle(lane);
         lane.open.clear();
       }
+    if (this.detail === on) return;
     this.detail = on;
+    if (this.detachFn) this.lab.probe.refresh();
   }
 
   /**
@@ -283,11 +378,14 @@ export class PathSink implements ProbeSink {
     for (const lane of this.lanes) {
       this.settle(lane);
       lane.open.clear();
-      lane.enteredAtFrame = lane.entered;
+      lane.enteredAtFrame = this.counts.entered[lane.index]!;
     }
     this.nextId = 0;
     this.forgottenOpen = 0;
-    this.detail = true;
+    if (!this.detail) {
+      this.detail = true;
+      if (this.detachFn) this.lab.probe.refresh();
+    }
   }
 
   get detailed(): boolean {
@@ -332,7 +430,7 @@ export class PathSink implements ProbeSink {
   ): void {
     this.flushFabric();
     if (stage === 'nitro_ingress') atNs += this.fabricNs;
-    const lane = this.lane(host, stage, queue);
+    const lane = this.lanes[this.laneIndex(host, stageIndex(stage), queue)]!;
     const f = this.flow(pkt);
     const code = REASON_CODE.get(reason) ?? 0;
     lane.dropped += count;
@@ -409,28 +507,33 @@ export class PathSink implements ProbeSink {
   }
 
   private recordOcc(lane: Lane, atNs: number): void {
-    if (!this.detail) {
-      // a fast-forward: the level each instant ends at counts; only the peak and the last are kept
-      if (atNs !== lane.ffT) {
-        if (lane.ffT >= 0 && (lane.ffPeakT < 0 || lane.ffV > lane.ffPeakV)) {
-          lane.ffPeakT = lane.ffT;
-          lane.ffPeakV = lane.ffV;
-        }
-        lane.ffT = atNs;
+    if (!this.detail) this.ffLevel(lane.index, atNs, this.counts.occ[lane.index]!);
+    else this.pushOcc(lane, atNs, this.counts.occ[lane.index]!);
+  }
+
+  /** A fast-forward: the level each instant ends at counts; only the peak and the last are kept. */
+  private ffLevel(i: number, atNs: number, occ: number): void {
+    const c = this.counts;
+    const t = c.ffT[i]!;
+    if (atNs !== t) {
+      if (t >= 0 && (c.ffPeakT[i]! < 0 || c.ffV[i]! > c.ffPeakV[i]!)) {
+        c.ffPeakT[i] = t;
+        c.ffPeakV[i] = c.ffV[i]!;
       }
-      lane.ffV = lane.occ;
-      return;
+      c.ffT[i] = atNs;
     }
-    this.pushOcc(lane, atNs, lane.occ);
+    c.ffV[i] = occ;
   }
 
   /** Write what a fast-forward kept of `lane`'s levels as change points (its peak, then its last). */
   private settle(lane: Lane): void {
-    if (lane.ffT < 0) return;
-    if (lane.ffPeakT >= 0 && lane.ffPeakV > lane.ffV) this.pushOcc(lane, lane.ffPeakT, lane.ffPeakV);
-    this.pushOcc(lane, lane.ffT, lane.ffV);
-    lane.ffT = -1;
-    lane.ffPeakT = -1;
+    const c = this.counts;
+    const i = lane.index;
+    if (c.ffT[i]! < 0) return;
+    if (c.ffPeakT[i]! >= 0 && c.ffPeakV[i]! > c.ffV[i]!) this.pushOcc(lane, c.ffPeakT[i]!, c.ffPeakV[i]!);
+    this.pushOcc(lane, c.ffT[i]!, c.ffV[i]!);
+    c.ffT[i] = -1;
+    c.ffPeakT[i] = -1;
   }
 
   private pushOcc(lane: Lane, atNs: number, occ: number): void {
@@ -460,38 +563,28 @@ export class PathSink implements ProbeSink {
     return (lane.histN - this.histLen(lane) + i) & this.histMask;
   }
 
-  private lane(host: number, stage: ProbeStage, queue: number): Lane {
-    // hot path (every probe call): arrays indexed by (host, stage) then queue, no hashing
-    const s = stageIndex(stage);
+  /** The index of lane (host, stage, queue), made on first sight (hot path: one typed-array load). */
+  private laneIndex(host: number, s: number, queue: number): number {
+    if (queue < QSPAN) {
+      const v = this.laneIx[((host << 3) | s) * QSPAN + queue];
+      if (v !== undefined && v !== 0) return v - 1;
+    }
+    return this.lane(host, s, queue).index;
+  }
+
+  private lane(host: number, s: number, queue: number): Lane {
     const hs = host * 16 + s;
     let byQueue = this.laneByHs[hs];
     if (byQueue === undefined) this.laneByHs[hs] = byQueue = [];
     let l = byQueue[queue];
     if (l === undefined) {
       const key = hs * 65536 + queue;
-      l = {
-        index: this.lanes.length,
-        host,
-        stage: s,
-        queue,
-        occ: 0,
-        entered: 0,
-        enteredAtFrame: 0,
-        left: 0,
-        dropped: 0,
-        dropsByReason: new Map(),
-        histT: new Float64Array(this.histRing),
-        histV: new Float64Array(this.histRing),
-        histN: 0,
-        ffT: -1,
-        ffV: 0,
-        ffPeakT: -1,
-        ffPeakV: 0,
-        open: new Map(),
-      };
+      l = new Lane(this.counts.add(), host, s, queue, this.counts, this.histRing);
       this.lanes.push(l);
       this.laneByKey.set(key, l);
       byQueue[queue] = l;
+      const k = ((host << 3) | s) * QSPAN + queue;
+      if (queue < QSPAN && k < this.laneIx.length) this.laneIx[k] = l.index + 1;
     }
     return l;
   }
