@@ -116,7 +116,7 @@ export interface LadderSeries {
   ms: BytesOut;
   /** When the instance last sent a batch (null: never); the ladder's burst when no instant is chosen. */
   lastOutNs: number | null;
-  /** Packets a batch carries at most (settings.batch): above 1, 10 µs sums are batch-sized. */
+  /** Packets a batch carries at most (settings.batch): above 1, a batch's packets go at the host link's rate. */
   maxBatch: number;
   nowNs: number;
 }

@@ -22,7 +22,7 @@ import {
 import type { Placement, Scenario } from '../../scenario/schema';
 import { Rng, hashString, mix32 } from '../core/rng';
 import { Scheduler } from '../core/scheduler';
-import { Probe } from '../model/probe';
+import { Probe, type ProbeSink } from '../model/probe';
 import { LAB_EPOCH_UNIX_S, parseIso8601 } from '../../lib/time';
 import type { TraceEvent, TraceSink } from '../model/trace';
 import { Vcpu } from '../host/cpu';
@@ -84,12 +84,32 @@ const TXQ_KEY = 4096;
 
 export type QdiscTreeFactory = (ctx: QdiscContext, defaultQdisc: 'fq_codel' | 'pfifo_fast') => QdiscManager;
 
+/**
+ * A probe listener that needs the lab it observes (the recorders spread a batch over its host
+ * link's time, docs/design.md "The metrics recorder"): the lab's probe hands it over on attach.
+ */
+export interface LabProbeSink extends ProbeSink {
+  bindLab?(lab: Lab): void;
+}
+
+/** The lab's probe: a Probe whose listeners learn the lab when they attach (LabProbeSink). */
+class LabProbe extends Probe {
+  constructor(private readonly lab: Lab) {
+    super();
+  }
+
+  override attach(l: ProbeSink): () => void {
+    (l as LabProbeSink).bindLab?.(this.lab);
+    return super.attach(l);
+  }
+}
+
 export class Lab {
   readonly sched = new Scheduler(4096);
   readonly params: ParamValues;
   readonly drops = new DropCounters();
   /** Stage observations for the metrics recorder and the visual lab (free when nothing is attached). */
-  readonly probe = new Probe();
+  readonly probe: Probe = new LabProbe(this);
   /** The metrics recorder attached to the probe (createLab attaches one to every lab). */
   metrics: MetricsRecorder | null = null;
   readonly instances = new Map<string, Instance>();
@@ -593,6 +613,11 @@ export class Lab {
 
   instance(name: string): Instance | undefined {
     return this.instances.get(name);
+  }
+
+  /** The instance of probe index `i` (lab order). */
+  instanceAt(i: number): Instance | undefined {
+    return this.byIndex[i];
   }
 
   /** Resolve a host argument the way the instances' /etc/hosts would: by name or by IP. */

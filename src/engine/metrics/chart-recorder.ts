@@ -7,9 +7,11 @@
  *
  * Guarantees: observational only; deterministic; memory bounded for the 1 ms tier and linear in
  * run time for the 100 ms one. How percentiles are kept and merged: docs/design.md, "Latency
- * percentiles in the charts".
+ * percentiles in the charts". Bytes out are counted packet by packet as the link carries a batch
+ * (./link-spread.ts), as the full recorder counts them.
  */
-import type { ProbeSink, ProbeStage } from '../model/probe';
+import type { Lab, LabProbeSink } from '../lab/lab';
+import type { ProbeStage } from '../model/probe';
 import type { DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
 import {
@@ -22,6 +24,7 @@ import {
   latencyBinMid,
   MS_STEP_NS,
 } from './recorder';
+import { LinkSpread } from './link-spread';
 import { GrowArray, TimeRing } from './time-ring';
 
 /**
@@ -271,8 +274,11 @@ export interface BytesOutSeries {
   bytes: Float64Array;
 }
 
-export class ChartRecorder implements ProbeSink {
-  /** Bytes out per host at 10 µs and 1 ms (rings of the recent past), and when the host last sent. */
+export class ChartRecorder implements LabProbeSink {
+  /**
+   * Bytes out per host at 10 µs and 1 ms (rings of the recent past; a batch's packets where the link
+   * carries them, which may be after the clock), and when the host's last packet is on the link.
+   */
   private readonly out10: (TimeRing | undefined)[] = [];
   private readonly outMs: (TimeRing | undefined)[] = [];
   readonly lastOutNs: number[] = [];
@@ -290,7 +296,14 @@ export class ChartRecorder implements ProbeSink {
   readonly leaveStages = ['tx_ring'] as const;
   nowNs = 0;
 
+  private readonly link = new LinkSpread();
+
   constructor(readonly hosts: number) {}
+
+  /** The lab's probe hands it over on attach: its instances' links place the batches. */
+  bindLab(lab: Lab): void {
+    this.link.bind(lab);
+  }
 
   enter(atNs: number, host: number, stage: ProbeStage, _queue: number, pkt: Packet): void {
     if (stage !== 'socket_rx') return;
@@ -308,8 +321,9 @@ export class ChartRecorder implements ProbeSink {
   }
 
   /**
-   * Bytes out where the full recorder (and the ENA's tx_bytes) counts them: a TX ring's batch
-   * fetched by the device, IP length + the Ethernet header per packet.
+   * Bytes out as the full recorder counts them: a TX ring's batch fetched by the device (what the
+   * ENA's tx_bytes counts), IP length + the Ethernet header per packet, each packet when the host
+   * link carries it (LinkSpread: one serialisation apart, behind the batch before it).
    */
   leave(atNs: number, host: number, stage: ProbeStage, _queue: number, pkt: Packet): void {
     if (stage !== 'tx_ring') return;
@@ -322,14 +336,12 @@ export class ChartRecorder implements ProbeSink {
       this.out10[host] = r10;
       this.outMs[host] = rMs;
     }
-    const bytes = pkt.count * (pkt.sizeBytes + ETH_HDR);
-    const i10 = Math.floor(atNs / DETAIL_STEP_NS);
-    r10.advance(i10, 0);
-    r10.add(i10, bytes);
-    const ims = Math.floor(atNs / MS_STEP_NS);
-    rMs.advance(ims, 0);
-    rMs.add(ims, bytes);
-    this.lastOutNs[host] = atNs;
+    const link = this.link;
+    link.place(atNs, host, pkt, true);
+    const perPacket = pkt.sizeBytes + ETH_HDR;
+    link.addTo(r10, perPacket);
+    link.addTo(rMs, perPacket);
+    this.lastOutNs[host] = link.rowNs(pkt.count - 1);
   }
 
   /**
@@ -347,7 +359,8 @@ export class ChartRecorder implements ProbeSink {
     const ring = this.outMs[host];
     if (last === undefined || ring === undefined) return { focusNs: nowNs, focus: 'idle' };
     const sending = nowNs - last <= MS_STEP_NS;
-    const hi = Math.floor(last / MS_STEP_NS);
+    // the clock's bucket at the latest: a batch's last packets may be on the link after it
+    const hi = Math.floor(Math.min(last, nowNs) / MS_STEP_NS);
     let best = hi;
     let bestV = -1;
     // the last half second it sent: its 10 µs buckets are still kept (655 ms), so the finest strip has them
@@ -363,7 +376,8 @@ export class ChartRecorder implements ProbeSink {
     const per = MS_STEP_NS / DETAIL_STEP_NS;
     let best10 = -1;
     let best10V = 0;
-    for (let b = best * per; b < (best + 1) * per; b++) {
+    const last10 = Math.floor(nowNs / DETAIL_STEP_NS);
+    for (let b = best * per; b < (best + 1) * per && b <= last10; b++) {
       const v = r10.get(b);
       if (v > best10V) {
         best10V = v;

@@ -8,9 +8,11 @@
  * capacities times the series that saw traffic; queries return plain typed arrays.
  * What each series counts and the tiers' sizes: docs/design.md, "The metrics recorder".
  */
-import { PROBE_STAGES, type ProbeSink, type ProbeStage } from '../model/probe';
+import type { Lab, LabProbeSink } from '../lab/lab';
+import { PROBE_STAGES, type ProbeStage } from '../model/probe';
 import type { DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
+import { LinkSpread } from './link-spread';
 import { GrowArray, TimeRing } from './time-ring';
 
 export const DETAIL_STEP_NS = 10_000;
@@ -142,6 +144,58 @@ export class CounterSeries {
       this.coarseMax1ms.sizeBytes +
       (this.detail?.sizeBytes ?? 0)
     );
+  }
+}
+
+/** 10 µs buckets a batch spread over the link may reach ahead of the clock (82 ms). */
+const PENDING_BUCKETS = 1 << 13;
+
+/**
+ * The 10 µs sums of a traffic counter that a later batch may still add to. A batch's packets are
+ * counted where the host link carries them (LinkSpread): at or after the batch's instant, up to a
+ * ring of packets later. So a bucket is final once the clock has passed it, and final buckets go
+ * to the counter in time order (what its open-bucket sums and maxima need).
+ */
+class PendingSums {
+  private sums: Float64Array | null = null;
+  /** The first bucket not yet handed on, and the last one holding something. */
+  private base = 0;
+  private top = -1;
+  /** Held, not yet handed on. */
+  held = 0;
+
+  add(b: number, v: number, s: CounterSeries): void {
+    let sums = this.sums;
+    if (sums === null) {
+      sums = new Float64Array(PENDING_BUCKETS);
+      this.sums = sums;
+    }
+    if (b < this.base) {
+      // handed on already (a read settled the clock's own bucket): the counter takes it as it did before
+      s.add(b * DETAIL_STEP_NS, v);
+      return;
+    }
+    if (b - this.base >= PENDING_BUCKETS) this.release(b - PENDING_BUCKETS + 1, s);
+    sums[b & (PENDING_BUCKETS - 1)]! += v;
+    this.held += v;
+    if (b > this.top) this.top = b;
+  }
+
+  /** Hand on the buckets before `b` (the clock reached it: nothing can land there any more). */
+  release(b: number, s: CounterSeries): void {
+    if (b <= this.base) return;
+    const sums = this.sums;
+    const end = Math.min(b, this.top + 1);
+    if (sums !== null)
+      for (let i = this.base; i < end; i++) {
+        const slot = i & (PENDING_BUCKETS - 1);
+        const v = sums[slot]!;
+        if (v === 0) continue;
+        sums[slot] = 0;
+        this.held -= v;
+        s.add(i * DETAIL_STEP_NS, v);
+      }
+    this.base = b;
   }
 }
 
@@ -339,8 +393,12 @@ export interface CounterSamples {
   rows: Float64Array[];
 }
 
-export class MetricsRecorder implements ProbeSink {
+export class MetricsRecorder implements LabProbeSink {
   private readonly traffic: CounterSeries[][] = []; // [host][0 bytes_out, 1 bytes_in, 2 packets_out, 3 packets_in]
+  /** Per traffic series, the 10 µs sums the link may still add to (same indices). */
+  private readonly pending: PendingSums[][] = [];
+  /** Where the host links carry each batch's packets (bound to the lab on attach). */
+  private readonly link = new LinkSpread();
   private readonly levels = new Map<number, LevelSeries>();
   private readonly drops = new Map<
     string,
@@ -365,6 +423,7 @@ export class MetricsRecorder implements ProbeSink {
     while (atNs >= this.nextHalveNs) {
       // close what is open first, so nothing folds into a bucket of the old width afterwards
       for (const l of this.levels.values()) l.catchUp(this.nowNs);
+      this.releasePending(this.nowNs);
       for (const row of this.traffic) if (row) for (const s of row) s?.flush(this.nowNs);
       for (const d of this.drops.values()) d.s.flush(this.nowNs);
       for (const l of this.levels.values()) l.halveCoarse();
@@ -382,6 +441,11 @@ export class MetricsRecorder implements ProbeSink {
     this.msBuckets = opts.msBuckets ?? MS_BUCKETS;
     this.levelMsBuckets = opts.levelMsBuckets ?? LEVEL_MS_BUCKETS;
     for (let h = 0; h < hosts.length; h++) this.samples.push({ names: [], rows: [] });
+  }
+
+  /** The lab's probe hands it over on attach: its instances' links place the batches. */
+  bindLab(lab: Lab): void {
+    this.link.bind(lab);
   }
 
   /** Record 10 µs buckets from `fromNs` for DETAIL_BUCKETS buckets (655 ms); replaces any earlier window. */
@@ -414,8 +478,27 @@ export class MetricsRecorder implements ProbeSink {
       s = new CounterSeries(this.msBuckets, this.clock);
       this.armDetail(s);
       row[k] = s;
+      (this.pending[host] ??= [])[k] = new PendingSums();
     }
     return s;
+  }
+
+  /**
+   * Count `perPacket` for each packet of the batch the link placed last (this.link) into traffic
+   * series k of `host`, at `atNs` on the clock: each where the link carries it.
+   */
+  private countSpread(atNs: number, host: number, k: number, perPacket: number): void {
+    const s = this.trafficOf(host, k);
+    const pend = this.pending[host]![k]!;
+    pend.release(Math.floor(atNs / DETAIL_STEP_NS), s);
+    const link = this.link;
+    const n = link.count;
+    for (let i = 0; i < n; ) {
+      const b = Math.floor(link.rowNs(i) / DETAIL_STEP_NS);
+      const i2 = link.before((b + 1) * DETAIL_STEP_NS);
+      pend.add(b, (i2 - i) * perPacket, s);
+      i = i2;
+    }
   }
 
   /** Level series by host·16 + stage, then queue (arrays: this is on every probe call). */
@@ -475,11 +558,13 @@ export class MetricsRecorder implements ProbeSink {
     const si = STAGE_INDEX[stage];
     this.levelOf(host, si, queue).change(atNs, -pkt.count);
     if (si === TX_RING) {
-      this.trafficOf(host, 0).add(atNs, pkt.count * (pkt.sizeBytes + ETH_HDR));
-      this.trafficOf(host, 2).add(atNs, pkt.count);
+      this.link.place(atNs, host, pkt, true);
+      this.countSpread(atNs, host, 0, pkt.sizeBytes + ETH_HDR);
+      this.countSpread(atNs, host, 2, 1);
     } else if (si === NITRO_INGRESS) {
-      this.trafficOf(host, 1).add(atNs, pkt.count * (pkt.sizeBytes + ETH_HDR));
-      this.trafficOf(host, 3).add(atNs, pkt.count);
+      this.link.place(atNs, host, pkt, false);
+      this.countSpread(atNs, host, 1, pkt.sizeBytes + ETH_HDR);
+      this.countSpread(atNs, host, 3, 1);
     }
   }
 
@@ -514,8 +599,19 @@ export class MetricsRecorder implements ProbeSink {
     if (nowNs > this.nowNs) this.nowNs = nowNs;
     this.sample(this.nowNs);
     for (const l of this.levels.values()) l.catchUp(this.nowNs);
+    this.releasePending(this.nowNs);
     for (const row of this.traffic) if (row) for (const s of row) s?.flush(this.nowNs);
     for (const d of this.drops.values()) d.s.flush(this.nowNs);
+  }
+
+  /** Hand the traffic counters what the links carried up to the 10 µs bucket of `nowNs` (held: later). */
+  private releasePending(nowNs: number): void {
+    const upTo = Math.floor(nowNs / DETAIL_STEP_NS) + 1;
+    this.traffic.forEach((row, h) => {
+      row?.forEach((s, k) => {
+        if (s) this.pending[h]![k]!.release(upTo, s);
+      });
+    });
   }
 
   /** (stage, queue) pairs with occupancy series on `host`. */
@@ -540,9 +636,13 @@ export class MetricsRecorder implements ProbeSink {
     }));
   }
 
-  /** Total of a traffic counter over the whole run. */
+  /**
+   * Total of a traffic counter over the whole run, as the ENA counts it: with the packets of the
+   * last batches the link carries after the clock.
+   */
   trafficTotal(host: number, metric: TrafficMetric): number {
-    return this.traffic[host]?.[TRAFFIC_INDEX[metric]]?.total ?? 0;
+    const k = TRAFFIC_INDEX[metric];
+    return (this.traffic[host]?.[k]?.total ?? 0) + (this.pending[host]?.[k]?.held ?? 0);
   }
 
   /**

@@ -1,9 +1,10 @@
 /**
  * What the averaging ladder draws, as plain data: one instance's bytes out around one instant at
- * 10 µs and 1 ms (the worker's ladder series: the model's batches as the ENA counts them), 1 s (the
- * counter samples in whole seconds: what an iperf3 interval averages), and CloudWatch's 1-minute and
- * 5-minute NetworkOut datapoints with the chosen statistic (cloudWatchDatapoints, the same the
- * NetworkOut chart and `aws cloudwatch` give). Strip extents from src/lib/ladder.ts. Pure.
+ * 10 µs and 1 ms (the worker's ladder series: the bytes the ENA counts, each packet when the host
+ * link carries it), 1 s (the counter samples in whole seconds: what an iperf3 interval averages),
+ * and CloudWatch's 1-minute and 5-minute NetworkOut datapoints with the chosen statistic
+ * (cloudWatchDatapoints, the same the NetworkOut chart and `aws cloudwatch` give). Strip extents
+ * from src/lib/ladder.ts. Pure.
  */
 import { LADDER_LEVELS, type LadderLevel, ladderWindow } from '../../lib/ladder';
 import type { BytesOut, LadderSeries } from '../../protocol/sim-api';
@@ -42,7 +43,7 @@ export interface Ladder {
   focus: LadderSeries['focus'] | 'cursor';
   statistic: CwStatistic;
   strips: LadderStrip[];
-  /** Said under the strips when batches make the 10 µs bars batch-sized. */
+  /** Said under the strips when the model moves batches: how the 10 µs and 1 ms bars count them. */
   batchNote: string | null;
 }
 
@@ -181,7 +182,7 @@ export function buildLadder(inp: LadderInputs): Ladder | null {
     strips,
     batchNote:
       f.maxBatch > 1
-        ? `The model moves packets in batches of up to ${f.maxBatch}, each counted at one instant: a 10 µs bar holds whole batches (set "settings": { "batch": 1 } for one packet at a time).`
+        ? `The model moves packets in batches of up to ${f.maxBatch}; the 10 µs and 1 ms bars count a batch's packets one after another at the host link's rate, as the packet list shows them (set "settings": { "batch": 1 } for one packet at a time).`
         : null,
   };
 }

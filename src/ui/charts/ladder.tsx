@@ -4,7 +4,7 @@
  * shaded on the next coarser one and joined to it, like a zoom ladder: the eye follows the same
  * bytes from the model's batches down to CloudWatch's flat line. Heights share one Gbit/s scale
  * (a period's bytes as a mean rate), so averaging flattens the bars as it does the numbers; a bar
- * above the scale (a batch-sized 10 µs bar) is cut with a mark. The words say the same for a
+ * above the scale (a 10 µs bar of a burst at the host link's rate) is cut with a mark. The words say the same for a
  * screen reader. Presentational: the ladder comes in as a prop.
  */
 import { formatInstant, formatSpan } from './time-axis';

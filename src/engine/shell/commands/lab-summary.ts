@@ -199,8 +199,9 @@ export function runSummary(args: string[], lab: Lab): CommandOutcome {
     ...(lab.maxBatch > 1
       ? [
           '',
-          `note: this run moves packets in batches of up to ${lab.maxBatch} (settings.batch "auto"), each counted at one instant,`,
-          'so the 10 µs peaks are batch-sized; set "settings": { "batch": 1 } for a per-packet 10 µs view.',
+          `note: this run moves packets in batches of up to ${lab.maxBatch} (settings.batch "auto"); the 10 µs and 1 ms rates`,
+          "count a batch's packets one after another at the host link's rate, as tcpdump shows them;",
+          'set "settings": { "batch": 1 } for one packet at a time.',
         ]
       : []),
   ].join('\n');

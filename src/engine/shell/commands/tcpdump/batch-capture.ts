@@ -30,6 +30,24 @@ export function batchGapNs(inst: Instance, sizeBytes: number): number {
   return Number.isFinite(bps) && bps > 0 ? ((sizeBytes + ETH_WIRE_OVERHEAD_BYTES) * 8e9) / bps : 0;
 }
 
+/**
+ * When the first packet of a batch reaching interface `dev` of `inst` at `atNs` goes on the wire,
+ * going out (`tx`) or in: behind the batch before it going the same way, on the wire until
+ * `wireEndNs`, but at most a ring of packets' time (`gapNs` each) after `atNs`.
+ */
+export function batchStartNs(
+  inst: Instance,
+  dev: number,
+  tx: boolean,
+  atNs: number,
+  wireEndNs: number,
+  gapNs: number,
+): number {
+  if (gapNs === 0 || wireEndNs <= atNs) return atNs;
+  const ifc = inst.host.ifaces[dev] ?? inst.host.ifaces[0]!;
+  return Math.min(wireEndNs, atNs + ifc.dev.ringSize(tx) * gapNs);
+}
+
 /** When packet k of a batch whose first packet is seen at `startNs` is seen (whole ns). */
 export function batchRowNs(startNs: number, k: number, gapNs: number): number {
   return k === 0 || gapNs === 0 ? startNs : startNs + Math.round(k * gapNs);
@@ -121,11 +139,7 @@ export function captureBatch(lab: Lab, inst: Instance, p: Packet, atNs: number, 
   v.gapNs = gap;
   let start = atNs;
   if (gap > 0) {
-    const end = tx ? c.txEndNs : c.rxEndNs;
-    if (end > atNs) {
-      const ifc = inst.host.ifaces[v.dev] ?? inst.host.ifaces[0]!;
-      start = Math.min(end, atNs + ifc.dev.ringSize(tx) * gap);
-    }
+    start = batchStartNs(inst, v.dev, tx, atNs, tx ? c.txEndNs : c.rxEndNs, gap);
     const last = start + p.count * gap;
     if (tx) c.txEndNs = last;
     else c.rxEndNs = last;
