@@ -13,7 +13,13 @@
 import type { ProbeSink, ProbeStage } from '../model/probe';
 import { PROBE_STAGES, stageIndex } from '../model/probe';
 import type { Instance, Lab } from '../lab/lab';
-import { batchRowNs, captureBatch, steppedAck } from '../shell/commands/tcpdump/batch-capture';
+import {
+  batchRowNs,
+  captureBatch,
+  captureStateOf,
+  type InstanceCapture,
+  steppedAck,
+} from '../shell/commands/tcpdump/batch-capture';
 import type { DropReason } from '../model/drop-reasons';
 import type { Flow, Packet } from '../model/packet';
 
@@ -174,6 +180,8 @@ export class CaptureRing implements ProbeSink {
   readonly reasons: string[] = [];
   readonly hosts: string[];
   private readonly insts: Instance[];
+  /** Each instance's capture state (batch-capture.ts), looked up once. */
+  private readonly states: InstanceCapture[];
   /** Each instance's MTU (fragment offsets, the SYN's MSS). */
   readonly mtus: number[];
   private readonly flowIndex = new Map<number, number>();
@@ -192,6 +200,7 @@ export class CaptureRing implements ProbeSink {
     this.cap = cap;
     this.hosts = [...lab.instances.keys()];
     this.insts = [...lab.instances.values()];
+    this.states = this.insts.map(captureStateOf);
     this.mtus = [...lab.instances.values()].map((i) => i.host.eth0.link().mtu);
   }
 
@@ -280,11 +289,12 @@ export class CaptureRing implements ProbeSink {
     this.c_dev = grown(this.c_dev, len);
   }
 
-  private lastFlow: Flow | null = null;
-  private lastSlot = -1;
+  /** Slot + 1 by flow id (flow ids are small run-unique integers; 0: not seen). */
+  private slotById = new Int32Array(256);
   private flowSlot(f: Flow): number {
-    if (f === this.lastFlow) return this.lastSlot;
-    let s = this.flowIndex.get(f.id);
+    const id = f.id;
+    if (id < this.slotById.length && this.slotById[id]! > 0) return this.slotById[id]! - 1;
+    let s = this.flowIndex.get(id);
     if (s === undefined) {
       const t = f.tuple;
       const proto = t.proto === 'tcp' ? 6 : t.proto === 'udp' ? 17 : t.proto === 'icmp' ? 1 : 47;
@@ -298,10 +308,14 @@ export class CaptureRing implements ProbeSink {
       }
       s = this.flows.length;
       this.flows.push({ flow: f, proto, srcN: ipNum(t.srcIp), dstN: ipNum(t.dstIp), stream });
-      this.flowIndex.set(f.id, s);
+      this.flowIndex.set(id, s);
     }
-    this.lastFlow = f;
-    this.lastSlot = s;
+    if (id >= this.slotById.length) {
+      const a = new Int32Array(Math.max(2 * this.slotById.length, id + 1));
+      a.set(this.slotById);
+      this.slotById = a;
+    }
+    this.slotById[id] = s + 1;
     return s;
   }
 
@@ -340,7 +354,8 @@ export class CaptureRing implements ProbeSink {
   /** TCP: the next sequence number (mod 2^32) each (flow, instance) reached at its capture point. */
   /** Per (flow slot × 32 + host): the sequence number the direction reached (−1: none yet). */
   private nextSeq = new Float64Array(1024).fill(-1);
-  private rSack: (number[] | undefined)[] = [];
+  /** SACK blocks of pending records that carry them, by the record's first row (rare: in recovery only). */
+  private readonly rSack = new Map<number, number[]>();
 
   /** A new record of `rows` rows at `atNs` (its other fields are the caller's to set); its index. */
   private record(atNs: number, type: number, rows: number): number {
@@ -351,7 +366,6 @@ export class CaptureRing implements ProbeSink {
     this.rT[j] = atNs;
     this.rType[j] = type;
     this.rRows[j] = rows;
-    this.rSack[j] = undefined;
     this.rRetx[j] = 0;
     this.rDev[j] = 0;
     this.rGap[j] = 0;
@@ -391,7 +405,10 @@ export class CaptureRing implements ProbeSink {
         this.rAckMss,
       ];
       for (const x of arrays) x.copyWithin(0, j, this.rec);
-      this.rSack.splice(0, j);
+      if (this.rSack.size > 0) {
+        const keep = this.rFirst[0]!;
+        for (const row of this.rSack.keys()) if (row < keep) this.rSack.delete(row);
+      }
       this.rec -= j;
       if (this.rec < this.rT.length / 2) return;
     }
@@ -444,11 +461,10 @@ export class CaptureRing implements ProbeSink {
     rows: number,
   ): void {
     const fs = this.flowSlot(p.flow);
-    let m =
-      (host << HOST_SHIFT) |
-      (stageIndex(stage) << STAGE_SHIFT) |
-      ((p.flags & 0x1f) << FLAGS_SHIFT) |
-      (p.sentAtNs % 1e6 === 0 ? META_SENT_ON_MS : 0);
+    let m = (host << HOST_SHIFT) | (stageIndex(stage) << STAGE_SHIFT) | ((p.flags & 0x1f) << FLAGS_SHIFT);
+    // when the batch left its socket, whole ms (and whether exactly on one): one division
+    const sentMs = Math.floor(p.sentAtNs / 1e6);
+    if (sentMs * 1e6 === p.sentAtNs) m |= META_SENT_ON_MS;
     const fr = p.frag;
     if (fr) m |= META_FRAG | (fr.last ? META_FRAG_LAST : 0);
     const proto = this.flows[fs]!.proto;
@@ -466,7 +482,7 @@ export class CaptureRing implements ProbeSink {
     if (proto === 6 && k0 === 0 && p.sack && p.sack.length > 1) {
       const blocks = Math.min(3, p.sack.length >> 1);
       m0 |= blocks << SACK_SHIFT;
-      this.rSack[j] = p.sack.slice(0, 2 * blocks);
+      this.rSack.set(this.rFirst[j]!, p.sack.slice(0, 2 * blocks));
     }
     // the batch's last packet (Linux's PSH on a write's end) is the last row when the rows reach it
     if (k0 + rows === p.count) m0 = rows === 1 ? m0 | META_LAST : m0;
@@ -478,7 +494,7 @@ export class CaptureRing implements ProbeSink {
     this.rSeq[j] = p.seq >>> 0;
     this.rAck[j] = p.ack >>> 0;
     this.rWin[j] = p.window;
-    this.rSent[j] = Math.floor(p.sentAtNs / 1e6);
+    this.rSent[j] = sentMs;
     this.rTos[j] = p.tos;
     this.rN[j] = p.count;
     this.rFrag[j] = fr ? fr.of : -1;
@@ -558,10 +574,10 @@ export class CaptureRing implements ProbeSink {
       }
       // (a drop record: one row, its reason and LAST already in its meta)
       this.forgetSack(first + rows);
-      const sk = this.rSack[j];
+      const sk = this.rSack.size > 0 ? this.rSack.get(first) : undefined;
       if (sk) this.c_sack.set(first, sk);
     }
-    this.rSack.length = 0;
+    this.rSack.clear();
   }
 
   enter(atNs: number, host: number, stage: ProbeStage, _q: number, p: Packet): void {
@@ -584,7 +600,7 @@ export class CaptureRing implements ProbeSink {
    * ACKs, the retransmitted segments.
    */
   private captured(j: number, host: number, p: Packet, tx: boolean): void {
-    const v = captureBatch(this.lab, this.insts[host]!, p, this.rT[j]!, tx);
+    const v = captureBatch(this.lab, this.insts[host]!, p, this.rT[j]!, tx, this.states[host]!);
     this.rT[j] = v.startNs;
     this.rDev[j] = v.dev;
     this.rGap[j] = v.gapNs;

@@ -82,7 +82,7 @@ export interface BatchView {
 }
 
 /** Per instance: each direction's wire and the ACK numbers of each TCP direction, as its captures saw them. */
-class InstanceCapture {
+export class InstanceCapture {
   /** When the last batch seen going out / coming in ends on the wire. */
   txEndNs = 0;
   rxEndNs = 0;
@@ -102,6 +102,16 @@ class InstanceCapture {
 }
 
 const captures = new WeakMap<Instance, InstanceCapture>();
+
+/** `inst`'s capture state (one per instance, shared by every capturer: a capturer may keep it). */
+export function captureStateOf(inst: Instance): InstanceCapture {
+  let c = captures.get(inst);
+  if (c === undefined) {
+    c = new InstanceCapture();
+    captures.set(inst, c);
+  }
+  return c;
+}
 
 /** The number of TCP direction `key` on this instance's capture (a new one: no ACK seen, no segment). */
 function dirNumber(c: InstanceCapture, key: string): number {
@@ -123,12 +133,14 @@ function dirNumber(c: InstanceCapture, key: string): number {
  * ACKs steps its ACK numbers (steppedAck). Every capturer of the instance asks for every batch in
  * the same order, so each gets the same answer (the one object, valid until the next call).
  */
-export function captureBatch(lab: Lab, inst: Instance, p: Packet, atNs: number, tx: boolean): BatchView {
-  let c = captures.get(inst);
-  if (c === undefined) {
-    c = new InstanceCapture();
-    captures.set(inst, c);
-  }
+export function captureBatch(
+  lab: Lab,
+  inst: Instance,
+  p: Packet,
+  atNs: number,
+  tx: boolean,
+  c: InstanceCapture = captureStateOf(inst),
+): BatchView {
   const v = c.view;
   if (c.lastP === p && c.lastAtNs === atNs && c.lastTx === tx) return v;
   c.lastP = p;
