@@ -49,31 +49,36 @@ export interface OpenBatch {
  */
 class LaneCounts {
   size = 0;
-  /** Per lane, LANE_FIELDS doubles: OCC, ENTERED, L_LEFT, FF_T, FF_V, FF_PEAK_T, FF_PEAK_V. */
-  a = new Float64Array(64 * LANE_FIELDS);
+  occ = new Float64Array(64);
+  entered = new Float64Array(64);
+  left = new Float64Array(64);
+  ffT = new Float64Array(64);
+  ffV = new Float64Array(64);
+  ffPeakT = new Float64Array(64);
+  ffPeakV = new Float64Array(64);
 
   /** A new lane's counts (all zero, no pending level): its index. */
   add(): number {
-    if ((this.size + 1) * LANE_FIELDS > this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
+    if (this.size === this.occ.length) {
+      const grow = (a: Float64Array) => {
+        const b = new Float64Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.occ = grow(this.occ);
+      this.entered = grow(this.entered);
+      this.left = grow(this.left);
+      this.ffT = grow(this.ffT);
+      this.ffV = grow(this.ffV);
+      this.ffPeakT = grow(this.ffPeakT);
+      this.ffPeakV = grow(this.ffPeakV);
     }
     const i = this.size++;
-    this.a[i * LANE_FIELDS + FF_T] = -1;
-    this.a[i * LANE_FIELDS + FF_PEAK_T] = -1;
+    this.ffT[i] = -1;
+    this.ffPeakT[i] = -1;
     return i;
   }
 }
-
-const LANE_FIELDS = 8;
-const OCC = 0;
-const ENTERED = 1;
-const L_LEFT = 2;
-const FF_T = 3;
-const FF_V = 4;
-const FF_PEAK_T = 5;
-const FF_PEAK_V = 6;
 
 /** One (host, stage, queue) of the path: its counts (LaneCounts), drops, level history and open batches. */
 export class Lane {
@@ -103,21 +108,18 @@ export class Lane {
 
   /** Wire packets inside now, entered and left since t = 0. */
   get occ(): number {
-    return this.counts.a[this.index * LANE_FIELDS + OCC]!;
+    return this.counts.occ[this.index]!;
   }
   get entered(): number {
-    return this.counts.a[this.index * LANE_FIELDS + ENTERED]!;
+    return this.counts.entered[this.index]!;
   }
   get left(): number {
-    return this.counts.a[this.index * LANE_FIELDS + L_LEFT]!;
+    return this.counts.left[this.index]!;
   }
 }
 
 /** Queues per (host, stage) looked up in the flat lane index (beyond: the nested arrays). */
 const QSPAN = 64;
-/** flowSeen states. */
-const FLOW_SEEN = 1;
-const FLOW_TXQ = 2;
 
 export interface FlowInfo {
   readonly id: number;
@@ -191,10 +193,6 @@ export class PathSink implements ProbeSink {
     seq: number;
   }> = [];
   private fabricHead = 0;
-  /** Flights not landed yet (fabricPending beyond fabricHead): the hot path checks this one field. */
-  private flights = false;
-  /** Per flow id: FLOW_SEEN registered, FLOW_TXQ registered with its TX queue (0: not yet). */
-  private flowSeen = new Uint8Array(256);
   /** Open batches forgotten because a (lane, flow) exceeded its cap (a stage that never reports leave). */
   forgottenOpen = 0;
 
@@ -257,14 +255,14 @@ export class PathSink implements ProbeSink {
       this.countEnter(stageIndex(stage), atNs, host, queue, pkt);
       return;
     }
-    if (this.flights) this.flushFabric();
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
     if (stage === 'nitro_ingress') atNs += this.fabricNs;
     const lane = this.lanes[this.laneIndex(host, stageIndex(stage), queue)]!;
-    const L = this.counts.a;
-    const b = lane.index * LANE_FIELDS;
-    L[b + ENTERED]! += pkt.count;
-    L[b + OCC]! += pkt.count;
-    this.pushOcc(lane, atNs, L[b + OCC]!);
+    const c = this.counts;
+    const i = lane.index;
+    c.entered[i]! += pkt.count;
+    c.occ[i]! += pkt.count;
+    this.pushOcc(lane, atNs, c.occ[i]!);
     const f = this.flow(pkt);
     let o = lane.open.get(f.id);
     if (!o) {
@@ -283,24 +281,18 @@ export class PathSink implements ProbeSink {
    * registered (its sizes refreshed with detail).
    */
   countEnter(stage: number, atNs: number, host: number, queue: number, pkt: Packet): void {
-    if (this.flights) this.flushFabric();
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
     if (stage === NITRO_INGRESS) atNs += this.fabricNs;
-    const b = this.laneIndex(host, stage, queue) * LANE_FIELDS;
-    const L = this.counts.a;
+    const i = this.laneIndex(host, stage, queue);
+    const c = this.counts;
     const n = pkt.count;
-    L[b + ENTERED]! += n;
-    const occ = L[b + OCC]! + n;
-    L[b + OCC] = occ;
-    this.ffLevel(L, b, atNs, occ);
-    // the flow registered once, and again when its TX queue becomes known
-    const id = pkt.flow.id;
-    const seen = id < this.flowSeen.length ? this.flowSeen[id]! : 0;
-    if (seen !== FLOW_TXQ) {
-      const known = this.flowById[id];
-      if (known === undefined) this.flow(pkt);
-      else if (known.txq < 0 && pkt.txq >= 0) known.txq = pkt.txq;
-      this.markSeen(id, this.flowById[id]!.txq >= 0 ? FLOW_TXQ : FLOW_SEEN);
-    }
+    c.entered[i]! += n;
+    const occ = c.occ[i]! + n;
+    c.occ[i] = occ;
+    this.ffLevel(i, atNs, occ);
+    const known = this.flowById[pkt.flow.id];
+    if (known === undefined) this.flow(pkt);
+    else if (known.txq < 0 && pkt.txq >= 0) known.txq = pkt.txq;
   }
 
   leave(atNs: number, host: number, stage: ProbeStage, queue: number, pkt: Packet, cpu: number): void {
@@ -308,14 +300,13 @@ export class PathSink implements ProbeSink {
       this.countLeave(stageIndex(stage), atNs, host, queue, pkt);
       return;
     }
-    if (this.flights) this.flushFabric();
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
     const lane = this.lanes[this.laneIndex(host, stageIndex(stage), queue)]!;
-    this.counts.a[lane.index * LANE_FIELDS + L_LEFT]! += pkt.count;
+    this.counts.left[lane.index]! += pkt.count;
     const f = this.flow(pkt);
     if (stage === 'fabric') {
       // the model hands the batch to the receiving card at once and lands it one delay later:
       // it is in flight until then
-      this.flights = true;
       this.fabricPending.push({
         lane,
         flow: f,
@@ -332,23 +323,23 @@ export class PathSink implements ProbeSink {
 
   /** Counts only: the lane's level falls (a flight on the fabric lands when it leaves). */
   countLeave(stage: number, atNs: number, host: number, queue: number, pkt: Packet): void {
-    if (this.flights) this.flushFabric();
-    const b = this.laneIndex(host, stage, queue) * LANE_FIELDS;
-    const L = this.counts.a;
+    if (this.fabricHead < this.fabricPending.length) this.flushFabric();
+    const i = this.laneIndex(host, stage, queue);
+    const c = this.counts;
     const n = pkt.count;
-    L[b + L_LEFT]! += n;
-    const was = L[b + OCC]!;
+    c.left[i]! += n;
+    const was = c.occ[i]!;
     const occ = was > n ? was - n : 0;
-    L[b + OCC] = occ;
-    this.ffLevel(L, b, stage === NITRO_INGRESS ? atNs + this.fabricNs : atNs, occ);
+    c.occ[i] = occ;
+    this.ffLevel(i, stage === NITRO_INGRESS ? atNs + this.fabricNs : atNs, occ);
   }
 
   /** Packets left a lane (or died inside it): its occupancy falls (never below what the probe said entered). */
   private release(lane: Lane, atNs: number, count: number): void {
-    const L = this.counts.a;
-    const b = lane.index * LANE_FIELDS;
-    const was = L[b + OCC]!;
-    L[b + OCC] = was > count ? was - count : 0;
+    const c = this.counts;
+    const i = lane.index;
+    const was = c.occ[i]!;
+    c.occ[i] = was > count ? was - count : 0;
     this.recordOcc(lane, atNs);
   }
 
@@ -384,11 +375,10 @@ export class PathSink implements ProbeSink {
     }
     this.fabricPending.length = 0;
     this.fabricHead = 0;
-    this.flights = false;
     for (const lane of this.lanes) {
       this.settle(lane);
       lane.open.clear();
-      lane.enteredAtFrame = lane.entered;
+      lane.enteredAtFrame = this.counts.entered[lane.index]!;
     }
     this.nextId = 0;
     this.forgottenOpen = 0;
@@ -422,11 +412,7 @@ export class PathSink implements ProbeSink {
       this.release(b.lane, b.exitNs, b.count);
       this.consume(b.lane, b.flow, b.exitNs, b.count, b.seq, -1, PASSAGE_LEFT, 0);
     }
-    if (this.fabricHead === q.length) {
-      this.flights = false;
-      q.length = 0;
-      this.fabricHead = 0;
-    } else if (this.fabricHead > 256 && this.fabricHead * 2 > q.length) {
+    if (this.fabricHead > 256 && this.fabricHead * 2 > q.length) {
       q.splice(0, this.fabricHead);
       this.fabricHead = 0;
     }
@@ -521,35 +507,33 @@ export class PathSink implements ProbeSink {
   }
 
   private recordOcc(lane: Lane, atNs: number): void {
-    const L = this.counts.a;
-    const b = lane.index * LANE_FIELDS;
-    if (!this.detail) this.ffLevel(L, b, atNs, L[b + OCC]!);
-    else this.pushOcc(lane, atNs, L[b + OCC]!);
+    if (!this.detail) this.ffLevel(lane.index, atNs, this.counts.occ[lane.index]!);
+    else this.pushOcc(lane, atNs, this.counts.occ[lane.index]!);
   }
 
   /** A fast-forward: the level each instant ends at counts; only the peak and the last are kept. */
-  private ffLevel(L: Float64Array, b: number, atNs: number, occ: number): void {
-    const t = L[b + FF_T]!;
+  private ffLevel(i: number, atNs: number, occ: number): void {
+    const c = this.counts;
+    const t = c.ffT[i]!;
     if (atNs !== t) {
-      if (t >= 0 && (L[b + FF_PEAK_T]! < 0 || L[b + FF_V]! > L[b + FF_PEAK_V]!)) {
-        L[b + FF_PEAK_T] = t;
-        L[b + FF_PEAK_V] = L[b + FF_V]!;
+      if (t >= 0 && (c.ffPeakT[i]! < 0 || c.ffV[i]! > c.ffPeakV[i]!)) {
+        c.ffPeakT[i] = t;
+        c.ffPeakV[i] = c.ffV[i]!;
       }
-      L[b + FF_T] = atNs;
+      c.ffT[i] = atNs;
     }
-    L[b + FF_V] = occ;
+    c.ffV[i] = occ;
   }
 
   /** Write what a fast-forward kept of `lane`'s levels as change points (its peak, then its last). */
   private settle(lane: Lane): void {
-    const L = this.counts.a;
-    const b = lane.index * LANE_FIELDS;
-    if (L[b + FF_T]! < 0) return;
-    if (L[b + FF_PEAK_T]! >= 0 && L[b + FF_PEAK_V]! > L[b + FF_V]!)
-      this.pushOcc(lane, L[b + FF_PEAK_T]!, L[b + FF_PEAK_V]!);
-    this.pushOcc(lane, L[b + FF_T]!, L[b + FF_V]!);
-    L[b + FF_T] = -1;
-    L[b + FF_PEAK_T] = -1;
+    const c = this.counts;
+    const i = lane.index;
+    if (c.ffT[i]! < 0) return;
+    if (c.ffPeakT[i]! >= 0 && c.ffPeakV[i]! > c.ffV[i]!) this.pushOcc(lane, c.ffPeakT[i]!, c.ffPeakV[i]!);
+    this.pushOcc(lane, c.ffT[i]!, c.ffV[i]!);
+    c.ffT[i] = -1;
+    c.ffPeakT[i] = -1;
   }
 
   private pushOcc(lane: Lane, atNs: number, occ: number): void {
@@ -603,15 +587,6 @@ export class PathSink implements ProbeSink {
       if (queue < QSPAN && k < this.laneIx.length) this.laneIx[k] = l.index + 1;
     }
     return l;
-  }
-
-  private markSeen(id: number, state: number): void {
-    if (id >= this.flowSeen.length) {
-      const a = new Uint8Array(Math.max(2 * this.flowSeen.length, id + 1));
-      a.set(this.flowSeen);
-      this.flowSeen = a;
-    }
-    this.flowSeen[id] = state;
   }
 
   private flow(p: Packet): FlowInfo {
