@@ -43,6 +43,29 @@ const ETH_HDR = 14;
 /** The percentiles the charts draw. */
 export const LATENCY_QUANTILES = [0.5, 0.99, 0.999] as const;
 
+/** HistTier.bucket's answers. */
+const FOUND = 1;
+const EMPTY = 0;
+const GONE = -1;
+
+/** Sort the first `n` entries of `a` ascending, in place (a few: insertion sort; more: the typed array's own). */
+function sortSmall(a: Uint16Array, n: number): Uint16Array {
+  if (n > 24) {
+    a.subarray(0, n).sort();
+    return a;
+  }
+  for (let i = 1; i < n; i++) {
+    const v = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]! > v) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = v;
+  }
+  return a;
+}
+
 /**
  * A sequence of time buckets, each a sparse latency histogram: (bin, count) entries appended as
  * buckets close. The open bucket is dense scratch plus the list of bins it touched.
@@ -91,7 +114,7 @@ class HistTier {
     const n = this.nTouched;
     if (this.cur >= 0 && n > 0) {
       const start = this.written;
-      const bins = n > 1 ? this.touched.subarray(0, n).sort() : this.touched;
+      const bins = n > 1 ? sortSmall(this.touched, n) : this.touched;
       for (let i = 0; i < n; i++) {
         const bin = bins[i]!;
         this.push(bin, this.open[bin]!);
@@ -126,7 +149,10 @@ class HistTier {
       const slot = b % this.ringSize;
       this.tag[slot] = b;
       const m = this.meta as Float64Array;
-      m.set([start, end, min, max], slot * 4);
+      m[slot * 4] = start;
+      m[slot * 4 + 1] = end;
+      m[slot * 4 + 2] = min;
+      m[slot * 4 + 3] = max;
     } else {
       const [s, e, lo, hi] = this.meta as GrowArray[];
       s!.add(b, start);
@@ -136,28 +162,42 @@ class HistTier {
     }
   }
 
-  /** Bucket b's entries [start, end), min, max; null when it holds nothing; undefined when no longer kept. */
-  private bucket(b: number): { start: number; end: number; min: number; max: number } | null | undefined {
+  /** The last bucket read (bucket()): its entries [start, end), min, max. */
+  private bkStart = 0;
+  private bkEnd = 0;
+  private bkMin = 0;
+  private bkMax = 0;
+
+  /**
+   * Bucket b: FOUND (its entries [start, end), min and max in bkStart … bkMax), EMPTY (it holds
+   * nothing) or GONE (no longer kept). No object per bucket: a wide window reads thousands.
+   */
+  private bucket(b: number): number {
     let start: number;
     let end: number;
-    let min: number;
-    let max: number;
     if (this.tag) {
       // a bucket older than the ring: forgotten (its slot may hold a newer one)
-      if (b <= this.cur - this.ringSize) return undefined;
+      if (b <= this.cur - this.ringSize) return GONE;
       const slot = b % this.ringSize;
-      if (this.tag[slot] !== b) return null;
+      if (this.tag[slot] !== b) return EMPTY;
       const m = this.meta as Float64Array;
-      [start, end, min, max] = [m[slot * 4]!, m[slot * 4 + 1]!, m[slot * 4 + 2]!, m[slot * 4 + 3]!];
+      start = m[slot * 4]!;
+      end = m[slot * 4 + 1]!;
+      this.bkMin = m[slot * 4 + 2]!;
+      this.bkMax = m[slot * 4 + 3]!;
     } else {
-      const [s, e, lo, hi] = this.meta as GrowArray[];
-      end = e!.get(b);
-      if (!(end > 0)) return null;
-      [start, min, max] = [s!.get(b), lo!.get(b), hi!.get(b)];
+      const meta = this.meta as GrowArray[];
+      end = meta[1]!.get(b);
+      if (!(end > 0)) return EMPTY;
+      start = meta[0]!.get(b);
+      this.bkMin = meta[2]!.get(b);
+      this.bkMax = meta[3]!.get(b);
     }
-    if (end === start) return null;
-    if (start < this.written - this.bins.length) return undefined; // entries overwritten
-    return { start, end, min, max };
+    if (end === start) return EMPTY;
+    if (start < this.written - this.bins.length) return GONE; // entries overwritten
+    this.bkStart = start;
+    this.bkEnd = end;
+    return FOUND;
   }
 
   /** Whether every bucket from `fromNs` on is still held (the coarse tier always is). */
@@ -167,8 +207,8 @@ class HistTier {
     if (b0 <= this.cur - this.ringSize) return false;
     for (let b = b0; b < this.cur; b++) {
       const k = this.bucket(b);
-      if (k === undefined) return false;
-      if (k !== null) return true; // entries are in time order: the first one held means all later are
+      if (k === GONE) return false;
+      if (k === FOUND) return true; // entries are in time order: the first one held means all later are
     }
     return true;
   }
@@ -181,11 +221,13 @@ class HistTier {
         if (this.nTouched > 0) h.bound(this.openMin, this.openMax);
         continue;
       }
-      const k = this.bucket(b);
-      if (!k) continue;
+      if (this.bucket(b) !== FOUND) continue;
       const cap = this.bins.length;
-      for (let e = k.start; e < k.end; e++) h.add(this.bins[e % cap]!, this.counts[e % cap]!);
-      h.bound(k.min, k.max);
+      for (let e = this.bkStart; e < this.bkEnd; e++) {
+        const i = e < cap ? e : e % cap;
+        h.add(this.bins[i]!, this.counts[i]!);
+      }
+      h.bound(this.bkMin, this.bkMax);
     }
   }
 
@@ -198,13 +240,15 @@ class HistTier {
 /** A histogram being merged for one answer step: dense counts plus the bins touched. */
 class SparseHist {
   readonly counts = new Float64Array(LATENCY_BINS);
-  readonly touched: number[] = [];
+  /** Bins touched (the first `nTouched`). */
+  readonly touched = new Uint16Array(LATENCY_BINS);
+  nTouched = 0;
   n = 0;
   min = Number.POSITIVE_INFINITY;
   max = 0;
 
   add(bin: number, count: number): void {
-    if (this.counts[bin] === 0) this.touched.push(bin);
+    if (this.counts[bin] === 0) this.touched[this.nTouched++] = bin;
     this.counts[bin]! += count;
     this.n += count;
   }
@@ -219,7 +263,8 @@ class SparseHist {
     if (this.n === 0) return Number.NaN;
     const target = q * this.n;
     let acc = 0;
-    for (const bin of this.touched) {
+    for (let i = 0; i < this.nTouched; i++) {
+      const bin = this.touched[i]!;
       acc += this.counts[bin]!;
       if (acc >= target) return Math.min(this.max, Math.max(this.min, latencyBinMid(bin)));
     }
@@ -227,12 +272,12 @@ class SparseHist {
   }
 
   sortBins(): void {
-    this.touched.sort((a, b) => a - b);
+    if (this.nTouched > 1) sortSmall(this.touched, this.nTouched);
   }
 
   clear(): void {
-    for (const bin of this.touched) this.counts[bin] = 0;
-    this.touched.length = 0;
+    for (let i = 0; i < this.nTouched; i++) this.counts[this.touched[i]!] = 0;
+    this.nTouched = 0;
     this.n = 0;
     this.min = Number.POSITIVE_INFINITY;
     this.max = 0;
@@ -459,9 +504,7 @@ export class ChartRecorder implements LabProbeSink {
         if (h.n > 0) {
           h.sortBins();
           packets[k] = h.n;
-          LATENCY_QUANTILES.forEach((q, i) => {
-            qs[i]![k] = h.quantile(q);
-          });
+          for (let i = 0; i < LATENCY_QUANTILES.length; i++) qs[i]![k] = h.quantile(LATENCY_QUANTILES[i]!);
         }
         h.clear();
       }
