@@ -71,7 +71,13 @@ export class LinkSpread {
   addTo(ring: TimeRing, perPacket: number): void {
     const step = ring.stepNs;
     const n = this.count;
-    ring.advance(Math.floor(this.rowNs(n - 1) / step), 0);
+    const last = Math.floor(this.rowNs(n - 1) / step);
+    ring.advance(last, 0);
+    // the whole batch in one bucket (a 1 ms ring nearly always): one add
+    if (this.gapNs === 0 || Math.floor(this.startNs / step) === last) {
+      ring.add(last, n * perPacket);
+      return;
+    }
     for (let k = 0; k < n; ) {
       const b = Math.floor(this.rowNs(k) / step);
       const k2 = this.before((b + 1) * step);
