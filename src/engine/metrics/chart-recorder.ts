@@ -386,7 +386,7 @@ export class ChartRecorder implements LabProbeSink {
     const perPacket = pkt.sizeBytes + ETH_HDR;
     link.addTo(r10, perPacket);
     link.addTo(rMs, perPacket);
-    this.lastOutNs[host] = link.rowNs(pkt.count - 1);
+    this.lastOutNs[host] = link.lastNs;
   }
 
   /**
