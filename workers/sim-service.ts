@@ -416,6 +416,7 @@ export class SimService implements SimApi {
       ms: charts.bytesOut(req.host, ms[0], ms[1], 1_000_000, now),
       lastOutNs: charts.lastOutNs[req.host] ?? null,
       maxBatch: lab.maxBatch,
+      linkGbps: linkGbpsOf(lab.instanceAt(req.host)?.nitro.linkBps),
       nowNs: now,
     };
     return Comlink.transfer(out, [out.fine.bytes.buffer as ArrayBuffer, out.ms.bytes.buffer as ArrayBuffer]);
@@ -567,4 +568,9 @@ function emptyWindow(f: Frame['path']): boolean {
 /** The worker's service: builds seek checkpoints in the background while the lab is idle. */
 export function createSimService(): SimService {
   return new SimService({ background: true });
+}
+
+/** A link rate in bit/s as Gbit/s for the ladder (null: no finite rate of its own). */
+function linkGbpsOf(bps: number | undefined): number | null {
+  return bps !== undefined && Number.isFinite(bps) && bps > 0 ? bps / 1e9 : null;
 }

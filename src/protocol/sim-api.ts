@@ -118,6 +118,11 @@ export interface LadderSeries {
   lastOutNs: number | null;
   /** Packets a batch carries at most (settings.batch): above 1, a batch's packets go at the host link's rate. */
   maxBatch: number;
+  /**
+   * The host link's rate, Gbit/s (the Nitro card's own link; null: none of its own). The strips count
+   * bytes where the ENA hands them to the card, before the card applies the instance's allowances.
+   */
+  linkGbps: number | null;
   nowNs: number;
 }
 

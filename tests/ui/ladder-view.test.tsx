@@ -37,6 +37,7 @@ function ladder() {
     ms: { t0Ns: 2.95e9, stepNs: 1e6, bytes: new Float64Array(100).fill(1.25e6) },
     lastOutNs: 6e9,
     maxBatch: 64,
+    linkGbps: 170,
     nowNs: 130e9,
   };
   return buildLadder({
@@ -90,6 +91,7 @@ describe('the ladder before any traffic', () => {
         ms: { t0Ns: 0, stepNs: 1e6, bytes: new Float64Array(100) },
         lastOutNs: null,
         maxBatch: 64,
+        linkGbps: null,
         nowNs: 0,
       },
       statistic: 'Sum',

@@ -160,6 +160,10 @@ describe('the averaging ladder', () => {
       `1 minute · CloudWatch Sum (detailed monitoring): ${ladderValue(first.Sum, 'bytes')} at the instant`,
     );
     expect(ladder.batchNote).toMatch(/batches of up to 64/);
+    // why a bar can read above the instance's 12.5 Gbit/s: counted before the card shapes, at most its link
+    expect(ladder.batchNote).toContain(
+      "before the card applies the instance's bandwidth allowance: a 10 µs or 1 ms bar can read above the allowance, up to the card's own link (170 Gbit/s)",
+    );
   });
 
   it('asked about an instant, the worker reads the strips around it; beyond what it keeps it says so', () => {

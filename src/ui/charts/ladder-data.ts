@@ -181,9 +181,16 @@ export function buildLadder(inp: LadderInputs): Ladder | null {
     statistic: stat,
     strips,
     batchNote:
-      f.maxBatch > 1
-        ? `The model moves packets in batches of up to ${f.maxBatch}; the 10 µs and 1 ms bars count a batch's packets one after another at the host link's rate, as the packet list shows them (set "settings": { "batch": 1 } for one packet at a time).`
-        : null,
+      [
+        f.linkGbps !== null
+          ? `Bytes are counted where the ENA hands them to the Nitro card, before the card applies the instance's bandwidth allowance: a 10 µs or 1 ms bar can read above the allowance, up to the card's own link (${fmtGbps(f.linkGbps)} Gbit/s).`
+          : null,
+        f.maxBatch > 1
+          ? `The model moves packets in batches of up to ${f.maxBatch}; the 10 µs and 1 ms bars count a batch's packets one after another at the host link's rate, as the packet list shows them (set "settings": { "batch": 1 } for one packet at a time).`
+          : null,
+      ]
+        .filter((x) => x !== null)
+        .join(' ') || null,
   };
 }
 
@@ -218,4 +225,9 @@ export function ladderSummary(l: Ladder, fmtInstant: (ns: number) => string): st
     );
   }
   return out;
+}
+
+/** A link rate as people write it: 170, 12.5, 0.1. */
+function fmtGbps(g: number): string {
+  return String(Number(g.toPrecision(4)));
 }
