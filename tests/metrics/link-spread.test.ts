@@ -108,7 +108,7 @@ describe('bytes over time where the host link carries them', () => {
     expect(gap).toBeCloseTo(((9001 + 38) * 8) / 170, 9);
     // two back-to-back batches of 64 at t = 0 and t = 1 µs: the second waits for the first
     const c2 = new ChartRecorder(2);
-    c2.bindLab(lab);
+    c2.bindLinks(lab);
     const flow = {
       id: 1,
       tuple: { srcIp: '10.0.0.10', dstIp: '10.0.0.11', proto: 'udp' as const, srcPort: 1, dstPort: 2 },

@@ -33,9 +33,16 @@ import { Host } from '../host/host';
 import type { QdiscManager } from '../host/qdisc/tree';
 import type { QdiscContext } from '../host/qdisc/types';
 import { enaRxHash } from '../host/rss';
+import type { HostLinks } from '../metrics/link-spread';
 import type { MetricsRecorder } from '../metrics/recorder';
 import { type DropReason, DropCounters } from '../model/drop-reasons';
-import type { FiveTuple, Flow, L4Proto, Packet } from '../model/packet';
+import {
+  ETH_WIRE_OVERHEAD_BYTES,
+  type FiveTuple,
+  type Flow,
+  type L4Proto,
+  type Packet,
+} from '../model/packet';
 import { NitroCard } from '../nitro/nitro-card';
 import { type ParamValues, resolveParams } from '../model/params';
 import { LabFiles } from './files';
@@ -85,26 +92,66 @@ const TXQ_KEY = 4096;
 export type QdiscTreeFactory = (ctx: QdiscContext, defaultQdisc: 'fq_codel' | 'pfifo_fast') => QdiscManager;
 
 /**
- * A probe listener that needs the lab it observes (the recorders spread a batch over its host
- * link's time, docs/design.md "The metrics recorder"): the lab's probe hands it over on attach.
+ * The interface index a packet crosses on `inst`: sent, the one holding its source address (a
+ * forwarded packet: eth0); received, the one the fabric delivered its flow to.
  */
-export interface LabProbeSink extends ProbeSink {
-  bindLab?(lab: Lab): void;
+export function captureDevice(lab: Lab, inst: Instance, p: Packet, tx: boolean): number {
+  if (inst.host.ifaces.length === 1) return 0;
+  if (tx) return lab.resolve(p.flow.tuple.srcIp) === inst ? lab.deviceOfAddress(p.flow.tuple.srcIp) : 0;
+  return inst.host.rxDevByFlow[p.flow.id] ?? 0;
 }
 
-/** The lab's probe: a Probe whose listeners learn the lab when they attach (LabProbeSink). */
+/**
+ * The time between two packets of a batch at a capture point, ns. A batch is `count` packets back
+ * to back, so packet k is seen k serialisation times after the first at the host link's rate (the
+ * Nitro card's own bandwidth, the Xen host's 10 GbE port: NitroCard.linkBps), Ethernet's preamble,
+ * FCS and gap included. 0 where the host has no link rate of its own: the batch's packets then
+ * share its instant (the details say so).
+ */
+export function batchGapNs(inst: Instance, sizeBytes: number): number {
+  const bps = inst.nitro.linkBps;
+  return Number.isFinite(bps) && bps > 0 ? ((sizeBytes + ETH_WIRE_OVERHEAD_BYTES) * 8e9) / bps : 0;
+}
+
+/**
+ * When the first packet of a batch reaching interface `dev` of `inst` at `atNs` goes on the wire,
+ * going out (`tx`) or in: behind the batch before it going the same way, on the wire until
+ * `wireEndNs`, but at most a ring of packets' time (`gapNs` each) after `atNs`.
+ */
+export function batchStartNs(
+  inst: Instance,
+  dev: number,
+  tx: boolean,
+  atNs: number,
+  wireEndNs: number,
+  gapNs: number,
+): number {
+  if (gapNs === 0 || wireEndNs <= atNs) return atNs;
+  const ifc = inst.host.ifaces[dev] ?? inst.host.ifaces[0]!;
+  return Math.min(wireEndNs, atNs + ifc.dev.ringSize(tx) * gapNs);
+}
+
+/**
+ * A probe listener that needs the lab's host links (the recorders spread a batch over its host
+ * link's time, docs/design.md "The metrics recorder"): the lab's probe hands them over on attach.
+ */
+export interface LabProbeSink extends ProbeSink {
+  bindLinks?(links: HostLinks): void;
+}
+
+/** The lab's probe: a Probe whose listeners learn the lab's host links when they attach (LabProbeSink). */
 class LabProbe extends Probe {
   constructor(private readonly lab: Lab) {
     super();
   }
 
   override attach(l: ProbeSink): () => void {
-    (l as LabProbeSink).bindLab?.(this.lab);
+    (l as LabProbeSink).bindLinks?.(this.lab);
     return super.attach(l);
   }
 }
 
-export class Lab {
+export class Lab implements HostLinks {
   readonly sched = new Scheduler(4096);
   readonly params: ParamValues;
   readonly drops = new DropCounters();
@@ -618,6 +665,19 @@ export class Lab {
   /** The instance of probe index `i` (lab order). */
   instanceAt(i: number): Instance | undefined {
     return this.byIndex[i];
+  }
+
+  /** HostLinks: the time between two packets of `sizeBytes` on instance `host`'s link (batchGapNs; 0: none). */
+  linkGapNs(host: number, sizeBytes: number): number {
+    const inst = this.byIndex[host];
+    return inst === undefined ? 0 : batchGapNs(inst, sizeBytes);
+  }
+
+  /** HostLinks: where a batch reaching instance `host`'s link at `atNs` starts (batchStartNs on its interface). */
+  linkStartNs(host: number, p: Packet, tx: boolean, atNs: number, wireEndNs: number, gapNs: number): number {
+    const inst = this.byIndex[host];
+    if (inst === undefined || wireEndNs <= atNs) return atNs;
+    return batchStartNs(inst, captureDevice(this, inst, p, tx), tx, atNs, wireEndNs, gapNs);
   }
 
   /** Resolve a host argument the way the instances' /etc/hosts would: by name or by IP. */

@@ -10,8 +10,7 @@
  * percentiles in the charts". Bytes out are counted packet by packet as the link carries a batch
  * (./link-spread.ts), as the full recorder counts them.
  */
-import type { Lab, LabProbeSink } from '../lab/lab';
-import type { ProbeStage } from '../model/probe';
+import type { ProbeSink, ProbeStage } from '../model/probe';
 import type { DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
 import {
@@ -24,7 +23,7 @@ import {
   latencyBinMid,
   MS_STEP_NS,
 } from './recorder';
-import { LinkSpread } from './link-spread';
+import { type HostLinks, LinkSpread } from './link-spread';
 import { GrowArray, TimeRing } from './time-ring';
 
 /**
@@ -319,7 +318,7 @@ export interface BytesOutSeries {
   bytes: Float64Array;
 }
 
-export class ChartRecorder implements LabProbeSink {
+export class ChartRecorder implements ProbeSink {
   /**
    * Bytes out per host at 10 µs and 1 ms (rings of the recent past; a batch's packets where the link
    * carries them, which may be after the clock), and when the host's last packet is on the link.
@@ -345,9 +344,9 @@ export class ChartRecorder implements LabProbeSink {
 
   constructor(readonly hosts: number) {}
 
-  /** The lab's probe hands it over on attach: its instances' links place the batches. */
-  bindLab(lab: Lab): void {
-    this.link.bind(lab);
+  /** The lab's probe hands them over on attach: its instances' links place the batches. */
+  bindLinks(links: HostLinks): void {
+    this.link.bind(links);
   }
 
   enter(atNs: number, host: number, stage: ProbeStage, _queue: number, pkt: Packet): void {

@@ -10,15 +10,22 @@
  * Guarantees: every packet counted once (the buckets of a batch add up to its bytes); no allocation
  * per batch; work per batch O(buckets touched). docs/design.md "The metrics recorder".
  */
-import type { Instance, Lab } from '../lab/lab';
-import type { Packet } from '../model/packet';
-import { batchGapNs, batchRowNs, batchStartNs, captureDevice } from '../shell/commands/tcpdump/batch-capture';
+import { batchRowNs, type Packet } from '../model/packet';
 import type { TimeRing } from './time-ring';
 
+/**
+ * The host links as the recorders need them (the lab gives them: Lab.linkGapNs and linkStartNs,
+ * the functions the packet list and tcpdump place packets with).
+ */
+export interface HostLinks {
+  /** The time between two packets of `sizeBytes` on instance `host`'s link, ns (0: no rate of its own). */
+  linkGapNs(host: number, sizeBytes: number): number;
+  /** Where a batch reaching instance `host`'s link at `atNs`, behind one on the wire until `wireEndNs`, starts. */
+  linkStartNs(host: number, p: Packet, tx: boolean, atNs: number, wireEndNs: number, gapNs: number): number;
+}
+
 export class LinkSpread {
-  private lab: Lab | null = null;
-  /** The lab's instances in probe order (a lab has them all from its start). */
-  private insts: Instance[] = [];
+  private links: HostLinks | null = null;
   /** Per host, 2 × host (out) and 2 × host + 1 (in): when the last batch placed ends on the link. */
   private endNs = new Float64Array(0);
   /** The batch placed last: its first packet's instant, the time between two packets (0: one instant), its packets, its last packet's instant. */
@@ -27,13 +34,10 @@ export class LinkSpread {
   count = 0;
   lastNs = 0;
 
-  /** The lab whose instances' links place the batches (none: every batch keeps its instant). */
-  bind(lab: Lab): void {
-    this.lab = lab;
-    this.insts = [];
-    for (let i = 0, inst = lab.instanceAt(0); inst !== undefined; inst = lab.instanceAt(++i))
-      this.insts.push(inst);
-    this.endNs = new Float64Array(2 * this.insts.length);
+  /** The links that place the batches (none: every batch keeps its instant). */
+  bind(links: HostLinks): void {
+    this.links = links;
+    this.endNs = new Float64Array(0);
   }
 
   /** Place batch `p`, at the link of instance `host` at `atNs`, going out (`tx`) or in. */
@@ -43,14 +47,18 @@ export class LinkSpread {
     this.startNs = atNs;
     this.lastNs = atNs;
     this.gapNs = 0;
-    const inst = this.insts[host];
-    if (inst === undefined) return;
-    const gap = batchGapNs(inst, p.sizeBytes);
+    const links = this.links;
+    if (links === null) return;
+    const gap = links.linkGapNs(host, p.sizeBytes);
     if (gap === 0) return;
     const slot = 2 * host + (tx ? 0 : 1);
+    if (slot >= this.endNs.length) {
+      const grown = new Float64Array(Math.max(4, 2 * (host + 1)));
+      grown.set(this.endNs);
+      this.endNs = grown;
+    }
     const end = this.endNs[slot]!;
-    const start =
-      end > atNs ? batchStartNs(inst, captureDevice(this.lab!, inst, p, tx), tx, atNs, end, gap) : atNs;
+    const start = end > atNs ? links.linkStartNs(host, p, tx, atNs, end, gap) : atNs;
     this.endNs[slot] = start + n * gap;
     this.startNs = start;
     this.gapNs = gap;

@@ -8,11 +8,10 @@
  * capacities times the series that saw traffic; queries return plain typed arrays.
  * What each series counts and the tiers' sizes: docs/design.md, "The metrics recorder".
  */
-import type { Lab, LabProbeSink } from '../lab/lab';
-import { PROBE_STAGES, type ProbeStage } from '../model/probe';
+import { PROBE_STAGES, type ProbeSink, type ProbeStage } from '../model/probe';
 import type { DropReason } from '../model/drop-reasons';
 import type { Packet } from '../model/packet';
-import { LinkSpread } from './link-spread';
+import { type HostLinks, LinkSpread } from './link-spread';
 import { GrowArray, TimeRing } from './time-ring';
 
 export const DETAIL_STEP_NS = 10_000;
@@ -393,7 +392,7 @@ export interface CounterSamples {
   rows: Float64Array[];
 }
 
-export class MetricsRecorder implements LabProbeSink {
+export class MetricsRecorder implements ProbeSink {
   private readonly traffic: CounterSeries[][] = []; // [host][0 bytes_out, 1 bytes_in, 2 packets_out, 3 packets_in]
   /** Per traffic series, the 10 µs sums the link may still add to (same indices). */
   private readonly pending: PendingSums[][] = [];
@@ -443,9 +442,9 @@ export class MetricsRecorder implements LabProbeSink {
     for (let h = 0; h < hosts.length; h++) this.samples.push({ names: [], rows: [] });
   }
 
-  /** The lab's probe hands it over on attach: its instances' links place the batches. */
-  bindLab(lab: Lab): void {
-    this.link.bind(lab);
+  /** The lab's probe hands them over on attach: its instances' links place the batches. */
+  bindLinks(links: HostLinks): void {
+    this.link.bind(links);
   }
 
   /** Record 10 µs buckets from `fromNs` for DETAIL_BUCKETS buckets (655 ms); replaces any earlier window. */

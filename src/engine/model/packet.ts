@@ -217,3 +217,8 @@ export function qdiscPacketBytes(p: Packet): number {
 export function qdiscBatchBytes(p: Packet): number {
   return (p.sizeBytes + ETH_HEADER_BYTES) * p.count;
 }
+
+/** When packet k of a batch whose first packet is seen at `startNs` is seen (whole ns). */
+export function batchRowNs(startNs: number, k: number, gapNs: number): number {
+  return k === 0 || gapNs === 0 ? startNs : startNs + Math.round(k * gapNs);
+}

@@ -5,53 +5,13 @@
  * ACK number each ACK of a batch of ACKs carries. Why batches: docs/design.md "Batching"; how the
  * capture shows them: docs/design.md "The packet list".
  */
-import type { Instance, Lab } from '../../../lab/lab';
-import { ETH_WIRE_OVERHEAD_BYTES, type Packet, TCP_FLAG_ACK } from '../../../model/packet';
+import { captureDevice, batchGapNs, batchStartNs, type Instance, type Lab } from '../../../lab/lab';
+import { type Packet, TCP_FLAG_ACK } from '../../../model/packet';
 
-/**
- * The interface index a packet crosses on `inst`: sent, the one holding its source address (a
- * forwarded packet: eth0); received, the one the fabric delivered its flow to.
- */
-export function captureDevice(lab: Lab, inst: Instance, p: Packet, tx: boolean): number {
-  if (inst.host.ifaces.length === 1) return 0;
-  if (tx) return lab.resolve(p.flow.tuple.srcIp) === inst ? lab.deviceOfAddress(p.flow.tuple.srcIp) : 0;
-  return inst.host.rxDevByFlow[p.flow.id] ?? 0;
-}
-
-/**
- * The time between two packets of a batch at a capture point, ns. A batch is `count` packets back
- * to back, so packet k is seen k serialisation times after the first at the host link's rate (the
- * Nitro card's own bandwidth, the Xen host's 10 GbE port: NitroCard.linkBps), Ethernet's preamble,
- * FCS and gap included. 0 where the host has no link rate of its own: the batch's packets then
- * share its instant (the details say so).
- */
-export function batchGapNs(inst: Instance, sizeBytes: number): number {
-  const bps = inst.nitro.linkBps;
-  return Number.isFinite(bps) && bps > 0 ? ((sizeBytes + ETH_WIRE_OVERHEAD_BYTES) * 8e9) / bps : 0;
-}
-
-/**
- * When the first packet of a batch reaching interface `dev` of `inst` at `atNs` goes on the wire,
- * going out (`tx`) or in: behind the batch before it going the same way, on the wire until
- * `wireEndNs`, but at most a ring of packets' time (`gapNs` each) after `atNs`.
- */
-export function batchStartNs(
-  inst: Instance,
-  dev: number,
-  tx: boolean,
-  atNs: number,
-  wireEndNs: number,
-  gapNs: number,
-): number {
-  if (gapNs === 0 || wireEndNs <= atNs) return atNs;
-  const ifc = inst.host.ifaces[dev] ?? inst.host.ifaces[0]!;
-  return Math.min(wireEndNs, atNs + ifc.dev.ringSize(tx) * gapNs);
-}
-
-/** When packet k of a batch whose first packet is seen at `startNs` is seen (whole ns). */
-export function batchRowNs(startNs: number, k: number, gapNs: number): number {
-  return k === 0 || gapNs === 0 ? startNs : startNs + Math.round(k * gapNs);
-}
+// Where a batch's packets are on the host link: the lab's (the recorders place packets with them
+// too), re-exported for the capture's users.
+export { batchGapNs, batchStartNs, captureDevice } from '../../../lab/lab';
+export { batchRowNs } from '../../../model/packet';
 
 /**
  * The ACK number of packet k of a batch of `count` pure ACKs (mod 2^32). The model sends one ACK
