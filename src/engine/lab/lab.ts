@@ -676,7 +676,7 @@ export class Lab implements HostLinks {
   /** HostLinks: where a batch reaching instance `host`'s link at `atNs` starts (batchStartNs on its interface). */
   linkStartNs(host: number, p: Packet, tx: boolean, atNs: number, wireEndNs: number, gapNs: number): number {
     const inst = this.byIndex[host];
-    if (inst === undefined || wireEndNs <= atNs) return atNs;
+    if (inst === undefined) return atNs;
     return batchStartNs(inst, captureDevice(this, inst, p, tx), tx, atNs, wireEndNs, gapNs);
   }
 

@@ -177,9 +177,8 @@ export class PathSink implements ProbeSink {
   /** Lane index + 1 by ((host × 8 + stage) × QSPAN + queue) (0: none yet): the hot-path lookup. */
   private readonly laneIx: Int32Array;
   readonly flows = new Map<number, FlowInfo>();
-  /** The same flows by id (small run-unique integers), and lanes by (host, stage) then queue: the hot-path lookups. */
+  /** The same flows by id (small run-unique integers): the hot-path lookup. */
   private readonly flowById: (FlowInfo | undefined)[] = [];
-  private readonly laneByHs: (Lane[] | undefined)[] = [];
   readonly hostNames: string[];
   private readonly hostByIp = new Map<string, number>();
   private detachFn: (() => void) | null = null;
@@ -572,17 +571,14 @@ export class PathSink implements ProbeSink {
     return this.lane(host, s, queue).index;
   }
 
+  /** Lane (host, stage, queue) by its key, made on first sight (laneIndex looks it up first). */
   private lane(host: number, s: number, queue: number): Lane {
-    const hs = host * 16 + s;
-    let byQueue = this.laneByHs[hs];
-    if (byQueue === undefined) this.laneByHs[hs] = byQueue = [];
-    let l = byQueue[queue];
+    const key = (host * 16 + s) * 65536 + queue;
+    let l = this.laneByKey.get(key);
     if (l === undefined) {
-      const key = hs * 65536 + queue;
       l = new Lane(this.counts.add(), host, s, queue, this.counts, this.histRing);
       this.lanes.push(l);
       this.laneByKey.set(key, l);
-      byQueue[queue] = l;
       const k = ((host << 3) | s) * QSPAN + queue;
       if (queue < QSPAN && k < this.laneIx.length) this.laneIx[k] = l.index + 1;
     }
