@@ -26,6 +26,8 @@ import type { SimClient } from './sim-client';
 /** Model events per frame request, adapted so a request takes about a frame of worker time. */
 export const MIN_BUDGET = 20_000;
 export const MAX_BUDGET = 2_000_000;
+/** The longest wall time one request advances by (s): a frame after a stall does not jump further. */
+const MAX_STEP_S = 0.1;
 /** Fastest playback (simulated ns per wall second) at which the path view follows batches. */
 const PATH_DETAIL_MAX_SPEED = 1e9;
 /** Worker time a frame request aims at (ms, low and high): a frame of the display or so. */
@@ -83,7 +85,15 @@ export function createFramePump(store: AppStore, client: SimClient, stopped: () 
     // answer to the one in flight, so the worker never waits for this thread between the two
     const ahead = client.inFlight;
     if (ahead && !(lastLagging && client.canAdvanceAhead)) return;
-    const dtS = prev === null ? 1 / 60 : Math.min(0.1, Math.max(0, (wall - prev) / 1000));
+    // model-bound, a request asks for the longest step a frame may take (the event budget ends it
+    // first): a request sent ahead a moment after the previous one, asked for that moment's worth,
+    // reached its instant early, so the pump stopped chaining and the worker idled until the next
+    // animation frame (a tenth of the wall time of a 600 s run at the top speed)
+    const dtS = lastLagging
+      ? MAX_STEP_S
+      : prev === null
+        ? 1 / 60
+        : Math.min(MAX_STEP_S, Math.max(0, (wall - prev) / 1000));
     // auto speed: readable while packets are in view, a jump to the next packet over an idle stretch
     let speed = st.playback.speedNsPerS;
     let skipIdle = false;

@@ -70,6 +70,8 @@ export interface SimClientOptions {
 }
 
 type Op<T> = () => Promise<T>;
+/** What a request does to the lab: reads it only, takes a frame sent ahead, or anything else. */
+type OpKind = 'read' | 'ahead' | 'other';
 
 /** What an advance request may ask besides its target and budget. */
 export type AdvanceOptions = {
@@ -88,11 +90,13 @@ export class SimClient {
   private nowNs = 0;
   private furthest = 0;
   private busy = false;
-  private queue: Array<() => void> = [];
+  private queue: Array<{ go: () => void; kind: OpKind }> = [];
   /** The request in flight is an advance (advanceAhead may follow it). */
   private currentIsAdvance = false;
-  /** A request was sent ahead (advanceAhead) and its frame is not taken yet. */
-  private ahead = false;
+  /** The request in flight only reads the lab (advanceAhead may go past it). */
+  private currentIsRead = false;
+  /** Requests sent ahead (advanceAhead) whose frames are not taken yet. */
+  private ahead = 0;
   private spare: FrameBuffers | undefined;
   /** The path frame on screen (kept until a newer one arrives) and the one before it (free for reuse). */
   private shownPath: PathFrame | undefined;
@@ -211,12 +215,19 @@ export class SimClient {
   }
 
   /**
-   * Whether `advanceAhead` would send now: one request in flight, an advance of the pump's, and
-   * nothing queued or already sent ahead.
+   * Whether `advanceAhead` would send now: a request in flight that is the pump's advance or a
+   * query that only reads the lab (a chart's series, the packet list …), nothing queued but such
+   * queries and requests already sent ahead, and fewer than two of the pump's advances out (in
+   * flight or sent ahead). A command, a seek or a load queued waits for what is out and goes
+   * before the next advance: it is logged at the instant the worker takes it.
    */
   get canAdvanceAhead(): boolean {
     return (
-      this.busy && this.currentIsAdvance && this.queue.length === 0 && !this.ahead && this.handle !== null
+      this.busy &&
+      this.handle !== null &&
+      (this.currentIsAdvance || this.currentIsRead) &&
+      (this.currentIsAdvance ? 1 : 0) + this.ahead < 2 &&
+      this.queue.every((e) => e.kind !== 'other')
     );
   }
 
@@ -225,7 +236,8 @@ export class SimClient {
    * the moment it answers the current one instead of idling until this thread has taken that
    * answer and sent another (at the top speed the model cannot keep up, and on a busy main thread
    * that wait was a fifth of the wall time). The frame is taken, and everything queued after it
-   * runs, in order, as for `advance`. Null (nothing sent) unless `canAdvanceAhead`.
+   * runs, in order, as for `advance`. Null (nothing sent) unless `canAdvanceAhead`. A query queued
+   * meanwhile is answered after it, for the later instant (it says which).
    */
   advanceAhead(
     toNs: number,
@@ -237,15 +249,15 @@ export class SimClient {
     const gen = this.generation;
     // no spare buffers: the in-flight request holds them
     const sent = this.api().advance({ toNs, maxEvents, ...opts });
-    this.ahead = true;
+    this.ahead++;
     const op = async (): Promise<Frame | null> => {
-      this.ahead = false;
+      this.ahead--;
       // the worker was replaced since: the request went to the old one and will never be answered
       if (gen !== this.generation) return null;
       this.currentIsAdvance = true;
       return this.answered(await sent);
     };
-    return this.run(op).then((f) => (f ? this.delivered(f, onAnswer) : null));
+    return this.run(op, undefined, 'ahead').then((f) => (f ? this.delivered(f, onAnswer) : null));
   }
 
   /** An advance's answer, inside its request slot: the clock and log bookkeeping. */
@@ -337,15 +349,15 @@ export class SimClient {
   }
 
   pathLayout(): Promise<PathLayout> {
-    return this.run(() => this.api().pathLayout());
+    return this.run(() => this.api().pathLayout(), undefined, 'read');
   }
 
   inspectPacket(ref: PacketRef): Promise<PacketInspection | null> {
-    return this.run(() => this.api().inspectPacket(ref));
+    return this.run(() => this.api().inspectPacket(ref), undefined, 'read');
   }
 
   inspectStage(host: number, stage: string, queue: number): Promise<StageInspection | null> {
-    return this.run(() => this.api().inspectStage(host, stage, queue));
+    return this.run(() => this.api().inspectStage(host, stage, queue), undefined, 'read');
   }
 
   lessonBegin(): Promise<boolean> {
@@ -357,35 +369,35 @@ export class SimClient {
   }
 
   nitroTables(host: number): Promise<NitroTables | null> {
-    return this.run(() => this.api().nitroTables(host));
+    return this.run(() => this.api().nitroTables(host), undefined, 'read');
   }
 
   labFiles(): Promise<LabFileInfo[]> {
-    return this.run(() => this.api().labFiles());
+    return this.run(() => this.api().labFiles(), undefined, 'read');
   }
 
   packetList(req: PacketListRequest): Promise<PacketListAnswer> {
-    return this.run(() => this.api().packetList(req));
+    return this.run(() => this.api().packetList(req), undefined, 'read');
   }
 
   packetDetails(no: number): Promise<PacketDetails | null> {
-    return this.run(() => this.api().packetDetails(no));
+    return this.run(() => this.api().packetDetails(no), undefined, 'read');
   }
 
   packetExport(sel: PacketSelection, format: 'pcap' | 'csv'): Promise<PacketExport> {
-    return this.run(() => this.api().packetExport(sel, format));
+    return this.run(() => this.api().packetExport(sel, format), undefined, 'read');
   }
 
   readLabFile(host: string, path: string): Promise<Uint8Array | null> {
-    return this.run(() => this.api().readLabFile(host, path));
+    return this.run(() => this.api().readLabFile(host, path), undefined, 'read');
   }
 
   chartSeries(req: ChartSeriesRequest): Promise<ChartSeries> {
-    return this.run(() => this.api().chartSeries(req));
+    return this.run(() => this.api().chartSeries(req), undefined, 'read');
   }
 
   ladderSeries(req: LadderSeriesRequest): Promise<LadderSeries> {
-    return this.run(() => this.api().ladderSeries(req));
+    return this.run(() => this.api().ladderSeries(req), undefined, 'read');
   }
 
   /** Test hook (e2e): make the worker hang or die. */
@@ -433,11 +445,12 @@ export class SimClient {
   }
 
   /** Run one request when none is in flight; a request that overruns replaces the worker. */
-  private run<T>(op: Op<T>, timeoutMs = this.opts.timeoutMs ?? 10_000): Promise<T> {
+  private run<T>(op: Op<T>, timeoutMs = this.opts.timeoutMs ?? 10_000, kind: OpKind = 'other'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const go = async () => {
         this.busy = true;
         this.currentIsAdvance = false;
+        this.currentIsRead = kind === 'read';
         const gen = this.generation;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const timeout = new Promise<never>((_, rej) => {
@@ -463,12 +476,13 @@ export class SimClient {
         this.abortInflight = null;
         // free the slot before the caller resumes, so it can send its next request at once
         this.busy = false;
+        this.currentIsRead = false;
         const next = this.queue.shift();
-        if (next) next();
+        if (next) next.go();
         if (ok) resolve(value as T);
         else reject(error);
       };
-      if (this.busy) this.queue.push(() => void go());
+      if (this.busy) this.queue.push({ go: () => void go(), kind });
       else void go();
     });
   }

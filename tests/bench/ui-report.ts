@@ -66,6 +66,8 @@ interface UiResult {
       advanceBusyMs: number;
       /** The worker's own time in those requests (Frame.workMs). */
       workerMs?: number;
+      /** Stretches with no advance request out (the worker had nothing of the run to do): total, largest [start, ms]. */
+      idle?: { ms: number; largest: Array<[number, number]> };
     };
     problems: string[];
   }>;
@@ -357,6 +359,12 @@ export function uiSection(
           [
             'page: worker computing (its own time ÷ wall), requests',
             `${pc.page.workerMs === undefined ? '?' : fixed((100 * pc.page.workerMs) / pc.page.wallMs, 0)} %, ${pc.page.advances}`,
+          ],
+          [
+            'page: worker idle (no advance request out), largest stretch',
+            pc.page.idle
+              ? `${fixed(pc.page.idle.ms / 1000, 2)} s, ${pc.page.idle.largest[0]?.[1] ?? 0} ms`
+              : '?',
           ],
           ['page: iperf3 finished ("iperf Done.")', pc.page.done ? 'yes' : 'NO'],
         ],

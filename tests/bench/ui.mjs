@@ -387,6 +387,21 @@ if (url && browser && want('page-vs-cli') && (!QUICK || ONLY))
           // the worker's own time in those requests (Frame.workMs): the rest of the wall time the
           // worker idled, waiting for the main thread to take an answer and send the next request
           workerMs: rt.reduce((s, [, , w]) => s + w, 0),
+          // stretches in which no advance request was outstanding (sent and not yet answered): the
+          // worker had nothing of the run to compute; the largest few, with when they started
+          idle: (() => {
+            const gaps = [];
+            let answered = t0;
+            for (const [a, b] of rt) {
+              if (a > answered) gaps.push([Math.round(answered - t0), Math.round(a - answered)]);
+              answered = Math.max(answered, b);
+            }
+            if (r.endMs > answered) gaps.push([Math.round(answered - t0), Math.round(r.endMs - answered)]);
+            return {
+              ms: gaps.reduce((s, [, g]) => s + g, 0),
+              largest: gaps.sort((x, y) => y[1] - x[1]).slice(0, 8),
+            };
+          })(),
           // the other requests the page sent the worker meanwhile, by method (counted from load)
           otherCalls: window.__calls,
         };

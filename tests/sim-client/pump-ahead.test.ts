@@ -131,4 +131,40 @@ describe('frame pump at the top speed', () => {
     expect(b.store.getState().playback.nowNs).toBe(endNs);
     expect(text(b.store)).toBe(played);
   }, 120_000);
+
+  it('sends ahead past queries that only read the lab (two advances out at most), never past a command', async () => {
+    const a = await openLab();
+    expect(await a.lab.submit('iperf3 -c server -t 60 -l 9000 -P 2')).toBe(true);
+    const c = a.client;
+    const served: string[] = [];
+    const near = { fromNs: 0, toNs: 1e9, stepNs: 1e6 };
+    // A, the pump's advance, in flight; a chart's query queued behind it
+    const first = c.advance(30e9, 100_000);
+    expect(c.canAdvanceAhead).toBe(true);
+    const chart = c.chartSeries(near).then(() => served.push('chart'));
+    // a query does not hold the next advance back: B goes to the worker now, ahead of the query
+    expect(c.canAdvanceAhead).toBe(true);
+    const second = c.advanceAhead(60e9, 100_000).then((f) => served.push(`B ${f?.nowNs}`));
+    // two of the pump's advances out: no third
+    expect(c.canAdvanceAhead).toBe(false);
+    expect(await c.advanceAhead(90e9, 100_000)).toBeNull();
+    await first;
+    // A answered, the query in flight, B still out: one more may go
+    expect(c.canAdvanceAhead).toBe(true);
+    const third = c.advanceAhead(90e9, 100_000).then((f) => served.push(`C ${f?.nowNs}`));
+    expect(c.canAdvanceAhead).toBe(false);
+    await Promise.all([chart, second, third]);
+    // frames are taken in the order sent, the query between them where it was asked
+    expect(served.map((x) => x.split(' ')[0])).toEqual(['chart', 'B', 'C']);
+    const [, b, cc] = served.map((x) => Number(x.split(' ')[1]));
+    expect(cc!).toBeGreaterThan(b!);
+
+    // a command queued behind the advance in flight: nothing goes ahead of it (it is logged where
+    // the worker takes it)
+    const fourth = c.advance(c.simTimeNs + 30e9, 100_000);
+    const typed = c.interrupt();
+    expect(c.canAdvanceAhead).toBe(false);
+    expect(await c.advanceAhead(c.simTimeNs + 60e9, 100_000)).toBeNull();
+    await Promise.all([fourth, typed]);
+  }, 60_000);
 });
