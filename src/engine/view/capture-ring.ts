@@ -34,6 +34,8 @@ const REC_TX = 0;
 const REC_RX = 1;
 const REC_DROP = 2;
 const REC_CREDITS = 3;
+/** A record of at most this many rows is written row by row, a longer one column by column (fill). */
+const SHORT_RECORD = 16;
 /** Records kept pending at most (then written out): 2^18, 13 MB. */
 const RECORDS_MAX = 1 << 18;
 
@@ -542,28 +544,50 @@ export class CaptureRing implements ProbeSink {
       const gap = this.rGap[j]!;
       const ackMss = this.rAckMss[j]!;
       const ackFrom = this.rAckFrom[j]!;
-      for (let k = 0; k < rows; ) {
-        const s = (first + k) & mask;
-        const e = s + Math.min(rows - k, mask + 1 - s);
-        if (gap === 0) this.c_t.fill(atNs, s, e);
-        else for (let q = s, kq = k; q < e; q++, kq++) this.c_t[q] = batchRowNs(atNs, kq, gap);
-        if (ackMss === 0) this.c_ack.fill(ack, s, e);
-        else
-          for (let q = s, kq = k; q < e; q++, kq++)
-            this.c_ack[q] = steppedAck(ackFrom, ack, rows, ackMss, kq);
-        this.c_dev.fill(dev, s, e);
-        this.c_meta.fill(m, s, e);
-        this.c_fslot.fill(fs, s, e);
-        this.c_size.fill(size, s, e);
-        this.c_payload.fill(payload, s, e);
-        this.c_seq.fill(seq, s, e);
-        this.c_window.fill(win, s, e);
-        this.c_sentMs.fill(sentMs, s, e);
-        this.c_tos.fill(tos, s, e);
-        this.c_n.fill(n, s, e);
-        if (frag >= 0) this.c_fragOf.fill(frag, s, e);
-        for (let q = s; q < e; q++, k++) this.c_k[q] = k < 0xffff ? k : 0xffff;
-      }
+      if (rows <= SHORT_RECORD && ((first + rows - 1) & mask) >= (first & mask)) {
+        // a few rows, not wrapping: written one by one (a fill per column per record cost more than
+        // the rows: at the top speed a read writes up to a ring's worth of records of a few rows)
+        const s = first & mask;
+        for (let k = 0; k < rows; k++) {
+          const q = s + k;
+          this.c_t[q] = gap === 0 ? atNs : batchRowNs(atNs, k, gap);
+          this.c_ack[q] = ackMss === 0 ? ack : steppedAck(ackFrom, ack, rows, ackMss, k);
+          this.c_dev[q] = dev;
+          this.c_meta[q] = m;
+          this.c_fslot[q] = fs;
+          this.c_size[q] = size;
+          this.c_payload[q] = payload;
+          this.c_seq[q] = seq;
+          this.c_window[q] = win;
+          this.c_sentMs[q] = sentMs;
+          this.c_tos[q] = tos;
+          this.c_n[q] = n;
+          if (frag >= 0) this.c_fragOf[q] = frag;
+          this.c_k[q] = k;
+        }
+      } else
+        for (let k = 0; k < rows; ) {
+          const s = (first + k) & mask;
+          const e = s + Math.min(rows - k, mask + 1 - s);
+          if (gap === 0) this.c_t.fill(atNs, s, e);
+          else for (let q = s, kq = k; q < e; q++, kq++) this.c_t[q] = batchRowNs(atNs, kq, gap);
+          if (ackMss === 0) this.c_ack.fill(ack, s, e);
+          else
+            for (let q = s, kq = k; q < e; q++, kq++)
+              this.c_ack[q] = steppedAck(ackFrom, ack, rows, ackMss, kq);
+          this.c_dev.fill(dev, s, e);
+          this.c_meta.fill(m, s, e);
+          this.c_fslot.fill(fs, s, e);
+          this.c_size.fill(size, s, e);
+          this.c_payload.fill(payload, s, e);
+          this.c_seq.fill(seq, s, e);
+          this.c_window.fill(win, s, e);
+          this.c_sentMs.fill(sentMs, s, e);
+          this.c_tos.fill(tos, s, e);
+          this.c_n.fill(n, s, e);
+          if (frag >= 0) this.c_fragOf.fill(frag, s, e);
+          for (let q = s; q < e; q++, k++) this.c_k[q] = k < 0xffff ? k : 0xffff;
+        }
       const s0 = first & mask;
       const sl = (first + rows - 1) & mask;
       this.c_meta[s0] = this.rMeta0[j]! | kind;
