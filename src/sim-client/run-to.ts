@@ -6,7 +6,7 @@
  * One at a time: a newer one cancels the one going on.
  */
 import { notePace } from '../lib/pace';
-import type { LoadResult, RunUntil } from '../protocol/sim-api';
+import type { Frame, LoadResult, RunUntil } from '../protocol/sim-api';
 import { type AppState, type AppStore, formatSimTime, patch, untilText } from '../state/app-store';
 import { MAX_BUDGET, MIN_BUDGET } from './frame-pump';
 import type { SimClient } from './sim-client';
@@ -125,19 +125,27 @@ export function createLabRunner(
     const startedMs = performance.now();
     set('playback', { runTo: { fromNs, toNs, startedMs, pace: [{ wallMs: startedMs, simNs: fromNs }] } });
     set('env', { announcement: `Running to t = ${formatSimTime(toNs)}; Cancel stops where it has got to` });
-    const sampleStepNs = sampleStepFor(toNs - fromNs);
+    const opts = { pathDetail: false, sampleStepNs: sampleStepFor(toNs - fromNs) };
+    /** The next request, sent before the answer to the one in flight (the worker never waits for this thread). */
+    let ahead: Promise<Frame | null> | null = null;
     try {
       while (client.simTimeNs < toNs && !stopped() && !me.cancelled) {
         const t0 = performance.now();
-        const f = await client.advance(toNs, runBudget, undefined, { pathDetail: false, sampleStepNs });
+        const sent = ahead ?? client.advance(toNs, runBudget, undefined, opts);
+        // the request after it goes now, for the same instant (it does nothing once that is
+        // reached): the worker computes it while this thread applies the frame of this one
+        ahead = client.canAdvanceAhead ? client.advanceAhead(toNs, runBudget, opts) : null;
+        const f = await sent;
         // null: a request was in flight (a frame of the pump); wait for it
         if (!f) {
           await new Promise((r) => setTimeout(r, 5));
           continue;
         }
         notePaceNow(f.nowNs);
-        runBudget = adapt(runBudget, performance.now() - t0);
+        runBudget = adapt(runBudget, f.workMs ?? performance.now() - t0);
       }
+      // a request still out (the instant reached, or Cancel): its frame is taken before the run ends
+      if (ahead) await ahead;
     } finally {
       if (running === me) running = null;
       set('playback', { runTo: null });

@@ -167,4 +167,20 @@ describe('frame pump at the top speed', () => {
     expect(await c.advanceAhead(c.simTimeNs + 60e9, 100_000)).toBeNull();
     await Promise.all([fourth, typed]);
   }, 60_000);
+
+  it('a run to an instant (a seek forward, "run until a time") keeps the next request queued ahead too, and lands on the instant', async () => {
+    const a = await openLab();
+    expect(await a.lab.submit('iperf3 -c server -t 60 -l 9000 -P 2')).toBe(true);
+    a.lab.pause();
+    const received0 = a.stats.received;
+    a.stats.maxOut = 0;
+    await a.lab.seek(20e9);
+    expect(a.store.getState().playback.nowNs).toBe(20e9);
+    expect(a.stats.received - received0).toBeGreaterThan(3);
+    // the worker had the next request before the page applied the answer to the one before
+    expect(a.stats.maxOut).toBe(2);
+    // the session shared and opened at that instant prints the same
+    const b = await openLab([...a.client.commandLog], 20e9);
+    expect(text(b.store)).toBe(text(a.store));
+  }, 60_000);
 });
