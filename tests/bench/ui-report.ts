@@ -69,6 +69,8 @@ interface UiResult {
       /** Stretches with no advance request out (the worker had nothing of the run to do): total, largest [start, ms]. */
       idle?: { ms: number; largest: Array<[number, number]> };
     };
+    /** The same command typed, paused, then "Run until" 600.5 s: Go → the clock there. */
+    runUntil?: { wallMs: number; advances: number; workerMs: number; idleMs: number };
     problems: string[];
   }>;
 }
@@ -367,6 +369,18 @@ export function uiSection(
               : '?',
           ],
           ['page: iperf3 finished ("iperf Done.")', pc.page.done ? 'yes' : 'NO'],
+          ...(pc.runUntil
+            ? ([
+                [
+                  'page, paused, "Run until" 600.5 s: Go → clock there (÷ CLI)',
+                  `${fixed(pc.runUntil.wallMs / 1000, 2)} s (${fixed(pc.runUntil.wallMs / cli, 2)}×)`,
+                ],
+                [
+                  'the same: worker computing, idle (no request out), requests',
+                  `${fixed((100 * pc.runUntil.workerMs) / pc.runUntil.wallMs, 0)} %, ${fixed(pc.runUntil.idleMs / 1000, 2)} s, ${pc.runUntil.advances}`,
+                ],
+              ] as Array<[string, string]>)
+            : []),
         ],
       ),
     );

@@ -326,6 +326,61 @@ function cliRun(args) {
 if (url && browser && want('packet-list'))
   result.packetList = await part('packet-list', () => packetListPageBench(browser, url, progress));
 
+/**
+ * `command` typed in a fresh page, paused at once, then "Run until" `seconds` (a run to an
+ * instant, as fast as the model goes whatever the play speed): the wall time from Go to the clock
+ * there, and the stretches with no advance request out.
+ */
+async function runUntilInPage(browser, command, seconds) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await ctx.addInitScript(INIT);
+  const page = await ctx.newPage();
+  try {
+    await page.goto(url);
+    const cmd = page.getByRole('textbox', { name: 'Command' });
+    await cmd.waitFor({ timeout: 60_000 });
+    await page.waitForFunction(
+      () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
+      null,
+      { timeout: 60_000 },
+    );
+    await cmd.fill(command);
+    await cmd.press('Enter');
+    await page.getByRole('button', { name: /Pause/ }).click();
+    await page.locator('fieldset.run-until select').first().selectOption('time');
+    await page.getByLabel('Run until time in seconds').fill(String(seconds));
+    const k = await page.evaluate(() => window.__inputs.length);
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.waitForFunction(
+      (ns) => {
+        const p = window.__netlab.store.getState().playback;
+        return p.nowNs >= ns && !p.runTo;
+      },
+      seconds * 1e9,
+      { timeout: 10 * 60_000 },
+    );
+    return await page.evaluate((k) => {
+      const t0 = window.__inputs[k];
+      const t1 = performance.now();
+      const rt = window.__advance.filter(([a]) => a >= t0).sort((x, y) => x[0] - y[0]);
+      let idle = 0;
+      let answered = t0;
+      for (const [a, b] of rt) {
+        if (a > answered) idle += a - answered;
+        answered = Math.max(answered, b);
+      }
+      return {
+        wallMs: t1 - t0,
+        advances: rt.length,
+        workerMs: rt.reduce((s, [, , w]) => s + w, 0),
+        idleMs: idle,
+      };
+    }, k);
+  } finally {
+    await ctx.close();
+  }
+}
+
 if (url && browser && want('page-vs-cli') && (!QUICK || ONLY))
   result.pageVsCli = await part('page-vs-cli', async () => {
     const command = PAGE_RUN_COMMAND;
@@ -406,9 +461,19 @@ if (url && browser && want('page-vs-cli') && (!QUICK || ONLY))
           otherCalls: window.__calls,
         };
       }, seen);
+      progress('page vs CLI: the same typed, paused, then "Run until" 600.5 s…');
+      // a context of its own: this one's page keeps its session (a new page would reopen it at 600 s)
+      const runUntil = await runUntilInPage(browser, command, 600.5);
       progress('page vs CLI: npm run lab again (load drift)…');
       const cliAfter = cliRun([command]);
-      return { command, speedText, cliMs: [cliBefore.wallMs, cliAfter.wallMs], page: run, problems };
+      return {
+        command,
+        speedText,
+        cliMs: [cliBefore.wallMs, cliAfter.wallMs],
+        page: run,
+        runUntil,
+        problems,
+      };
     } finally {
       await ctx.close();
     }
