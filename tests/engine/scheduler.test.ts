@@ -85,3 +85,76 @@ describe('Scheduler order', () => {
     expect(() => a.at(1, () => {})).toThrow(RangeError);
   });
 });
+
+describe('Scheduler.takeNext', () => {
+  /**
+   * Chains of events, each scheduling its follow-up as its last act, with ties (a coarse time grid,
+   * follow-ups at the same instant), other priorities, far events, runs in chunks by time and by
+   * budget, and an observer halting the run: run once with every follow-up scheduled (`at`), once
+   * with follow-ups run at once when takeNext allows. Same firing order and instants, same counts.
+   */
+  function run(inline: boolean): string[] {
+    const next = draws(91);
+    const sched = new Scheduler(8);
+    const log: string[] = [];
+    const step = (arg: unknown) => {
+      const c = arg as number;
+      for (;;) {
+        log.push(`${sched.now}:${c}`);
+        if (log.length % 997 === 0) sched.halted = true; // an observer stopping after this event
+        if (log.length > 30_000) return;
+        const r = next() % 5;
+        const t =
+          sched.now + (r === 0 ? 0 : r === 1 ? 10 * (next() % 5) : r === 2 ? next() % 300 : 2_000_000);
+        if (!inline || !sched.takeNext(t)) {
+          sched.at(t, step, c);
+          return;
+        }
+      }
+    };
+    const other = (arg: unknown) => log.push(`${sched.now}:o${arg as number}`);
+    for (let c = 0; c < 6; c++) sched.at(10 * c, step, c);
+    for (let i = 0; i < 3_000; i++)
+      sched.at(
+        10 * (next() % 40_000),
+        other,
+        i,
+        [Priority.STOP, Priority.HIGH, Priority.NORMAL, Priority.LOW][i % 4],
+      );
+    let until = 0;
+    while (sched.pending > 0) {
+      const n = sched.runUntil(until, 1 + (next() % 50));
+      log.push(`run ${n} ${sched.processed} ${sched.now}`);
+      if (sched.halted) sched.halted = false;
+      else until += next() % 400;
+    }
+    return log;
+  }
+
+  it('gives the same events at the same instants as scheduling every follow-up', () => {
+    const plain = run(false);
+    const taken = run(true);
+    expect(taken.length).toBeGreaterThan(30_000);
+    expect(taken).toEqual(plain);
+  });
+
+  it('refuses outside a run, past its instant or budget, and behind an event of the same instant', () => {
+    const s = new Scheduler();
+    expect(s.takeNext(5)).toBe(false); // no run under way
+    const got: boolean[] = [];
+    s.at(10, () => {
+      got.push(s.takeNext(20)); // beyond untilNs = 15
+      got.push(s.takeNext(12)); // before the pending event at 13: taken, the clock at 12
+      got.push(s.now === 12);
+      got.push(s.takeNext(13)); // the pending event at 13 (NORMAL, scheduled earlier) goes first
+    });
+    s.at(13, () => {});
+    s.at(13, () => got.push(s.takeNext(14)), undefined, Priority.LOW);
+    expect(s.runUntil(15, 3)).toBe(3); // the event at 10, the one it took, the one at 13
+    expect(got).toEqual([false, true, true, false]);
+    expect(s.runUntil(15, 1)).toBe(1); // a budget of one: nothing taken
+    expect(got).toEqual([false, true, true, false, false]);
+    expect(s.pending).toBe(0);
+    expect(s.processed).toBe(4);
+  });
+});

@@ -139,6 +139,13 @@ export class Scheduler {
    * It stays set (every `runUntil` returns at once) until the caller clears it.
    */
   halted = false;
+  /**
+   * The runUntil under way: its last instant, its budget and the events it has processed (the one
+   * running included), for takeNext. No run: runEnd is -Infinity.
+   */
+  private runEnd = Number.NEGATIVE_INFINITY;
+  private runMax = 0;
+  private runN = 0;
 
   constructor(initialCapacity = 1024) {
     const cap = Math.max(4, initialCapacity);
@@ -184,6 +191,35 @@ export class Scheduler {
   }
 
   /**
+   * For a handler's last act, scheduling its own follow-up `fn` at `atNs` (priority NORMAL): true
+   * when that event would be the next to fire and the run under way would run it (not past its
+   * instant or budget, not halted). The clock is then at `atNs` and the event counted, and the
+   * caller runs the follow-up at once instead of scheduling it; false: schedule it with `at`. The
+   * order of events is the same (ties included: a new event follows every pending one of its time
+   * and priority); what is saved is the heap's push and pop and the dispatch
+   * (docs/design.md, "The scheduler").
+   */
+  takeNext(atNs: number): boolean {
+    const t = Math.ceil(atNs);
+    if (!(t >= this.now) || t > this.runEnd || this.runN >= this.runMax || this.halted) return false;
+    const tie = Priority.NORMAL * SEQ_SPAN + this.seq;
+    const near = this.near;
+    if (near.size > 0) {
+      const ht = near.times[0]!;
+      if (ht < t || (ht === t && near.ties[0]! < tie)) return false;
+    }
+    const far = this.far;
+    if (far.size > 0) {
+      const ht = far.times[0]!;
+      if (ht < t || (ht === t && far.ties[0]! < tie)) return false;
+    }
+    this.seq++;
+    this.now = t;
+    this.runN++;
+    return true;
+  }
+
+  /**
    * Run events with time ≤ untilNs, at most maxEvents of them. Returns the number processed.
    * When the queue holds nothing at or before untilNs, the clock advances to untilNs.
    */
@@ -193,6 +229,12 @@ export class Scheduler {
     const args = this.args;
     const near = this.near;
     const far = this.far;
+    // a handler running the scheduler itself: its run's state is restored at the end
+    const outerEnd = this.runEnd;
+    const outerMax = this.runMax;
+    const outerN = this.runN;
+    this.runEnd = untilNs;
+    this.runMax = maxEvents;
     while (n < maxEvents && !this.halted) {
       // the earlier of the two heads, by (time, tie)
       let h: EventHeap;
@@ -219,9 +261,13 @@ export class Scheduler {
       this.free[this.freeTop++] = slot;
       h.pop();
       this.now = t;
-      n++;
+      this.runN = n + 1;
       fn(arg);
+      n = this.runN; // with the follow-ups the handler ran at once (takeNext)
     }
+    this.runEnd = outerEnd;
+    this.runMax = outerMax;
+    this.runN = outerN;
     this.processed += n;
     if (
       n < maxEvents &&

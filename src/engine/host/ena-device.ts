@@ -186,19 +186,35 @@ export class EnaDevice implements EnaDeviceView {
   private fetchedFns: Array<(arg: unknown) => void> = [];
 
   private makeFetched(q: number) {
-    return (arg: unknown) => {
-      const p = arg as Packet;
-      const t = this.tx[q]!;
-      t.ring.shift();
-      t.cnt += p.count;
-      t.bytes += p.count * p.sizeBytes;
-      p.txq = q;
-      this.probe.sink?.leave(this.sched.now, this.probeHost, 'tx_ring', q, p, -1);
-      // The card reports the descriptors' completion (completeTx) when it is done with them: at
-      // once, or after the flow's limiter (MODEL_PARAMS.nitroFlowLimitHoldsTxCompletion).
-      this.toNitro(p);
-      this.fetchNext(q);
+    const fetched = (arg: unknown): void => {
+      let p = arg as Packet;
+      for (;;) {
+        const t = this.tx[q]!;
+        t.ring.shift();
+        t.cnt += p.count;
+        t.bytes += p.count * p.sizeBytes;
+        p.txq = q;
+        this.probe.sink?.leave(this.sched.now, this.probeHost, 'tx_ring', q, p, -1);
+        // The card reports the descriptors' completion (completeTx) when it is done with them: at
+        // once, or after the flow's limiter (MODEL_PARAMS.nitroFlowLimitHoldsTxCompletion).
+        this.toNitro(p);
+        // fetchNext(q), the next fetch run here at once when it is the next event (takeNext)
+        const u = this.tx[q]!;
+        if (u.ring.length === 0) {
+          u.deviceBusy = false;
+          return;
+        }
+        u.deviceBusy = true;
+        p = u.ring.peek();
+        if (this.txGate !== null && !this.txGate(q, p)) return; // the card calls txGranted(q)
+        const at = this.sched.now + p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs);
+        if (!this.sched.takeNext(at)) {
+          this.sched.at(at, this.fetchedFns[q]!, p);
+          return;
+        }
+      }
     };
+    return fetched;
   }
 
   private cleanFns: Array<(arg: unknown) => void> = [];

@@ -311,9 +311,12 @@ export class ShaperStage {
     else this.next(p);
   }
 
-  /** Serve waiting flows by deficit round robin while the buckets allow. */
+  /**
+   * Serve waiting flows by deficit round robin while the buckets allow. Called by the wake event
+   * only, as its last act: the next wake, when it is the next event, runs here at once (takeNext).
+   */
   private drain(): void {
-    const now = this.sched.now;
+    let now = this.sched.now;
     const active = this.active;
     while (active.length > 0) {
       const blocking = this.firstNonConforming(now);
@@ -322,6 +325,12 @@ export class ShaperStage {
         // what scheduleWake would compute: the latest readyAt of the buckets, just taken
         const at = this.blockedUntilNs;
         if (at < this.wakeAt) {
+          if (this.sched.takeNext(at)) {
+            // the wake event, run now
+            this.wakeAt = Number.POSITIVE_INFINITY;
+            now = this.sched.now;
+            continue;
+          }
           this.wakeAt = at;
           this.sched.at(at, this.wake);
         }
