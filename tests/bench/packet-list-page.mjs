@@ -7,6 +7,22 @@
  * rows in the DOM). Never throws to the caller: ui.mjs's part() catches.
  */
 
+/**
+ * Open the lab at `url` in `page` and wait until its Command box takes input; the box.
+ * @param {import('playwright-core').Page} page @param {string} url
+ */
+export async function openLab(page, url) {
+  await page.goto(url);
+  const cmd = page.getByRole('textbox', { name: 'Command' });
+  await cmd.waitFor({ timeout: 60_000 });
+  await page.waitForFunction(
+    () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
+    null,
+    { timeout: 60_000 },
+  );
+  return cmd;
+}
+
 /** @param {import('playwright-core').Browser} browser @param {string} url @param {(s: string) => void} progress */
 export async function packetListPageBench(browser, url, progress) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -14,14 +30,7 @@ export async function packetListPageBench(browser, url, progress) {
     const page = await ctx.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(String(e)));
-    await page.goto(url);
-    const cmd = page.getByRole('textbox', { name: 'Command' });
-    await cmd.waitFor({ timeout: 60_000 });
-    await page.waitForFunction(
-      () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
-      null,
-      { timeout: 60_000 },
-    );
+    const cmd = await openLab(page, url);
     const speed = page.getByRole('slider', { name: 'Speed' });
     await speed.focus();
     await speed.press('End');

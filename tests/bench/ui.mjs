@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, preview } from 'vite';
 import { launchChromium } from '../e2e/browser.mjs';
-import { packetListPageBench } from './packet-list-page.mjs';
+import { openLab, packetListPageBench } from './packet-list-page.mjs';
 import { pathViewBench } from './path-view.bench.mjs';
 
 const QUICK = process.argv.includes('--quick');
@@ -192,14 +192,7 @@ else {
       const page = await ctx.newPage();
       const problems = [];
       page.on('pageerror', (e) => problems.push(String(e)));
-      await page.goto(url);
-      const cmd = page.getByRole('textbox', { name: 'Command' });
-      await cmd.waitFor({ timeout: 60_000 });
-      await page.waitForFunction(
-        () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
-        null,
-        { timeout: 60_000 },
-      );
+      const cmd = await openLab(page, url);
       progress('responsiveness: iperf3 -t 600 at top speed…');
       const speed = page.getByRole('slider', { name: 'Speed' });
       await speed.focus();
@@ -336,14 +329,7 @@ async function runUntilInPage(browser, command, seconds) {
   await ctx.addInitScript(INIT);
   const page = await ctx.newPage();
   try {
-    await page.goto(url);
-    const cmd = page.getByRole('textbox', { name: 'Command' });
-    await cmd.waitFor({ timeout: 60_000 });
-    await page.waitForFunction(
-      () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
-      null,
-      { timeout: 60_000 },
-    );
+    const cmd = await openLab(page, url);
     await cmd.fill(command);
     await cmd.press('Enter');
     await page.getByRole('button', { name: /Pause/ }).click();
@@ -396,14 +382,7 @@ if (url && browser && want('page-vs-cli') && (!QUICK || ONLY))
       page = await ctx.newPage();
       const problems = [];
       page.on('pageerror', (e) => problems.push(String(e)));
-      await page.goto(url);
-      const cmd = page.getByRole('textbox', { name: 'Command' });
-      await cmd.waitFor({ timeout: 60_000 });
-      await page.waitForFunction(
-        () => !document.querySelector('input[aria-label="Command"]')?.hasAttribute('disabled'),
-        null,
-        { timeout: 60_000 },
-      );
+      const cmd = await openLab(page, url);
       const speed = page.getByRole('slider', { name: 'Speed' });
       await speed.focus();
       await speed.press('End');
