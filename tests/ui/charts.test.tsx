@@ -447,6 +447,33 @@ describe('presets open on the view that makes their point', () => {
   });
 });
 
+describe('asking the worker while the clock runs', () => {
+  /** Frames every 100 ms of wall time for 1.1 s, each a millisecond later and a new series version; how often the charts asked. */
+  async function asksWhileRunning(): Promise<number> {
+    await render(<ChartsPanel />);
+    const before = asked.length;
+    for (let i = 1; i <= 11; i++)
+      await act(async () => {
+        patch(store, 'playback', { nowNs: END_NS + i * 1e6 });
+        patch(store, 'results', { seriesVersion: 1 + i });
+        await new Promise((r) => setTimeout(r, 100));
+      });
+    return asked.length - before;
+  }
+
+  it('playing: about four times a second (a window that follows the clock)', async () => {
+    patch(store, 'playback', { playing: true });
+    expect(await asksWhileRunning()).toBeGreaterThanOrEqual(4);
+  });
+
+  it('in a run to an instant (a fast-forward, each answer taken from the run): once a second', async () => {
+    patch(store, 'playback', {
+      runTo: { fromNs: 0, toNs: 600e9, startedMs: performance.now(), pace: [] },
+    });
+    expect(await asksWhileRunning()).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('charts out of view', () => {
   it('keep what they drew while the clock runs, and redraw with the latest series when scrolled into view', async () => {
     // an IntersectionObserver the test drives: which charts are in (or near) the view

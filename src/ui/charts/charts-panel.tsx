@@ -46,8 +46,10 @@ function withLadder(defs: ChartDef[]): ChartDef[] {
 /** How often the engine series are re-asked while the clock runs (wall ms). */
 const ENGINE_REFRESH_MS = 250;
 /**
- * The same while the model cannot keep up (a fast-forward): each answer takes the worker from the
- * run (a window of a minute at 800 px merges 800 latency histograms), so it is asked once a second.
+ * The same while the model cannot keep up or runs to an instant or a condition (a fast-forward):
+ * each answer takes the worker from the run (a window of a minute at 800 px merges 800 latency
+ * histograms), so it is asked once a second. ("Run until 600.5 s" asked the charts and the ladder
+ * 400 times, 4 a second, each costing the worker tens of ms.)
  */
 const ENGINE_REFRESH_LAGGING_MS = 1000;
 /** How often the charts redraw at most while frames stream in (wall ms). */
@@ -320,7 +322,8 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
     [from, to, width],
   );
   const px = Math.max(50, Math.floor(width - MARGIN.l - MARGIN.r));
-  const lagging = useApp((s) => s.playback.lagging && s.playback.playing);
+  // a fast-forward: playing slower than asked, or running to an instant or a condition
+  const lagging = useApp((s) => (s.playback.lagging && s.playback.playing) || s.playback.runTo !== null);
   const engine = useEngineSeries(lab, from, to, nowNs, px, version, zoom === null, lagging);
   const ladderFine = useLadderSeries(lab, cursor, version, lagging);
 

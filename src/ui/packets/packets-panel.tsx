@@ -35,6 +35,12 @@ const MARGIN = 40;
 const MAX_SCROLL_PX = 8_000_000;
 /** The list asks again at most this often while the clock runs (ms). */
 const REFRESH_MS = 250;
+/**
+ * The same in a fast-forward (the model slower than the speed asked, a run to an instant or a
+ * condition): each answer writes up to a ring's worth of captured rows in the worker, taken from
+ * the run, so once a second.
+ */
+const REFRESH_FAST_FORWARD_MS = 1000;
 
 const WINDOWS: Array<{ id: string; label: string; w: PacketWindow }> = [
   { id: 'all', label: 'Whole capture', w: { kind: 'all' } },
@@ -84,6 +90,7 @@ export function PacketsPanel() {
   const store = useAppStore();
   const instances = useApp((s) => s.scenario.instances);
   const nowNs = useApp((s) => s.playback.nowNs);
+  const fastForward = useApp((s) => (s.playback.lagging && s.playback.playing) || s.playback.runTo !== null);
   const embed = useApp((s) => s.env.embed);
   const [text, setText] = useState('');
   const [applied, setApplied] = useState('');
@@ -239,7 +246,7 @@ export function PacketsPanel() {
       r.dirty = true;
       return;
     }
-    const wait = r.at + REFRESH_MS - performance.now();
+    const wait = r.at + (fastForward ? REFRESH_FAST_FORWARD_MS : REFRESH_MS) - performance.now();
     const sameSel = page !== null && lastSel.current === sel;
     if (sameSel && covers(page, vp.first, vp.count) && pendingPos.current === null && wait > 0) {
       if (!r.timer)
@@ -291,7 +298,7 @@ export function PacketsPanel() {
           setTick((t) => t + 1);
         }
       });
-  }, [lab, sel, vp.first, vp.count, nowNs, tick, follow]);
+  }, [lab, sel, vp.first, vp.count, nowNs, tick, follow, fastForward]);
 
   // following: the newest rows in view
   useEffect(() => {
