@@ -349,17 +349,19 @@ async function runUntilInPage(browser, command, seconds) {
       const t0 = window.__inputs[k];
       const t1 = performance.now();
       const rt = window.__advance.filter(([a]) => a >= t0).sort((x, y) => x[0] - y[0]);
-      let idle = 0;
+      const gaps = [];
       let answered = t0;
       for (const [a, b] of rt) {
-        if (a > answered) idle += a - answered;
+        if (a > answered) gaps.push([Math.round(answered - t0), Math.round(a - answered)]);
         answered = Math.max(answered, b);
       }
       return {
         wallMs: t1 - t0,
         advances: rt.length,
         workerMs: rt.reduce((s, [, , w]) => s + w, 0),
-        idleMs: idle,
+        idleMs: gaps.reduce((s, [, g]) => s + g, 0),
+        largestIdle: gaps.sort((x, y) => y[1] - x[1]).slice(0, 8),
+        otherCalls: window.__calls,
       };
     }, k);
   } finally {
