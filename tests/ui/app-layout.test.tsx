@@ -3,22 +3,13 @@
  * workbench so styles.css gives the path column more of the width; two leave the charts the widest.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppStore, patch } from '../../src/state/app-store';
 import { App } from '../../src/ui/app';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { recordingLab } from './fake-lab';
+import { mount } from './mount';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
 let el: HTMLDivElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
-});
 
 const host = (name: string, i: number) => ({
   name,
@@ -32,18 +23,7 @@ describe('the workbench and the number of instances', () => {
   it('two instances: no mark; three: marked for a wider path column', () => {
     const store = createAppStore({ presetId: 'exp1', doc: {} });
     patch(store, 'scenario', { loading: false, instances: ['client', 'server'].map(host) });
-    el = document.createElement('div');
-    document.body.appendChild(el);
-    root = createRoot(el);
-    act(() =>
-      root!.render(
-        <StoreContext.Provider value={store}>
-          <ControllerContext.Provider value={recordingLab([])}>
-            <App welcomeStorage={null} pathView={<div />} />
-          </ControllerContext.Provider>
-        </StoreContext.Provider>,
-      ),
-    );
+    el = mount(<App welcomeStorage={null} pathView={<div />} />, { store, lab: recordingLab([]) });
     const mark = () => el!.querySelector('main.workbench')!.getAttribute('data-many-hosts');
     expect(mark()).toBeNull();
     act(() => patch(store, 'scenario', { instances: ['sender', 'router', 'sink'].map(host) }));

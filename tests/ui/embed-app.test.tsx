@@ -5,25 +5,16 @@
  * (never a blank frame), and nothing written to storage.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../src/scenario/presets';
 import { parseEmbedFlags } from '../../src/share/embed';
 import { createAppStore, patch } from '../../src/state/app-store';
 import { EMBED_CHARTS } from '../../src/state/embed-view';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { EmbedApp } from '../../src/ui/embed-app';
 import { recordingLab } from './fake-lab';
+import { mount, unmountAll } from './mount';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
 let el: HTMLDivElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
-});
 
 /** The embedded lab as main.tsx starts it from a link's hash. */
 function embed(hash: string, calls: string[] = []) {
@@ -40,18 +31,7 @@ function embed(hash: string, calls: string[] = []) {
     },
   });
   patch(store, 'scenario', { loading: false });
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
-  act(() =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={recordingLab(calls)}>
-          <EmbedApp pathView={<div data-testid="path-stub" />} />
-        </ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
+  el = mount(<EmbedApp pathView={<div data-testid="path-stub" />} />, { store, lab: recordingLab(calls) });
   return store;
 }
 const region = (name: string) =>
@@ -125,9 +105,7 @@ describe('embedded lab', () => {
     for (const id of EMBED_CHARTS) {
       embed(`#embed=1&panels=chart&chart=${id}`);
       expect(charts(), id).toEqual([id]);
-      act(() => root?.unmount());
-      el?.remove();
-      root = null;
+      unmountAll();
     }
   });
 

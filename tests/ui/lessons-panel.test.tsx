@@ -5,17 +5,14 @@
  * judged when the step passes; progress goes to the given storage, and never in embed mode.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LESSON_DOCUMENTS } from '../../src/lessons/documents';
 import { PROGRESS_KEY, type ProgressStorage } from '../../src/lessons/progress';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { LessonsPanel } from '../../src/ui/lessons/lessons-panel';
 import { SimService } from '../../workers/sim-service';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { mount as mountNode } from './mount';
 
 class MemStorage implements ProgressStorage {
   readonly data = new Map<string, string>();
@@ -89,29 +86,12 @@ const LESSONS = [
   },
 ];
 
-let root: Root | null = null;
 let el: HTMLDivElement;
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
-});
 
 function mount(embed: boolean, storage: ProgressStorage) {
   const store = createAppStore({ presetId: 'exp1', doc: {}, env: { embed } });
   const lab = serviceLab(store, new SimService());
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
-  act(() =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={lab}>
-          <LessonsPanel storage={storage} lessons={LESSONS} />
-        </ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
+  el = mountNode(<LessonsPanel storage={storage} lessons={LESSONS} />, { store, lab });
   return { store, lab };
 }
 

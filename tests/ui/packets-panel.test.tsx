@@ -6,24 +6,15 @@
  * move the selection; a scroll far down shows the rows there.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
 import { PRESETS } from '../../src/scenario/presets';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { PacketsPanel, viewport } from '../../src/ui/packets/packets-panel';
 import { SimService } from '../../workers/sim-service';
+import { mount as mountNode } from './mount';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
 let el: HTMLDivElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
-});
 
 let service: SimService;
 beforeAll(() => {
@@ -66,18 +57,7 @@ function mount() {
       };
     },
   });
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
-  act(() =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={lab}>
-          <PacketsPanel />
-        </ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
+  el = mountNode(<PacketsPanel />, { store, lab });
   return { calls, store };
 }
 

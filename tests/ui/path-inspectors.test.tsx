@@ -4,9 +4,7 @@
  * died and how RSS steered it; a ring's inspector gives its parameters with provenance marks; the
  * path view names the drops and says whether the frame is sampled.
  */
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lab } from '../../src/engine/lab/lab';
 import { createLab, LabSession } from '../../src/engine/session/runner';
 import { PathRecorder } from '../../src/engine/view/path-recorder';
@@ -16,8 +14,7 @@ import { NitroTables } from '../../src/ui/inspectors/nitro-tables';
 import { PacketInspector } from '../../src/ui/inspectors/packet-inspector';
 import { StageInspector } from '../../src/ui/inspectors/stage-inspector';
 import { densityNote, PathView } from '../../src/ui/path/path-view';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { mount as render } from './mount';
 
 let lab: Lab;
 let rec: PathRecorder;
@@ -28,21 +25,6 @@ beforeAll(() => {
   rec = new PathRecorder(lab).attach();
   new LabSession(lab).run('iperf3 -c server -u -b 10G -P 8 -t 1 -l 8948 &');
   lab.runUntil(300_000_000);
-});
-
-let root: Root | null = null;
-let host: HTMLDivElement;
-function render(node: React.ReactNode): HTMLDivElement {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  act(() => root!.render(node));
-  return host;
-}
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
 });
 
 describe('inspectors on exp 4', () => {

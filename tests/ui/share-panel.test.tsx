@@ -5,15 +5,13 @@
  * repaired link's notice lists the changes as text and can be dismissed.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { formatLinkSeconds, parseLinkTime } from '../../src/share/codec';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
-import { ControllerContext, type Sharing, SharingContext, StoreContext } from '../../src/ui/context';
+import { type Sharing, SharingContext } from '../../src/ui/context';
 import { LinkChangesNotice, ShareButton, SharedScenarioBox } from '../../src/ui/share-panel';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { mount } from './mount';
 
 const LINK = 'https://lab.example/#v=4&s=q1YqTi0uzszPU7KKrlZKLPErVrIyNDI2M&t=1s';
 const asked: unknown[] = [];
@@ -32,24 +30,15 @@ const sharing: Sharing = {
   parseTime: parseLinkTime,
 };
 
-let root: Root | null = null;
 let el: HTMLDivElement;
 let store: AppStore;
 let copied: string[] = [];
 
 function render(node: React.ReactNode) {
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
-  act(() =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={{} as LabController}>
-          <SharingContext.Provider value={sharing}>{node}</SharingContext.Provider>
-        </ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
+  el = mount(<SharingContext.Provider value={sharing}>{node}</SharingContext.Provider>, {
+    store,
+    lab: {} as LabController,
+  });
 }
 
 const settle = () =>
@@ -89,11 +78,6 @@ beforeEach(() => {
   asked.length = 0;
   store = createAppStore({ presetId: 'exp1', doc: {} });
   patch(store, 'scenario', { loading: false });
-});
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
 });
 
 describe('Share', () => {

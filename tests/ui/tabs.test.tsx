@@ -4,20 +4,11 @@
  * `keepMounted` panel keeps its state while hidden, the others are mounted only while shown.
  */
 import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Tabs } from '../../src/ui/tabs';
+import { mount } from './mount';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
 let el: HTMLDivElement | null = null;
-
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
-});
 
 function Counter() {
   const [n, setN] = useState(0);
@@ -53,10 +44,7 @@ const press = (key: string) =>
 
 describe('tabs', () => {
   it('roving tabindex, arrow keys, Home/End, labelled panels, kept and unmounted panels', () => {
-    el = document.createElement('div');
-    document.body.appendChild(el);
-    root = createRoot(el);
-    act(() => root!.render(<Harness />));
+    el = mount(<Harness />);
 
     expect(el.querySelector('[role=tablist]')?.getAttribute('aria-label')).toBe('Panels');
     expect(tabs().map((t) => t.tabIndex)).toEqual([0, -1, -1]);

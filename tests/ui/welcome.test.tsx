@@ -4,11 +4,9 @@
  * writes it; a storage that throws leaves the welcome showing, nothing worse.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppStore, patch } from '../../src/state/app-store';
 import { App } from '../../src/ui/app';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
 import {
   rememberWelcomeDismissed,
   WELCOME_KEY,
@@ -16,8 +14,7 @@ import {
   welcomeOpensAtStart,
 } from '../../src/ui/welcome';
 import { recordingLab } from './fake-lab';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { mount, unmountAll } from './mount';
 
 class MemStorage implements WelcomeStorage {
   readonly data = new Map<string, string>();
@@ -29,31 +26,14 @@ class MemStorage implements WelcomeStorage {
   }
 }
 
-let root: Root | null = null;
 let el: HTMLDivElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
-});
 
 /** The page as main.tsx boots it: the welcome open or not from storage, then the full lab. */
 function boot(storage: WelcomeStorage) {
   const store = createAppStore({ presetId: 'exp1', doc: {} });
   patch(store, 'view', { introOpen: welcomeOpensAtStart({ embed: false, fromLink: false, storage }) });
   patch(store, 'scenario', { loading: false });
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
-  act(() =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={recordingLab([])}>
-          <App welcomeStorage={storage} />
-        </ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
+  el = mount(<App welcomeStorage={storage} />, { store, lab: recordingLab([]) });
   return store;
 }
 const welcome = () => el!.querySelector('section.intro');
@@ -69,8 +49,7 @@ describe('the welcome', () => {
     expect(welcome()).toBeNull();
     expect(storage.data.get(WELCOME_KEY)).toBe('1');
     // reload
-    act(() => root?.unmount());
-    el?.remove();
+    unmountAll();
     boot(storage);
     expect(welcome()).toBeNull();
     // still there when asked for
