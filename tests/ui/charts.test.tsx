@@ -5,23 +5,20 @@
  * without exports.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChartSeries, CounterSet, ToolRun } from '../../src/protocol/sim-api';
 import { SAMPLE_COLUMNS_PER_INSTANCE } from '../../src/protocol/sim-api';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { scaleLinear } from 'd3-scale';
-import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
+import { type AppStore, patch } from '../../src/state/app-store';
 import { segmentsPath } from '../../src/ui/charts/chart';
 import { buildCharts } from '../../src/ui/charts/chart-defs';
 import { Chart, emptyHint, MARGIN } from '../../src/ui/charts/chart';
 import { ChartsPanel } from '../../src/ui/charts/charts-panel';
 import { chartCsv } from '../../src/ui/charts/export';
 import { MIN_SPAN_NS, timeTicks, zoomRange } from '../../src/ui/charts/time-axis';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { CountersPanel } from '../../src/ui/counters-panel';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { mount, twoInstanceStore } from './mount';
 
 const HOSTS = ['client', 'server'];
 const COLS = HOSTS.flatMap((h) => SAMPLE_COLUMNS_PER_INSTANCE.map((c) => `${h}.${c}`));
@@ -105,22 +102,12 @@ function fakeLab(): LabController {
   };
 }
 
-let root: Root | null = null;
 let el: HTMLDivElement;
 let store: AppStore;
 const blobs: Array<{ blob: Blob; name: string }> = [];
 
 async function render(node: React.ReactNode) {
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
-  await act(async () =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={fakeLab()}>{node}</ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
+  el = mount(node, { store, lab: fakeLab() });
   // the engine series arrive asynchronously, and the panel mounts its charts a few per task
   for (let i = 0; i < 5; i++)
     await act(async () => {
@@ -131,18 +118,8 @@ async function render(node: React.ReactNode) {
 beforeEach(() => {
   asked.length = 0;
   blobs.length = 0;
-  store = createAppStore({ presetId: 'exp1', doc: {} });
-  patch(store, 'scenario', {
-    loading: false,
-    sampleColumns: COLS,
-    instances: HOSTS.map((name, i) => ({
-      name,
-      type: 'c7i.large',
-      ip: `10.0.0.1${i}`,
-      ppsAllowance: 1e6,
-      ppsAllowanceProvenance: 'measured' as const,
-    })),
-  });
+  store = twoInstanceStore();
+  patch(store, 'scenario', { sampleColumns: COLS });
   patch(store, 'playback', { nowNs: END_NS });
   fillSeries(store);
   patch(store, 'results', { seriesVersion: 1 });
@@ -158,9 +135,6 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
   vi.restoreAllMocks();
 });
 

@@ -5,28 +5,24 @@
  * highlighted) and the store's frame folding.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { PathFrame } from '../../src/protocol/path-frame';
 import type { Frame } from '../../src/protocol/sim-api';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import {
   type AppStore,
   applyFrame,
-  createAppStore,
   formatSpeed,
   patch,
   SPEED_MAX_NS_PER_S,
   SPEED_MIN_NS_PER_S,
   SPEED_NOTCHES,
 } from '../../src/state/app-store';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { CountersPanel } from '../../src/ui/counters-panel';
 import { RunProgress } from '../../src/ui/run-progress';
 import { Terminal } from '../../src/ui/terminal';
 import { SPEED_SLIDER_STEP, speedFromSlider, TimeControls } from '../../src/ui/time-controls';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { mount, twoInstanceStore } from './mount';
 
 const calls: string[] = [];
 function fakeLab(store: AppStore): LabController {
@@ -93,52 +89,18 @@ function frame(p: Partial<Frame>): Frame {
   };
 }
 
-let root: Root | null = null;
 let el: HTMLDivElement;
 let store: AppStore;
 let lab: LabController;
 
 function render(node: React.ReactNode) {
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
-  act(() =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={lab}>{node}</ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
+  el = mount(node, { store, lab });
 }
 
 beforeEach(() => {
   calls.length = 0;
-  store = createAppStore({ presetId: 'exp1', doc: {} });
-  patch(store, 'scenario', {
-    loading: false,
-    instances: [
-      {
-        name: 'client',
-        type: 'c7i.large',
-        ip: '10.0.0.10',
-        ppsAllowance: 1e6,
-        ppsAllowanceProvenance: 'measured',
-      },
-      {
-        name: 'server',
-        type: 'c7i.large',
-        ip: '10.0.0.11',
-        ppsAllowance: 1e6,
-        ppsAllowanceProvenance: 'measured',
-      },
-    ],
-  });
+  store = twoInstanceStore();
   lab = fakeLab(store);
-});
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
 });
 
 const key = (target: Element, k: string, init: KeyboardEventInit = {}) =>

@@ -1,13 +1,13 @@
 /**
  * Mounting for the dom tests: a component in a fresh <div> in the body, inside the store and
  * controller contexts when given; every mounted root unmounted and its <div> removed after each
- * test.
+ * test. And the two-instance lab (client and server on c7i.large) most panel tests start from.
  */
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach } from 'vitest';
 import type { LabController } from '../../src/sim-client/lab-controller';
-import type { AppStore } from '../../src/state/app-store';
+import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
 import { ControllerContext, StoreContext } from '../../src/ui/context';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -43,3 +43,18 @@ export function unmountAll() {
 }
 afterEach(unmountAll);
 
+/** A store for exp1 with its scenario loaded: client and server, c7i.large, 1 Mpps allowance (measured). */
+export function twoInstanceStore(): AppStore {
+  const store = createAppStore({ presetId: 'exp1', doc: {} });
+  patch(store, 'scenario', {
+    loading: false,
+    instances: ['client', 'server'].map((name, i) => ({
+      name,
+      type: 'c7i.large',
+      ip: `10.0.0.1${i}`,
+      ppsAllowance: 1e6,
+      ppsAllowanceProvenance: 'measured' as const,
+    })),
+  });
+  return store;
+}

@@ -1,24 +1,17 @@
 /** The terminal's readline keys in happy-dom: Tab completion, Ctrl-R, Ctrl-A/E/U/K/W/Y, history kept in localStorage, `clear`. */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { LabController } from '../../src/sim-client/lab-controller';
 import { type AppStore, createAppStore, patch } from '../../src/state/app-store';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
 import { HISTORY_KEY, searchHistory, Terminal, wordRubout } from '../../src/ui/terminal';
 import { recordingLab } from './fake-lab';
+import { mount, twoInstanceStore, unmountAll } from './mount';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
 let el: HTMLDivElement;
 let store: AppStore;
 let calls: string[];
 
 function render(embed = false) {
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
   const base = recordingLab(calls);
   const lab = new Proxy(base, {
     get: (t, k) => {
@@ -38,46 +31,14 @@ function render(embed = false) {
     },
   }) as LabController;
   if (embed) patch(store, 'env', { embed: true });
-  act(() =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={lab}>
-          <Terminal />
-        </ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
+  el = mount(<Terminal />, { store, lab });
   return el.querySelector<HTMLInputElement>('input[aria-label="Command"]')!;
 }
 
 beforeEach(() => {
   calls = [];
   localStorage.clear();
-  store = createAppStore({ presetId: 'exp1', doc: {} });
-  patch(store, 'scenario', {
-    loading: false,
-    instances: [
-      {
-        name: 'client',
-        type: 'c7i.large',
-        ip: '10.0.0.10',
-        ppsAllowance: 1e6,
-        ppsAllowanceProvenance: 'measured',
-      },
-      {
-        name: 'server',
-        type: 'c7i.large',
-        ip: '10.0.0.11',
-        ppsAllowance: 1e6,
-        ppsAllowanceProvenance: 'measured',
-      },
-    ],
-  });
-});
-afterEach(() => {
-  act(() => root?.unmount());
-  el?.remove();
-  root = null;
+  store = twoInstanceStore();
 });
 
 async function key(target: HTMLInputElement, k: string, init: KeyboardEventInit = {}) {
@@ -184,8 +145,7 @@ describe('history across reloads', () => {
     typeInto(input, 'date');
     await key(input, 'Enter');
     expect(JSON.parse(localStorage.getItem(HISTORY_KEY)!)).toEqual(['date']);
-    act(() => root!.unmount());
-    el.remove();
+    unmountAll();
     store = createAppStore({ presetId: 'exp1', doc: {} });
     patch(store, 'scenario', { loading: false, instances: [] });
     const again = render();

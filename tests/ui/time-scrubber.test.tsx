@@ -5,20 +5,16 @@
  * are chosen from the stages and the instances' real counters; a bad time is refused with a message.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { PathFrame } from '../../src/protocol/path-frame';
 import type { Frame, RunUntil } from '../../src/protocol/sim-api';
 import type { LabController } from '../../src/sim-client/lab-controller';
-import { type AppStore, applyFrame, createAppStore, patch, type StepChoice } from '../../src/state/app-store';
-import { ControllerContext, StoreContext } from '../../src/ui/context';
+import { type AppStore, applyFrame, patch, type StepChoice } from '../../src/state/app-store';
 import { TimeControls } from '../../src/ui/time-controls';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { mount, twoInstanceStore } from './mount';
 
 let store: AppStore;
 let el: HTMLDivElement;
-let root: Root | null = null;
 const seeks: number[] = [];
 const untils: RunUntil[] = [];
 const cancels: number[] = [];
@@ -64,26 +60,7 @@ beforeEach(() => {
   seeks.length = 0;
   cancels.length = 0;
   untils.length = 0;
-  store = createAppStore({ presetId: 'exp1', doc: {} });
-  patch(store, 'scenario', {
-    loading: false,
-    instances: [
-      {
-        name: 'client',
-        type: 'c7i.large',
-        ip: '10.0.0.10',
-        ppsAllowance: 1e6,
-        ppsAllowanceProvenance: 'measured',
-      },
-      {
-        name: 'server',
-        type: 'c7i.large',
-        ip: '10.0.0.11',
-        ppsAllowance: 1e6,
-        ppsAllowanceProvenance: 'measured',
-      },
-    ],
-  });
+  store = twoInstanceStore();
   patch(store, 'results', {
     counters: [
       { host: 'client', names: ['queue_0_tx_cnt', 'bw_out_allowance_exceeded'], values: new Float64Array(2) },
@@ -91,24 +68,7 @@ beforeEach(() => {
     ],
   });
   patch(store, 'playback', { nowNs: 8e9, furthestNs: 10e9, checkpoints: [2.5e9, 5e9, 7.5e9] });
-  el = document.createElement('div');
-  document.body.appendChild(el);
-  root = createRoot(el);
-  act(() =>
-    root!.render(
-      <StoreContext.Provider value={store}>
-        <ControllerContext.Provider value={fakeLab()}>
-          <TimeControls />
-        </ControllerContext.Provider>
-      </StoreContext.Provider>,
-    ),
-  );
-});
-
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  el.remove();
+  el = mount(<TimeControls />, { store, lab: fakeLab() });
 });
 
 const slider = () =>
