@@ -24,7 +24,11 @@ beforeAll(() => {
   for (let t = 1; t <= 60; t++) service.advance({ toNs: t * 1e6, maxEvents: 1e7 });
 });
 
+/** packetList requests the panel made since the last mount. */
+let asked = 0;
+
 function mount() {
+  asked = 0;
   const store: AppStore = createAppStore({ presetId: 'exp1', doc: PRESETS[0]!.scenario });
   patch(store, 'scenario', {
     instances: [
@@ -49,7 +53,10 @@ function mount() {
     get: (_, k) => {
       if (k === 'then') return undefined;
       if (k === 'packetList')
-        return async (r: Parameters<SimService['packetList']>[0]) => service.packetList(r);
+        return async (r: Parameters<SimService['packetList']>[0]) => {
+          asked++;
+          return service.packetList(r);
+        };
       if (k === 'packetDetails') return async (no: number) => service.packetDetails(no);
       if (k === 'packetExport') return async () => ({ ok: false, error: 'not here' });
       return async (...a: unknown[]) => {
@@ -78,6 +85,33 @@ const key = (target: Element, k: string) =>
   act(() => {
     target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
   });
+
+describe('packets panel while the clock runs', () => {
+  /** Frames every 100 ms of wall time for 1.1 s, each a millisecond later; the list's requests. */
+  async function asksWhileRunning(store: AppStore): Promise<number> {
+    await settle(50);
+    const before = asked;
+    for (let i = 1; i <= 11; i++) {
+      act(() => patch(store, 'playback', { nowNs: 60e6 + i * 1e6 }));
+      await settle(100);
+    }
+    return asked - before;
+  }
+
+  it('asks for its rows about four times a second while playing', async () => {
+    const { store } = mount();
+    act(() => patch(store, 'playback', { playing: true }));
+    expect(await asksWhileRunning(store)).toBeGreaterThanOrEqual(4);
+  });
+
+  it('once a second in a fast-forward (a run to an instant: each answer writes captured rows in the worker)', async () => {
+    const { store } = mount();
+    act(() =>
+      patch(store, 'playback', { runTo: { fromNs: 0, toNs: 600e9, startedMs: performance.now(), pace: [] } }),
+    );
+    expect(await asksWhileRunning(store)).toBeLessThanOrEqual(2);
+  });
+});
 
 describe('packets panel', () => {
   it('puts only the rows in view in the DOM, following the newest', async () => {
