@@ -36,6 +36,18 @@ export class Vcpu {
   }
 
   /**
+   * `run` as an event handler's last act: true when the work's completion is the next event
+   * (Scheduler.takeNext), the clock then at it and the caller to run `fn` at once; false when it is
+   * scheduled as `run` does.
+   */
+  runOrTake(costNs: number, fn: (arg: unknown) => void, arg?: unknown): boolean {
+    const end = this.charge(costNs);
+    if (this.sched.takeNext(end)) return true;
+    this.sched.at(end, fn, arg);
+    return false;
+  }
+
+  /**
    * Account `costNs` of work on this vCPU without an event: its effect happens now, and work
    * submitted later waits behind it. Used for short kernel paths (a transmit, a TX-completion
    * clean) where a few µs of delay do not matter but the CPU they use does.

@@ -409,19 +409,25 @@ export class EnaDevice implements EnaDeviceView {
       r.itr.lastIrqNs = this.sched.now;
       if (r.landing.length > 0) this.landDue(q, this.sched.now);
       if (this.coal.adaptiveRx) r.dim.sample(this.sched.now, r.used);
-      this.poll(q);
+      // poll(q), the round's end run here at once when it is the next event (Scheduler.takeNext)
+      const done = this.pollDoneFns[q]!;
+      if (this.vcpuForQueue(q).runOrTake(this.pollRound(q), done)) done(undefined);
     };
   }
 
   /** One NAPI poll round on queue q: take up to napiBudget packets, GRO them, charge the vCPU. */
   private poll(q: number): void {
+    // At most one round per queue is in progress (polling stays set until it ends): its results
+    // wait on the queue for the prebound completion handler.
+    this.vcpuForQueue(q).run(this.pollRound(q), this.pollDoneFns[q]!);
+  }
+
+  /** A poll round's work on queue q (GRO into the queue's delivery list); returns its vCPU cost. */
+  private pollRound(q: number): number {
     const r = this.rx[q]!;
     r.polling = true;
     const skbs = napiGroRound(r, this.params.napiBudget, this.params.groMaxBytes);
-    const cost = r.pollPackets * this.params.hostRxPacketNs + skbs * this.params.hostStackSkbNs;
-    // At most one round per queue is in progress (polling stays set until it ends): its results
-    // wait on the queue for the prebound completion handler.
-    this.vcpuForQueue(q).run(cost, this.pollDoneFns[q]!);
+    return r.pollPackets * this.params.hostRxPacketNs + skbs * this.params.hostStackSkbNs;
   }
 
   private pollDoneFns: Array<(arg: unknown) => void> = [];
