@@ -153,6 +153,9 @@ describe('tc … codel (q_codel.c)', () => {
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toBe(`What is "flows"?\n${CODEL_USAGE}`);
     expect(tc(devs, 'qdisc add dev eth0 root codel limit x').stderr).toBe('Illegal "limit"\n');
+    // get_u32's strtoul negates in a 64-bit unsigned long: "-1" is above every 32-bit value
+    expect(tc(devs, 'qdisc add dev eth0 root codel limit -1').stderr).toBe('Illegal "limit"\n');
+    expect(tc(devs, 'qdisc add dev eth0 root codel limit 4294967296').stderr).toBe('Illegal "limit"\n');
     expect(tc(devs, 'qdisc add dev eth0 root codel target soon').stderr).toBe('Illegal "target"\n');
     expect(tc(devs, 'qdisc add dev eth0 root codel help').stderr).toBe(CODEL_USAGE);
     expect(tc(devs, 'class add dev eth0 parent 1: classid 1:1 codel').stderr).toBe(

@@ -19,7 +19,11 @@ function strtod(s: string): [number, string] | null {
   return [Number(m[0]), s.slice(m[0].length)];
 }
 
-/** strtoul with base 0/10/16 semantics; null when no digits or trailing garbage. */
+/**
+ * strtoul with base 0/10/16 semantics; null when no digits or trailing garbage. A leading minus
+ * negates in unsigned long, 64 bits on the instances (x86_64, arm64): "-1" is 2^64 − 1, above any
+ * 32-bit value, so get_u32 refuses every negative number but "-0".
+ */
 function strtoulFull(s: string, base: number): number | null {
   let t = s.trim();
   let neg = false;
@@ -38,7 +42,7 @@ function strtoulFull(s: string, base: number): number | null {
   const digits = b === 16 ? /^[0-9a-fA-F]+$/ : b === 8 ? /^[0-7]+$/ : /^[0-9]+$/;
   if (!digits.test(t)) return null;
   const v = Number.parseInt(t, b);
-  return neg ? (2 ** 32 - v) >>> 0 : v;
+  return neg && v !== 0 ? 2 ** 64 - v : v;
 }
 
 /** get_u32 / get_unsigned: whole-string unsigned 32-bit. */
