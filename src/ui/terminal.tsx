@@ -11,9 +11,9 @@ import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from
 import { complete, formatCandidates } from '../lib/completion';
 import type { LabFileInfo } from '../protocol/sim-api';
 import { download } from './charts/export';
-import { PRESETS } from '../scenario/presets';
 import { PROMPT_USER } from '../state/app-store';
 import { useApp, useAppStore, useLab } from './context';
+import { CommandChips, useSuggestedCommands } from './suggested-commands';
 
 export function prompt(host: string): string {
   return `[${PROMPT_USER}@${host} ~]$ `;
@@ -60,11 +60,9 @@ export function Terminal() {
   const instances = useApp((s) => s.scenario.instances);
   const loading = useApp((s) => s.scenario.loading);
   const embed = useApp((s) => s.env.embed);
-  const presetId = useApp((s) => s.scenario.presetId);
   // nothing run yet in this experiment: its suggested commands wait in the empty terminal, where the
   // eye is (the Guide tab has them too, often below the fold on a laptop screen)
-  const suggested =
-    chunks.length === 0 && !embed ? (PRESETS.find((p) => p.id === presetId)?.commands ?? []) : [];
+  const suggested = useSuggestedCommands();
   const [line, setLineState] = useState('');
   const [histPos, setHistPos] = useState<number | null>(null);
   /** Candidates listed by a second Tab (shown under the line until Enter), with the line they were for. */
@@ -413,25 +411,14 @@ export function Terminal() {
             onKeyDown={onKey}
           />
         </pre>
-        {suggested.length > 0 && !fg && !loading && !listing && !search ? (
-          <div className="term-suggest" data-testid="terminal-suggestions">
-            <span>Type a command, or click one of this experiment's to run it:</span>
-            {suggested.map((cmd) => (
-              <button
-                key={cmd}
-                type="button"
-                className="small"
-                aria-label={`Run ${cmd}`}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  void lab.submit(cmd);
-                  input.current?.focus();
-                }}
-              >
-                {cmd}
-              </button>
-            ))}
-          </div>
+        {suggested.length > 0 && !listing && !search ? (
+          <CommandChips
+            commands={suggested}
+            lead="Type a command, or click one of this experiment's to run it:"
+            className="term-suggest"
+            testId="terminal-suggestions"
+            onRun={() => input.current?.focus()}
+          />
         ) : null}
       </div>
       {files.length > 0 ? (

@@ -14,12 +14,13 @@
  * empty axes.
  */
 import { scaleLinear } from 'd3-scale';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChartSeries, LadderSeries } from '../../protocol/sim-api';
 import { PRESETS, viewOf } from '../../scenario/presets';
 import type { LabController } from '../../sim-client/lab-controller';
 import type { AppStore } from '../../state/app-store';
 import { useApp, useAppStore, useLab } from '../context';
+import { CommandChips, useSuggestedCommands } from '../suggested-commands';
 import { type ExportKind, MARGIN, MemoChart } from './chart';
 import { buildCharts, CW_STATISTICS, type ChartDef, type CwStatistic } from './chart-defs';
 import { chartCsv, chartJson, chartPng, download, fileName, hasIperfJson, iperfJson } from './export';
@@ -480,6 +481,19 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
       reveal.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
     }
   }, [presetId, mounted]);
+  // nothing run yet in this experiment: its commands as chips beside the chart it opens on (on a
+  // phone the picker scrolls there, far below the terminal and its chips), or at the top
+  const suggested = useSuggestedCommands();
+  const chipsAfter = only || suggested.length === 0 ? null : viewOf(presetId).chart;
+  const chips =
+    chipsAfter === null ? null : (
+      <CommandChips
+        commands={suggested}
+        lead="Run this experiment:"
+        className="charts-suggest"
+        testId="charts-suggestions"
+      />
+    );
   const last = useRef(presetId);
   if (last.current !== presetId) {
     last.current = presetId;
@@ -534,7 +548,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
       const need = Math.min(top + RATE_MIN_H + RATE_BELOW, bench.clientHeight * RATE_ROW_MAX);
       bench.style.setProperty('--rate-need', `${Math.ceil(need)}px`);
     }
-  }, [regionH, width, rateLegend, cursor !== null, zoom !== null, mounted, focusChart]);
+  }, [regionH, width, rateLegend, cursor !== null, zoom !== null, mounted, focusChart, chipsAfter]);
 
   const span = to - from;
   return (
@@ -590,29 +604,32 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
           </label>
         )}
       </div>
-      {charts.map((def, i) =>
-        emptyOnly.includes(def.id) ? (
-          <EmptyChart key={def.id} def={def} />
-        ) : i >= mounted ? (
-          <div key={def.id} className="chart-pending" aria-hidden="true" />
-        ) : def.id === 'ladder' ? (
-          <LadderChart key="ladder" ladder={ladder} width={width} regionH={regionH} />
-        ) : (
-          <MemoChart
-            key={def.id}
-            {...propsOf(def)}
-            width={width}
-            height={def.id === 'rate' ? rateChartHeight(regionH, rateTop) : undefined}
-            pathNowNs={pathNowNs}
-            pathWindow={pathWindow}
-            cursorNs={cursor}
-            onCursor={stable.onCursor}
-            onZoom={stable.onZoom}
-            onReset={stable.onReset}
-            onExport={embed ? undefined : stable.onExport}
-          />
-        ),
-      )}
+      {chipsAfter === 'rate' ? chips : null}
+      {charts.map((def, i) => (
+        <Fragment key={def.id}>
+          {emptyOnly.includes(def.id) ? (
+            <EmptyChart def={def} />
+          ) : i >= mounted ? (
+            <div className="chart-pending" aria-hidden="true" />
+          ) : def.id === 'ladder' ? (
+            <LadderChart ladder={ladder} width={width} regionH={regionH} />
+          ) : (
+            <MemoChart
+              {...propsOf(def)}
+              width={width}
+              height={def.id === 'rate' ? rateChartHeight(regionH, rateTop) : undefined}
+              pathNowNs={pathNowNs}
+              pathWindow={pathWindow}
+              cursorNs={cursor}
+              onCursor={stable.onCursor}
+              onZoom={stable.onZoom}
+              onReset={stable.onReset}
+              onExport={embed ? undefined : stable.onExport}
+            />
+          )}
+          {chipsAfter === def.id && def.id !== 'rate' ? chips : null}
+        </Fragment>
+      ))}
       {only ? null : (
         <p className="muted charts-help">
           Wheel or + − to zoom, double-click or 0 to see everything; hover for the cursor, click to pin it, ←
