@@ -349,6 +349,14 @@ describe('accessibility where space is short', () => {
       );
       problems.push(...(await axe(phone, 'phone, welcome open')));
       await phone.getByRole('button', { name: 'Got it' }).click();
+      // a preset chosen: the page scrolls to its chart, its commands offered beside it, in view
+      await phone.getByLabel('Experiment', { exact: true }).selectOption('exp3');
+      const offer = phone.getByTestId('charts-suggestions');
+      await offer.getByRole('button', { name: 'Run iperf3 -c server -t 1 -M 128 -P 1' }).waitFor();
+      await phone.waitForTimeout(1000); // the smooth scroll
+      const box = await offer.boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= 844).toBe(true);
+      problems.push(...(await axe(phone, 'phone, a preset opened on its chart, its commands beside it')));
       // real time, not auto (which would show the packets at a few µs/s: the first second takes minutes)
       const auto = phone.getByRole('button', { name: 'Auto' });
       if ((await auto.getAttribute('aria-pressed')) === 'true') await auto.click();
