@@ -243,6 +243,9 @@ export class SimService implements SimApi {
     return tl ? { ...tl.stats, checkpoints: tl.checkpointTimes, furthestNs: tl.furthestNs } : null;
   }
 
+  /** The last run until a condition stopped at it (AdvanceRequest.unlessStopped). */
+  private untilStopped = false;
+
   advance(req: AdvanceRequest): Frame {
     const startedMs = performance.now();
     const run = this.need();
@@ -286,8 +289,15 @@ export class SimService implements SimApi {
       const r = tl.advance(req.toNs, req.maxEvents, () => sample());
       events = r.events;
       reached = r.reached;
+    } else if (
+      req.unlessStopped &&
+      (this.untilStopped ||
+        (s.foreground === null && s.backgroundCount === 0 && !tl.commandLog.some((e) => e.atNs > s.nowNs)))
+    ) {
+      // sent ahead of the answer to a run until that stopped (or found nothing running): nothing
     } else {
       ({ events, reached, stoppedBy } = runUntil(tl, run, until, req.toNs, req.maxEvents, () => sample()));
+      this.untilStopped = stoppedBy !== null;
     }
     sample(true);
     // checkpoints are built only while the live run keeps up: a frame that ran out of its event

@@ -27,7 +27,7 @@ import type {
  * 6: the packet list: `packetList`, `packetDetails`, `packetExport`.
  * 7: `advance` takes `stopWhenIdle` (a run the user started by typing pauses where it ends).
  */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 /** One user action at a simulated instant (a line typed, or Ctrl-C): what a rewind or respawn replays. */
 export type CommandLogEntry = SessionLogEntry;
@@ -307,6 +307,12 @@ export interface AdvanceRequest {
    * the command ended, not at the frame's instant, and a request sent ahead does nothing past it.
    */
   stopWhenIdle?: boolean;
+  /**
+   * With `until`: sent ahead of the answer to the request before it, do nothing (no event) when
+   * that one stopped at its condition, or when nothing runs any more (no job, no line typed
+   * ahead): a run until a condition never goes past it to wait for the answer.
+   */
+  unlessStopped?: boolean;
 }
 
 /** The API the worker exposes (comlink). Every method may be called with at most one call in flight. */

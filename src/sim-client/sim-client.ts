@@ -79,6 +79,9 @@ export type AdvanceOptions = {
   sampleStepNs?: number;
   step?: StepTarget;
   skipIdle?: boolean;
+  /** advanceAhead with a condition: the request after a run until (AdvanceRequest.unlessStopped). */
+  until?: RunUntil;
+  unlessStopped?: boolean;
 };
 
 export class SimClient {
@@ -176,7 +179,9 @@ export class SimClient {
     onAnswer?: (f: Frame) => void,
   ): Promise<Frame | null> {
     if (this.busy || !this.handle) return null;
-    return this.advanceNow(toNs, maxEvents, until, opts, onAnswer, !until);
+    // a request may be sent ahead of its answer (advanceAhead): the pump's, a run to an instant's,
+    // and a run until a condition's (its next asks `unlessStopped`)
+    return this.advanceNow(toNs, maxEvents, until, opts, onAnswer, true);
   }
 
   /**

@@ -489,6 +489,31 @@ describe('timeline: run until', () => {
     expect(drops[0]!.atNs).toBe(f.nowNs);
   });
 
+  it('a request sent ahead with unlessStopped does nothing after a stop, or when nothing runs; otherwise it goes on', () => {
+    const svc = new SimService();
+    svc.load(DOC);
+    svc.submit('iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1');
+    const until = { kind: 'first-drop' } as const;
+    // the budget ran out before the first drop: the one sent ahead goes on
+    const part = svc.advance({ toNs: 2e9, maxEvents: 10, until });
+    expect(part.stoppedBy).toBeNull();
+    expect(svc.advance({ toNs: 2e9, maxEvents: 10, until, unlessStopped: true }).events).toBe(10);
+    const f = svc.advance({ toNs: 2e9, maxEvents: 5e7, until });
+    expect(f.stoppedBy).toBe('first-drop');
+    // stopped at its condition: the one sent ahead does nothing
+    const ahead = svc.advance({ toNs: 4e9, maxEvents: 5e7, until, unlessStopped: true });
+    expect([ahead.events, ahead.nowNs, ahead.stoppedBy]).toEqual([0, f.nowNs, null]);
+    // asked again (a new run until): on to the next drop
+    const next = svc.advance({ toNs: 4e9, maxEvents: 5e7, until });
+    expect(next.stoppedBy).toBe('first-drop');
+    expect(next.nowNs).toBeGreaterThan(f.nowNs);
+    // nothing runs: nothing moves
+    const quiet = new SimService();
+    quiet.load(DOC);
+    const idle = quiet.advance({ toNs: 1e9, maxEvents: 100, until, unlessStopped: true });
+    expect([idle.events, idle.nowNs]).toEqual([0, 0]);
+  });
+
   it('a time stops exactly at it', () => {
     const svc = new SimService();
     svc.load(DOC);

@@ -183,4 +183,24 @@ describe('frame pump at the top speed', () => {
     const b = await openLab([...a.client.commandLog], 20e9);
     expect(text(b.store)).toBe(text(a.store));
   }, 60_000);
+
+  it('a run until a condition keeps the next request queued ahead, and stops where the condition came true, not past it', async () => {
+    const cmd = 'iperf3 -c server -u -b 10G -P 8 -l 8948 -t 1';
+    // where the first drop comes, asked of a service directly in one request
+    const direct = new SimService({});
+    direct.load(SCENARIO);
+    direct.submit(cmd);
+    const want = direct.advance({ toNs: 5e9, maxEvents: 1e8, until: { kind: 'first-drop' } });
+    expect(want.stoppedBy).toBe('first-drop');
+
+    const a = await openLab();
+    expect(await a.lab.submit(cmd)).toBe(true);
+    a.lab.pause();
+    const received0 = a.stats.received;
+    a.stats.maxOut = 0;
+    await a.lab.runUntil({ kind: 'first-drop' });
+    expect(a.store.getState().playback.nowNs).toBe(want.nowNs);
+    expect(a.stats.received - received0).toBeGreaterThan(1);
+    expect(a.stats.maxOut).toBe(2);
+  }, 60_000);
 });
