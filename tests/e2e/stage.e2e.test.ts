@@ -388,6 +388,31 @@ describe('a phone', () => {
     await page.close();
   });
 
+  it('768×1024: the chart a preset brings into view stops below the sticky time controls, its commands beside it', async () => {
+    const problems: string[] = [];
+    const page = await open(768, 1024, '', problems);
+    const gotIt = page.getByRole('button', { name: 'Got it' });
+    if (await gotIt.count()) await gotIt.click();
+    await page.getByRole('combobox', { name: 'Experiment' }).selectOption('exp3');
+    await labReady(page);
+    // (the time controls stay at the top of the window on a tablet; the chart's title was under them)
+    // (where the smooth scroll ends: on its way it passes every place)
+    await page.waitForFunction(() => scrollY > 0);
+    let y = -1;
+    while (y !== (y = await page.evaluate(() => scrollY))) await page.waitForTimeout(300);
+    const [bar, top] = await page.evaluate(() => [
+      document.querySelector('.controls-bar')!.getBoundingClientRect().bottom,
+      document.querySelector('[data-chart=pps]')!.getBoundingClientRect().top,
+    ]);
+    expect(top).toBeGreaterThanOrEqual(bar! - 1);
+    expect(top).toBeLessThan(bar! + 60);
+    const offer = await page.getByTestId('charts-suggestions').boundingBox();
+    expect(offer && offer.y + offer.height <= 1024).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/tablet-preset-exp3-768x1024.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("390×844, three instances (the router preset): the picture keeps the phone's scale and pans sideways inside its panel; the page does not", async () => {
     const problems: string[] = [];
     const page = await open(390, 844, '', problems);
