@@ -479,22 +479,8 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
     if (!box && chosen && PRESETS.find((p) => p.id === id)?.view && reveal.scrollIntoView) {
       const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
       reveal.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
-      // the lab is still loading: what it adds above the chart (the path's instances, the
-      // terminal's prompt) moves it during the scroll, which then ended short of it (1 time in 4
-      // on a phone): brought into view again once the lab is there
-      revealAgain.current = store.getState().scenario.loading ? { id, reveal } : null;
     }
   }, [presetId, mounted]);
-  const loading = useApp((s) => s.scenario.loading);
-  const revealAgain = useRef<{ id: string; reveal: HTMLElement } | null>(null);
-  useEffect(() => {
-    const r = revealAgain.current;
-    if (loading || r === null) return;
-    revealAgain.current = null;
-    if (r.id !== presetId || !r.reveal.isConnected) return;
-    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-    r.reveal.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
-  }, [loading, presetId]);
   // nothing run yet in this experiment: its commands as chips beside the chart it opens on (on a
   // phone the picker scrolls there, far below the terminal and its chips), or at the top
   const suggested = useSuggestedCommands();
