@@ -37,6 +37,23 @@ describe('interactive session', () => {
     expect(text(s, 'input')).toBe('iperf3 -c server -t 3\n');
   });
 
+  it('the streamed text, grown interval by interval, equals what the CLI prints: several streams, a title, -R, UDP, --bidir, -O, -f', () => {
+    for (const cmd of [
+      'iperf3 -c server -t 4 -P 3 -T lab',
+      'iperf3 -c server -t 3 -R -f m',
+      'iperf3 -c server -u -b 2G -t 3 -P 2',
+      'iperf3 -c server -t 3 --bidir',
+      'iperf3 -c server -t 3 -O 1 -i 0.5',
+    ]) {
+      const s = new InteractiveSession(createLab(scenario()));
+      expect(s.submit(cmd), cmd).toBe(true);
+      while (s.foreground) s.advance(s.nowNs + 1e6, 200_000);
+      const cli = runLine(createLab(scenario()), cmd);
+      expect(cli.output, cmd).toContain('iperf Done.');
+      expect(text(s, 'stdout'), cmd).toBe(cli.output);
+    }
+  });
+
   it('prints each stream\'s "connected to" line when that stream connects (its handshake done), not with the first interval; -R and UDP too', () => {
     for (const cmd of [
       'iperf3 -c server -t 2 -P 2',

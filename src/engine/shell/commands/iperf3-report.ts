@@ -412,11 +412,12 @@ function intervalGroup(v: View, it: Iperf3Interval, mustSend: boolean, shr: bool
   return g;
 }
 
-function printIntervals(v: View, out: string[]): void {
+function printIntervals(v: View, out: string[], from = 0): void {
   const { data } = v;
   const first = v.streams[0];
   if (!first) return;
   data.intervals.forEach((it, idx) => {
+    if (idx < from) return;
     // A receiving client learns the peer's retransmit flag before it prints the final interval,
     // which only matters for the header when that interval is also the first (-i 0).
     const printedAtEnd = idx === data.intervals.length - 1 && data.intervalSec === 0;
@@ -682,6 +683,22 @@ export function formatIperf3TextProgress(
   for (const s of data.streams.slice(0, up)) out.push(connectedLine(s.id, s.client, s.server));
   if (data.intervals.length === 0 || data.intervalSec === 0) return withTitle(out, opts.title);
   printIntervals(v, out);
+  return withTitle(out, opts.title);
+}
+
+/**
+ * The interval reports from interval `from` on, as formatIperf3TextProgress prints them after
+ * those before: a running test's text grows by these (each interval's lines depend on it alone),
+ * so it is not drawn again whole every simulated second.
+ */
+export function formatIperf3IntervalsFrom(
+  data: Iperf3RunData,
+  opts: Pick<Iperf3Options, 'format' | 'title'>,
+  from: number,
+): string {
+  if (data.intervalSec === 0) throw new RangeError('-i 0: the only interval prints at the end');
+  const out: string[] = [];
+  printIntervals(makeView('c', data, opts.format), out, from);
   return withTitle(out, opts.title);
 }
 

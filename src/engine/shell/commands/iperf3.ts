@@ -26,6 +26,7 @@ import {
   formatIperf3Json,
   formatIperf3ServerBanner,
   formatIperf3Text,
+  formatIperf3IntervalsFrom,
   formatIperf3TextProgress,
   IPERF3_CLIENT_INTERRUPT_STDERR,
   type Iperf3RunData,
@@ -185,15 +186,19 @@ export function runIperf3(argv: string[], lab: Lab, self: Instance): CommandOutc
       if (printed.text.length >= MAX_OUTPUT_CHARS) return printed.text;
       if (n !== printed.intervals || up !== printed.connected) {
         const data = toRunData(r, o, lab, self, target, false, true);
-        printed = {
-          key,
-          intervals: n,
-          connected: up,
-          text: formatIperf3TextProgress(data, { format: o.format, title: o.title }, up).slice(
-            0,
-            MAX_OUTPUT_CHARS,
-          ),
-        };
+        const opts = { format: o.format, title: o.title };
+        // more intervals after the first, the same streams up: their lines appended (drawing the
+        // whole text again every simulated second made a 600 s run's output cost O(n²))
+        const grows =
+          printed.intervals > 0 &&
+          n > printed.intervals &&
+          up === printed.connected &&
+          data.intervals.length === n &&
+          data.intervalSec > 0;
+        const text = grows
+          ? printed.text + formatIperf3IntervalsFrom(data, opts, printed.intervals)
+          : formatIperf3TextProgress(data, opts, up);
+        printed = { key, intervals: n, connected: up, text: text.slice(0, MAX_OUTPUT_CHARS) };
       }
       return printed.text;
     },
