@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cFixed,
-  cG,
   formatIperf3Json,
   formatIperf3ServerBanner,
   formatIperf3ServerText,
@@ -10,8 +8,8 @@ import {
   type Iperf3RunData,
   type Iperf3StreamEnd,
   serializeIperf3Json,
-  unitSnprintf,
 } from '../../src/engine/shell/commands/iperf3-report';
+import { cFixed, cG, unitSnprintf } from '../../src/engine/shell/commands/iperf3-units';
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;

@@ -19,7 +19,7 @@
 import { Iperf3Test, type Iperf3TestResult, type StreamResult } from '../../apps/iperf3-test';
 import type { Instance, Lab } from '../../lab/lab';
 import { type CommandOutcome, fail, type Job } from '../types';
-import { cFixed, cG, unitSnprintf } from './iperf3-report';
+import { cFixed, cG, unitSnprintf } from './iperf3-units';
 
 export const IPERF2_VERSION = 'iperf version 2.0.5 (08 Jul 2010) pthreads\n';
 const DEFAULT_PORT = 5001;

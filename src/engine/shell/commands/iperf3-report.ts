@@ -10,6 +10,7 @@
  * iperf_print_results, iperf_on_connect, connect_msg), src/iperf_locale.c, src/units.c.
  */
 import { IPERF3_VERSION, type Iperf3Format, type Iperf3Options } from './iperf3-options';
+import { cFixed, cG, unitSnprintf } from './iperf3-units';
 
 // ---------------------------------------------------------------------------------------------
 // Measurement contract filled by the simulation
@@ -190,94 +191,6 @@ export interface Iperf3RunData {
 
 /** What the client prints on stderr after an interrupted test (iperf_got_sigend → iperf_errexit, exit 1). */
 export const IPERF3_CLIENT_INTERRUPT_STDERR = 'iperf3: interrupt - the client has terminated\n';
-
-// ---------------------------------------------------------------------------------------------
-// C-style number formatting
-
-/** True if x's exact binary value lies exactly halfway at decimal place d+1 (C and JS round these differently). */
-function exactTie(x: number, d: number): { truncated: string } | undefined {
-  const probe = Math.abs(x).toFixed(Math.min(100, d + 1));
-  if (!probe.endsWith('5')) return undefined;
-  const exact = Math.abs(x).toFixed(100);
-  const dot = exact.indexOf('.');
-  if (!/^50*$/.test(exact.slice(dot + 1 + d))) return undefined;
-  return { truncated: d === 0 ? exact.slice(0, dot) : exact.slice(0, dot + 1 + d) };
-}
-
-/** printf("%.{d}f", x) as glibc does it (exact ties round to even; JS toFixed rounds them up). */
-export function cFixed(x: number, d: number): string {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
-  const js = x.toFixed(d);
-  const tie = exactTie(x, d);
-  if (!tie) return js;
-  const last = tie.truncated.charCodeAt(tie.truncated.length - 1) - 48;
-  if (last % 2 === 0) return (x < 0 ? '-' : '') + tie.truncated;
-  return js;
-}
-
-/** printf("%.{p}g", x) (no '#' flag: trailing zeros removed). */
-export function cG(x: number, p: number): string {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const P = p === 0 ? 1 : p;
-  const expForm = x.toExponential(P - 1);
-  const X = Number(expForm.slice(expForm.indexOf('e') + 1));
-  if (X < -4 || X >= P) {
-    let [mant, ex] = expForm.split('e') as [string, string];
-    if (mant.includes('.')) mant = mant.replace(/0+$/, '').replace(/\.$/, '');
-    const e = Number(ex);
-    const mag = String(Math.abs(e)).padStart(2, '0');
-    return `${mant}e${e < 0 ? '-' : '+'}${mag}`;
-  }
-  let s = cFixed(x, P - 1 - X);
-  if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
-  return s;
-}
-
-const BYTE_LABELS = ['Byte', 'KByte', 'MByte', 'GByte', 'TByte'];
-const BIT_LABELS = ['bit', 'Kbit', 'Mbit', 'Gbit', 'Tbit'];
-
-/**
- * unit_snprintf (src/units.c). Upper-case formats print bytes (1024-based), lower-case bits
- * (value × 8, 1000-based); 'A'/'a' choose the unit adaptively. The label is singular: callers
- * append "s" or "s/sec" as iperf3's format strings do ("%ss  %ss/sec").
- */
-export function unitSnprintf(value: number, fmt: Iperf3Format | 'A'): string {
-  const bytesMode = fmt === fmt.toUpperCase();
-  let n = bytesMode ? value : value * 8;
-  const base = bytesMode ? 1024 : 1000;
-  let conv: number;
-  switch (fmt.toUpperCase()) {
-    case 'K':
-      conv = 1;
-      break;
-    case 'M':
-      conv = 2;
-      break;
-    case 'G':
-      conv = 3;
-      break;
-    case 'T':
-      conv = 4;
-      break;
-    default: {
-      conv = 0;
-      let tmp = n;
-      while (tmp >= base && conv < 4) {
-        tmp /= base;
-        conv++;
-      }
-    }
-  }
-  n *= 1 / base ** conv;
-  const label = (bytesMode ? BYTE_LABELS : BIT_LABELS)[conv]!;
-  // "print such that we always fit in 4 places"
-  let s: string;
-  if (n < 9.995) s = cFixed(n, 2);
-  else if (n < 99.95) s = cFixed(n, 1);
-  else s = cFixed(n, 0);
-  return `${s.padStart(4)} ${label}`;
-}
 
 const d3 = (n: number): string => String(n).padStart(3);
 const f62 = (x: number): string => cFixed(x, 2).padStart(6);
