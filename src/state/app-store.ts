@@ -426,6 +426,14 @@ function movedCounters(prev: CounterSet[], next: CounterSet[]): Record<string, s
  * a few microseconds shows at any time. Rounded to whole µs, then integer arithmetic (59.9999996 s
  * reads "1 min 00.000000 s", never "60.000000 s").
  */
+/**
+ * A fast-forward: playing slower than the speed asked (the model cannot keep up), or running to an
+ * instant or a condition. Views that ask the worker as the clock runs ask less often then.
+ */
+export function fastForwarding(s: AppState): boolean {
+  return (s.playback.lagging && s.playback.playing) || s.playback.runTo !== null;
+}
+
 export function formatSimTime(ns: number): string {
   const us = Math.round(Math.max(0, ns) / 1000);
   const whole = Math.floor(us / 1e6);

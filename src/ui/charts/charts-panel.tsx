@@ -18,7 +18,7 @@ import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState } from 
 import type { ChartSeries, LadderSeries } from '../../protocol/sim-api';
 import { PRESETS, viewOf } from '../../scenario/presets';
 import type { LabController } from '../../sim-client/lab-controller';
-import type { AppStore } from '../../state/app-store';
+import { type AppStore, fastForwarding } from '../../state/app-store';
 import { useApp, useAppStore, useLab } from '../context';
 import { CommandChips, useSuggestedCommands } from '../suggested-commands';
 import { type ExportKind, MARGIN, MemoChart } from './chart';
@@ -323,8 +323,7 @@ export function ChartsPanel({ only }: { only?: string } = {}) {
     [from, to, width],
   );
   const px = Math.max(50, Math.floor(width - MARGIN.l - MARGIN.r));
-  // a fast-forward: playing slower than asked, or running to an instant or a condition
-  const lagging = useApp((s) => (s.playback.lagging && s.playback.playing) || s.playback.runTo !== null);
+  const lagging = useApp(fastForwarding);
   const engine = useEngineSeries(lab, from, to, nowNs, px, version, zoom === null, lagging);
   const ladderFine = useLadderSeries(lab, cursor, version, lagging);
 

@@ -23,6 +23,7 @@ import type {
   PacketSelection,
   PacketWindow,
 } from '../../protocol/sim-api';
+import { fastForwarding } from '../../state/app-store';
 import { download, fileName } from '../charts/export';
 import { useApp, useAppStore, useLab } from '../context';
 import './packets.css';
@@ -90,7 +91,7 @@ export function PacketsPanel() {
   const store = useAppStore();
   const instances = useApp((s) => s.scenario.instances);
   const nowNs = useApp((s) => s.playback.nowNs);
-  const fastForward = useApp((s) => (s.playback.lagging && s.playback.playing) || s.playback.runTo !== null);
+  const fastForward = useApp(fastForwarding);
   const embed = useApp((s) => s.env.embed);
   const [text, setText] = useState('');
   const [applied, setApplied] = useState('');
