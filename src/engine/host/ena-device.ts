@@ -156,15 +156,28 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   private fetchNext(q: number): void {
+    const p = this.nextFetch(q);
+    if (p !== null) this.sched.at(this.fetchDoneNs(p), this.fetchedFns[q]!, p);
+  }
+
+  /**
+   * The batch TX queue q fetches next (the queue busy from now); null: the ring is empty (the queue
+   * idle), or the card's gate said not now (it calls txGranted(q)).
+   */
+  private nextFetch(q: number): Packet | null {
     const t = this.tx[q]!;
     if (t.ring.length === 0) {
       t.deviceBusy = false;
-      return;
+      return null;
     }
     t.deviceBusy = true;
     const p = t.ring.peek();
-    if (this.txGate !== null && !this.txGate(q, p)) return; // the card calls txGranted(q)
-    this.sched.after(p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs), this.fetchedFns[q]!, p);
+    return this.txGate !== null && !this.txGate(q, p) ? null : p;
+  }
+
+  /** When the fetch of `p` starting now is done. */
+  private fetchDoneNs(p: Packet): number {
+    return this.sched.now + p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs);
   }
 
   /**
@@ -179,7 +192,7 @@ export class EnaDevice implements EnaDeviceView {
     }
     t.deviceBusy = true;
     const p = t.ring.peek();
-    this.sched.after(p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs), this.fetchedFns[q]!, p);
+    this.sched.at(this.fetchDoneNs(p), this.fetchedFns[q]!, p);
     return p.count;
   }
 
@@ -199,15 +212,10 @@ export class EnaDevice implements EnaDeviceView {
         // once, or after the flow's limiter (MODEL_PARAMS.nitroFlowLimitHoldsTxCompletion).
         this.toNitro(p);
         // fetchNext(q), the next fetch run here at once when it is the next event (takeNext)
-        const u = this.tx[q]!;
-        if (u.ring.length === 0) {
-          u.deviceBusy = false;
-          return;
-        }
-        u.deviceBusy = true;
-        p = u.ring.peek();
-        if (this.txGate !== null && !this.txGate(q, p)) return; // the card calls txGranted(q)
-        const at = this.sched.now + p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs);
+        const next = this.nextFetch(q);
+        if (next === null) return;
+        p = next;
+        const at = this.fetchDoneNs(p);
         if (!this.sched.takeNext(at)) {
           this.sched.at(at, this.fetchedFns[q]!, p);
           return;
