@@ -7,6 +7,10 @@
  * its figures are those of `npm run lab` with the same options; nothing here asserts.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createLab, runLine, type RunRecord } from '../../src/engine/session/runner';
@@ -111,4 +115,43 @@ export function runCli(args: readonly string[]): CliRunResult {
     ok: r.status === 0 && !r.error,
     stderrTail: (r.error ? String(r.error) : stderr).slice(-400),
   };
+}
+
+export interface WireRateRun {
+  /** The first run of the process (the JIT still compiling), as `npm run lab`'s one run is. */
+  fresh: boolean;
+  cpuS: number;
+  wallS: number;
+  wire: number;
+}
+
+/**
+ * tests/bench/wire-rate.ts in a process of its own, `runs` runs of its command (issue 17's per-packet
+ * run): bundled as `npm run lab` is (esbuild, one ES module), so the JIT sees only this run's code,
+ * not the feedback the bench's earlier sections left in this process. Returns each run's figures.
+ */
+export function wireRateProcess(runs: number): WireRateRun[] {
+  const dir = mkdtempSync(join(tmpdir(), 'netlab-wire-'));
+  try {
+    const bundle = join(dir, 'wire-rate.mjs');
+    buildSync({
+      entryPoints: [join(REPO_ROOT, 'tests/bench/wire-rate.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: bundle,
+      logLevel: 'error',
+    });
+    const r = spawnSync(process.execPath, [bundle, String(runs)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`wire-rate.ts exited ${r.status}: ${(r.stderr ?? '').slice(-400)}`);
+    const out: WireRateRun[] = [];
+    const re = /^(fresh|warm) +run: CPU ([\d.]+) s, wall ([\d.]+) s, (\d+) wire packets/gm;
+    for (const m of r.stdout.matchAll(re))
+      out.push({ fresh: m[1] === 'fresh', cpuS: Number(m[2]), wallS: Number(m[3]), wire: Number(m[4]) });
+    if (out.length !== runs)
+      throw new Error(`wire-rate.ts printed ${out.length} runs of ${runs}: ${r.stdout}`);
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
