@@ -168,7 +168,7 @@ export class Host {
     ifc = { dev, qdisc, watchdog };
     this.ifaces[index] = ifc;
     const me = ifc;
-    dev.onTxRoom = (q) => (qdisc.rootKind === 'mq' ? this.runQueue(q, me) : this.runAllQueues(me));
+    dev.onTxRoom = (q) => (qdisc.rootIsMq ? this.runQueue(q, me) : this.runAllQueues(me));
     dev.onTxComplete = (p, count) => this.releaseTx(p, count);
     dev.onRx = (d, vcpu) => this.receive(d, vcpu);
     dev.qdiscKind = () => qdisc.rootKind;
@@ -339,15 +339,16 @@ export class Host {
       sink.leave(now, this.probeHost, 'socket_tx', 0, p, this.ctxVcpu?.index ?? -1);
       sink.enter(now, this.probeHost, 'qdisc', qdiscQueueOf(qdisc, p), p);
     }
+    // enqueue and __qdisc_run under one root lock (one level of qdiscDepth)
     this.qdiscDepth++;
     try {
       qdisc.enqueue(p, this.sched.now);
-      if (qdisc.rootKind === 'mq') this.runQueue(p.txq, ifc);
-      else this.runAllQueues(ifc);
+      if (qdisc.rootIsMq) this.runQueueLocked(p.txq, ifc);
+      else for (let q = 0; q < ifc.dev.queueCount; q++) this.runQueueLocked(q, ifc);
     } finally {
       this.qdiscDepth--;
     }
-    this.releaseDeferred();
+    if (this.deferredReleases.length > 0) this.releaseDeferred();
   }
 
   private releasing = false;
@@ -378,14 +379,14 @@ export class Host {
     } finally {
       this.qdiscDepth--;
     }
-    this.releaseDeferred();
+    if (this.deferredReleases.length > 0) this.releaseDeferred();
   }
 
   private runQueueLocked(q: number, ifc: HostIface): void {
     const now = this.sched.now;
     const qdisc = ifc.qdisc;
     const eth0 = ifc.dev;
-    const mq = qdisc.rootKind === 'mq';
+    const mq = qdisc.rootIsMq;
     for (let guard = 0; guard < 100_000; guard++) {
       if (mq && eth0.txRoom(q) <= 0) return;
       const p = qdisc.dequeue(q, now);
@@ -495,5 +496,5 @@ export class Host {
 
 /** The probe's queue for a qdisc packet: the mq child (TX queue) it sits in, else 0 (one root). */
 function qdiscQueueOf(qdisc: QdiscManager, p: Packet): number {
-  return qdisc.rootKind === 'mq' && p.txq >= 0 ? p.txq : 0;
+  return qdisc.rootIsMq && p.txq >= 0 ? p.txq : 0;
 }

@@ -97,6 +97,9 @@ export function createQdiscTree(ctx: QdiscContext, opts: CreateQdiscTreeOptions)
 
 class QdiscTreeImpl implements QdiscManager {
   private rootQ!: QdiscNode;
+  /** The root when it is `mq` (each TX queue dequeues its own child), else null: set with the root. */
+  private mq: MqQdisc | null = null;
+  rootIsMq = false;
   /** Creation order of visible qdiscs (the dump lists the most recent first after the root). */
   private readonly visible = new Map<QdiscNode, number>();
   private seq = 0;
@@ -136,19 +139,25 @@ class QdiscTreeImpl implements QdiscManager {
     if (n > 1 && !QDISC_OPS[this.defaultKind].noQueue) {
       const mq = new MqQdisc(n, () => this.makeDefault());
       mq.parent = TC_H_ROOT;
-      this.rootQ = mq;
+      this.setRoot(mq);
       // mq_attach hashes its children in queue order; the dump lists the newest first (:n … :1).
       for (const c of mq.children) this.visible.set(c, this.seq++);
     } else {
       const q = this.makeDefault();
       q.parent = TC_H_ROOT;
-      this.rootQ = q;
+      this.setRoot(q);
     }
     this.resetRequeue();
   }
 
+  private setRoot(q: QdiscNode): void {
+    this.rootQ = q;
+    this.mq = q instanceof MqQdisc ? q : null;
+    this.rootIsMq = this.mq !== null;
+  }
+
   private resetRequeue(): void {
-    const slots = this.rootQ instanceof MqQdisc ? this.rootQ.children.length : 1;
+    const slots = this.mq !== null ? this.mq.children.length : 1;
     this.requeued = Array.from({ length: slots }, () => []);
     this.requeuedBatches = 0;
     this.requeuedSkbs = 0;
@@ -163,7 +172,7 @@ class QdiscTreeImpl implements QdiscManager {
   }
 
   dequeue(txq: number, nowNs: number): Packet | null {
-    const mq = this.rootQ instanceof MqQdisc ? this.rootQ : null;
+    const mq = this.mq;
     if (this.requeuedBatches > 0) {
       const slot = mq ? this.requeued[this.slotOf(txq)] : this.requeued[0];
       if (slot && slot.length > 0) {
@@ -173,7 +182,7 @@ class QdiscTreeImpl implements QdiscManager {
         return p;
       }
     }
-    return mq ? mq.dequeueTx(txq, nowNs) : this.rootQ.dequeue(nowNs);
+    return mq !== null ? mq.dequeueTx(txq, nowNs) : this.rootQ.dequeue(nowNs);
   }
 
   private slotOf(txq: number): number {
@@ -182,7 +191,7 @@ class QdiscTreeImpl implements QdiscManager {
   }
 
   requeue(p: Packet): void {
-    const mq = this.rootQ instanceof MqQdisc ? this.rootQ : null;
+    const mq = this.mq;
     const slot = mq ? this.slotOf(p.txq) : 0;
     this.requeued[slot]!.push(p);
     this.requeuedBatches++;
@@ -340,7 +349,7 @@ class QdiscTreeImpl implements QdiscManager {
         return {};
       }
       q.parent = TC_H_ROOT;
-      this.rootQ = q;
+      this.setRoot(q);
       this.visible.set(q, this.seq++);
       if (q instanceof MqQdisc) for (const c of q.children) this.visible.set(c, this.seq++);
       this.resetRequeue();

@@ -42,6 +42,8 @@ export type QdiscDropReason =
 
 export interface QdiscTree {
   readonly rootKind: string;
+  /** Whether `mq` is at the root: each TX queue dequeues its own child (else one root for all queues). */
+  readonly rootIsMq: boolean;
   enqueue(p: Packet, nowNs: number): void;
   dequeue(txq: number, nowNs: number): Packet | null;
   requeue(p: Packet): void;
