@@ -573,18 +573,11 @@ export class Lab implements HostLinks {
    */
   private fabricSend(p: Packet, srcIdx: number): void {
     if (p.sizeBytes > this.fabricMtu) {
-      const src = this.byIp.get(p.flow.tuple.srcIp);
-      this.drops.add(src?.name ?? '?', 'vpc', 'mtu_exceeded', p.count, p.count * p.sizeBytes, p.flow.id);
-      this.probe.sink?.drop(this.sched.now, srcIdx, 'fabric', 0, p, p.count, 'mtu_exceeded', false);
+      this.fabricMtuDrop(p, srcIdx);
       return;
     }
     const id = p.flow.id;
-    const epoch = this.vpcEpoch();
-    if (epoch !== this.hopEpoch) {
-      this.hopEpoch = epoch;
-      this.dstBySrc.length = 0;
-      this.droppedBy.length = 0;
-    }
+    if (this.vpcEpoch() !== this.hopEpoch) this.fabricRouted();
     const cache = (this.dstBySrc[srcIdx] ??= []);
     let dst = cache[id];
     if (dst === undefined) {
@@ -595,19 +588,41 @@ export class Lab implements HostLinks {
     if (dst !== null && this.stoppedCards.size > 0 && this.stoppedCards.has(dst)) dst = null;
     const sink = this.probe.sink;
     sink?.enter(this.sched.now, srcIdx, 'fabric', 0, p);
-    if (dst) {
-      sink?.leave(this.sched.now, srcIdx, 'fabric', 0, p, -1);
-      dst.ingress(p);
-    } else {
-      // no instance has the address: the VPC has nowhere to deliver it (counted by the probe only);
-      // a source/destination check or a route loop drops it in the VPC (counted as a route drop)
-      const why = this.droppedBy[srcIdx]?.[id];
-      if (why !== undefined) {
-        const src = this.byIndex[srcIdx];
-        this.drops.add(src?.name ?? '?', 'vpc', why, p.count, p.count * p.sizeBytes, id);
-      }
-      sink?.drop(this.sched.now, srcIdx, 'fabric', 0, p, p.count, 'vpc_route', true);
+    if (dst === null) {
+      this.fabricNowhere(p, srcIdx);
+      return;
     }
+    sink?.leave(this.sched.now, srcIdx, 'fabric', 0, p, -1);
+    dst.ingress(p);
+  }
+
+  // fabricSend's rare branches, apart so that it stays small enough for V8 to inline
+
+  private fabricMtuDrop(p: Packet, srcIdx: number): void {
+    const src = this.byIp.get(p.flow.tuple.srcIp);
+    this.drops.add(src?.name ?? '?', 'vpc', 'mtu_exceeded', p.count, p.count * p.sizeBytes, p.flow.id);
+    this.probe.sink?.drop(this.sched.now, srcIdx, 'fabric', 0, p, p.count, 'mtu_exceeded', false);
+  }
+
+  /** The VPC's routes or attributes changed: every flow looks its next hop up again. */
+  private fabricRouted(): void {
+    this.hopEpoch = this.vpcEpoch();
+    this.dstBySrc.length = 0;
+    this.droppedBy.length = 0;
+  }
+
+  /**
+   * No instance has the address: the VPC has nowhere to deliver it (counted by the probe only); a
+   * source/destination check or a route loop drops it in the VPC (counted as a route drop).
+   */
+  private fabricNowhere(p: Packet, srcIdx: number): void {
+    const id = p.flow.id;
+    const why = this.droppedBy[srcIdx]?.[id];
+    if (why !== undefined) {
+      const src = this.byIndex[srcIdx];
+      this.drops.add(src?.name ?? '?', 'vpc', why, p.count, p.count * p.sizeBytes, id);
+    }
+    this.probe.sink?.drop(this.sched.now, srcIdx, 'fabric', 0, p, p.count, 'vpc_route', true);
   }
 
   /** The VPC control plane's mutation epoch (routes, attributes), 0 before anything asked for it. */

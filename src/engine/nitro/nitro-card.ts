@@ -430,39 +430,43 @@ export class NitroCard {
   /** After flow setup: the per-flow limit and on. */
   private egressShaped(p: Packet): void {
     const srd = this.vpc !== null && this.srd.egress(p);
-    let stage = srd ? this.srdStageByFlow[p.flow.id] : this.stageByFlow[p.flow.id];
-    if (!stage) {
-      const internet = this.isInternetBound(p);
-      const rate =
-        (srd
-          ? (this.cfg.srdFlowLimitBps ?? this.cfg.flowLimitBps)
-          : internet
-            ? this.cfg.internetFlowLimitBps
-            : this.cfg.flowLimitBps) / 8;
-      const bucket = new TokenBucket(rate, rate * (this.params.bwBucketNs / 1e9));
-      const over = this.params.nitroChargeOverheadBytes;
-      const next = internet ? this.igwStage : this.egressStage;
-      const holds = this.params.nitroFlowLimitHoldsTxCompletion !== 0;
-      stage = new ShaperStage(
-        this.sched,
-        [shaperBucket(bucket, over, 1, 'flow_limit_exceeded')],
-        this.params.nitroShaperQueueNs,
-        this.params.nitroShaperMinQueuePackets,
-        holds
-          ? (q: Packet) => {
-              this.txComplete(q, q.count);
-              next.offer(q);
-            }
-          : next,
-        (q, n, r) => this.dropEgressHeld(q, n, r),
-      );
-      if (srd) this.srdStageByFlow[p.flow.id] = stage;
-      else {
-        this.flowStages.set(p.flow.id, stage);
-        this.stageByFlow[p.flow.id] = stage;
-      }
-    }
+    const stage =
+      (srd ? this.srdStageByFlow[p.flow.id] : this.stageByFlow[p.flow.id]) ?? this.newFlowStage(p, srd);
     stage.offer(p);
+  }
+
+  /** The per-flow limiter of `p`'s flow, made at its first packet (apart: egressShaped stays small). */
+  private newFlowStage(p: Packet, srd: boolean): ShaperStage {
+    const internet = this.isInternetBound(p);
+    const rate =
+      (srd
+        ? (this.cfg.srdFlowLimitBps ?? this.cfg.flowLimitBps)
+        : internet
+          ? this.cfg.internetFlowLimitBps
+          : this.cfg.flowLimitBps) / 8;
+    const bucket = new TokenBucket(rate, rate * (this.params.bwBucketNs / 1e9));
+    const over = this.params.nitroChargeOverheadBytes;
+    const next = internet ? this.igwStage : this.egressStage;
+    const holds = this.params.nitroFlowLimitHoldsTxCompletion !== 0;
+    const stage = new ShaperStage(
+      this.sched,
+      [shaperBucket(bucket, over, 1, 'flow_limit_exceeded')],
+      this.params.nitroShaperQueueNs,
+      this.params.nitroShaperMinQueuePackets,
+      holds
+        ? (q: Packet) => {
+            this.txComplete(q, q.count);
+            next.offer(q);
+          }
+        : next,
+      (q, n, r) => this.dropEgressHeld(q, n, r),
+    );
+    if (srd) this.srdStageByFlow[p.flow.id] = stage;
+    else {
+      this.flowStages.set(p.flow.id, stage);
+      this.stageByFlow[p.flow.id] = stage;
+    }
+    return stage;
   }
 
   /**
