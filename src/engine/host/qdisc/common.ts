@@ -342,14 +342,15 @@ export class BatchDeque {
     this.head = 0;
   }
 
-  pushBack(p: Packet): void {
+  /** Append batch `p` (`skbs`: its `skbsOf`, when the caller has it already). */
+  pushBack(p: Packet, skbs: number = skbsOf(p)): void {
     if (this.size === this.buf.length) this.grow();
     const cap = this.buf.length;
     const i = this.head + this.size;
     this.buf[i < cap ? i : i - cap] = p;
     this.size++;
     this.packets += p.count;
-    this.skbs += skbsOf(p);
+    this.skbs += skbs;
     this.bytes += (p.sizeBytes + 14) * p.count;
   }
 

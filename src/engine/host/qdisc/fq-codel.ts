@@ -42,11 +42,11 @@ export const TRUESIZE_OVERHEAD_BYTES = 512;
 
 /**
  * skb->truesize of a batch: payload, plus one set of headers and the sk_buff overhead per skb (a GSO
- * skb holds its headers once; GSO replicates them only after the qdisc).
+ * skb holds its headers once; GSO replicates them only after the qdisc). `skbs`: its `skbsOf`.
  */
-export function truesizeOf(p: Packet): number {
+export function truesizeOf(p: Packet, skbs: number = skbsOf(p)): number {
   const headers = p.sizeBytes + 14 - p.payloadBytes;
-  return p.count * p.payloadBytes + skbsOf(p) * (headers + TRUESIZE_OVERHEAD_BYTES);
+  return p.count * p.payloadBytes + skbs * (headers + TRUESIZE_OVERHEAD_BYTES);
 }
 
 const NONE = 0;
@@ -177,11 +177,11 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
     p.enqueuedAtNs = nowNs;
     const bytes = qdiscBatchBytes(p);
     const skbs = skbsOf(p);
-    q.pushBack(p);
+    q.pushBack(p, skbs);
     this.backlogs[idx]! += bytes;
     this.backlog += bytes;
     this.qlenSkbs += skbs;
-    this.memoryUsage += truesizeOf(p);
+    this.memoryUsage += truesizeOf(p, skbs);
     if (this.inList[idx] === NONE) {
       this.newFlows.push(idx);
       this.inList[idx] = NEW;
@@ -209,7 +209,7 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
       this.memoryUsage = 0;
     } else {
       this.qlenSkbs -= skbs;
-      this.memoryUsage -= truesizeOf(p);
+      this.memoryUsage -= truesizeOf(p, skbs);
     }
     return skbs;
   }
