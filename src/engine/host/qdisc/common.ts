@@ -112,8 +112,10 @@ export function packetsInSkbs(p: Packet, skbs: number): number {
 
 /** Bytes of one skb of `p` as qdisc_pkt_len counts it (a GSO skb: every segment with its headers). */
 export function skbBytesOf(p: Packet): number {
+  const c = p.count;
+  if (c === 1) return p.sizeBytes + 14; // one packet is within one skb (gsoSegs ≥ 1)
   const segs = gsoSegs(p);
-  return (segs < p.count ? segs : p.count) * (p.sizeBytes + 14);
+  return (segs < c ? segs : c) * (p.sizeBytes + 14);
 }
 
 /** A fractional skb count as `tc` prints it: anything queued shows as at least 1. */

@@ -197,10 +197,9 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
     }
   }
 
-  /** Remove batch part `p` (already taken off flow `f`'s queue) from the qdisc's counters; returns its skbs. */
-  private unaccount(f: number, p: Packet): number {
+  /** Remove batch part `p` (already taken off flow `f`'s queue) from the qdisc's counters. */
+  private unaccount(f: number, p: Packet): void {
     const bytes = qdiscBatchBytes(p);
-    const skbs = skbsOf(p);
     this.backlogs[f]! -= bytes;
     this.backlog -= bytes;
     if (this.backlog === 0) {
@@ -208,10 +207,10 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
       this.qlenSkbs = 0;
       this.memoryUsage = 0;
     } else {
+      const skbs = skbsOf(p);
       this.qlenSkbs -= skbs;
       this.memoryUsage -= truesizeOf(p, skbs);
     }
-    return skbs;
   }
 
   /** fq_codel_drop: drop whole skbs from the head of the fattest flow; returns skbs dropped. */
@@ -246,7 +245,8 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
       const part = q.takeFront(k)!;
       this.ctx.drop(part, part.count, reason);
       len += qdiscBatchBytes(part);
-      const skbs = this.unaccount(idx, part);
+      this.unaccount(idx, part);
+      const skbs = skbsOf(part);
       this.st.drops += skbs;
       i += skbs;
     } while (i < goal - SKB_EPSILON || (i < this.dropBatchSize - SKB_EPSILON && len < threshold));
@@ -267,7 +267,8 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
       const head = q.peek();
       if (!head) break;
       const part = q.takeFront(packetsOfSkb(head, want))!;
-      const skbs = this.unaccount(f, part);
+      this.unaccount(f, part);
+      const skbs = skbsOf(part);
       this.st.drops += skbs;
       want -= skbs;
       this.ctx.drop(part, part.count, 'codel_drop');
