@@ -56,6 +56,8 @@ export class EnaDevice implements EnaDeviceView {
   private txRingSize: number;
   private rxRingSize: number;
   private nQueues: number;
+  /** The device's service time per packet of a TX fetch (the config's, else enaQueuePacketNs). */
+  private fetchPacketNs: number;
   txDropsTotal = 0;
   rxOverruns = 0;
   interfaceUp = 1;
@@ -104,6 +106,7 @@ export class EnaDevice implements EnaDeviceView {
     this.txRingSize = cfg.txRing;
     this.rxRingSize = cfg.rxRing;
     this.nQueues = cfg.queues;
+    this.fetchPacketNs = cfg.packetNs ?? params.enaQueuePacketNs;
     // netfront has no interrupt moderation: netback's event-channel notification (one per batch
     // it copied) raises the guest's interrupt at once
     this.coal = defaultCoalesce(cfg.driver);
@@ -177,7 +180,7 @@ export class EnaDevice implements EnaDeviceView {
 
   /** When the fetch of `p` starting now is done. */
   private fetchDoneNs(p: Packet): number {
-    return this.sched.now + p.count * (this.cfg.packetNs ?? this.params.enaQueuePacketNs);
+    return this.sched.now + p.count * this.fetchPacketNs;
   }
 
   /**
@@ -434,7 +437,12 @@ export class EnaDevice implements EnaDeviceView {
   private pollRound(q: number): number {
     const r = this.rx[q]!;
     r.polling = true;
-    const skbs = napiGroRound(r, this.params.napiBudget, this.params.groMaxBytes);
+    const skbs = napiGroRound(
+      r,
+      this.params.napiBudget,
+      this.params.groMaxBytes,
+      this.cfg.driver === 'ixgbevf',
+    );
     return r.pollPackets * this.params.hostRxPacketNs + skbs * this.params.hostStackSkbNs;
   }
 
@@ -589,6 +597,7 @@ export class EnaDevice implements EnaDeviceView {
     this.txRingSize = this.cfg.txRing;
     this.rxRingSize = this.cfg.rxRing;
     this.nQueues = this.cfg.queues;
+    this.fetchPacketNs = this.cfg.packetNs ?? this.params.enaQueuePacketNs;
     this.coal = defaultCoalesce(this.cfg.driver);
     this.steering = new EnaSteering(
       this.hashFn,

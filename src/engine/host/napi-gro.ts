@@ -5,14 +5,14 @@
  * Deliveries are the queue's reused objects: nothing is allocated per round once they exist.
  * Sources: LINUX net/core/gro.c (napi_gro_receive, gro_max_size), ENA-SRC (ena_clean_rx_irq).
  */
-import { splitBatch } from '../model/packet';
+import { type Flow, splitBatch } from '../model/packet';
 import type { RxDelivery, RxQueue } from './ena-queues';
 
 /**
  * Take queue `r`'s round: its deliveries are the first `r.pollCount` of `r.pollDeliveries`, its
  * packets `r.pollPackets`. Returns the skbs the stack will process.
  */
-export function napiGroRound(r: RxQueue, budget: number, groMax: number): number {
+export function napiGroRound(r: RxQueue, budget: number, groMax: number, countItr: boolean): number {
   const ring = r.ring;
   // Take up to `budget` packets and GRO them as they come: merge consecutive packets of one TCP
   // flow into one delivery (its skbs follow from gro_max_size below).
@@ -21,6 +21,8 @@ export function napiGroRound(r: RxQueue, budget: number, groMax: number): number
   /** Packets in `cur` so far. */
   let curLen = 0;
   let cur: RxDelivery | null = null;
+  /** The (inner) flow of `cur`'s packets. */
+  let curFlow: Flow | null = null;
   let n = 0;
   while (n < budget && ring.length > 0) {
     let p = ring.peek();
@@ -30,44 +32,47 @@ export function napiGroRound(r: RxQueue, budget: number, groMax: number): number
     } else {
       p = ring.shift();
     }
+    const bytes = p.count * p.sizeBytes;
     n += p.count;
     r.cnt += p.count;
-    r.bytes += p.count * p.sizeBytes;
-    r.itr.count(p.count * p.sizeBytes);
+    r.bytes += bytes;
+    // only ixgbevf's interrupt throttle reads the bytes received (IxgbevfItr.update)
+    if (countItr) r.itr.count(bytes);
     if (p.sizeBytes <= 256) r.copybreak += p.count;
     // GRO looks through a tunnel's outer header (gre_gro_receive, udp_gro_receive): the inner flow
     const f = p.inner ?? p.flow;
     const gro = p.payloadBytes > 0 && f.tuple.proto === 'tcp';
-    if (cur && gro && (cur.packets[0]!.inner ?? cur.packets[0]!.flow) === f) {
+    if (cur !== null && gro && curFlow === f) {
       cur.packets[curLen++] = p;
       cur.segs += p.count;
-      cur.bytes += p.count * p.sizeBytes;
+      cur.bytes += bytes;
     } else {
       if (cur !== null && cur.packets.length !== curLen) cur.packets.length = curLen;
+      // a GRO delivery's skbs are counted when it is complete (below), any other's now: one a packet
+      const skbs = gro ? -1 : p.count;
       let d = deliveries[nd];
       if (d === undefined) {
-        d = { packets: [p], segs: p.count, bytes: p.count * p.sizeBytes, skbs: 0 };
+        d = { packets: [p], segs: p.count, bytes, skbs };
         deliveries.push(d);
       } else {
         d.packets[0] = p;
         // a GRO delivery is cut to its length when it ends (below), any other one here
         if (!gro && d.packets.length !== 1) d.packets.length = 1;
         d.segs = p.count;
-        d.bytes = p.count * p.sizeBytes;
-        d.skbs = 0;
+        d.bytes = bytes;
+        d.skbs = skbs;
       }
       nd++;
       curLen = 1;
       cur = gro ? d : null;
+      curFlow = f;
     }
   }
   if (cur !== null && cur.packets.length !== curLen) cur.packets.length = curLen;
   let skbs = 0;
   for (let i = 0; i < nd; i++) {
     const d = deliveries[i]!;
-    const p0 = d.packets[0]!;
-    const isGro = p0.payloadBytes > 0 && (p0.inner ?? p0.flow).tuple.proto === 'tcp';
-    d.skbs = isGro ? Math.max(1, Math.ceil(d.bytes / groMax)) : d.segs;
+    if (d.skbs < 0) d.skbs = Math.max(1, Math.ceil(d.bytes / groMax));
     skbs += d.skbs;
   }
   r.pollCount = nd;
