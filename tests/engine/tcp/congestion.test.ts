@@ -132,6 +132,25 @@ describe('SACK scoreboard', () => {
     expect(sb.rttNs).toBe(300_000 - 20_000); // only never-retransmitted entries give a sample
   });
 
+  it('RACK marks past a late retransmission and stops at the first segment sent too late', () => {
+    const sb = new Scoreboard();
+    for (let i = 0; i < 4; i++) sb.add(i * 1000, (i + 1) * 1000, 1, (i + 1) * 10); // sent at 10, 20, 30, 40
+    expect(sb.markLostSentBefore(25)).toBe(true); // the first two
+    sb.markRetransmitted(1, 100); // the second again, late
+    sb.beginAck();
+    sb.sackTag([3000, 4000], 110); // the fourth delivered
+    // sent before 35: the first (still waiting), the second's retransmission (100) not, the third yes;
+    // the scan goes on past the retransmission and ends at the fourth (sent at 40)
+    expect(sb.markLostSentBefore(35)).toBe(true);
+    expect(sb.lostBytes).toBe(2000);
+    expect([0, 1, 2, 3].map((i) => sb.isLost(i))).toEqual([true, true, true, false]);
+    expect(sb.firstPendingRetrans()).toBe(0);
+    // the retransmission, sent at 100, is lost again once something sent after it is delivered
+    expect(sb.markLostSentBefore(150)).toBe(true);
+    expect(sb.lostBytes).toBe(3000);
+    expect(sb.markLostSentBefore(150)).toBe(false);
+  });
+
   it('grows past its first capacity and splits in the middle of a wrapped ring', () => {
     const sb = new Scoreboard(4);
     for (let i = 0; i < 3; i++) sb.add(i * 2000, (i + 1) * 2000, 2, i);

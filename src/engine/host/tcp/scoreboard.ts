@@ -164,7 +164,8 @@ export class Scoreboard {
     for (let i = 0; i < blocks.length; i += 2) {
       const bs = blocks[i]!;
       const be = blocks[i + 1]!;
-      for (let j = 0; j < this.length; j++) {
+      // the entries before the first one ending after bs lie wholly below the block
+      for (let j = this.firstEndingAfter(bs); j < this.length; j++) {
         let k = this.slot(j);
         const s = this.start[k]!;
         if (s >= be) break;
@@ -191,19 +192,40 @@ export class Scoreboard {
     }
   }
 
-  /** Mark lost every entry neither SACKed nor already lost that was sent before `beforeNs`; true if any. */
+  /**
+   * Mark lost every entry neither SACKed nor already lost that was sent before `beforeNs`; true if any.
+   * Entries are in sequence order, which is the order of their first transmission, and a
+   * retransmission is later still: every entry after one never retransmitted was sent no earlier
+   * than it. So the scan ends at the first never-retransmitted entry sent at `beforeNs` or later (as
+   * RACK's walk of the time-sorted queue ends at the first segment sent after the one delivered).
+   */
   markLostSentBefore(beforeNs: number): boolean {
     let newLoss = false;
     for (let j = 0; j < this.length; j++) {
       const k = this.slot(j);
       const f = this.flags[k]!;
-      if ((f & (SACKED | PENDING)) === 0 && this.sentNs[k]! < beforeNs) {
+      const sent = this.sentNs[k]!;
+      if (sent >= beforeNs) {
+        if ((f & RETRANS) === 0) break;
+      } else if ((f & (SACKED | PENDING)) === 0) {
         this.flags[k] = f | PENDING | LOST;
         this.lostBytes += this.end[k]! - this.start[k]!;
         newLoss = true;
       }
     }
     return newLoss;
+  }
+
+  /** Position of the first entry ending after byte `seq` (length: none); entries are in sequence order. */
+  private firstEndingAfter(seq: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.end[this.slot(mid)]! <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** tcp_enter_loss: everything not SACKed is lost. */
