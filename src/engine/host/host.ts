@@ -10,7 +10,7 @@
  * Receive path: NAPI deliveries from the device go to the socket registered for the flow
  * (TCP data/ACK, UDP datagram); SYNs go to the listener on the destination port.
  */
-import { Probe } from '../model/probe';
+import { Probe, type ProbeSink } from '../model/probe';
 import type { Scheduler } from '../core/scheduler';
 import { Timer } from '../core/scheduler';
 import type { DropCounters } from '../model/drop-reasons';
@@ -313,18 +313,21 @@ export class Host {
     const mtu = ifc.dev.mtu;
     // ip_fragment (before the device): a datagram over the device MTU is cut into fragments (UDP and
     // ping sockets fragment locally by default, IP_PMTUDISC_WANT; TCP segments always fit the MSS)
-    if (p.sizeBytes > mtu && p.frag == null && (p.inner ?? p.flow).tuple.proto !== 'tcp') {
-      const frags = fragment(p, mtu);
-      let n = 0;
-      for (const f of frags) n += f.count;
-      this.ipFragMib.fragOks += p.count;
-      this.ipFragMib.fragCreates += n;
-      // one more skb to build per extra fragment, on the sending context's vCPU
-      this.ctxVcpu?.charge((n - p.count) * this.params.hostTxSegmentNs);
-      for (const f of frags) this.enqueueOne(f, ifc);
-      return;
-    }
-    this.enqueueOne(p, ifc);
+    if (p.sizeBytes > mtu && p.frag == null && (p.inner ?? p.flow).tuple.proto !== 'tcp')
+      this.enqueueFragments(p, ifc, mtu);
+    else this.enqueueOne(p, ifc);
+  }
+
+  /** ip_fragment, then each fragment to the qdisc (kept out of `enqueue`, so V8 inlines that). */
+  private enqueueFragments(p: Packet, ifc: HostIface, mtu: number): void {
+    const frags = fragment(p, mtu);
+    let n = 0;
+    for (const f of frags) n += f.count;
+    this.ipFragMib.fragOks += p.count;
+    this.ipFragMib.fragCreates += n;
+    // one more skb to build per extra fragment, on the sending context's vCPU
+    this.ctxVcpu?.charge((n - p.count) * this.params.hostTxSegmentNs);
+    for (const f of frags) this.enqueueOne(f, ifc);
   }
 
   private enqueueOne(p: Packet, ifc: HostIface): void {
@@ -333,12 +336,7 @@ export class Host {
     p.txq = Math.floor(((p.flow.skbHash >>> 0) * n) / 4294967296);
     p.enqueuedAtNs = this.sched.now;
     const sink = this.probe.sink;
-    if (sink !== null) {
-      const now = this.sched.now;
-      sink.enter(now, this.probeHost, 'socket_tx', 0, p);
-      sink.leave(now, this.probeHost, 'socket_tx', 0, p, this.ctxVcpu?.index ?? -1);
-      sink.enter(now, this.probeHost, 'qdisc', qdiscQueueOf(qdisc, p), p);
-    }
+    if (sink !== null) this.probeEnqueue(sink, p, qdisc);
     // enqueue and __qdisc_run under one root lock (one level of qdiscDepth)
     this.qdiscDepth++;
     try {
@@ -349,6 +347,14 @@ export class Host {
       this.qdiscDepth--;
     }
     if (this.deferredReleases.length > 0) this.releaseDeferred();
+  }
+
+  /** The probe's view of a batch going down: socket_tx passed through, the qdisc entered. */
+  private probeEnqueue(sink: ProbeSink, p: Packet, qdisc: QdiscManager): void {
+    const now = this.sched.now;
+    sink.enter(now, this.probeHost, 'socket_tx', 0, p);
+    sink.leave(now, this.probeHost, 'socket_tx', 0, p, this.ctxVcpu?.index ?? -1);
+    sink.enter(now, this.probeHost, 'qdisc', qdiscQueueOf(qdisc, p), p);
   }
 
   private releasing = false;
