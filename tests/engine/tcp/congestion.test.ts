@@ -151,6 +151,51 @@ describe('SACK scoreboard', () => {
     expect(sb.markLostSentBefore(150)).toBe(false);
   });
 
+  it('a growing SACK block tags only what is new, and a block whose start could not split is not remembered', () => {
+    const sb = new Scoreboard();
+    for (let i = 0; i < 10; i++) sb.add(i * 1000, (i + 1) * 1000, 1, i);
+    sb.add(10_000, 12_000, 2, 10);
+    sb.add(12_000, 13_000, 1, 11);
+    sb.beginAck();
+    sb.sackTag([3000, 5000], 100);
+    expect(sb.acked).toBe(2000);
+    sb.beginAck();
+    sb.sackTag([3000, 7000], 100); // 3000-5000 is SACKed already
+    expect(sb.acked).toBe(2000);
+    expect(sb.sackedBytes).toBe(4000);
+    // 10200 is not a segment boundary of 10000-12000 (2 segments): no split, the entry stays
+    sb.beginAck();
+    sb.sackTag([10_200, 13_000], 100);
+    expect(sb.acked).toBe(1000);
+    // 10600 rounds to the segment boundary: split there, 10600-12000 tagged now
+    sb.beginAck();
+    sb.sackTag([10_600, 13_000], 100);
+    expect(sb.acked).toBe(1400);
+    expect(sb.sackedBytes).toBe(4000 + 1000 + 1400);
+    sb.beginAck();
+    sb.sackTag([3000, 7000, 10_600, 13_000], 100);
+    expect(sb.acked).toBe(0);
+  });
+
+  it('RACK passes over a range known SACKed and marks what lies beyond it', () => {
+    const sb = new Scoreboard();
+    for (let i = 0; i < 10; i++) sb.add(i * 1000, (i + 1) * 1000, 1, i * 10);
+    sb.beginAck();
+    sb.sackTag([3000, 7000], 100);
+    // sent before 75: 0-2 and 7 (3-6 are SACKed); 8 was sent at 80, the scan ends there
+    expect(sb.markLostSentBefore(75)).toBe(true);
+    expect([0, 1, 2, 3, 6, 7, 8].map((i) => sb.isLost(i))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      true,
+      false,
+    ]);
+    expect(sb.lostBytes).toBe(4000);
+  });
+
   it('grows past its first capacity and splits in the middle of a wrapped ring', () => {
     const sb = new Scoreboard(4);
     for (let i = 0; i < 3; i++) sb.add(i * 2000, (i + 1) * 2000, 2, i);

@@ -16,6 +16,8 @@ const SACKED = 2;
 const LOST = 4;
 /** Lost and not yet retransmitted. */
 const PENDING = 8;
+/** Ranges of sequence space known SACKed that sackTag remembers (one per SACK block of an ACK). */
+const SACKED_RANGES = 4;
 
 export class Scoreboard {
   private start: Float64Array;
@@ -40,6 +42,9 @@ export class Scoreboard {
   deliveredSentNs = -1;
   /** RTT sample from a never-retransmitted entry newly delivered, ns (−1: none). */
   rttNs = -1;
+  /** Ranges [from, to) of sequence space every entry overlapping which is SACKed (empty: from = to). */
+  private readonly sackedFrom = new Float64Array(SACKED_RANGES);
+  private readonly sackedTo = new Float64Array(SACKED_RANGES);
 
   constructor(capacity = 64) {
     const cap = 2 ** Math.ceil(Math.log2(Math.max(2, capacity)));
@@ -164,8 +169,10 @@ export class Scoreboard {
     for (let i = 0; i < blocks.length; i += 2) {
       const bs = blocks[i]!;
       const be = blocks[i + 1]!;
-      // the entries before the first one ending after bs lie wholly below the block
-      for (let j = this.firstEndingAfter(bs); j < this.length; j++) {
+      // The scan skips, without effect, the entries wholly below the block and the SACKed ones: it
+      // starts at the first entry ending after bs, or after the end of a range known SACKed.
+      const past = this.sackedRangeEnd(bs);
+      for (let j = this.firstEndingAfter(past >= 0 ? past : bs); j < this.length; j++) {
         let k = this.slot(j);
         const s = this.start[k]!;
         if (s >= be) break;
@@ -189,6 +196,31 @@ export class Scoreboard {
         this.deliveredSentNs = Math.max(this.deliveredSentNs, this.sentNs[k]!);
         if ((this.flags[k]! & RETRANS) === 0) this.rttNs = Math.max(this.rttNs, now - this.sentNs[k]!);
       }
+      this.noteSacked((i >> 1) % SACKED_RANGES, bs, be);
+    }
+  }
+
+  /**
+   * After block [bs, be) was tagged: every entry overlapping it is SACKed now, unless the one
+   * straddling bs could not be split there (not on a segment boundary). If so, remember the range in
+   * slot `c` (joined to the range there when they touch). A SACK flag is never cleared and entries
+   * are only added above everything sent, so the range stays SACKed (as Linux's recv_sack_cache lets
+   * tcp_sacktag_write_queue skip what earlier ACKs' blocks covered).
+   */
+  private noteSacked(c: number, bs: number, be: number): void {
+    const j = this.firstEndingAfter(bs);
+    if (j < this.length) {
+      const k = this.slot(j);
+      if (this.start[k]! < be && (this.flags[k]! & SACKED) === 0) return;
+    }
+    const a = this.sackedFrom[c]!;
+    const b = this.sackedTo[c]!;
+    if (a <= be && bs <= b && a < b) {
+      this.sackedFrom[c] = Math.min(a, bs);
+      this.sackedTo[c] = Math.max(b, be);
+    } else {
+      this.sackedFrom[c] = bs;
+      this.sackedTo[c] = be;
     }
   }
 
@@ -211,9 +243,23 @@ export class Scoreboard {
         this.flags[k] = f | PENDING | LOST;
         this.lostBytes += this.end[k]! - this.start[k]!;
         newLoss = true;
+        continue;
+      }
+      // a range known SACKed holds nothing to mark: on past it (past a stop too, after which
+      // nothing is marked either)
+      if ((f & SACKED) !== 0) {
+        const past = this.sackedRangeEnd(this.start[k]!);
+        if (past >= 0) j = Math.max(j, this.firstEndingAfter(past) - 1);
       }
     }
     return newLoss;
+  }
+
+  /** The end of the range known SACKed that holds byte `seq`, or −1. */
+  private sackedRangeEnd(seq: number): number {
+    for (let c = 0; c < SACKED_RANGES; c++)
+      if (this.sackedFrom[c]! <= seq && seq < this.sackedTo[c]!) return this.sackedTo[c]!;
+    return -1;
   }
 
   /** Position of the first entry ending after byte `seq` (length: none); entries are in sequence order. */
