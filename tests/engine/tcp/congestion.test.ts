@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { newCongestionOps } from '../../../src/engine/host/tcp/algorithms';
 import { type TcpCongSocket, TCP_CONGESTION_ALGORITHMS } from '../../../src/engine/host/tcp/cong';
+import { type LossSocket, LossRecovery } from '../../../src/engine/host/tcp/recovery';
 import { Scoreboard } from '../../../src/engine/host/tcp/scoreboard';
+import { Scheduler } from '../../../src/engine/core/scheduler';
 import { resolveParams } from '../../../src/engine/model/params';
 
 const params = resolveParams();
@@ -215,5 +217,46 @@ describe('SACK scoreboard', () => {
     ]);
     expect(sb.length).toBe(12);
     expect(sb.sackedBytes).toBe(4000);
+  });
+});
+
+describe('loss recovery timers', () => {
+  it('the loss probe re-armed in one instant keeps its time, and fires at the last one armed', () => {
+    const sched = new Scheduler();
+    let probes = 0;
+    const sk = {
+      ...socket(10),
+      srttNs: 1_000_000.4,
+      rttvarNs: 0,
+      writeSeq: 0,
+      peerWindow: 65535,
+      sb: new Scoreboard(),
+      ca: newCongestionOps('cubic', params),
+      sendNew: () => {},
+      transmitSeg: () => {},
+      trySend: () => {},
+    } satisfies LossSocket;
+    sk.sndNxt = 10 * 1448;
+    const rec = new LossRecovery(sched, params, sk, () => {});
+    // onPto sends nothing here (no data to write, nothing SACKed to resend): count its firings
+    sk.sb.add(0, 10 * 1448, 10, 0);
+    const lastUnsacked = sk.sb.lastUnsackedSegment.bind(sk.sb);
+    sk.sb.lastUnsackedSegment = () => {
+      probes++;
+      return lastUnsacked();
+    };
+    rec.armRtoIfIdle();
+    rec.armPto();
+    const first = rec.ptoTimer.expiresAtNs;
+    expect(first).toBe(Math.ceil(2 * 1_000_000.4 + 2_000_000)); // 2·SRTT + 2 ms, rounded up to the ns
+    rec.armPto();
+    expect(rec.ptoTimer.expiresAtNs).toBe(first);
+    sk.srttNs = 2_000_000;
+    rec.armPto();
+    expect(rec.ptoTimer.expiresAtNs).toBe(6_000_000);
+    sched.runUntil(5_999_999);
+    expect(probes).toBe(0);
+    sched.runUntil(6_000_000);
+    expect(probes).toBe(1);
   });
 });
