@@ -160,7 +160,7 @@ export class EnaDevice implements EnaDeviceView {
 
   private fetchNext(q: number): void {
     const p = this.nextFetch(q);
-    if (p !== null) this.sched.at(this.fetchDoneNs(p), this.fetchedFns[q]!, p);
+    if (p !== null) this.sched.at(this.fetchDoneNs(p), this.fetchedFns[q]!, undefined);
   }
 
   /**
@@ -195,18 +195,23 @@ export class EnaDevice implements EnaDeviceView {
     }
     t.deviceBusy = true;
     const p = t.ring.peek();
-    this.sched.at(this.fetchDoneNs(p), this.fetchedFns[q]!, p);
+    this.sched.at(this.fetchDoneNs(p), this.fetchedFns[q]!, undefined);
     return p.count;
   }
 
   private fetchedFns: Array<(arg: unknown) => void> = [];
 
+  /**
+   * The end of TX queue q's fetch: of the batch at the ring's head (the one nextFetch chose: the
+   * ring only grows at its tail meanwhile, and is rebuilt only on an idle device), so the event
+   * carries no packet (storing a new packet in the scheduler's old argument array costs a write
+   * barrier's slow path).
+   */
   private makeFetched(q: number) {
-    const fetched = (arg: unknown): void => {
-      let p = arg as Packet;
+    const fetched = (): void => {
       for (;;) {
         const t = this.tx[q]!;
-        t.ring.shift();
+        const p = t.ring.shift();
         t.cnt += p.count;
         t.bytes += p.count * p.sizeBytes;
         p.txq = q;
@@ -217,10 +222,9 @@ export class EnaDevice implements EnaDeviceView {
         // fetchNext(q), the next fetch run here at once when it is the next event (takeNext)
         const next = this.nextFetch(q);
         if (next === null) return;
-        p = next;
-        const at = this.fetchDoneNs(p);
+        const at = this.fetchDoneNs(next);
         if (!this.sched.takeNext(at)) {
-          this.sched.at(at, this.fetchedFns[q]!, p);
+          this.sched.at(at, this.fetchedFns[q]!, undefined);
           return;
         }
       }
