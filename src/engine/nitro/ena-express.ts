@@ -93,7 +93,8 @@ export class EnaExpress {
   eligible(p: Packet, egress: boolean): boolean {
     const vpc = this.vpc;
     const me = this.eni;
-    if (vpc === null || me === null) return false;
+    // ENA Express off on this interface (the default): no pair of it is eligible (pairEligible)
+    if (vpc === null || me === null || !me.enaSrd.EnaSrdEnabled) return false;
     const id = p.flow.id;
     const epoch = vpc.mutationEpoch;
     const d = this.decision[id];
