@@ -35,11 +35,10 @@ try {
   await page.addScriptTag({ path: bundle });
   const r = await page.evaluate((n) => globalThis.WireRate.run(n), runs);
   process.stdout.write(`${browser.version()}: ${r.wire} wire packets a run\n`);
-  r.ms.forEach((ms, i) =>
+  for (const [i, ms] of r.ms.entries())
     process.stdout.write(
       `${i === 0 ? 'fresh' : 'warm '} run: wall ${(ms / 1e3).toFixed(2)} s, ${(r.wire / ms / 1e3).toFixed(3)} M per wall second\n`,
-    ),
-  );
+    );
 } finally {
   await browser.close();
   rmSync(dir, { recursive: true, force: true });
