@@ -31,6 +31,7 @@ import { packetListBench } from './packet-list';
 import { selfTimeByFile } from './profile';
 import { seekBench, seekTable } from './seek';
 import { uiSection } from './ui-report';
+import { WIRE_RATE_CMD } from './wire-lab';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -404,7 +405,7 @@ section('5. batching', () => {
 // ------------------------------------------------------------------- 5b. per-packet wire rate
 // Issue 17: wire packets per wall second of the per-packet run (both ends' `ethtool -S` queue
 // tx counters), against the bare typed-array loop's events per second (section 1).
-const PPS_CMD = 'iperf3 -c server -t 5 -l 9000 -P 2';
+const PPS_CMD = WIRE_RATE_CMD;
 let wireRatio: { pps: number; bare: number } | undefined;
 section('5b. per-packet wire rate', () => {
   progress('per-packet wire rate (processes of their own)…');

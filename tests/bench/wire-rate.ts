@@ -7,36 +7,24 @@
  * Reported, never asserted. On a shared machine compare CPU time, not wall time, over several runs.
  */
 import { performance } from 'node:perf_hooks';
-import { createLab, runLine } from '../../src/engine/index';
-import { parseScenario } from '../../src/scenario/schema';
+import { runLine } from '../../src/engine/index';
+import { WIRE_RATE_CMD, wireLab, wirePackets } from './wire-lab';
 
-const CMD = process.env.WIRE_CMD ?? 'iperf3 -c server -t 5 -l 9000 -P 2';
+const CMD = process.env.WIRE_CMD ?? WIRE_RATE_CMD;
 const RUNS = Number(process.argv[2] ?? 4);
 if (!(RUNS >= 1)) {
   process.stderr.write('usage: npx tsx tests/bench/wire-rate.ts [runs ≥ 1]\n');
   process.exit(2);
 }
 for (let i = 0; i < RUNS; i++) {
-  const parsed = parseScenario({
-    version: 1,
-    instances: [
-      { name: 'client', type: 'c7i.large' },
-      { name: 'server', type: 'c7i.large' },
-    ],
-    settings: { batch: 1 },
-  });
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const lab = createLab(parsed.scenario);
+  const lab = wireLab();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   runLine(lab, CMD);
   const wallS = (performance.now() - t0) / 1e3;
   const c = process.cpuUsage(c0);
   const cpuS = (c.user + c.system) / 1e6;
-  let wire = 0;
-  for (const inst of lab.instances.values())
-    for (const [k, v] of (inst.host.eth0 as { statistics(): Array<[string, number]> }).statistics())
-      if (/^queue_\d+_tx_cnt$/.test(k)) wire += v;
+  const wire = wirePackets(lab);
   process.stdout.write(
     `${i === 0 ? 'fresh' : 'warm '} run: CPU ${cpuS.toFixed(2)} s, wall ${wallS.toFixed(2)} s, ` +
       `${wire} wire packets, ${(wire / cpuS / 1e6).toFixed(3)} M per CPU second\n`,
