@@ -339,12 +339,26 @@ export class Timer {
 
   /** Arm (or re-arm) to fire at absolute time `atNs`. */
   armAt(atNs: number): void {
-    const t = Math.max(Math.ceil(atNs), this.sched.now);
+    const t = this.expiryFor(atNs);
     this.armedAt = t;
     if (this.scheduledAt <= t) return; // the pending event fires first and reschedules
     this.version++;
     this.scheduledAt = t;
     this.sched.at(t, this.fire, this.version, this.priority);
+  }
+
+  /** The expiry `armAt(atNs)` sets: `atNs` rounded up to the ns, never before now. */
+  expiryFor(atNs: number): number {
+    return Math.max(Math.ceil(atNs), this.sched.now);
+  }
+
+  /**
+   * Whether `armAt(atNs)` would change nothing: armed for that very time (its event is at or before
+   * it). Small enough to inline where `armAt` is not (TCP's loss probe, armed for the same time by
+   * every send of an instant).
+   */
+  armedFor(atNs: number): boolean {
+    return this.expiryFor(atNs) === this.armedAt;
   }
 
   /** Arm only if not armed or if `atNs` is earlier than the current expiry. */

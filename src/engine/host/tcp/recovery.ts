@@ -115,9 +115,7 @@ export class LossRecovery {
     const outSegs = (sk.sndNxt - sk.sndUna) / sk.mss;
     const pto = 2 * sk.srttNs + (outSegs <= 1 ? this.params.tcpRtoMinNs : 2_000_000);
     const at = Math.min(this.sched.now + pto, this.rtoTimer.expiresAtNs);
-    // Several sends in one instant arm it for the same time: armAt would store the time it holds
-    // (Timer.armAt rounds up to the ns, never before now), so it is called only for another one.
-    if (Math.max(Math.ceil(at), this.sched.now) !== this.ptoTimer.expiresAtNs) this.ptoTimer.armAt(at);
+    if (!this.ptoTimer.armedFor(at)) this.ptoTimer.armAt(at);
   }
 
   /** tcp_send_loss_probe: new data if the window allows, else the last segment again. */
