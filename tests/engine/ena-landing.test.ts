@@ -123,3 +123,30 @@ describe('ENA receiveAt (fabric landing without an event per batch)', () => {
     expect(overruns).toBeGreaterThan(0);
   });
 });
+
+describe('ENA landing packets wait at the RX ring’s tail', () => {
+  it('a batch arriving now lands before batches still landing later', () => {
+    const sched = new Scheduler();
+    const { dev, log } = device(sched, 1024);
+    // two flows of queue 0 (even source ports), so GRO keeps them apart
+    sched.at(1_000, () => {
+      dev.receiveAt(packet(1, 40_000, 5, 0), 1_000 + FABRIC_NS);
+      dev.receive(packet(2, 40_002, 3, 0));
+    });
+    sched.runUntil(Number.POSITIVE_INFINITY);
+    expect(log.map((l) => l.split(' ').slice(2).join(' '))).toEqual(['segs=3 skbs=1', 'segs=5 skbs=1']);
+  });
+
+  it('a landing batch that finds the ring full leaves it, the ones behind it land in order', () => {
+    const sched = new Scheduler();
+    const { dev, log } = device(sched, 8);
+    sched.at(1_000, () => {
+      dev.receiveAt(packet(1, 40_000, 8, 0), 2_000);
+      dev.receiveAt(packet(2, 40_002, 4, 0), 3_000); // the ring is full: 4 overruns
+      dev.receiveAt(packet(3, 40_004, 2, 0), 1_000_000); // lands after NAPI freed the ring
+    });
+    sched.runUntil(Number.POSITIVE_INFINITY);
+    expect(log.map((l) => l.split(' ').slice(2).join(' '))).toEqual(['segs=8 skbs=2', 'segs=2 skbs=1']);
+    expect(dev.statistics().find(([k]) => k === 'rx_overruns')?.[1]).toBe(4);
+  });
+});

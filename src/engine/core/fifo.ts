@@ -2,10 +2,10 @@
  * A first-in first-out queue on a growable circular buffer, for the simulation's hot paths (device
  * rings, shaper queues).
  *
- * Guarantees: items come out in the order they went in; push, shift, peek and replaceHead are O(1)
- * (push amortised: the buffer doubles when full and never shrinks). Unlike an array used with a head
- * index it never has to be reset or compacted (resetting an array's length is a runtime call in V8,
- * which showed up in profiles), and it allocates nothing per item.
+ * Guarantees: items come out in the order they went in (`insert` and `removeAt` aside); push, shift,
+ * peek, at and replaceHead are O(1) (push amortised: the buffer doubles when full and never shrinks).
+ * Unlike an array used with a head index it never has to be reset or compacted (resetting an array's
+ * length is a runtime call in V8, which showed up in profiles), and it allocates nothing per item.
  */
 export class Fifo<T> {
   private buf: (T | undefined)[];
@@ -50,6 +50,27 @@ export class Fifo<T> {
   /** Replace the oldest item (a split batch leaves its remainder at the front). Precondition: length > 0. */
   replaceHead(x: T): void {
     this.buf[this.head] = x;
+  }
+
+  /**
+   * Insert `x` as item `i` from the front (0 ≤ i ≤ length), the items from `i` on moving back one.
+   * O(length − i).
+   */
+  insert(i: number, x: T): void {
+    if (this.length > this.mask) this.grow();
+    for (let j = this.length; j > i; j--)
+      this.buf[(this.head + j) & this.mask] = this.buf[(this.head + j - 1) & this.mask];
+    this.buf[(this.head + i) & this.mask] = x;
+    this.length++;
+  }
+
+  /** Remove item `i` from the front (0 ≤ i < length), the later items moving up one. O(length − i). */
+  removeAt(i: number): void {
+    const last = this.length - 1;
+    for (let j = i; j < last; j++)
+      this.buf[(this.head + j) & this.mask] = this.buf[(this.head + j + 1) & this.mask];
+    this.buf[(this.head + last) & this.mask] = undefined;
+    this.length--;
   }
 
   private grow(): void {

@@ -313,8 +313,13 @@ export class EnaDevice implements EnaDeviceView {
     const q = this.steering.queueOf(p);
     const r = this.rx[q]!;
     const now = this.sched.now;
-    if (r.landing.length > 0) this.landDue(q, now);
-    if (!this.land(q, p, now)) return;
+    if (r.landing > 0) this.landDue(q, now);
+    // it lands now, before what is still landing later
+    const i = r.ring.length - r.landing;
+    if (r.landing === 0) r.ring.push(p);
+    else r.ring.insert(i, p);
+    r.landing++;
+    if (!this.land(q, r, i, p, now)) return;
     if (r.polled) {
       this.onPolledRx(q);
       return;
@@ -342,7 +347,8 @@ export class EnaDevice implements EnaDeviceView {
    * A packet that will arrive from the Nitro card at `atNs` (≥ now): the fabric's last leg, handed
    * over when the sender's card releases it so that it costs no event of its own (see Lab).
    *
-   * Exactness: until `atNs` the packet is only in `landing`, which nothing else sees. Every event of
+   * Exactness: until `atNs` the packet is only among the ring's `landing` packets, which nothing
+   * else sees (everything that reads the ring stops before them). Every event of
    * this queue that reads or changes the ring (the IRQ, the end of a NAPI round, a poll-mode read, a
    * statistics read) first lands what is due, in order, with the ring-room check and counters of a
    * packet arriving then; so the ring, `used` and overruns evolve exactly as with one event per
@@ -364,18 +370,23 @@ export class EnaDevice implements EnaDeviceView {
       return;
     }
     p.enqueuedAtNs = atNs;
-    r.landing.push(p);
+    r.ring.push(p);
+    r.landing++;
     if (r.irqArmed && !r.irqPending && !r.polling) {
       r.irqPending = true;
       this.sched.at(this.irqTime(r, atNs), this.irqFns[q]!, undefined);
     }
   }
 
-  /** Put `p` in RX ring q as arriving at `atNs` (full ring: overrun). False when none of it fit. */
-  private land(q: number, p: Packet, atNs: number): boolean {
-    const r = this.rx[q]!;
+  /**
+   * Land `p`, the first landing packet of RX queue q (item `i` of its ring), as arriving at `atNs`
+   * (full ring: overrun, and it leaves the ring). False when none of it fit.
+   */
+  private land(q: number, r: RxQueue, i: number, p: Packet, atNs: number): boolean {
+    r.landing--;
     const room = this.rxRingSize - r.used;
     if (room <= 0) {
+      r.ring.removeAt(i);
       this.rxOverrun(r, p, p.count, q, atNs);
       return false;
     }
@@ -386,7 +397,6 @@ export class EnaDevice implements EnaDeviceView {
     p.enqueuedAtNs = atNs;
     // a landing packet is reported when it lands, with the instant it arrived (≤ now)
     this.probe.sink?.enter(atNs, this.probeHost, 'rx_ring', q, p);
-    r.ring.push(p);
     r.used += p.count;
     if (r.used > r.peakUsed) r.peakUsed = r.used;
     return true;
@@ -394,17 +404,20 @@ export class EnaDevice implements EnaDeviceView {
 
   /** Land the packets of queue q due by `nowNs`, in arrival order. */
   private landDue(q: number, nowNs: number): void {
-    const l = this.rx[q]!.landing;
-    while (l.length > 0 && l.peek().enqueuedAtNs <= nowNs) {
-      const p = l.shift();
-      this.land(q, p, p.enqueuedAtNs);
+    const r = this.rx[q]!;
+    const ring = r.ring;
+    while (r.landing > 0) {
+      const i = ring.length - r.landing;
+      const p = ring.at(i);
+      if (p.enqueuedAtNs > nowNs) return;
+      this.land(q, r, i, p, p.enqueuedAtNs);
     }
   }
 
   /** Land every queue's due packets (before counters or occupancy are read, or settings change). */
   private landAllDue(): void {
     const now = this.sched.now;
-    for (let q = 0; q < this.rx.length; q++) if (this.rx[q]!.landing.length > 0) this.landDue(q, now);
+    for (let q = 0; q < this.rx.length; q++) if (this.rx[q]!.landing > 0) this.landDue(q, now);
   }
 
   private rxOverrun(r: RxQueue, p: Packet, n: number, q: number, atNs: number): void {
@@ -422,7 +435,7 @@ export class EnaDevice implements EnaDeviceView {
       r.irqPending = false;
       r.irqArmed = false;
       r.itr.lastIrqNs = this.sched.now;
-      if (r.landing.length > 0) this.landDue(q, this.sched.now);
+      if (r.landing > 0) this.landDue(q, this.sched.now);
       if (this.coal.adaptiveRx) r.dim.sample(this.sched.now, r.used);
       // poll(q), the round's end run here at once when it is the next event (Scheduler.takeNext)
       const done = this.pollDoneFns[q]!;
@@ -456,7 +469,7 @@ export class EnaDevice implements EnaDeviceView {
   private makePollDone(q: number) {
     return () => {
       const r = this.rx[q]!;
-      if (r.landing.length > 0) this.landDue(q, this.sched.now);
+      if (r.landing > 0) this.landDue(q, this.sched.now);
       const n = r.pollPackets;
       const deliveries = r.pollDeliveries;
       const nd = r.pollCount;
@@ -472,7 +485,7 @@ export class EnaDevice implements EnaDeviceView {
             sink.leave(this.sched.now, this.probeHost, 'rx_ring', q, d.packets[j]!, vcpu.index);
         this.onRx(d, vcpu);
       }
-      if (n >= this.params.napiBudget && r.ring.length > 0) {
+      if (n >= this.params.napiBudget && r.ring.length > r.landing) {
         // budget exhausted: NAPI stays scheduled and polls again (net_rx_action)
         this.poll(q);
       } else {
@@ -481,13 +494,14 @@ export class EnaDevice implements EnaDeviceView {
         r.polling = false;
         r.irqArmed = true;
         if (this.cfg.driver === 'ixgbevf' && this.coal.rxUsecs === 1) r.itr.update();
-        if (r.ring.length > 0 && !r.polled) {
+        if (r.ring.length > r.landing && !r.polled) {
           r.irqPending = true;
           this.sched.at(this.irqTime(r, this.sched.now), this.irqFns[q]!, undefined);
-        } else if (r.landing.length > 0) {
+        } else if (r.landing > 0) {
           // the next landing packet arms it when it arrives (see receiveAt)
+          const next = r.ring.at(r.ring.length - r.landing);
           r.irqPending = true;
-          this.sched.at(this.irqTime(r, r.landing.peek().enqueuedAtNs), this.irqFns[q]!, undefined);
+          this.sched.at(this.irqTime(r, next.enqueuedAtNs), this.irqFns[q]!, undefined);
         }
       }
     };
@@ -505,10 +519,11 @@ export class EnaDevice implements EnaDeviceView {
     this.landDue(q, this.sched.now);
     if (polled) {
       // a poll-mode driver is told of each arrival: what is still landing arrives by events
-      while (r.landing.length > 0) {
-        const p = r.landing.shift();
+      for (let i = r.ring.length - r.landing; i < r.ring.length; i++) {
+        const p = r.ring.at(i);
         this.sched.at(p.enqueuedAtNs, this.receiveFn, p);
       }
+      for (; r.landing > 0; r.landing--) r.ring.removeAt(r.ring.length - 1);
     }
     r.polled = polled;
     if (!polled && r.used > 0 && r.irqArmed && !r.irqPending && !r.polling) {
@@ -520,10 +535,10 @@ export class EnaDevice implements EnaDeviceView {
   /** Take up to `max` packets from RX ring q (rte_eth_rx_burst); frees their descriptors at once. */
   pollRx(q: number, max: number): Packet[] {
     const r = this.rx[q]!;
-    if (r.landing.length > 0) this.landDue(q, this.sched.now);
+    if (r.landing > 0) this.landDue(q, this.sched.now);
     const out: Packet[] = [];
     let n = 0;
-    while (n < max && r.ring.length > 0) {
+    while (n < max && r.ring.length > r.landing) {
       const p = r.ring.peek();
       if (n + p.count > max) {
         const rest = splitBatch(p, max - n);
@@ -587,7 +602,7 @@ export class EnaDevice implements EnaDeviceView {
   private idle(): boolean {
     return (
       this.tx.every((t) => t.used === 0) &&
-      this.rx.every((r) => r.used === 0 && !r.polling && r.landing.length === 0)
+      this.rx.every((r) => r.used === 0 && !r.polling && r.landing === 0)
     );
   }
 

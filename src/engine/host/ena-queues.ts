@@ -58,7 +58,14 @@ export class RxQueue {
   itr = new IxgbevfItr();
   /** A poll-mode driver owns this queue: no interrupts, the application polls the ring. */
   polled = false;
+  /**
+   * The ring's packets, then at its tail the last `landing` ones: packets the fabric has committed
+   * to this queue that land later (enqueuedAtNs = landing time, in order; see `receiveAt`). Those are
+   * not in the ring yet for anything the model computes and take no descriptor until they land; kept
+   * here rather than in a queue of their own, landing moves no packet.
+   */
   ring = new Fifo<Packet>(64);
+  landing = 0;
   used = 0;
   irqArmed = true;
   irqPending = false;
@@ -69,11 +76,6 @@ export class RxQueue {
   refilPartial = 0;
   peakUsed = 0;
   overruns = 0;
-  /**
-   * Packets the fabric has committed to this queue that land later (enqueuedAtNs = landing time, in
-   * order): see `receiveAt`. They are not in the ring and take no descriptor until they land.
-   */
-  landing = new Fifo<Packet>(16);
   /** The NAPI round in progress: its GRO deliveries and packet count, handed over at its end. */
   /** Its deliveries are the first `pollCount` of `pollDeliveries` (kept and reused: no allocation per round). */
   pollDeliveries: RxDelivery[] = [];

@@ -24,7 +24,8 @@ export function napiGroRound(r: RxQueue, budget: number, groMax: number, countIt
   /** The (inner) flow of `cur`'s packets. */
   let curFlow: Flow | null = null;
   let n = 0;
-  while (n < budget && ring.length > 0) {
+  // the ring's last `r.landing` packets have not landed yet
+  while (n < budget && ring.length > r.landing) {
     let p = ring.peek();
     if (n + p.count > budget) {
       const rest = splitBatch(p, budget - n);
