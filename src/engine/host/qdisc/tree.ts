@@ -116,6 +116,9 @@ class QdiscTreeImpl implements QdiscManager {
     private readonly defaultKind: DefaultQdiscKind,
   ) {
     this.attachDefault();
+    // known before the data path first asks: a first answer computed there deoptimized the host's
+    // dequeue loop (compiled against a known answer) in every new lab
+    this.shaping = this.anyShapes();
   }
 
   get rootKind(): string {
@@ -204,11 +207,15 @@ class QdiscTreeImpl implements QdiscManager {
   private shaping: boolean | null = null;
 
   nextWakeNs(nowNs: number): number {
-    if (this.shaping === null) this.shaping = this.dumpQdiscs().some((q) => QDISC_OPS[q.kind].shapes);
+    if (this.shaping === null) this.shaping = this.anyShapes();
     if (!this.shaping) return Number.POSITIVE_INFINITY;
     // Requeued packets wait for their TX ring to be woken by the driver, not for a watchdog: reporting
     // them here would re-arm the watchdog at the current instant forever.
     return this.rootQ.nextWakeNs(nowNs);
+  }
+
+  private anyShapes(): boolean {
+    return this.dumpQdiscs().some((q) => QDISC_OPS[q.kind].shapes);
   }
 
   backlogPackets(): number {
