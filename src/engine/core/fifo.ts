@@ -3,7 +3,7 @@
  * rings, shaper queues).
  *
  * Guarantees: items come out in the order they went in (`insert` and `removeAt` aside); push, shift,
- * peek, at and replaceHead are O(1) (push amortised: the buffer doubles when full and never shrinks).
+ * peek, at, set and replaceHead are O(1) (push amortised: the buffer doubles when full and never shrinks).
  * Unlike an array used with a head index it never has to be reset or compacted (resetting an array's
  * length is a runtime call in V8, which showed up in profiles), and it allocates nothing per item.
  */
@@ -53,23 +53,44 @@ export class Fifo<T> {
   }
 
   /**
-   * Insert `x` as item `i` from the front (0 ≤ i ≤ length), the items from `i` on moving back one.
-   * O(length − i).
+   * Insert `x` as item `i` from the front (0 ≤ i ≤ length); the items on the shorter side of `i`
+   * move one away from it. O(min(i, length − i)).
    */
   insert(i: number, x: T): void {
     if (this.length > this.mask) this.grow();
-    for (let j = this.length; j > i; j--)
-      this.buf[(this.head + j) & this.mask] = this.buf[(this.head + j - 1) & this.mask];
+    if (i < this.length - i) {
+      this.head = (this.head - 1) & this.mask;
+      for (let j = 0; j < i; j++)
+        this.buf[(this.head + j) & this.mask] = this.buf[(this.head + j + 1) & this.mask];
+    } else {
+      for (let j = this.length; j > i; j--)
+        this.buf[(this.head + j) & this.mask] = this.buf[(this.head + j - 1) & this.mask];
+    }
     this.buf[(this.head + i) & this.mask] = x;
     this.length++;
   }
 
-  /** Remove item `i` from the front (0 ≤ i < length), the later items moving up one. O(length − i). */
+  /** Replace item `i` from the front (0 ≤ i < length). */
+  set(i: number, x: T): void {
+    this.buf[(this.head + i) & this.mask] = x;
+  }
+
+  /**
+   * Remove item `i` from the front (0 ≤ i < length); the items on its shorter side move one
+   * towards it. O(min(i, length − i)): `removeAt(0)` is `shift`.
+   */
   removeAt(i: number): void {
     const last = this.length - 1;
-    for (let j = i; j < last; j++)
-      this.buf[(this.head + j) & this.mask] = this.buf[(this.head + j + 1) & this.mask];
-    this.buf[(this.head + last) & this.mask] = undefined;
+    if (i < last - i) {
+      for (let j = i; j > 0; j--)
+        this.buf[(this.head + j) & this.mask] = this.buf[(this.head + j - 1) & this.mask];
+      this.buf[this.head] = undefined;
+      this.head = (this.head + 1) & this.mask;
+    } else {
+      for (let j = i; j < last; j++)
+        this.buf[(this.head + j) & this.mask] = this.buf[(this.head + j + 1) & this.mask];
+      this.buf[(this.head + last) & this.mask] = undefined;
+    }
     this.length--;
   }
 

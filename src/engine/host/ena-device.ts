@@ -481,10 +481,12 @@ export class EnaDevice implements EnaDeviceView {
         const d = deliveries[i]!;
         // the stack may split the batches it is handed: report them as NAPI took them, first
         if (sink !== null)
-          for (let j = 0; j < d.packets.length; j++)
-            sink.leave(this.sched.now, this.probeHost, 'rx_ring', q, d.packets[j]!, vcpu.index);
+          for (let j = 0; j < d.n; j++)
+            sink.leave(this.sched.now, this.probeHost, 'rx_ring', q, d.at(j), vcpu.index);
         this.onRx(d, vcpu);
       }
+      // the round's batches, read in place, leave the ring
+      for (; r.pollTaken > 0; r.pollTaken--) r.ring.shift();
       if (n >= this.params.napiBudget && r.ring.length > r.landing) {
         // budget exhausted: NAPI stays scheduled and polls again (net_rx_action)
         this.poll(q);
@@ -538,16 +540,18 @@ export class EnaDevice implements EnaDeviceView {
     if (r.landing > 0) this.landDue(q, this.sched.now);
     const out: Packet[] = [];
     let n = 0;
-    while (n < max && r.ring.length > r.landing) {
-      const p = r.ring.peek();
+    // the batches of a NAPI round still in progress (the queue was handed over meanwhile) come first
+    const head = r.pollTaken;
+    while (n < max && r.ring.length - head > r.landing) {
+      const p = r.ring.at(head);
       if (n + p.count > max) {
         const rest = splitBatch(p, max - n);
-        r.ring.replaceHead(rest);
+        r.ring.set(head, rest);
         out.push(p);
         n += p.count;
         break;
       }
-      r.ring.shift();
+      r.ring.removeAt(head);
       out.push(p);
       n += p.count;
     }

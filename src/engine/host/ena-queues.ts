@@ -12,14 +12,25 @@ import { IxgbevfItr } from './ixgbevf-itr';
 import { Dim } from './net-dim';
 
 /**
- * One GRO-merged delivery to the stack: `segs` packets of one flow, in order. The device reuses
- * these objects round after round: a delivery is valid during the `onRx` call that receives it.
+ * One GRO-merged delivery to the stack: `segs` packets of one flow, in order, in `n` batches (`at`).
+ * The batches are read where they are, at the RX ring's head, which a NAPI round leaves until it
+ * ends (copying them out cost a write barrier a batch). The device reuses these objects round after
+ * round: a delivery is valid during the `onRx` call that receives it.
  */
-export interface RxDelivery {
-  packets: Packet[];
-  segs: number;
-  bytes: number;
-  skbs: number;
+export class RxDelivery {
+  /** Its first batch: item `first` of the ring. */
+  first = 0;
+  n = 0;
+  segs = 0;
+  bytes = 0;
+  skbs = 0;
+
+  constructor(private readonly ring: Fifo<Packet>) {}
+
+  /** Its batch `i` (0 ≤ i < n). */
+  at(i: number): Packet {
+    return this.ring.at(this.first + i);
+  }
 }
 
 export const TX_WAKEUP_THRESH = 17 + 2; // MAX_SKB_FRAGS + 2 (ENA_TX_WAKEUP_THRESH)
@@ -76,11 +87,15 @@ export class RxQueue {
   refilPartial = 0;
   peakUsed = 0;
   overruns = 0;
-  /** The NAPI round in progress: its GRO deliveries and packet count, handed over at its end. */
-  /** Its deliveries are the first `pollCount` of `pollDeliveries` (kept and reused: no allocation per round). */
+  /**
+   * The NAPI round in progress: its GRO deliveries and packet count, handed over at its end. Its
+   * deliveries are the first `pollCount` of `pollDeliveries` (kept and reused: no allocation per
+   * round); its batches are the ring's first `pollTaken` items, which leave the ring when it ends.
+   */
   pollDeliveries: RxDelivery[] = [];
   pollCount = 0;
   pollPackets = 0;
+  pollTaken = 0;
 
   constructor() {
     storeAsDoubles(this, ['bytes']); // passes 2^31 (core/doubles.ts)

@@ -422,9 +422,9 @@ export class Host {
     const prev = this.ctxVcpu;
     this.ctxVcpu = vcpu;
     try {
-      const n = d.packets.length;
+      const n = d.n;
       for (let i = 0; i < n; i++) {
-        let p = d.packets[i]!;
+        let p = d.at(i);
         if (p.frag != null) {
           // ip_defrag: hold the fragment until its datagram is whole
           const whole = this.reassembly.add(p, this.sched.now);

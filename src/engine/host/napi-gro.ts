@@ -6,11 +6,12 @@
  * Sources: LINUX net/core/gro.c (napi_gro_receive, gro_max_size), ENA-SRC (ena_clean_rx_irq).
  */
 import { type Flow, splitBatch } from '../model/packet';
-import type { RxDelivery, RxQueue } from './ena-queues';
+import { RxDelivery, type RxQueue } from './ena-queues';
 
 /**
  * Take queue `r`'s round: its deliveries are the first `r.pollCount` of `r.pollDeliveries`, its
- * packets `r.pollPackets`. Returns the skbs the stack will process.
+ * packets `r.pollPackets`, its batches the ring's first `r.pollTaken` items (they stay there until
+ * the round ends: the deliveries read them in place). Returns the skbs the stack will process.
  */
 export function napiGroRound(r: RxQueue, budget: number, groMax: number, countItr: boolean): number {
   const ring = r.ring;
@@ -18,21 +19,17 @@ export function napiGroRound(r: RxQueue, budget: number, groMax: number, countIt
   // flow into one delivery (its skbs follow from gro_max_size below).
   const deliveries = r.pollDeliveries;
   let nd = 0;
-  /** Packets in `cur` so far. */
-  let curLen = 0;
   let cur: RxDelivery | null = null;
   /** The (inner) flow of `cur`'s packets. */
   let curFlow: Flow | null = null;
   let n = 0;
-  // the ring's last `r.landing` packets have not landed yet
-  while (n < budget && ring.length > r.landing) {
-    let p = ring.peek();
-    if (n + p.count > budget) {
-      const rest = splitBatch(p, budget - n);
-      ring.replaceHead(rest);
-    } else {
-      p = ring.shift();
-    }
+  /** Batches taken: the ring's first k items (its last `r.landing` have not landed yet). */
+  let k = 0;
+  while (n < budget && k < ring.length - r.landing) {
+    const p = ring.at(k);
+    // a batch cut at the budget: the rest waits behind it for the next round
+    if (n + p.count > budget) ring.insert(k + 1, splitBatch(p, budget - n));
+    k++;
     const bytes = p.count * p.sizeBytes;
     n += p.count;
     r.cnt += p.count;
@@ -44,32 +41,26 @@ export function napiGroRound(r: RxQueue, budget: number, groMax: number, countIt
     const f = p.inner ?? p.flow;
     const gro = p.payloadBytes > 0 && f.tuple.proto === 'tcp';
     if (cur !== null && gro && curFlow === f) {
-      cur.packets[curLen++] = p;
+      cur.n++;
       cur.segs += p.count;
       cur.bytes += bytes;
     } else {
-      if (cur !== null && cur.packets.length !== curLen) cur.packets.length = curLen;
-      // a GRO delivery's skbs are counted when it is complete (below), any other's now: one a packet
-      const skbs = gro ? -1 : p.count;
       let d = deliveries[nd];
       if (d === undefined) {
-        d = { packets: [p], segs: p.count, bytes, skbs };
+        d = new RxDelivery(ring);
         deliveries.push(d);
-      } else {
-        d.packets[0] = p;
-        // a GRO delivery is cut to its length when it ends (below), any other one here
-        if (!gro && d.packets.length !== 1) d.packets.length = 1;
-        d.segs = p.count;
-        d.bytes = bytes;
-        d.skbs = skbs;
       }
+      d.first = k - 1;
+      d.n = 1;
+      d.segs = p.count;
+      d.bytes = bytes;
+      // a GRO delivery's skbs are counted when it is complete (below), any other's now: one a packet
+      d.skbs = gro ? -1 : p.count;
       nd++;
-      curLen = 1;
       cur = gro ? d : null;
       curFlow = f;
     }
   }
-  if (cur !== null && cur.packets.length !== curLen) cur.packets.length = curLen;
   let skbs = 0;
   for (let i = 0; i < nd; i++) {
     const d = deliveries[i]!;
@@ -78,5 +69,6 @@ export function napiGroRound(r: RxQueue, budget: number, groMax: number, countIt
   }
   r.pollCount = nd;
   r.pollPackets = n;
+  r.pollTaken = k;
   return skbs;
 }
