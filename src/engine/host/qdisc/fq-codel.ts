@@ -286,6 +286,12 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
 
   /** codel_dequeue for flow f: the batch to send, or null if the flow emptied. */
   private codelDequeue(f: number, nowNs: number): Packet | null {
+    if (this.flows[f]!.length === 0) {
+      // codel_dequeue of an empty queue only ends its dropping state: done here without the call
+      // (codelDequeue is too large for V8 to inline), as every packet's second dequeue finds its flow empty
+      this.cvars.dropping[f] = 0;
+      return null;
+    }
     const verdict = codelDequeue(this, f, this.cparams, this.cvars, this.cstats, nowNs);
     if (verdict === CODEL_EMPTY) return null;
     if (verdict === CODEL_MARK) {
