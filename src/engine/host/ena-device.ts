@@ -313,7 +313,7 @@ export class EnaDevice implements EnaDeviceView {
     const q = this.steering.queueOf(p);
     const r = this.rx[q]!;
     const now = this.sched.now;
-    if (r.landing > 0) this.landDue(q, now);
+    if (r.landing > 0) this.landDue(q);
     // it lands now, before what is still landing later
     const i = r.ring.length - r.landing;
     if (r.landing === 0) r.ring.push(p);
@@ -402,22 +402,23 @@ export class EnaDevice implements EnaDeviceView {
     return true;
   }
 
-  /** Land the packets of queue q due by `nowNs`, in arrival order. */
-  private landDue(q: number, nowNs: number): void {
+  /** Land the packets of queue q due by now, in arrival order. */
+  private landDue(q: number): void {
     const r = this.rx[q]!;
     const ring = r.ring;
+    // the clock read here, not passed: a double argument to a call V8 does not inline is boxed
+    const now = this.sched.now;
     while (r.landing > 0) {
       const i = ring.length - r.landing;
       const p = ring.at(i);
-      if (p.enqueuedAtNs > nowNs) return;
+      if (p.enqueuedAtNs > now) return;
       this.land(q, r, i, p, p.enqueuedAtNs);
     }
   }
 
   /** Land every queue's due packets (before counters or occupancy are read, or settings change). */
   private landAllDue(): void {
-    const now = this.sched.now;
-    for (let q = 0; q < this.rx.length; q++) if (this.rx[q]!.landing > 0) this.landDue(q, now);
+    for (let q = 0; q < this.rx.length; q++) if (this.rx[q]!.landing > 0) this.landDue(q);
   }
 
   private rxOverrun(r: RxQueue, p: Packet, n: number, q: number, atNs: number): void {
@@ -435,7 +436,7 @@ export class EnaDevice implements EnaDeviceView {
       r.irqPending = false;
       r.irqArmed = false;
       r.itr.lastIrqNs = this.sched.now;
-      if (r.landing > 0) this.landDue(q, this.sched.now);
+      if (r.landing > 0) this.landDue(q);
       if (this.coal.adaptiveRx) r.dim.sample(this.sched.now, r.used);
       // poll(q), the round's end run here at once when it is the next event (Scheduler.takeNext)
       const done = this.pollDoneFns[q]!;
@@ -469,7 +470,7 @@ export class EnaDevice implements EnaDeviceView {
   private makePollDone(q: number) {
     return () => {
       const r = this.rx[q]!;
-      if (r.landing > 0) this.landDue(q, this.sched.now);
+      if (r.landing > 0) this.landDue(q);
       const n = r.pollPackets;
       const deliveries = r.pollDeliveries;
       const nd = r.pollCount;
@@ -518,7 +519,7 @@ export class EnaDevice implements EnaDeviceView {
   setPolled(q: number, polled: boolean): void {
     const r = this.rx[q];
     if (!r) throw new RangeError(`no RX queue ${q}`);
-    this.landDue(q, this.sched.now);
+    this.landDue(q);
     if (polled) {
       // a poll-mode driver is told of each arrival: what is still landing arrives by events
       for (let i = r.ring.length - r.landing; i < r.ring.length; i++) {
@@ -537,7 +538,7 @@ export class EnaDevice implements EnaDeviceView {
   /** Take up to `max` packets from RX ring q (rte_eth_rx_burst); frees their descriptors at once. */
   pollRx(q: number, max: number): Packet[] {
     const r = this.rx[q]!;
-    if (r.landing > 0) this.landDue(q, this.sched.now);
+    if (r.landing > 0) this.landDue(q);
     const out: Packet[] = [];
     let n = 0;
     // the batches of a NAPI round still in progress (the queue was handed over meanwhile) come first
@@ -575,7 +576,7 @@ export class EnaDevice implements EnaDeviceView {
 
   /** Packets waiting in RX ring q. */
   rxPending(q: number): number {
-    this.landDue(q, this.sched.now);
+    this.landDue(q);
     return this.rx[q]!.used;
   }
 
