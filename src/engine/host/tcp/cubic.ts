@@ -18,6 +18,10 @@ export class Cubic implements TcpCongestionOps {
   private bicK = 0;
   private tcpCwndEst = 0;
   private ackCnt = 0;
+  /** The last (t − K)³ with its t and K: the ACKs of one instant ask for the same, and pow is costly. */
+  private cubeT = Number.NaN;
+  private cubeK = Number.NaN;
+  private cube = 0;
   // HyStart (hystart_detect ACK_TRAIN)
   private hyFound = false;
   private hyRoundStartNs = 0;
@@ -33,6 +37,9 @@ export class Cubic implements TcpCongestionOps {
       'bicK',
       'tcpCwndEst',
       'ackCnt',
+      'cubeT',
+      'cubeK',
+      'cube',
       'hyRoundStartNs',
       'hyLastAckNs',
       'hyEndSeq',
@@ -74,7 +81,12 @@ export class Cubic implements TcpCongestionOps {
     }
     const minRtt = Number.isFinite(tp.minRttNs) ? tp.minRttNs : 0;
     const t = (now - this.epochStartNs + minRtt) / 1e9;
-    const target = this.originPoint + CUBIC_C * (t - this.bicK) ** 3;
+    if (t !== this.cubeT || this.bicK !== this.cubeK) {
+      this.cubeT = t;
+      this.cubeK = this.bicK;
+      this.cube = (t - this.bicK) ** 3;
+    }
+    const target = this.originPoint + CUBIC_C * this.cube;
     let cnt = target > tp.cwnd ? tp.cwnd / (target - tp.cwnd) : 100 * tp.cwnd;
     // TCP-friendly region: estimate Reno's cwnd and grow at least as fast
     const renoDelta = (3 * BETA) / (2 - BETA) / tp.cwnd; // segments per acked segment
