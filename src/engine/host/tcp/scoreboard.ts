@@ -125,43 +125,63 @@ export class Scoreboard {
     const start = this.start;
     const end = this.end;
     const flags = this.flags;
-    while (this.length > 0) {
-      const k = this.head;
-      const s = start[k]!;
-      const e = end[k]!;
+    const sentNs = this.sentNs;
+    // Whole entries the ACK covers, oldest first; the sums are kept in locals and stored once.
+    let k = this.head;
+    let n = this.length;
+    let sacked = this.sackedBytes;
+    let acked = this.acked;
+    let lost = this.lostBytes;
+    let rtt = this.rttNs;
+    let delivered = this.deliveredSentNs;
+    while (n > 0 && end[k]! <= ack) {
+      const bytes = end[k]! - start[k]!;
       const f = flags[k]!;
-      if (e <= ack) {
-        if ((f & SACKED) !== 0) this.sackedBytes -= e - s;
-        else {
-          this.acked += e - s;
-          if ((f & PENDING) !== 0) this.lostBytes -= e - s;
-          if ((f & RETRANS) === 0) this.rttNs = now - this.sentNs[k]!;
-        }
-        this.deliveredSentNs = Math.max(this.deliveredSentNs, this.sentNs[k]!);
-        this.head = (k + 1) & this.mask;
-        this.length--;
-      } else if (s < ack) {
-        // The ACK covers the front of this entry: account for the front as acked and keep the rest
-        // in place. Same result as splitting at `ack` and removing the front part, without the
-        // extra entry.
-        const frontSegs = Math.round((ack - s) / ((e - s) / this.segs[k]!));
-        if (frontSegs <= 0 || frontSegs >= this.segs[k]!) {
-          this.split(0, ack);
-          continue;
-        }
-        const bytes = ack - s;
-        if ((f & SACKED) !== 0) this.sackedBytes -= bytes;
-        else {
-          this.acked += bytes;
-          if ((f & PENDING) !== 0) this.lostBytes -= bytes;
-          if ((f & RETRANS) === 0) this.rttNs = now - this.sentNs[k]!;
-        }
-        this.deliveredSentNs = Math.max(this.deliveredSentNs, this.sentNs[k]!);
-        start[k] = ack;
-        this.segs[k] = this.segs[k]! - frontSegs;
-        break;
-      } else break;
+      if ((f & SACKED) !== 0) sacked -= bytes;
+      else {
+        acked += bytes;
+        if ((f & PENDING) !== 0) lost -= bytes;
+        if ((f & RETRANS) === 0) rtt = now - sentNs[k]!;
+      }
+      delivered = Math.max(delivered, sentNs[k]!);
+      k = (k + 1) & this.mask;
+      n--;
     }
+    this.head = k;
+    this.length = n;
+    this.sackedBytes = sacked;
+    this.acked = acked;
+    this.lostBytes = lost;
+    this.rttNs = rtt;
+    this.deliveredSentNs = delivered;
+    if (n > 0 && start[k]! < ack) this.ackFront(ack, now);
+  }
+
+  /**
+   * The ACK covers the front of the oldest entry: account for the front as acked and keep the rest
+   * in place. Same result as splitting at `ack` and removing the front part, without the extra entry.
+   */
+  private ackFront(ack: number, now: number): void {
+    const k = this.head;
+    const s = this.start[k]!;
+    const e = this.end[k]!;
+    const f = this.flags[k]!;
+    const frontSegs = Math.round((ack - s) / ((e - s) / this.segs[k]!));
+    if (frontSegs <= 0 || frontSegs >= this.segs[k]!) {
+      this.split(0, ack);
+      this.cumulativeAck(ack, now);
+      return;
+    }
+    const bytes = ack - s;
+    if ((f & SACKED) !== 0) this.sackedBytes -= bytes;
+    else {
+      this.acked += bytes;
+      if ((f & PENDING) !== 0) this.lostBytes -= bytes;
+      if ((f & RETRANS) === 0) this.rttNs = now - this.sentNs[k]!;
+    }
+    this.deliveredSentNs = Math.max(this.deliveredSentNs, this.sentNs[k]!);
+    this.start[k] = ack;
+    this.segs[k] = this.segs[k]! - frontSegs;
   }
 
   /** tcp_sacktag_write_queue: tag the entries SACK blocks [start, end) pairs cover. */
