@@ -157,13 +157,7 @@ export class HttpConnection {
       nodelay: true, // curl (since 7.50) and nginx (tcp_nodelay on) set TCP_NODELAY
     };
     const cvcpu = client.host.vcpus[0]!;
-    this.ep = new Tcp(
-      lab.sched,
-      this.fwd,
-      lab.params,
-      { transmit: (p) => client.host.transmit(p, client.host.ctxVcpu ?? cvcpu), appVcpu: cvcpu },
-      opts,
-    );
+    this.ep = new Tcp(lab.sched, this.fwd, lab.params, { host: client.host, appVcpu: cvcpu }, opts);
     this.ep.onEstablished = () => this.established();
     this.ep.onConnectFailed = () => this.fail('timedout');
     this.ep.onReadable = () => this.clientReadable();
@@ -194,13 +188,7 @@ export class HttpConnection {
     if ((syn.flags & TCP_FLAG_SYN) === 0 || this.serverEp) return;
     const server = this.server.host;
     const svcpu = server.vcpus[this.clientPort % server.vcpus.length]!;
-    const ep = new Tcp(
-      this.lab.sched,
-      this.rev,
-      this.lab.params,
-      { transmit: (p) => server.transmit(p, server.ctxVcpu ?? svcpu), appVcpu: svcpu },
-      opts,
-    );
+    const ep = new Tcp(this.lab.sched, this.rev, this.lab.params, { host: server, appVcpu: svcpu }, opts);
     this.serverEp = ep;
     this.serverVcpu = svcpu;
     server.registerRx(this.fwd.id, { kind: 'tcp', ep });

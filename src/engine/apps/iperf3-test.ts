@@ -305,26 +305,8 @@ export class Iperf3Test {
       };
       const txHost = sender.host;
       const rxHost = receiver.host;
-      const tx = new TcpEndpoint(
-        lab.sched,
-        fwd,
-        lab.params,
-        {
-          transmit: (p) => txHost.transmit(p, txHost.ctxVcpu ?? s.senderVcpu),
-          appVcpu: s.senderVcpu,
-        },
-        opts,
-      );
-      const rx = new TcpEndpoint(
-        lab.sched,
-        rev,
-        lab.params,
-        {
-          transmit: (p) => rxHost.transmit(p, rxHost.ctxVcpu ?? s.receiverVcpu),
-          appVcpu: s.receiverVcpu,
-        },
-        opts,
-      );
+      const tx = new TcpEndpoint(lab.sched, fwd, lab.params, { host: txHost, appVcpu: s.senderVcpu }, opts);
+      const rx = new TcpEndpoint(lab.sched, rev, lab.params, { host: rxHost, appVcpu: s.receiverVcpu }, opts);
       tx.peer = rx;
       s.tcpTx = tx;
       s.tcpRx = rx;

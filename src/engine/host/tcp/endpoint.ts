@@ -50,10 +50,17 @@ const DOUBLE_FIELDS = [
   'rxReadAccBytes',
 ] as const;
 
-export interface TcpHostHooks {
+/** The host a socket sends through (host.ts). */
+export interface TcpHost {
   /** Put a packet on the wire path of this host (qdisc → ring), after CPU cost on `vcpu`. */
-  transmit(p: Packet): void;
-  /** The vCPU the application thread of this socket runs on. */
+  transmit(p: Packet, vcpu: Vcpu): void;
+  /** The vCPU whose context runs now (softirq, a system call), or null. */
+  readonly ctxVcpu: Vcpu | null;
+}
+
+export interface TcpHostHooks {
+  host: TcpHost;
+  /** The vCPU the application thread of this socket runs on (it sends outside any other context). */
   appVcpu: Vcpu;
 }
 
@@ -145,7 +152,7 @@ export class TcpEndpoint {
     private readonly sched: Scheduler,
     flow: Flow,
     private readonly params: ParamValues,
-    private readonly hooks: TcpHostHooks,
+    hooks: TcpHostHooks,
     opts: {
       mss: number;
       /** SO_SNDBUF bytes, or 'auto': tcp_wmem[1] grown by tcp_sndbuf_expand. */
@@ -157,6 +164,8 @@ export class TcpEndpoint {
       congestion?: TcpCongestionName;
     },
   ) {
+    this.host = hooks.host;
+    this.appVcpu = hooks.appVcpu;
     this.nodelay = opts.nodelay ?? false;
     this.flow = flow;
     this.mss = opts.mss;
@@ -173,6 +182,8 @@ export class TcpEndpoint {
     storeAsDoubles(this, DOUBLE_FIELDS);
   }
 
+  private readonly host: TcpHost;
+  private readonly appVcpu: Vcpu;
   private readonly maxBatchSegs: number;
   /** TCP_NODELAY: no Nagle delay for a sub-MSS tail. */
   private readonly nodelay: boolean;
@@ -194,10 +205,15 @@ export class TcpEndpoint {
     this.rec.rtoTimer.armAt(this.sched.now + this.rec.initialRtoNs);
   }
 
+  /** Hand a packet to the host, on the vCPU whose context runs now, else the application's. */
+  private transmit(p: Packet): void {
+    this.host.transmit(p, this.host.ctxVcpu ?? this.appVcpu);
+  }
+
   private transmitControl(flags: number): void {
     const p = this.makePacket(1, 0, 0, flags);
     p.sizeBytes = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + 20; // SYN options: MSS, SACK-perm, TS, WS
-    this.hooks.transmit(p);
+    this.transmit(p);
   }
 
   /** The RTO fired: the SYN again during the handshake (tcp_syn_retries), else loss recovery's. */
@@ -278,7 +294,7 @@ export class TcpEndpoint {
   }
 
   transmitFin(finSeq: number): void {
-    this.hooks.transmit(this.makePacket(1, 0, finSeq, TCP_FLAG_FIN | TCP_FLAG_ACK));
+    this.transmit(this.makePacket(1, 0, finSeq, TCP_FLAG_FIN | TCP_FLAG_ACK));
   }
 
   /** A FIN arrived (its ACK part already taken by onAck). */
@@ -336,12 +352,18 @@ export class TcpEndpoint {
     // the last result is kept with what it was computed from.
     const m = this.tsqMemo;
     if (
-      this.cwnd === m.cwnd &&
-      this.srttNs === m.srttNs &&
-      this.ssthresh === m.ssthresh &&
-      this.mss === m.mss
+      this.cwnd !== m.cwnd ||
+      this.srttNs !== m.srttNs ||
+      this.ssthresh !== m.ssthresh ||
+      this.mss !== m.mss
     )
-      return m.limit;
+      this.tsqRecompute();
+    return m.limit;
+  }
+
+  /** tsqLimit's computation, apart: the common case (nothing changed) stays small enough to inline. */
+  private tsqRecompute(): void {
+    const m = this.tsqMemo;
     const pacing = this.pacingRateBytesPerSec();
     const ms = Number.isFinite(pacing) ? pacing / 1000 : this.params.tcpLimitOutputBytes;
     m.cwnd = this.cwnd;
@@ -349,7 +371,6 @@ export class TcpEndpoint {
     m.ssthresh = this.ssthresh;
     m.mss = this.mss;
     m.limit = Math.min(this.params.tcpLimitOutputBytes, Math.max(2 * this.params.gsoMaxBytes, ms));
-    return m.limit;
   }
 
   private readonly tsqMemo = { cwnd: Number.NaN, srttNs: 0, ssthresh: 0, mss: 0, limit: 0 };
@@ -415,7 +436,7 @@ export class TcpEndpoint {
     this.cancelDelayedAck();
     const p = this.makePacket(segs, payload, start, TCP_FLAG_ACK);
     this.tsqBytes += segs * payload;
-    this.hooks.transmit(p);
+    this.transmit(p);
     this.rec.armRtoIfIdle();
     this.rec.armPto();
   }
@@ -428,7 +449,7 @@ export class TcpEndpoint {
     this.totalRetransSegs += segs;
     const p = this.makePacket(segs, sb.payloadOf(i), sb.startOf(i), TCP_FLAG_ACK);
     this.tsqBytes += sb.endOf(i) - sb.startOf(i);
-    this.hooks.transmit(p);
+    this.transmit(p);
   }
 
   private makePacket(count: number, payload: number, seq: number, flags: number): Packet {
@@ -546,7 +567,7 @@ export class TcpEndpoint {
       const synack = this.makePacket(1, 0, 0, TCP_FLAG_SYN | TCP_FLAG_ACK);
       synack.sizeBytes = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + 20;
       synack.sentAtNs = p.sentAtNs; // echo the SYN's timestamp (TSecr) so the client measures the RTT
-      this.hooks.transmit(synack);
+      this.transmit(synack);
       this.onEstablished?.();
       return;
     }
@@ -646,7 +667,7 @@ export class TcpEndpoint {
       p.sack = blocks;
       p.sizeBytes += 4 + 8 * (blocks.length / 2); // SACK option
     }
-    this.hooks.transmit(p);
+    this.transmit(p);
   }
 
   info(): TcpInfo {
