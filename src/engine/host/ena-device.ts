@@ -246,6 +246,9 @@ export class EnaDevice implements EnaDeviceView {
       this.onTxComplete(p, count);
       return;
     }
+    // a new array each clean cycle: a young one takes young packets without the write barrier's
+    // slow path (a reused, old one took it once a packet)
+    if (t.awaitingLen === 0) t.awaitingClean = [];
     const k = t.awaitingLen++;
     t.awaitingClean[k] = p;
     t.awaitingCounts[k] = count;
@@ -283,11 +286,7 @@ export class EnaDevice implements EnaDeviceView {
       t.unmask++;
       t.used -= n;
       // Nothing is fetched synchronously from here (a fetch is an event), so the entries stay put.
-      for (let i = 0; i < len; i++) {
-        const p = batch[i]!;
-        batch[i] = undefined;
-        this.onTxComplete(p, counts[i]!);
-      }
+      for (let i = 0; i < len; i++) this.onTxComplete(batch[i]!, counts[i]!);
       t.awaitingLen = 0;
       if (t.stopped && this.txRingSize - t.used >= TX_WAKEUP_THRESH) {
         t.stopped = false;

@@ -43,9 +43,10 @@ export class TxQueue {
   deviceBusy = false;
   /**
    * Fetched batches awaiting TX completion, with their counts at fetch time (later stages may split
-   * them): the first `awaitingLen` entries. Reused arrays: cleaning allocates nothing.
+   * them): the first `awaitingLen` entries. The counts' array is reused; the batches' is new each
+   * clean cycle (see completeTx).
    */
-  awaitingClean: (Packet | undefined)[] = [];
+  awaitingClean: Packet[] = [];
   awaitingCounts: number[] = [];
   awaitingLen = 0;
   cleanArmed = false;
