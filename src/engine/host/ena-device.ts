@@ -272,7 +272,7 @@ export class EnaDevice implements EnaDeviceView {
   }
 
   private makeClean(q: number) {
-    return () => {
+    const txClean = (): void => {
       const t = this.tx[q]!;
       const batch = t.awaitingClean;
       const counts = t.awaitingCounts;
@@ -298,6 +298,7 @@ export class EnaDevice implements EnaDeviceView {
         this.sched.after(this.txCleanNs(q), this.cleanFns[q]!, undefined);
       }
     };
+    return txClean;
   }
 
   // ------------------------------------------------------------------ RX
@@ -430,7 +431,7 @@ export class EnaDevice implements EnaDeviceView {
   private irqFns: Array<(arg: unknown) => void> = [];
 
   private makeIrq(q: number) {
-    return () => {
+    const rxIrq = (): void => {
       const r = this.rx[q]!;
       r.irqPending = false;
       r.irqArmed = false;
@@ -441,6 +442,7 @@ export class EnaDevice implements EnaDeviceView {
       const done = this.pollDoneFns[q]!;
       if (this.vcpuForQueue(q).runOrTake(this.pollRound(q), done)) done(undefined);
     };
+    return rxIrq;
   }
 
   /** One NAPI poll round on queue q: take up to napiBudget packets, GRO them, charge the vCPU. */
@@ -467,7 +469,7 @@ export class EnaDevice implements EnaDeviceView {
 
   /** The end of a NAPI round on queue q: hand its deliveries to the stack, then poll again or unmask. */
   private makePollDone(q: number) {
-    return () => {
+    const pollDone = (): void => {
       const r = this.rx[q]!;
       if (r.landing > 0) this.landDue(q);
       const n = r.pollPackets;
@@ -507,6 +509,7 @@ export class EnaDevice implements EnaDeviceView {
         }
       }
     };
+    return pollDone;
   }
 
   // ------------------------------------------------------------------ poll-mode drivers (DPDK)
