@@ -8,12 +8,11 @@
  */
 import { type Packet, qdiscBatchBytes } from '../../model/packet';
 import {
-  CODEL_EMPTY,
-  CODEL_MARK,
   type CodelParams,
   type CodelQueue,
   type CodelStats,
   CodelVars,
+  CodelVerdict,
   codelDequeue,
   packetsOfSkb,
 } from './codel';
@@ -105,9 +104,9 @@ export class CodelQdisc implements QdiscNode, CodelQueue {
   dequeue(nowNs: number): Packet | null {
     this.lastNowNs = nowNs;
     const verdict = codelDequeue(this, 0, this.params, this.vars, this.cstats, nowNs);
-    if (verdict === CODEL_EMPTY) return null;
+    if (verdict === CodelVerdict.EMPTY) return null;
     let p: Packet;
-    if (verdict === CODEL_MARK) {
+    if (verdict === CodelVerdict.MARK) {
       // A GSO skb is marked as a whole: every segment GSO makes of it carries CE.
       p = this.q.takeFront(gsoSegs(this.q.peek()!))!;
       p.tos |= 3; // INET_ECN_set_ce

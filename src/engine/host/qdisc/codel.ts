@@ -60,11 +60,16 @@ export interface CodelQueue {
   codelDropHead(i: number): void;
 }
 
-/** codel_dequeue's verdicts: queue empty; send the head batch; send one skb of it marked CE. */
-export const CODEL_EMPTY = 0;
-export const CODEL_SEND = 1;
-export const CODEL_MARK = 2;
-export type CodelVerdict = typeof CODEL_EMPTY | typeof CODEL_SEND | typeof CODEL_MARK;
+/**
+ * codel_dequeue's verdicts: queue empty; send the head batch; send one skb of it marked CE. An enum,
+ * so that esbuild writes the values in where they are used (a module-level `const` is read from the
+ * module's context at every use, with a type check).
+ */
+export enum CodelVerdict {
+  EMPTY = 0,
+  SEND = 1,
+  MARK = 2,
+}
 
 /** codel_control_law: the next drop, interval/√count after t. */
 export function codelControlLaw(t: number, intervalNs: number, count: number): number {
@@ -119,7 +124,7 @@ export function codelDequeue(
   let skb = q.codelHead(i);
   if (!skb) {
     v.dropping[i] = 0;
-    return CODEL_EMPTY;
+    return CodelVerdict.EMPTY;
   }
   let drop = shouldDrop(q, i, skb, params, v, st, nowNs);
   let markOne = false;
@@ -158,8 +163,8 @@ export function codelDequeue(
     v.lastCount[i] = v.count[i]!;
     v.dropNext[i] = codelControlLaw(nowNs, params.intervalNs, v.count[i]!);
   }
-  if (!skb) return CODEL_EMPTY;
-  return markOne ? CODEL_MARK : CODEL_SEND;
+  if (!skb) return CodelVerdict.EMPTY;
+  return markOne ? CodelVerdict.MARK : CodelVerdict.SEND;
 }
 
 /**

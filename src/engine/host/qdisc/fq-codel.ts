@@ -26,12 +26,11 @@ import {
   type TcResult,
 } from './common';
 import {
-  CODEL_EMPTY,
-  CODEL_MARK,
   type CodelParams,
   type CodelQueue,
   type CodelStats,
   CodelVars,
+  CodelVerdict,
   codelDequeue,
   packetsOfSkb,
 } from './codel';
@@ -49,9 +48,15 @@ export function truesizeOf(p: Packet, skbs: number = skbsOf(p)): number {
   return p.count * p.payloadBytes + skbs * (headers + TRUESIZE_OVERHEAD_BYTES);
 }
 
-const NONE = 0;
-const NEW = 1;
-const OLD = 2;
+/**
+ * The DRR list a flow is in. An enum, so that esbuild writes the values in where they are used: a
+ * module-level `const` is read from the module's context at every use, with a type check.
+ */
+enum List {
+  NONE = 0,
+  NEW = 1,
+  OLD = 2,
+}
 
 /** A ring of flow indices (each flow is in at most one list, so capacity = flows suffices). */
 class IndexRing {
@@ -182,9 +187,9 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
     this.backlog += bytes;
     this.qlenSkbs += skbs;
     this.memoryUsage += truesizeOf(p, skbs);
-    if (this.inList[idx] === NONE) {
+    if (this.inList[idx] === List.NONE) {
       this.newFlows.push(idx);
-      this.inList[idx] = NEW;
+      this.inList[idx] = List.NEW;
       this.newFlowCount++;
       this.deficit[idx] = this.quantum;
     }
@@ -293,8 +298,8 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
       return null;
     }
     const verdict = codelDequeue(this, f, this.cparams, this.cvars, this.cstats, nowNs);
-    if (verdict === CODEL_EMPTY) return null;
-    if (verdict === CODEL_MARK) {
+    if (verdict === CodelVerdict.EMPTY) return null;
+    if (verdict === CodelVerdict.MARK) {
       // A GSO skb is marked as a whole: every segment GSO makes of it carries CE.
       const one = this.takeSkb(f);
       one.tos |= 3; // INET_ECN_set_ce
@@ -317,7 +322,7 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
         this.deficit[f]! += this.quantum;
         head.pop();
         this.oldFlows.push(f);
-        this.inList[f] = OLD;
+        this.inList[f] = List.OLD;
         // A batch can leave a deficit of many quanta. When this flow is alone in DRR, Linux would
         // go round the same single-entry list once per quantum: add them all at once (same result).
         if (this.deficit[f]! <= 0 && this.newFlows.length === 0 && this.oldFlows.length === 1) {
@@ -331,9 +336,9 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
         // Force a pass through old flows to prevent starvation.
         if (head === this.newFlows && this.oldFlows.length > 0) {
           this.oldFlows.push(f);
-          this.inList[f] = OLD;
+          this.inList[f] = List.OLD;
         } else {
-          this.inList[f] = NONE;
+          this.inList[f] = List.NONE;
         }
         continue;
       }
@@ -419,7 +424,7 @@ export class FqCodelQdisc implements QdiscNode, CodelQueue {
   reset(): void {
     for (const q of this.flows) q?.clear();
     this.backlogs.fill(0);
-    this.inList.fill(NONE);
+    this.inList.fill(List.NONE);
     this.cvars.reset();
     this.newFlows.clear();
     this.oldFlows.clear();
