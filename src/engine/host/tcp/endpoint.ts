@@ -48,6 +48,9 @@ const DOUBLE_FIELDS = [
   'rcvQueued',
   'bytesReceived',
   'rxReadAccBytes',
+  'tsqSrttNs',
+  'tsqSsthresh',
+  'tsqLimitBytes',
 ] as const;
 
 /** The host a socket sends through (host.ts). */
@@ -350,30 +353,33 @@ export class TcpEndpoint {
     // tcp_small_queue_check: max(2 skbs, ~1 ms at the pacing rate), capped by tcp_limit_output_bytes.
     // Asked on every send and TX completion, it changes only with cwnd, ssthresh, srtt and the MSS:
     // the last result is kept with what it was computed from.
-    const m = this.tsqMemo;
     if (
-      this.cwnd !== m.cwnd ||
-      this.srttNs !== m.srttNs ||
-      this.ssthresh !== m.ssthresh ||
-      this.mss !== m.mss
+      this.cwnd !== this.tsqCwnd ||
+      this.srttNs !== this.tsqSrttNs ||
+      this.ssthresh !== this.tsqSsthresh ||
+      this.mss !== this.tsqMss
     )
       this.tsqRecompute();
-    return m.limit;
+    return this.tsqLimitBytes;
   }
 
   /** tsqLimit's computation, apart: the common case (nothing changed) stays small enough to inline. */
   private tsqRecompute(): void {
-    const m = this.tsqMemo;
     const pacing = this.pacingRateBytesPerSec();
     const ms = Number.isFinite(pacing) ? pacing / 1000 : this.params.tcpLimitOutputBytes;
-    m.cwnd = this.cwnd;
-    m.srttNs = this.srttNs;
-    m.ssthresh = this.ssthresh;
-    m.mss = this.mss;
-    m.limit = Math.min(this.params.tcpLimitOutputBytes, Math.max(2 * this.params.gsoMaxBytes, ms));
+    this.tsqCwnd = this.cwnd;
+    this.tsqSrttNs = this.srttNs;
+    this.tsqSsthresh = this.ssthresh;
+    this.tsqMss = this.mss;
+    this.tsqLimitBytes = Math.min(this.params.tcpLimitOutputBytes, Math.max(2 * this.params.gsoMaxBytes, ms));
   }
 
-  private readonly tsqMemo = { cwnd: Number.NaN, srttNs: 0, ssthresh: 0, mss: 0, limit: 0 };
+  // tsqLimit's last answer and what it was computed from
+  private tsqCwnd = Number.NaN;
+  private tsqSrttNs = 0;
+  private tsqSsthresh = 0;
+  private tsqMss = 0;
+  private tsqLimitBytes = 0;
 
   /** sk_pacing_rate: 2× cwnd/srtt in slow start, 1.2× in congestion avoidance (tcp_update_pacing_rate). */
   pacingRateBytesPerSec(): number {

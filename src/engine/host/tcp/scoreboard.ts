@@ -53,7 +53,8 @@ export class Scoreboard {
     this.segs = new Int32Array(cap);
     this.sentNs = new Float64Array(cap);
     this.flags = new Uint8Array(cap);
-    this.mask = cap - 1;
+    // kept a small integer: `2 **` gives a double, and each use of the mask would read a heap number
+    this.mask = (cap - 1) | 0;
     storeAsDoubles(this, ['sackedBytes', 'lostBytes', 'acked', 'deliveredSentNs', 'rttNs']);
   }
 
