@@ -1,7 +1,8 @@
 /** ping (iputils): ICMP echo on the full Nitro path every packet, iputils' output and errors. */
 import { describe, expect, it } from 'vitest';
 import { createLab, LabSession } from '../../src/engine/session/runner';
-import { fmtRtt } from '../../src/engine/shell/commands/ping';
+import { fmtRtt, rttSummary } from '../../src/engine/shell/commands/ping';
+import { fmtG } from '../../src/engine/shell/commands/printf';
 import { defaultScenario } from '../../src/scenario/schema';
 
 describe('ping', () => {
@@ -84,5 +85,39 @@ describe('ping', () => {
     expect(fmtRtt(1234)).toBe('1.23');
     expect(fmtRtt(12345)).toBe('12.3');
     expect(fmtRtt(123456)).toBe('123');
+  });
+
+  it('the reply lines and the rtt line agree: both from the same whole-µs trip times', () => {
+    // (before, the lines rounded fractional µs and the rtt line truncated them: here a line said
+    // time=0.137 while the rtt line's max said 0.136)
+    const out = new LabSession(createLab(defaultScenario())).run('ping -c 50 -i 0.01 server')[0]!.output;
+    // below 1 ms a line prints the trip time exactly (time=0.076 is 76 µs)
+    const us = [...out.matchAll(/time=0\.(\d{3}) ms/g)].map((m) => Number(m[1]));
+    expect(us).toHaveLength(50);
+    const [min, avg, max, mdev] = /= ([\d.]+)\/([\d.]+)\/([\d.]+)\/([\d.]+) ms/.exec(out)!.slice(1);
+    const mean = us.reduce((a, b) => a + b, 0) / us.length;
+    expect(Number(min) * 1000).toBe(Math.min(...us));
+    expect(Number(max) * 1000).toBe(Math.max(...us));
+    expect(Number(avg) * 1000).toBe(Math.trunc(mean));
+    const sd = Math.sqrt(us.reduce((a, b) => a + (b - mean) ** 2, 0) / us.length);
+    expect(Math.abs(Number(mdev) * 1000 - sd)).toBeLessThanOrEqual(1);
+  });
+
+  it('rtt line: iputils 20240117 arithmetic (avg truncated, mdev the integer square root of the integer variance)', () => {
+    // 1, 2, 2 µs: sum 5, avg 1 (5/3 truncated); variance (9 − 25/3) / 3 = 0.22 → 0 → mdev 0
+    expect(rttSummary([1, 2, 2])).toBe('rtt min/avg/max/mdev = 0.001/0.001/0.002/0.000 ms');
+    // 100, 300 µs: avg 200, variance (100000 − 80000) / 2 = 10000 → mdev 100
+    expect(rttSummary([100, 300])).toBe('rtt min/avg/max/mdev = 0.100/0.200/0.300/0.100 ms');
+    // 1000, 1003 µs: variance 2.25 → 2 → llsqrt 1 (not 1.5)
+    expect(rttSummary([1000, 1003])).toBe('rtt min/avg/max/mdev = 1.000/1.001/1.003/0.001 ms');
+    expect(rttSummary([123456])).toBe('rtt min/avg/max/mdev = 123.456/123.456/123.456/0.000 ms');
+  });
+
+  it('packet loss as iputils prints it ("%g%%" of a float)', () => {
+    expect(fmtG(Math.fround((1 * 100) / 3))).toBe('33.3333');
+    expect(fmtG(Math.fround((2 * 100) / 3))).toBe('66.6667');
+    expect(fmtG(Math.fround((1 * 100) / 8))).toBe('12.5');
+    expect(fmtG(Math.fround(0))).toBe('0');
+    expect(fmtG(Math.fround(100))).toBe('100');
   });
 });

@@ -15,6 +15,7 @@ import { type Packet, reverseTuple } from '../../model/packet';
 import { resolveHost } from '../../apps/http';
 import type { CommandOutcome, Job } from '../types';
 import { Rng } from '../../core/rng';
+import { fmtG } from './printf';
 
 const USAGE =
   '\nUsage\n  ping [options] <destination>\n\nOptions:\n  <destination>      dns name or ip address\n' +
@@ -24,9 +25,8 @@ const USAGE =
   '  -W <timeout>       time to wait for response\n\n' +
   "(ec2-netlab: ping's other options are not simulated)\n";
 
-/** iputils' time= formatting of an RTT in µs. */
-export function fmtRtt(us: number): string {
-  const t = Math.round(us);
+/** iputils' time= formatting of an RTT in whole µs (pr_echo_reply). */
+export function fmtRtt(t: number): string {
   if (t >= 100000 - 50) return `${Math.floor((t + 500) / 1000)}`;
   if (t >= 10000 - 5) return `${Math.floor((t + 50) / 1000)}.${Math.floor(((t + 50) % 1000) / 100)}`;
   if (t >= 1000)
@@ -37,7 +37,47 @@ export function fmtRtt(us: number): string {
 /** Seconds ping without -c sends for in the lab (the runner's DEFAULT_UNBOUNDED_LIMIT_NS). */
 export const PING_UNBOUNDED_COUNT_LIMIT_S = 60;
 
-const ms3 = (us: number) => `${Math.floor(us / 1000)}.${String(Math.floor(us) % 1000).padStart(3, '0')}`;
+/** "%ld.%03ld" of whole µs as ms. */
+const ms3 = (us: number) => `${Math.floor(us / 1000)}.${String(us % 1000).padStart(3, '0')}`;
+
+/** iputils' llsqrt: the integer square root by Newton's method (a ≤ 0: a itself). */
+function llsqrt(a: number): number {
+  let prev = Number.POSITIVE_INFINITY;
+  let x = a;
+  if (x > 0) {
+    while (x < prev) {
+      prev = x;
+      x = Math.floor((x + Math.floor(a / x)) / 2);
+    }
+  }
+  return x;
+}
+
+/**
+ * The rtt line of iputils 20240117's finish(): min and max of the whole-µs trip times; avg the sum
+ * (a double) over the count, truncated; mdev the integer square root of the variance, computed in
+ * doubles in its "clumsy" order while the sum is below INT_MAX and truncated to an integer.
+ */
+export function rttSummary(trips: readonly number[]): string {
+  const total = trips.length;
+  let tsum = 0;
+  let tsum2 = 0;
+  let tmin = Number.POSITIVE_INFINITY;
+  let tmax = 0;
+  for (const t of trips) {
+    tsum += t;
+    tsum2 += t * t;
+    if (t < tmin) tmin = t;
+    if (t > tmax) tmax = t;
+  }
+  const tmavg = Math.trunc(tsum / total);
+  const tmvar =
+    tsum < 2 ** 31 - 1
+      ? Math.trunc((tsum2 - (tsum * tsum) / total) / total)
+      : Math.trunc(tsum2 / total - tmavg * tmavg);
+  const tmdev = llsqrt(tmvar);
+  return `rtt min/avg/max/mdev = ${ms3(tmin)}/${ms3(tmavg)}/${ms3(tmax)}/${ms3(tmdev)} ms`;
+}
 
 /** Each host's stream of RX wakeup delays (params.hostRxWakeupMeanNs): one per instance, per lab. */
 const wakeups = new WeakMap<Instance, Rng>();
@@ -182,7 +222,8 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
   const onReply = (p: { seq: number; sentAtNs: number }) => {
     if (received.has(p.seq)) return;
     received.add(p.seq);
-    const us = (lab.nowNs - p.sentAtNs) / 1000;
+    // iputils subtracts the µs timevals of the send (gettimeofday) and of the reply (SO_TIMESTAMP)
+    const us = Math.floor(lab.nowNs / 1000) - Math.floor(p.sentAtNs / 1000);
     rtts.push(us);
     lastEventNs = lab.nowNs;
     if (!quiet && size >= 16)
@@ -229,19 +270,13 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
       self.host.unregister([rep.id]);
       target.host.unregister([req.id]);
       const n = rtts.length;
-      const lossPct = sent > 0 ? Math.floor(((sent - n) * 100) / sent) : 0;
-      const timeMs = Math.floor(((n === sent ? lastEventNs : lastSendNs) - start) / 1e6);
+      // "%g%%" of a float, and the elapsed ms rounded (finish())
+      const loss = sent > 0 ? fmtG(Math.fround(((sent - n) * 100) / sent)) : '0';
+      const timeMs = Math.floor(((n === sent ? lastEventNs : lastSendNs) - start + 500_000) / 1e6);
       let out = quiet ? `PING ${dest} (${ip}) ${size}(${ipBytes}) bytes of data.\n` : lines;
       out += `\n--- ${dest} ping statistics ---\n`;
-      out += `${sent} packets transmitted, ${n} received, ${errors > 0 ? `+${errors} errors, ` : ''}${lossPct}% packet loss, time ${timeMs}ms\n`;
-      if (n > 0) {
-        const min = Math.min(...rtts);
-        const max = Math.max(...rtts);
-        const avg = rtts.reduce((a, b) => a + b, 0) / n;
-        const avg2 = rtts.reduce((a, b) => a + b * b, 0) / n;
-        const mdev = Math.sqrt(Math.max(0, avg2 - avg * avg));
-        out += `rtt min/avg/max/mdev = ${ms3(min)}/${ms3(avg)}/${ms3(max)}/${ms3(mdev)} ms\n`;
-      }
+      out += `${sent} packets transmitted, ${n} received, ${errors > 0 ? `+${errors} errors, ` : ''}${loss}% packet loss, time ${timeMs}ms\n`;
+      if (n > 0) out += `${rttSummary(rtts)}\n`;
       const note =
         capped && !interrupted
           ? `lab: ping without -c stops after ${PING_UNBOUNDED_COUNT_LIMIT_S} s of simulated time (${count} requests), as Ctrl-C would; give -c to choose\n`

@@ -6,6 +6,7 @@
  */
 import { TC_H_ROOT, tcMajor, tcMinor } from '../../../host/qdisc/common';
 import type { QdiscDump } from '../../../host/qdisc/tree';
+import { fmtG } from '../printf';
 
 /** iproute2 `matches(prefix, string)`: true when `arg` is a non-empty prefix of `word`. */
 export function matches(arg: string, word: string): boolean {
@@ -131,21 +132,6 @@ export function getTime(s: string): number | null {
   }
   if (t < 0 || t > 0xffffffff) return null;
   return Math.floor(t);
-}
-
-/** C printf "%g". */
-export function fmtG(x: number): string {
-  if (x === 0) return '0';
-  const exp = Math.floor(Math.log10(Math.abs(x)));
-  if (exp < -4 || exp >= 6) {
-    const s = x.toExponential(5);
-    const [m, e] = s.split('e');
-    const mant = m!.includes('.') ? m!.replace(/0+$/, '').replace(/\.$/, '') : m!;
-    const en = Number(e);
-    return `${mant}e${en < 0 ? '-' : '+'}${String(Math.abs(en)).padStart(2, '0')}`;
-  }
-  const s = x.toFixed(Math.max(0, 5 - exp));
-  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
 }
 
 /** sprint_time: µs → "5ms", "100ms", "1s", "10us". */
