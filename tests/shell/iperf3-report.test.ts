@@ -9,7 +9,8 @@ import {
   type Iperf3StreamEnd,
   serializeIperf3Json,
 } from '../../src/engine/shell/commands/iperf3-report';
-import { cFixed, cG, unitSnprintf } from '../../src/engine/shell/commands/iperf3-units';
+import { unitSnprintf } from '../../src/engine/shell/commands/iperf3-units';
+import { cFixed, cG } from '../../src/engine/shell/commands/printf';
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLab, LabSession } from '../../src/engine/session/runner';
 import { fmtRtt, rttSummary } from '../../src/engine/shell/commands/ping';
-import { fmtG } from '../../src/engine/shell/commands/printf';
+import { cG } from '../../src/engine/shell/commands/printf';
 import { defaultScenario } from '../../src/scenario/schema';
 
 describe('ping', () => {
@@ -114,10 +114,10 @@ describe('ping', () => {
   });
 
   it('packet loss as iputils prints it ("%g%%" of a float)', () => {
-    expect(fmtG(Math.fround((1 * 100) / 3))).toBe('33.3333');
-    expect(fmtG(Math.fround((2 * 100) / 3))).toBe('66.6667');
-    expect(fmtG(Math.fround((1 * 100) / 8))).toBe('12.5');
-    expect(fmtG(Math.fround(0))).toBe('0');
-    expect(fmtG(Math.fround(100))).toBe('100');
+    expect(cG(Math.fround((1 * 100) / 3), 6)).toBe('33.3333');
+    expect(cG(Math.fround((2 * 100) / 3), 6)).toBe('66.6667');
+    expect(cG(Math.fround((1 * 100) / 8), 6)).toBe('12.5');
+    expect(cG(Math.fround(0), 6)).toBe('0');
+    expect(cG(Math.fround(100), 6)).toBe('100');
   });
 });

@@ -19,7 +19,8 @@
 import { Iperf3Test, type Iperf3TestResult, type StreamResult } from '../../apps/iperf3-test';
 import type { Instance, Lab } from '../../lab/lab';
 import { type CommandOutcome, fail, type Job } from '../types';
-import { cFixed, cG, unitSnprintf } from './iperf3-units';
+import { unitSnprintf } from './iperf3-units';
+import { cFixed, cG } from './printf';
 
 export const IPERF2_VERSION = 'iperf version 2.0.5 (08 Jul 2010) pthreads\n';
 const DEFAULT_PORT = 5001;

@@ -10,7 +10,8 @@
  * iperf_print_results, iperf_on_connect, connect_msg), src/iperf_locale.c, src/units.c.
  */
 import { IPERF3_VERSION, type Iperf3Format, type Iperf3Options } from './iperf3-options';
-import { cFixed, cG, unitSnprintf } from './iperf3-units';
+import { unitSnprintf } from './iperf3-units';
+import { cFixed, cG } from './printf';
 
 // ---------------------------------------------------------------------------------------------
 // Measurement contract filled by the simulation

@@ -15,7 +15,7 @@ import { type Packet, reverseTuple } from '../../model/packet';
 import { resolveHost } from '../../apps/http';
 import type { CommandOutcome, Job } from '../types';
 import { Rng } from '../../core/rng';
-import { fmtG } from './printf';
+import { cG } from './printf';
 
 const USAGE =
   '\nUsage\n  ping [options] <destination>\n\nOptions:\n  <destination>      dns name or ip address\n' +
@@ -271,7 +271,7 @@ export function runPing(argv: string[], lab: Lab, self: Instance): CommandOutcom
       target.host.unregister([req.id]);
       const n = rtts.length;
       // "%g%%" of a float, and the elapsed ms rounded (finish())
-      const loss = sent > 0 ? fmtG(Math.fround(((sent - n) * 100) / sent)) : '0';
+      const loss = sent > 0 ? cG(Math.fround(((sent - n) * 100) / sent), 6) : '0';
       const timeMs = Math.floor(((n === sent ? lastEventNs : lastSendNs) - start + 500_000) / 1e6);
       let out = quiet ? `PING ${dest} (${ip}) ${size}(${ipBytes}) bytes of data.\n` : lines;
       out += `\n--- ${dest} ping statistics ---\n`;

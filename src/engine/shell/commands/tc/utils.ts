@@ -6,7 +6,7 @@
  */
 import { TC_H_ROOT, tcMajor, tcMinor } from '../../../host/qdisc/common';
 import type { QdiscDump } from '../../../host/qdisc/tree';
-import { fmtG } from '../printf';
+import { cG } from '../printf';
 
 /** iproute2 `matches(prefix, string)`: true when `arg` is a non-empty prefix of `word`. */
 export function matches(arg: string, word: string): boolean {
@@ -136,8 +136,8 @@ export function getTime(s: string): number | null {
 
 /** sprint_time: µs → "5ms", "100ms", "1s", "10us". */
 export function sprintTime(us: number): string {
-  if (us >= 1e6) return `${fmtG(us / 1e6)}s`;
-  if (us >= 1e3) return `${fmtG(us / 1e3)}ms`;
+  if (us >= 1e6) return `${cG(us / 1e6, 6)}s`;
+  if (us >= 1e3) return `${cG(us / 1e3, 6)}ms`;
   return `${Math.trunc(us)}us`;
 }
 
@@ -146,8 +146,9 @@ export function sprintSize(sz: number): string {
   const kilo = 1024;
   const mega = kilo * kilo;
   const s = Math.trunc(sz) >>> 0;
-  if (s >= mega && Math.abs(mega * Math.round(s / mega) - s) < 1024) return `${fmtG(Math.round(s / mega))}Mb`;
-  if (s >= kilo && Math.abs(kilo * Math.round(s / kilo) - s) < 16) return `${fmtG(Math.round(s / kilo))}Kb`;
+  if (s >= mega && Math.abs(mega * Math.round(s / mega) - s) < 1024)
+    return `${cG(Math.round(s / mega), 6)}Mb`;
+  if (s >= kilo && Math.abs(kilo * Math.round(s / kilo) - s) < 16) return `${cG(Math.round(s / kilo), 6)}Kb`;
   return `${s}b`;
 }
 
