@@ -2,12 +2,14 @@
 /**
  * Instructions by function, JIT code included: `node tests/bench/instructions-by-function.mjs
  * [RUNS] [TOP]` bundles tests/bench/wire-rate.ts (issue 17's per-packet run), runs it RUNS times
- * (default 2) in one `node --single-threaded --perf-basic-prof` process under valgrind's callgrind
- * (about 4 min a run), and prints the TOP (default 50) functions by instructions executed in them
- * (self, inlined callees included), with their calls and instructions per call. Callgrind sees V8's
- * generated code as bare addresses; V8's perf map (/tmp/perf-PID.map) names them (`JS:*f` optimized,
- * `JS:^f` baseline, `JS:~f` interpreted). Where the sampling profiler is noisy this is exact: the
- * same build counts the same to about 0.1 %. How it was used: docs/design.md, "Performance".
+ * (default 2) in one `node --single-threaded --predictable --perf-basic-prof` process under
+ * valgrind's callgrind (about 4 min a run), and prints the TOP (default 50) functions by instructions
+ * executed in them (self, inlined callees included), with their calls and instructions per call.
+ * Callgrind sees V8's generated code as bare addresses; V8's perf map (/tmp/perf-PID.map) names them
+ * (`JS:*f` optimized, `JS:^f` baseline, `JS:~f` interpreted). Where the sampling profiler is noisy
+ * this is exact: `--predictable` fixes V8's hash and random seeds, so the same build counts the same
+ * every time (without it the count moves by ±0.3 % from run to run). How it was used:
+ * docs/design.md, "Performance".
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -50,6 +52,7 @@ try {
       `--callgrind-out-file=${out}`,
       'node',
       '--single-threaded',
+      '--predictable',
       '--perf-basic-prof',
       bundle,
       String(runs),

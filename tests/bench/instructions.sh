@@ -1,5 +1,6 @@
 #!/bin/bash
-# Instructions the worker's model executes, counted by valgrind: repeatable to about 0.1 % where
+# Instructions the worker's model executes, counted by valgrind: repeatable exactly (`node
+# --predictable` fixes V8's hash and random seeds; without it the count moves by ±0.3 %) where
 # process CPU time on a shared 2-core machine varies by 15-25 %, so a change of a few per cent is
 # seen in one run. `tests/bench/instructions.sh SECONDS MODE [MODE...]` bundles
 # tests/bench/worker-cpu.ts as `npm run lab` is bundled and runs each MODE (cli, session, page,
@@ -24,7 +25,7 @@ bundle=$(mktemp -d)/worker-cpu.mjs
 npx esbuild tests/bench/worker-cpu.ts --bundle --platform=node --format=esm --outfile="$bundle" --log-level=error
 for mode in "$@"; do
   refs=$(valgrind --tool=cachegrind --cache-sim=no --smc-check=all --cachegrind-out-file=/dev/null \
-    node --single-threaded "$bundle" "$seconds" "$mode" 2>&1 | sed -n 's/.*I *refs: *//p')
+    node --single-threaded --predictable "$bundle" "$seconds" "$mode" 2>&1 | sed -n 's/.*I *refs: *//p')
   echo "$mode ${seconds}s: $refs instructions"
 done
 rm -rf "$(dirname "$bundle")"
