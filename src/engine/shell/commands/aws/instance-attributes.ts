@@ -1,24 +1,13 @@
 /**
  * `aws ec2 stop-instances`, `start-instances`, `modify-instance-attribute` (enhanced networking:
  * `--sriov-net-support simple`, `--ena-support` / `--no-ena-support`) and
- * `describe-instance-attribute`, on the lab's instances (issue 15: switching enhanced networking).
- *
- * Rules, as the EC2 API has them (AWS-SRIOV; the EC2 API reference of ModifyInstanceAttribute):
- * - the enhanced-networking attributes change only on a stopped instance ("IncorrectInstanceState:
- *   The instance 'i-…' is not in the 'stopped' state.");
- * - SriovNetSupport takes only "simple", and "there is no way to disable enhanced networking with
- *   the Intel 82599 Virtual Function interface";
- * - the attributes take effect at the next start: the driver `ethtool -i` reports follows them where
- *   the type offers that interface, and so does the host link (lab.startInstance). An attribute the
- *   type has no use for is accepted and changes nothing: the API sets sriovNetSupport on any
- *   instance (its reference warns only that "specifying this option with a PV instance can make it
- *   unreachable"; Packer's amazon-ebs builder sets SriovNetSupport and then EnaSupport on the same
- *   build instance, halting on an error, and no type has both: docs/design.md, "Xen's PV path"),
- *   and a t2 started with it runs the PV device again;
- * - a Nitro type does not start without ENA ("Enhanced networking with the Elastic Network Adapter
- *   (ENA) is required for the '<type>' instance type", RunInstances' text; the second sentence
- *   names the instance instead of the AMI).
- * The lab stops and starts at once (the API's answer still says "stopping" / "pending", as AWS's does).
+ * `describe-instance-attribute`, on the lab's instances (issue 15). The rules are the EC2 API's
+ * (AWS-SRIOV; the API reference of ModifyInstanceAttribute): the attributes change only on a stopped
+ * instance, SriovNetSupport takes only "simple" and cannot be turned off, they take effect at the
+ * next start, an attribute the type has no interface for is accepted and changes nothing, and a
+ * Nitro type does not start without ENA; the errors are AWS's texts. Why, with the sources:
+ * docs/design.md, "Xen's PV path" ("Switching enhanced networking"). The lab stops and starts at
+ * once (the API's answer still says "stopping" / "pending", as AWS's does).
  */
 import type { Instance, Lab } from '../../../lab/lab';
 import type { Eni } from '../../../vpc/state';
