@@ -13,14 +13,6 @@ import { storeAsDoubles } from './doubles';
 
 export type EventFn = (arg: unknown) => void;
 
-/** Event priorities at equal times. STOP fires before anything else at its instant. */
-export const Priority = {
-  STOP: 0,
-  HIGH: 1,
-  NORMAL: 2,
-  LOW: 3,
-} as const;
-
 /**
  * The constants of the hot path, as an enum so that the compiler (esbuild) writes their values where
  * they are used: a module-level `const` is read from the module's context at every use, with a type
@@ -37,9 +29,17 @@ enum K {
    * every pop.
    */
   FAR_NS = 1_000_000,
-  /** Priority.NORMAL. */
+  /** The priority of most events (Priority.NORMAL). */
   NORMAL = 2,
 }
+
+/** Event priorities at equal times. STOP fires before anything else at its instant. */
+export const Priority = {
+  STOP: 0,
+  HIGH: 1,
+  NORMAL: K.NORMAL,
+  LOW: 3,
+} as const;
 
 /**
  * A binary min-heap of events in typed arrays, ordered by (time, tie); each entry also names its
